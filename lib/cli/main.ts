@@ -1,0 +1,68 @@
+/**
+ * gatelab command line: `deno task gate <command> ...`.
+ *
+ * Exit codes: 0 success, 2 input issues (written to validation.json where
+ * the command has an --out), 1 crash. Each command module is imported only
+ * when called, so a command that needs no SQL never starts DuckDB.
+ *
+ * @module
+ */
+
+import { UsageError } from "./args.ts";
+
+type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
+
+const COMMANDS: Record<string, Command> = {
+  validate: { summary: "check gate data and pairing", load: () => import("./validate.ts") },
+  analyze: { summary: "refit, bootstrap and select", load: () => import("./analyze.ts") },
+  compare: {
+    summary: "Gate B: equipped vs bare on held-out tasks",
+    load: () => import("./compare.ts"),
+  },
+  heldout: { summary: "held-out ranking checks", load: () => import("./heldout.ts") },
+  "plan-power": {
+    summary: "standard errors, MDE and selection power",
+    load: () => import("./plan_power.ts"),
+  },
+  study: { summary: "paper statistics for a study", load: () => import("./study.ts") },
+  reward: { summary: "level-to-reward recipes", load: () => import("./reward.ts") },
+  report: { summary: "self-contained HTML report", load: () => import("./report.ts") },
+  sql: { summary: "SQL over loaded runs (DuckDB)", load: () => import("./sql.ts") },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    "usage: deno task gate <command> [args]",
+    "",
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Run `deno task gate <command> --help` for a command's options.",
+  ].join("\n");
+}
+
+/** Runs the CLI with the given arguments and returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h") {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`usage_error  unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await (await command.load()).run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`usage_error  ${error.message}`);
+      return 2;
+    }
+    console.error(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
+    return 1;
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,186 @@
+/**
+ * Problems as data. Every check in gatelab reports an {@linkcode Issue}
+ * with a stable `code` and the place of the bad value (file, line, field
+ * path, episode), and collects all of them before failing.
+ *
+ * @module
+ */
+
+/** Validation codes of the data contract (docs/FORMAT.md section 5). */
+export const CONTRACT_CODES = [
+  "parse_error",
+  "schema_error",
+  "bare_not_skill_free",
+  "coverage_incomplete",
+  "unplanned_episode",
+  "duplicate_completed",
+  "provenance_mismatch",
+  "seed_mismatch",
+  "injection_mismatch",
+  "reward_incomplete",
+  "reward_not_strict",
+  "assignment_invalid",
+  "family_invalid",
+  "dimension_cap",
+  "budget_invalid",
+  "not_identifiable",
+] as const;
+
+/**
+ * Codes gatelab adds compatibly to the contract's list (see docs/FORMAT.md,
+ * "Extensions"). They never replace a contract code.
+ */
+export const EXTENSION_CODES = [
+  "io_error",
+  "usage_error",
+  "retry_policy_violation",
+  "comparison_invalid",
+  "baseline_changed",
+  "plan_invalid",
+] as const;
+
+/** A stable issue code. */
+export type IssueCode =
+  | (typeof CONTRACT_CODES)[number]
+  | (typeof EXTENSION_CODES)[number];
+
+/** One problem found in the input, as plain data. */
+export interface Issue {
+  /** Stable code; see {@linkcode CONTRACT_CODES} and {@linkcode EXTENSION_CODES}. */
+  readonly code: IssueCode;
+  /** Human-readable explanation: what is wrong, then why it matters. */
+  readonly message: string;
+  /** File the problem was found in, as given by the user. */
+  readonly file?: string;
+  /** One-based line number in a JSONL file. */
+  readonly line?: number;
+  /** Dotted field path inside the JSON value, e.g. `provenance.sampling.temperature`. */
+  readonly path?: string;
+  /** Episode key `split/task_id/sample_id` the problem concerns. */
+  readonly episode?: string;
+}
+
+/** Options of {@linkcode IssueList}. */
+export interface IssueListOptions {
+  /**
+   * How many issues of one code are kept; further ones are only counted
+   * and summarised in one extra issue.
+   * @default {50}
+   */
+  readonly capPerCode?: number;
+}
+
+/**
+ * Collects issues, keeping at most `capPerCode` of each code and counting
+ * the rest.
+ *
+ * @example Cap repeats of one code
+ * ```ts
+ * import { IssueList } from "./issue.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const list = new IssueList({ capPerCode: 2 });
+ * for (let i = 1; i <= 5; i++) {
+ *   list.add({ code: "parse_error", message: "bad JSON", file: "t.jsonl", line: i });
+ * }
+ * deepEqual(list.count, 5);
+ * deepEqual(list.toArray().length, 3); // two kept, one summary
+ * deepEqual(list.counts(), { parse_error: 5 });
+ * ```
+ */
+export class IssueList {
+  readonly #cap: number;
+  readonly #kept: Issue[] = [];
+  readonly #perCode = new Map<IssueCode, number>();
+
+  constructor(options: IssueListOptions = {}) {
+    this.#cap = options.capPerCode ?? 50;
+  }
+
+  /** Records one issue. */
+  add(issue: Issue): void {
+    const seen = (this.#perCode.get(issue.code) ?? 0) + 1;
+    this.#perCode.set(issue.code, seen);
+    if (seen <= this.#cap) this.#kept.push(issue);
+  }
+
+  /** Records several issues. */
+  addAll(issues: Iterable<Issue>): void {
+    for (const issue of issues) this.add(issue);
+  }
+
+  /** Total number of issues seen, including those past the cap. */
+  get count(): number {
+    let n = 0;
+    for (const c of this.#perCode.values()) n += c;
+    return n;
+  }
+
+  /** Whether no issue was recorded. */
+  get ok(): boolean {
+    return this.#perCode.size === 0;
+  }
+
+  /** Number of issues per code, codes in sorted order. */
+  counts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const code of [...this.#perCode.keys()].sort()) out[code] = this.#perCode.get(code)!;
+    return out;
+  }
+
+  /**
+   * The kept issues in the order they were found, followed by one summary
+   * issue per code that went past the cap.
+   */
+  toArray(): Issue[] {
+    const out = [...this.#kept];
+    for (const [code, n] of this.#perCode) {
+      if (n > this.#cap) {
+        out.push({ code, message: `${n - this.#cap} more ${code} issues not listed` });
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Renders one issue as a single readable line: code, where, what.
+ *
+ * @example
+ * ```ts
+ * import { formatIssue } from "./issue.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(
+ *   formatIssue({ code: "schema_error", message: "expected number", file: "t.jsonl", line: 3, path: "reward" }),
+ *   "schema_error  t.jsonl:3 reward  expected number",
+ * );
+ * ```
+ */
+export function formatIssue(issue: Issue): string {
+  let where = issue.file ?? "";
+  if (issue.line !== undefined) where += `:${issue.line}`;
+  if (issue.path !== undefined && issue.path !== "") where += (where ? " " : "") + issue.path;
+  if (issue.episode !== undefined) where += (where ? " " : "") + `[${issue.episode}]`;
+  return where ? `${issue.code}  ${where}  ${issue.message}` : `${issue.code}  ${issue.message}`;
+}
+
+/**
+ * Thrown by the throwing entry points when input has issues. Carries the
+ * issues as data; its message renders the first few.
+ */
+export class GatelabError extends Error {
+  /** The issues that caused the failure. */
+  readonly issues: readonly Issue[];
+
+  constructor(what: string, issues: readonly Issue[]) {
+    const shown = issues.slice(0, 5).map(formatIssue).join("\n  ");
+    const more = issues.length > 5 ? `\n  ... and ${issues.length - 5} more` : "";
+    super(`${what}:\n  ${shown}${more}`);
+    this.name = "GatelabError";
+    this.issues = issues;
+  }
+}
+
+/** Result of a non-throwing entry point: the value, or the issues. */
+export type Result<T> =
+  | { readonly ok: true; readonly value: T; readonly issues: readonly Issue[] }
+  | { readonly ok: false; readonly issues: readonly Issue[] };

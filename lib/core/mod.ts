@@ -1,0 +1,8 @@
+/** Shared building blocks: issues, hashing, atomic writes, seeded randomness, quantiles, types. */
+export * from "./issue.ts";
+export * from "./sha256.ts";
+export * from "./atomic_write.ts";
+export * from "./prng.ts";
+export * from "./quantile.ts";
+export * from "./meta.ts";
+export * from "./types.ts";

@@ -1,0 +1,10 @@
+/**
+ * gatelab: re-analysis of randomized skill-validation gates.
+ *
+ * The one public entry point for notebooks and the CLI. Each stage lives
+ * in its own folder under lib/ and is re-exported here.
+ *
+ * @module
+ */
+export * from "./core/mod.ts";
+export * from "./report/mod.ts";

@@ -1,0 +1,2 @@
+/** Rendering: tables (Markdown, LaTeX), figures and reports. */
+export * from "./table.ts";
