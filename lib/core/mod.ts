@@ -6,3 +6,4 @@ export * from "./prng.ts";
 export * from "./quantile.ts";
 export * from "./meta.ts";
 export * from "./types.ts";
+export * from "./progress.ts";
