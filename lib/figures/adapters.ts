@@ -1,0 +1,185 @@
+/**
+ * Small adapters from gatelab's output files to the plain inputs of the
+ * figure functions.
+ *
+ * @module
+ */
+import type { IntervalRow } from "./forest.ts";
+import type { DeltaPoint } from "./delta_by_count.ts";
+import type { StabilityRow } from "./stability.ts";
+import type { StudyRow } from "./study_arms.ts";
+import type { Contributions, Selection, Study } from "./output_shapes.ts";
+
+/** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
+const Z95 = 1.959963984540054;
+
+/** How {@linkcode forestRows} chose each interval. */
+export type IntervalSource =
+  | "bootstrap_percentile"
+  | "normal_se_cluster"
+  | "normal_se_hc3"
+  | "none";
+
+/** Options of {@linkcode forestRows}. */
+export interface ForestRowsOptions {
+  /**
+   * Metrics to include, in panel order.
+   * @default {all metrics of the file, in file order}
+   */
+  readonly metrics?: readonly string[];
+}
+
+/**
+ * Forest-plot rows from contributions.json: one row per (metric, version)
+ * in column order. The interval is the bootstrap percentile `ci` when the
+ * coefficient has one, else estimate ± 1.96 × `se_cluster` (pooled gates)
+ * or × `se_hc3`; the source is returned per row.
+ *
+ * @param contributions Parsed contributions.json.
+ * @param options Metrics to include.
+ * @returns Rows (group = metric) and the interval source of each row.
+ *
+ * @example
+ * ```ts
+ * import { forestRows } from "./adapters.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { rows, sources } = forestRows({
+ *   format: "gatelab.contributions/v1", estimator: { name: "paired_delta_ols_no_intercept" },
+ *   baseline: { run_id: "b", sha256: "0" }, n_pairs: 10,
+ *   columns: [{ version_id: "v1", slot_id: "s", chunk_id: "c", role: "add" }],
+ *   metrics: { reward: { masked_mean: 0, bare_mean: 0, delta_mean: 0,
+ *     coefficients: { v1: { estimate: 0.5, se_hc3: 0.1 } } } },
+ * });
+ * deepEqual(rows[0]!.lo!.toFixed(4), "0.3040");
+ * deepEqual(sources, ["normal_se_hc3"]);
+ * ```
+ */
+export function forestRows(
+  contributions: Contributions,
+  options: ForestRowsOptions = {},
+): { rows: IntervalRow[]; sources: IntervalSource[] } {
+  const metrics = options.metrics ?? Object.keys(contributions.metrics);
+  const rows: IntervalRow[] = [];
+  const sources: IntervalSource[] = [];
+  for (const metric of metrics) {
+    const m = contributions.metrics[metric];
+    if (!m) continue;
+    for (const column of contributions.columns) {
+      const c = m.coefficients[column.version_id];
+      if (!c) continue;
+      let lo: number | null = null, hi: number | null = null;
+      let source: IntervalSource = "none";
+      if (c.ci) {
+        [lo, hi] = c.ci;
+        source = "bootstrap_percentile";
+      } else if (c.estimate !== null) {
+        const se = c.se_cluster ?? c.se_hc3 ?? null;
+        if (se !== null && Number.isFinite(se)) {
+          lo = c.estimate - Z95 * se;
+          hi = c.estimate + Z95 * se;
+          source = c.se_cluster != null ? "normal_se_cluster" : "normal_se_hc3";
+        }
+      }
+      rows.push({ label: column.version_id, estimate: c.estimate, lo, hi, group: metric });
+      sources.push(source);
+    }
+  }
+  return { rows, sources };
+}
+
+/**
+ * Delta points from the `tasks` of contributions.json: per episode, the
+ * number of versions present and the delta of `metric`.
+ *
+ * @param contributions Parsed contributions.json.
+ * @param metric Metric whose delta is taken.
+ * @returns One point per task row with a finite delta (none if `tasks` is absent).
+ *
+ * @example
+ * ```ts
+ * import { deltaPoints } from "./adapters.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const points = deltaPoints({
+ *   format: "gatelab.contributions/v1", estimator: { name: "e" }, baseline: { run_id: "b", sha256: "0" },
+ *   n_pairs: 1, columns: [], metrics: {},
+ *   tasks: [{ split: "val", task_id: "t", sample_id: 0, columns: { a: 1, b: 1, c: 0 },
+ *             values: { reward: { masked: 1, bare: 0, delta: 1 } } }],
+ * }, "reward");
+ * deepEqual(points, [{ count: 2, delta: 1 }]);
+ * ```
+ */
+export function deltaPoints(contributions: Contributions, metric: string): DeltaPoint[] {
+  const out: DeltaPoint[] = [];
+  for (const task of contributions.tasks ?? []) {
+    const delta = task.values[metric]?.delta;
+    if (delta === null || delta === undefined || !Number.isFinite(delta)) continue;
+    let count = 0;
+    for (const v of Object.values(task.columns)) count += v;
+    out.push({ count, delta });
+  }
+  return out;
+}
+
+/**
+ * Stability rows: selection frequencies per version, in the order of the
+ * selection's decisions, marked selected when the full-data selection
+ * picked them. Versions without a frequency are left out.
+ *
+ * @param selection Parsed selection.json.
+ * @param frequencies Version id to share of resamples that selected it.
+ * @returns Rows for {@linkcode stabilityPlot}.
+ *
+ * @example
+ * ```ts
+ * import { stabilityRows } from "./adapters.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const rows = stabilityRows({ format: "gatelab.selection/v1", metric: "reward", budget_k: 1, selected: ["a"],
+ *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 1, rank: 1, status: "selected", retired: false }] },
+ *   { a: 0.75 });
+ * deepEqual(rows, [{ label: "a", frequency: 0.75, selected: true }]);
+ * ```
+ */
+export function stabilityRows(
+  selection: Selection,
+  frequencies: Readonly<Record<string, number>>,
+): StabilityRow[] {
+  const selected = new Set(selection.selected);
+  const order = selection.decisions.map((d) => d.version_id);
+  for (const id of Object.keys(frequencies)) if (!order.includes(id)) order.push(id);
+  return order
+    .filter((id) => frequencies[id] !== undefined)
+    .map((id) => ({ label: id, frequency: frequencies[id]!, selected: selected.has(id) }));
+}
+
+/**
+ * Study rows from study.json: one per arm (bounds, estimate, no interval)
+ * and one per comparison `a − b` (bounds, estimate, percentile interval).
+ *
+ * @param study Parsed study.json.
+ * @returns Rows for {@linkcode studyPlot}.
+ *
+ * @example
+ * ```ts
+ * import { studyRows } from "./adapters.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { comparisons } = studyRows({ format: "gatelab.study/v1",
+ *   bootstrap: { draws: 10, seed: 1, resample: "tasks" }, arms: {},
+ *   comparisons: [{ a: "M", b: "B", complete: false, estimate: null, bounds: [-0.1, 0.2], ci: null }] });
+ * deepEqual(comparisons, [{ label: "M − B", estimate: null, ci: null, bounds: [-0.1, 0.2] }]);
+ * ```
+ */
+export function studyRows(study: Study): { arms: StudyRow[]; comparisons: StudyRow[] } {
+  const arms = Object.entries(study.arms).map(([arm, a]) => ({
+    label: arm,
+    estimate: a.estimate,
+    ci: null,
+    bounds: a.bounds,
+  }));
+  const comparisons = study.comparisons.map((c) => ({
+    label: `${c.a} − ${c.b}`,
+    estimate: c.estimate,
+    ci: c.ci,
+    bounds: c.bounds,
+  }));
+  return { arms, comparisons };
+}

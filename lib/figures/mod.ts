@@ -1,0 +1,10 @@
+/** Figures: Observable Plot rendered headlessly into standalone SVG (and PNG). */
+export type { Figure } from "./_render.ts";
+export * from "./forest.ts";
+export * from "./delta_by_count.ts";
+export * from "./stability.ts";
+export * from "./heldout.ts";
+export * from "./study_arms.ts";
+export * from "./output_shapes.ts";
+export * from "./adapters.ts";
+export * from "./figure_files.ts";
