@@ -1,0 +1,201 @@
+/**
+ * Householder QR factorisation of a no-intercept design, computed once and
+ * shared by every metric's fit.
+ *
+ * @module
+ */
+
+import { GatelabError } from "../core/issue.ts";
+
+/**
+ * A factorised n x k design: the Householder QR of X plus the pieces every
+ * covariance estimator needs. Produced by {@linkcode factorDesign}.
+ */
+export interface DesignFactorization {
+  readonly n: number;
+  readonly k: number;
+  /** X as given, row-major n x k (kept for the sandwich sums). */
+  readonly x: Float64Array;
+  /** Householder vectors, column-major n x k (vector j lives in rows j..n-1 of column j). */
+  readonly householder: Float64Array;
+  /** Householder scalars 2 / (v'v), one per column (0 for an identity reflection). */
+  readonly beta: Float64Array;
+  /** R, row-major k x k upper triangular. */
+  readonly r: Float64Array;
+  /** (X'X)^{-1} = R^{-1} R^{-T}, row-major k x k. */
+  readonly xtxInverse: Float64Array;
+  /** Leverage h_i = x_i'(X'X)^{-1}x_i of every row. */
+  readonly leverage: Float64Array;
+  /** u_i = (X'X)^{-1} x_i for every row, row-major n x k (the row's influence direction). */
+  readonly influence: Float64Array;
+}
+
+/** Options of {@linkcode factorDesign}. */
+export interface FactorDesignOptions {
+  /**
+   * A column is rank deficient when, after the earlier reflections, the norm
+   * of its remaining part is at most `rankTolerance` times its original norm.
+   * @default {1e-10}
+   */
+  readonly rankTolerance?: number;
+}
+
+/**
+ * Factorises a design matrix X (n x k, row-major; any numbers, typically the
+ * 0/1 mask design) by Householder QR without pivoting, checks its column
+ * rank, and precomputes (X'X)^{-1}, leverages and per-row influence vectors.
+ * No intercept is ever added.
+ *
+ * @param design Row-major n x k design (Uint8Array 0/1 or Float64Array).
+ * @param shape `[n, k]`.
+ * @param options See {@linkcode FactorDesignOptions}.
+ * @returns The factorisation.
+ * @throws {GatelabError} `not_identifiable` when a column is zero or a linear
+ *   combination of earlier columns, with the rank found; or when n < k.
+ *
+ * @example Two columns, three rows
+ * ```ts
+ * import { factorDesign } from "./factor.ts";
+ * import { ok, throws } from "node:assert/strict";
+ * const f = factorDesign(Uint8Array.from([1, 0, 0, 1, 1, 1]), [3, 2]);
+ * // X'X = [[2,1],[1,2]], inverse = [[2,-1],[-1,2]]/3
+ * ok(Math.abs(f.xtxInverse[0]! - 2 / 3) < 1e-15 && Math.abs(f.xtxInverse[1]! + 1 / 3) < 1e-15);
+ * throws(() => factorDesign(Uint8Array.from([1, 1, 0, 0]), [2, 2]), /rank deficient \(rank 1 of 2\)/);
+ * ```
+ */
+export function factorDesign(
+  design: ArrayLike<number>,
+  shape: readonly [number, number],
+  options: FactorDesignOptions = {},
+): DesignFactorization {
+  const [n, k] = shape;
+  if (design.length !== n * k) {
+    throw new RangeError(`Cannot factor design: ${design.length} values do not form ${n} x ${k}`);
+  }
+  if (n < k) {
+    throw new GatelabError("Cannot fit model", [{
+      code: "not_identifiable",
+      message: `Cannot fit model: ${n} rows are fewer than ${k} columns`,
+    }]);
+  }
+  const tol = options.rankTolerance ?? 1e-10;
+  const x = Float64Array.from(design);
+  // Column-major working copy.
+  const a = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) a[j * n + i] = x[i * k + j]!;
+  const originalNorm = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += a[j * n + i]! * a[j * n + i]!;
+    originalNorm[j] = Math.sqrt(s);
+  }
+  const beta = new Float64Array(k);
+  const r = new Float64Array(k * k);
+  const deficient: number[] = [];
+  for (let j = 0; j < k; j++) {
+    const col = j * n;
+    let norm2 = 0;
+    for (let i = j; i < n; i++) norm2 += a[col + i]! * a[col + i]!;
+    const norm = Math.sqrt(norm2);
+    if (!(norm > tol * originalNorm[j]!) || originalNorm[j] === 0) {
+      deficient.push(j);
+      continue;
+    }
+    const ajj = a[col + j]!;
+    const alpha = ajj >= 0 ? -norm : norm;
+    a[col + j] = ajj - alpha; // v = x - alpha e1 (stored in place)
+    const vtv = norm2 - ajj * ajj + (ajj - alpha) * (ajj - alpha);
+    const b = 2 / vtv;
+    beta[j] = b;
+    for (let c = j + 1; c < k; c++) {
+      const cc = c * n;
+      let dot = 0;
+      for (let i = j; i < n; i++) dot += a[col + i]! * a[cc + i]!;
+      const s = b * dot;
+      for (let i = j; i < n; i++) a[cc + i] = a[cc + i]! - s * a[col + i]!;
+    }
+    r[j * k + j] = alpha;
+    for (let c = j + 1; c < k; c++) r[j * k + c] = a[c * n + j]!;
+  }
+  if (deficient.length > 0) {
+    const rank = k - deficient.length;
+    throw new GatelabError("Cannot fit model", [{
+      code: "not_identifiable",
+      message: `Cannot fit model: design matrix is rank deficient (rank ${rank} of ${k}); ` +
+        `column index ${deficient[0]} is zero or a combination of earlier columns`,
+    }]);
+  }
+  // R^{-1}, upper triangular, by back substitution column by column.
+  const rInv = new Float64Array(k * k);
+  for (let c = 0; c < k; c++) {
+    rInv[c * k + c] = 1 / r[c * k + c]!;
+    for (let i = c - 1; i >= 0; i--) {
+      let s = 0;
+      for (let l = i + 1; l <= c; l++) s += r[i * k + l]! * rInv[l * k + c]!;
+      rInv[i * k + c] = -s / r[i * k + i]!;
+    }
+  }
+  const xtxInverse = new Float64Array(k * k);
+  for (let i = 0; i < k; i++) {
+    for (let j = i; j < k; j++) {
+      let s = 0;
+      for (let l = j; l < k; l++) s += rInv[i * k + l]! * rInv[j * k + l]!;
+      xtxInverse[i * k + j] = s;
+      xtxInverse[j * k + i] = s;
+    }
+  }
+  const leverage = new Float64Array(n);
+  const influence = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) {
+    const row = i * k;
+    let h = 0;
+    for (let j = 0; j < k; j++) {
+      let u = 0;
+      for (let l = 0; l < k; l++) u += xtxInverse[j * k + l]! * x[row + l]!;
+      influence[row + j] = u;
+      h += x[row + j]! * u;
+    }
+    leverage[i] = h;
+  }
+  return { n, k, x, householder: a, beta, r, xtxInverse, leverage, influence };
+}
+
+/**
+ * Least-squares coefficients for one response: applies Q' by the stored
+ * reflections, then solves R b = (Q'y)[0..k).
+ *
+ * @param f A factorisation from {@linkcode factorDesign}.
+ * @param y Response of length n.
+ * @returns The k coefficients.
+ * @throws {RangeError} When y has the wrong length.
+ *
+ * @example y = X b exactly
+ * ```ts
+ * import { factorDesign, solveLeastSquares } from "./factor.ts";
+ * import { ok } from "node:assert/strict";
+ * const f = factorDesign(Uint8Array.from([1, 0, 0, 1, 1, 1]), [3, 2]);
+ * const b = solveLeastSquares(f, Float64Array.from([0.5, -0.25, 0.25]));
+ * ok(Math.abs(b[0]! - 0.5) < 1e-15 && Math.abs(b[1]! + 0.25) < 1e-15);
+ * ```
+ */
+export function solveLeastSquares(f: DesignFactorization, y: ArrayLike<number>): Float64Array {
+  const { n, k, householder: a, beta, r } = f;
+  if (y.length !== n) {
+    throw new RangeError(`Cannot solve least squares: response has ${y.length} values, not ${n}`);
+  }
+  const z = Float64Array.from(y);
+  for (let j = 0; j < k; j++) {
+    const col = j * n;
+    let dot = 0;
+    for (let i = j; i < n; i++) dot += a[col + i]! * z[i]!;
+    const s = beta[j]! * dot;
+    for (let i = j; i < n; i++) z[i] = z[i]! - s * a[col + i]!;
+  }
+  const b = new Float64Array(k);
+  for (let i = k - 1; i >= 0; i--) {
+    let s = z[i]!;
+    for (let l = i + 1; l < k; l++) s -= r[i * k + l]! * b[l]!;
+    b[i] = s / r[i * k + i]!;
+  }
+  return b;
+}

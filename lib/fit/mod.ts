@@ -1,0 +1,5 @@
+/** Estimation: no-intercept OLS on paired deltas, HC0-HC3 and CR1 standard errors. */
+export * from "./normal.ts";
+export * from "./factor.ts";
+export * from "./covariance.ts";
+export * from "./ols.ts";
