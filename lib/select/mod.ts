@@ -1,0 +1,2 @@
+/** Selection: REWRITE family winners, strictly positive top-K, statuses and the proposal ledger. */
+export * from "./select.ts";

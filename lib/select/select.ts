@@ -1,0 +1,236 @@
+/**
+ * The gate's selection rule (seed 001 sections 6.2 and 8): REWRITE family
+ * winners first, then strictly positive top-K of the survivors.
+ *
+ * @module
+ */
+
+import type { DesignColumn, Role } from "../core/types.ts";
+
+/** Status of a version after selection (docs/FORMAT.md section 5). */
+export type SelectionStatus = "selected" | "rewrite_loser" | "non_positive" | "budget_excluded";
+
+/** The decision for one version (one design column). */
+export interface SelectionDecision {
+  readonly slot_id: string;
+  readonly version_id: string;
+  readonly role: Role;
+  readonly alpha: number;
+  /** Place among the survivors ordered by alpha (1 = highest); null for rewrite losers. */
+  readonly rank: number | null;
+  readonly status: SelectionStatus;
+  /** True for a `current` or `old` version that is not selected. */
+  readonly retired: boolean;
+}
+
+/** Result of {@linkcode selectVersions}. */
+export interface Selection {
+  /** Selected version ids in rank order. */
+  readonly selected: string[];
+  /** One decision per column, in column order. */
+  readonly decisions: SelectionDecision[];
+}
+
+/**
+ * A selection rule compiled for one column layout: the index-based fast
+ * path for bootstrap loops (no allocation per call when `out` is given).
+ */
+export interface CompiledSelection {
+  readonly k: number;
+  /**
+   * Ranks survivors and writes, for every column, its rank (1-based) or 0
+   * for a rewrite loser into `ranks`, and returns the number of selected
+   * columns; `order` receives the survivors' column indices in rank order
+   * (its first `returned` entries are the selected ones).
+   */
+  rank(
+    alpha: ArrayLike<number>,
+    budgetK: number,
+    ranks: Int32Array,
+    order: Int32Array,
+  ): { survivors: number; selected: number };
+}
+
+/**
+ * Compiles the selection rule for a column layout.
+ *
+ * Families: the columns of one slot that holds an `old` or `new` version
+ * form a REWRITE replacement family; its winner is the highest alpha, a tie
+ * with `old` keeps `old`, and a tie between `new` versions keeps the
+ * smallest version_id. Every other column is its own survivor. Survivors
+ * are ordered by alpha, highest first; equal alphas are ordered by
+ * version_id (code-unit order), so the result never depends on column order.
+ *
+ * @param columns The design columns.
+ * @returns The compiled rule.
+ * @throws {RangeError} When two columns share a version_id.
+ *
+ * @example
+ * ```ts
+ * import { compileSelection } from "./select.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const rule = compileSelection([
+ *   { version_id: "a", slot_id: "a", chunk_id: "a", role: "add" },
+ *   { version_id: "b", slot_id: "b", chunk_id: "b", role: "add" },
+ * ]);
+ * const ranks = new Int32Array(2), order = new Int32Array(2);
+ * deepEqual(rule.rank([0.1, 0.3], 1, ranks, order), { survivors: 2, selected: 1 });
+ * deepEqual([...ranks], [2, 1]);
+ * ```
+ */
+export function compileSelection(columns: readonly DesignColumn[]): CompiledSelection {
+  const k = columns.length;
+  const ids = columns.map((c) => c.version_id);
+  if (new Set(ids).size !== k) {
+    throw new RangeError("Cannot compile selection: version ids are not unique");
+  }
+  // Tie order: position of the version id in code-unit order.
+  const byId = ids.map((_, j) => j).sort((
+    a,
+    b,
+  ) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  const idOrder = new Int32Array(k);
+  byId.forEach((j, pos) => (idOrder[j] = pos));
+  // Families: slots containing old/new roles.
+  const familySlots = new Set(
+    columns.filter((c) => c.role === "old" || c.role === "new").map((c) => c.slot_id),
+  );
+  const members = new Map<string, number[]>();
+  const familyOf = new Int32Array(k).fill(-1);
+  const families: Int32Array[] = [];
+  columns.forEach((c, j) => {
+    if (!familySlots.has(c.slot_id)) return;
+    const list = members.get(c.slot_id) ?? [];
+    list.push(j);
+    members.set(c.slot_id, list);
+  });
+  for (const list of members.values()) {
+    for (const j of list) familyOf[j] = families.length;
+    families.push(Int32Array.from(list));
+  }
+  const isOld = Uint8Array.from(columns, (c) => (c.role === "old" ? 1 : 0));
+  const survivorScratch = new Int32Array(k);
+
+  /** true when column a beats column b inside a family. */
+  const beatsInFamily = (alpha: ArrayLike<number>, a: number, b: number): boolean => {
+    const da = alpha[a]!, db = alpha[b]!;
+    if (da !== db) return da > db;
+    if (isOld[a] !== isOld[b]) return isOld[a] === 1;
+    return idOrder[a]! < idOrder[b]!;
+  };
+
+  return {
+    k,
+    rank(alpha, budgetK, ranks, order) {
+      if (alpha.length !== k) {
+        throw new RangeError(`Cannot select: ${alpha.length} coefficients for ${k} columns`);
+      }
+      for (let j = 0; j < k; j++) {
+        if (Number.isNaN(alpha[j]!)) {
+          throw new RangeError(`Cannot select: coefficient of ${ids[j]} is NaN`);
+        }
+      }
+      let s = 0;
+      for (let j = 0; j < k; j++) if (familyOf[j] === -1) survivorScratch[s++] = j;
+      for (const fam of families) {
+        let best = fam[0]!;
+        for (let m = 1; m < fam.length; m++) {
+          if (beatsInFamily(alpha, fam[m]!, best)) best = fam[m]!;
+        }
+        survivorScratch[s++] = best;
+      }
+      // Insertion sort by (alpha desc, version id asc): k is small (<= a few dozen).
+      for (let a = 1; a < s; a++) {
+        const j = survivorScratch[a]!;
+        let b = a - 1;
+        while (b >= 0) {
+          const other = survivorScratch[b]!;
+          const before = alpha[other]! > alpha[j]! ||
+            (alpha[other] === alpha[j] && idOrder[other]! < idOrder[j]!);
+          if (before) break;
+          survivorScratch[b + 1] = other;
+          b--;
+        }
+        survivorScratch[b + 1] = j;
+      }
+      ranks.fill(0, 0, k);
+      let selected = 0;
+      for (let r = 0; r < s; r++) {
+        const j = survivorScratch[r]!;
+        order[r] = j;
+        ranks[j] = r + 1;
+        if (r < budgetK && alpha[j]! > 0) selected++;
+      }
+      return { survivors: s, selected };
+    },
+  };
+}
+
+/**
+ * Applies the gate's selection rule to one set of coefficients.
+ *
+ * A REWRITE family (slot with `old`/`new` versions) first picks its winner:
+ * highest alpha; a tie keeps `old` (a tie among `new` versions keeps the
+ * smallest version_id). Losers are `rewrite_loser` with rank null and never
+ * use budget. Survivors (plain chunks and winners) are ranked by alpha,
+ * highest first, ties by version_id. `selected` = strictly positive alpha
+ * within the top `budgetK`; the budget is never filled with non-positive
+ * versions. `retired` marks a `current` or `old` version that is not
+ * selected.
+ *
+ * @param columns Design columns (version, slot, chunk, role).
+ * @param alpha Coefficient of every column, same order.
+ * @param budgetK Active skill budget K >= 0.
+ * @returns Selected ids in rank order and one decision per column.
+ * @throws {RangeError} On length mismatch, duplicate ids, NaN alpha or a bad K.
+ *
+ * @example A tie keeps old; a negative chunk is not used to fill the budget
+ * ```ts
+ * import { selectVersions } from "./select.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const columns = [
+ *   { version_id: "s1@old", slot_id: "s1", chunk_id: "c1", role: "old" as const },
+ *   { version_id: "s1@new", slot_id: "s1", chunk_id: "c1b", role: "new" as const },
+ *   { version_id: "c2", slot_id: "c2", chunk_id: "c2", role: "add" as const },
+ * ];
+ * const out = selectVersions(columns, [0.2, 0.2, -0.1], 2);
+ * deepEqual(out.selected, ["s1@old"]);
+ * deepEqual(out.decisions.map((d) => d.status), ["selected", "rewrite_loser", "non_positive"]);
+ * ```
+ */
+export function selectVersions(
+  columns: readonly DesignColumn[],
+  alpha: ArrayLike<number>,
+  budgetK: number,
+): Selection {
+  if (!(Number.isInteger(budgetK) && budgetK >= 0)) {
+    throw new RangeError(`Cannot select: budget ${budgetK} is not a non-negative integer`);
+  }
+  const k = columns.length;
+  const rule = compileSelection(columns);
+  const ranks = new Int32Array(k);
+  const order = new Int32Array(k);
+  const { selected } = rule.rank(alpha, budgetK, ranks, order);
+  const selectedIds = Array.from(order.subarray(0, selected), (j) => columns[j]!.version_id);
+  const decisions = columns.map((c, j): SelectionDecision => {
+    const a = alpha[j]!;
+    const rank = ranks[j]! === 0 ? null : ranks[j]!;
+    const status: SelectionStatus = rank === null
+      ? "rewrite_loser"
+      : !(a > 0)
+      ? "non_positive"
+      : rank <= budgetK
+      ? "selected"
+      : "budget_excluded";
+    return {
+      slot_id: c.slot_id,
+      version_id: c.version_id,
+      role: c.role,
+      alpha: a,
+      rank,
+      status,
+      retired: (c.role === "current" || c.role === "old") && status !== "selected",
+    };
+  });
+  return { selected: selectedIds, decisions };
+}

@@ -1,0 +1,177 @@
+/** Selection rule (seed 001 sections 6.2 and 8): family winners, then positive top-K. */
+import { deepEqual, ok, throws } from "node:assert/strict";
+import fc from "fast-check";
+import { compileSelection, selectVersions } from "../lib/select/mod.ts";
+import type { DesignColumn, Role } from "../lib/core/types.ts";
+
+const col = (version_id: string, slot_id: string, role: Role): DesignColumn => ({
+  version_id,
+  slot_id,
+  chunk_id: version_id,
+  role,
+});
+
+const online: DesignColumn[] = [
+  col("cur-1", "cur-1", "current"),
+  col("cur-2", "cur-2", "current"),
+  col("add-1", "add-1", "add"),
+  col("rw1@old", "rw1", "old"),
+  col("rw1@new", "rw1", "new"),
+  col("rw2@old", "rw2", "old"),
+  col("rw2@new1", "rw2", "new"),
+  col("rw2@new2", "rw2", "new"),
+];
+
+Deno.test("select: a tie inside a REWRITE family keeps old", () => {
+  const out = selectVersions(online, [0.1, 0.05, 0.02, 0.3, 0.3, -0.1, -0.2, -0.3], 8);
+  const d = Object.fromEntries(out.decisions.map((x) => [x.version_id, x]));
+  deepEqual(d["rw1@old"]!.status, "selected");
+  deepEqual(d["rw1@old"]!.retired, false);
+  deepEqual(d["rw1@new"]!.status, "rewrite_loser");
+  deepEqual(d["rw1@new"]!.rank, null);
+  deepEqual(d["rw1@new"]!.retired, false);
+  deepEqual(out.selected, ["rw1@old", "cur-1", "cur-2", "add-1"]);
+});
+
+Deno.test("select: a family with two new versions keeps only its best; a positive loser uses no budget", () => {
+  // rw2: old 0.05, new1 0.4, new2 0.35 -> new1 wins; new2 is positive but a loser.
+  const out = selectVersions(online, [0.1, -0.05, 0.2, 0.1, 0.0, 0.05, 0.4, 0.35], 2);
+  const d = Object.fromEntries(out.decisions.map((x) => [x.version_id, x]));
+  deepEqual(out.selected, ["rw2@new1", "add-1"]);
+  deepEqual(d["rw2@new2"]!.status, "rewrite_loser");
+  deepEqual(d["rw2@old"]!.status, "rewrite_loser");
+  deepEqual(d["rw2@old"]!.retired, true);
+  deepEqual(d["rw1@old"]!.status, "budget_excluded"); // 0.1 ties cur-1; "cur-1" < "rw1@old"
+  deepEqual(d["rw1@old"]!.retired, true);
+  deepEqual(d["cur-1"]!.rank, 3);
+  deepEqual(d["rw1@old"]!.rank, 4);
+  deepEqual(d["cur-2"]!.status, "non_positive");
+  deepEqual(d["cur-2"]!.retired, true);
+  // 8 columns - 3 rewrite losers = 5 survivors, ranked 1..5
+  deepEqual(
+    out.decisions.filter((x) => x.rank !== null).map((x) => x.rank).sort(),
+    [1, 2, 3, 4, 5],
+  );
+});
+
+Deno.test("select: fewer positive survivors than K selects only the positives", () => {
+  const cols = ["a", "b", "c", "d"].map((v) => col(v, v, "add"));
+  const out = selectVersions(cols, [0.3, -0.1, 0, 0.2], 3);
+  deepEqual(out.selected, ["a", "d"]);
+  deepEqual(out.decisions.map((x) => x.status), [
+    "selected",
+    "non_positive",
+    "non_positive",
+    "selected",
+  ]);
+  deepEqual(out.decisions.map((x) => x.rank), [1, 4, 3, 2]);
+});
+
+Deno.test("select: every alpha non-positive selects nothing and retires current chunks", () => {
+  const cols = [col("a", "a", "current"), col("b", "b", "add"), col("c", "c", "current")];
+  const out = selectVersions(cols, [-0.1, 0, -0], 2);
+  deepEqual(out.selected, []);
+  ok(out.decisions.every((x) => x.status === "non_positive"));
+  deepEqual(out.decisions.map((x) => x.retired), [true, false, true]);
+});
+
+Deno.test("select: K larger than the survivors is fine", () => {
+  const cols = [col("a", "a", "add"), col("b@old", "b", "old"), col("b@new", "b", "new")];
+  const out = selectVersions(cols, [0.1, 0.2, 0.3], 10);
+  deepEqual(out.selected, ["b@new", "a"]);
+  deepEqual(out.decisions.map((x) => x.status), ["selected", "rewrite_loser", "selected"]);
+  deepEqual(out.decisions.map((x) => x.retired), [false, true, false]);
+});
+
+Deno.test("select: positives beyond K are budget_excluded; bad input is refused", () => {
+  const cols = ["a", "b", "c"].map((v) => col(v, v, "add"));
+  const out = selectVersions(cols, [0.3, 0.2, 0.1], 2);
+  deepEqual(out.decisions.map((x) => x.status), ["selected", "selected", "budget_excluded"]);
+  throws(() => selectVersions(cols, [0.1, NaN, 0.2], 1), /coefficient of b is NaN/);
+  throws(() => selectVersions(cols, [0.1, 0.2], 1), /2 coefficients for 3 columns/);
+  throws(() => selectVersions(cols, [0.1, 0.2, 0.3], 1.5), /budget 1.5/);
+  throws(() => selectVersions([cols[0]!, cols[0]!], [0.1, 0.2], 1), /not unique/);
+});
+
+/** Random layouts: plain chunks and families with one old and 1-3 new versions. */
+const layout = fc
+  .array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 10 })
+  .map((slots) => {
+    const cols: DesignColumn[] = [];
+    slots.forEach((news, s) => {
+      if (news === 0) cols.push(col(`s${s}`, `s${s}`, s % 2 ? "current" : "add"));
+      else {
+        cols.push(col(`s${s}@old`, `s${s}`, "old"));
+        for (let m = 0; m < news; m++) cols.push(col(`s${s}@new${m}`, `s${s}`, "new"));
+      }
+    });
+    return cols;
+  });
+const scenario = layout.chain((cols) =>
+  fc.record({
+    cols: fc.constant(cols),
+    // Few distinct values so ties are common.
+    alpha: fc.array(fc.integer({ min: -3, max: 3 }).map((v) => v / 10), {
+      minLength: cols.length,
+      maxLength: cols.length,
+    }),
+    k: fc.integer({ min: 0, max: 12 }),
+    perm: fc.array(fc.nat(), { minLength: cols.length, maxLength: cols.length }),
+  })
+);
+
+Deno.test("select: properties (subset of positive survivors, size <= K, one per family, order-invariant)", () => {
+  fc.assert(
+    fc.property(scenario, ({ cols, alpha, k, perm }) => {
+      const out = selectVersions(cols, alpha, k);
+      const d = new Map(out.decisions.map((x) => [x.version_id, x]));
+      ok(out.selected.length <= k);
+      const slots = new Set<string>();
+      let last = Infinity;
+      for (const id of out.selected) {
+        const x = d.get(id)!;
+        ok(x.alpha > 0 && x.status === "selected" && x.rank !== null);
+        ok(!slots.has(x.slot_id));
+        slots.add(x.slot_id);
+        ok(x.alpha <= last);
+        last = x.alpha;
+      }
+      // Every survivor with positive alpha and rank <= K is selected.
+      for (const x of out.decisions) {
+        if (x.rank !== null && x.alpha > 0 && x.rank <= k) ok(out.selected.includes(x.version_id));
+        ok(x.retired === ((x.role === "current" || x.role === "old") && x.status !== "selected"));
+      }
+      // Exactly one survivor per slot.
+      const survivorsPerSlot = new Map<string, number>();
+      for (const x of out.decisions) {
+        if (x.rank !== null) {
+          survivorsPerSlot.set(x.slot_id, (survivorsPerSlot.get(x.slot_id) ?? 0) + 1);
+        }
+      }
+      ok([...survivorsPerSlot.values()].every((c) => c === 1));
+      deepEqual(survivorsPerSlot.size, new Set(cols.map((c) => c.slot_id)).size);
+      // Invariant to column order.
+      const idx = cols.map((_, j) => j).sort((a, b) => perm[a]! - perm[b]! || a - b);
+      const shuffled = selectVersions(idx.map((j) => cols[j]!), idx.map((j) => alpha[j]!), k);
+      deepEqual(shuffled.selected, out.selected);
+      const d2 = new Map(shuffled.decisions.map((x) => [x.version_id, x]));
+      for (const [id, x] of d) deepEqual(d2.get(id), x);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("select: the compiled fast path agrees with selectVersions and reuses its buffers", () => {
+  fc.assert(
+    fc.property(scenario, ({ cols, alpha, k }) => {
+      const rule = compileSelection(cols);
+      const ranks = new Int32Array(cols.length);
+      const order = new Int32Array(cols.length);
+      const { selected } = rule.rank(alpha, k, ranks, order);
+      const out = selectVersions(cols, alpha, k);
+      deepEqual(Array.from(order.subarray(0, selected), (j) => cols[j]!.version_id), out.selected);
+      deepEqual([...ranks].map((r) => (r === 0 ? null : r)), out.decisions.map((x) => x.rank));
+    }),
+    { numRuns: 200 },
+  );
+});
