@@ -8,3 +8,6 @@
  */
 export * from "./core/mod.ts";
 export * from "./report/mod.ts";
+export * from "./contract/mod.ts";
+export * from "./load/mod.ts";
+export * from "./validate/mod.ts";

@@ -1,0 +1,71 @@
+/**
+ * `deno task gate validate <gate_dir>... --out <dir>`: runs every data
+ * contract and pairing check on one gate, or on several gates that share
+ * one bare run, and always writes `<out>/validation.json`.
+ *
+ * Prints one line per issue (code, where, what) and a summary line. Exit
+ * codes: 0 clean, 2 issues (or bad usage), 1 crash.
+ *
+ * @module
+ */
+import { parseCommandArgs, UsageError } from "./args.ts";
+import { formatIssue } from "../core/issue.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { stderrProgress } from "../core/progress.ts";
+import { validateGates } from "../validate/validate_gates.ts";
+import { validationReport } from "../validate/report.ts";
+
+const HELP = `usage: deno task gate validate <gate_dir>... --out <dir>
+
+Checks gate data and the strict bare/masked pairing (docs/validation.md).
+Several gate directories are validated as pooled rounds over one bare run.
+
+  --out <dir>   where validation.json is written (required)
+  --cap <n>     issues listed per code before summarising (default 50)
+  --quiet       print only the summary line`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    out: { type: "string" },
+    cap: { type: "string" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    throw new UsageError("validate needs at least one gate directory\n\n" + HELP);
+  }
+  if (values.out === undefined) {
+    throw new UsageError("validate needs --out <dir> for validation.json\n\n" + HELP);
+  }
+  const cap = values.cap === undefined ? 50 : Number(values.cap);
+  if (!Number.isSafeInteger(cap) || cap < 1) {
+    throw new UsageError(`--cap must be a positive integer, got "${values.cap}"`);
+  }
+
+  const command = ["gate", "validate", ...args].join(" ");
+  const validation = await validateGates(positionals, {
+    capPerCode: cap,
+    ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
+  });
+  await writeFilesAtomic(values.out, {
+    "validation.json": toJsonText(validationReport(validation, command)),
+  });
+
+  if (!values.quiet) { for (const issue of validation.issues) console.log(formatIssue(issue)); }
+  const d = validation.dataset;
+  if (validation.ok && d) {
+    console.log(
+      `ok: ${d.gates.length} gate(s), ${d.n} paired rows, ${d.k} columns, ${d.metrics.length} metrics; wrote ${values.out}/validation.json`,
+    );
+    return 0;
+  }
+  const total = Object.values(validation.counts).reduce((a, b) => a + b, 0);
+  const byCode = Object.entries(validation.counts).map(([c, n]) => `${c} ${n}`).join(", ");
+  console.log(`not ok: ${total} issue(s) (${byCode}); wrote ${values.out}/validation.json`);
+  return 2;
+}

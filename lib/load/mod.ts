@@ -1,0 +1,5 @@
+/** Loading: streaming JSONL reader, run and gate directory readers. */
+export * from "./version.ts";
+export * from "./jsonl.ts";
+export * from "./read_run.ts";
+export * from "./read_gate.ts";

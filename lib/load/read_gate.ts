@@ -1,0 +1,73 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Issue } from "../core/issue.ts";
+import { type GatePlan, GatePlanSchema } from "../contract/gate.ts";
+import { type AssignmentLine, AssignmentLineSchema } from "../contract/assignment.ts";
+import { parseWithSchema } from "../contract/schema_issues.ts";
+import { forEachJsonlLine } from "./jsonl.ts";
+import { readJsonFile } from "./read_run.ts";
+
+/** One assignment with its one-based line in assignments.jsonl. */
+export type LoadedAssignment = AssignmentLine & { readonly line: number };
+
+/** The gate plan files of a gate directory (the masked run is read separately). */
+export interface GateParts {
+  readonly dir: string;
+  /** Parsed gate.json, or null when it could not be read or parsed. */
+  readonly plan: GatePlan | null;
+  /** Every assignment line that passed the schema, in file order. */
+  readonly assignments: readonly LoadedAssignment[];
+  /** sha256 over gate.json bytes followed by assignments.jsonl bytes, or null. */
+  readonly sha256: string | null;
+  readonly issues: readonly Issue[];
+}
+
+/**
+ * Reads `gate.json` and `assignments.jsonl` of a gate directory
+ * (docs/FORMAT.md section 2), collecting io, parse and schema issues.
+ *
+ * @param dir Gate directory.
+ * @returns What could be read, and the issues.
+ *
+ * @example
+ * ```ts
+ * import { readGateParts } from "./read_gate.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const g = await readGateParts("/nonexistent-gate");
+ * deepEqual([g.plan, g.issues.length], [null, 2]);
+ * ```
+ */
+export async function readGateParts(dir: string): Promise<GateParts> {
+  const issues: Issue[] = [];
+  const planPath = join(dir, "gate.json");
+  const assignmentsPath = join(dir, "assignments.jsonl");
+  let plan: GatePlan | null = null;
+  const hash = createHash("sha256");
+  const json = await readJsonFile(planPath);
+  let bytesOk = json.ok;
+  if (!json.ok) issues.push(json.issue);
+  else {
+    hash.update(json.bytes);
+    const parsed = parseWithSchema(GatePlanSchema, json.value, { file: planPath });
+    if (parsed.ok) plan = parsed.value;
+    else issues.push(...parsed.issues);
+  }
+  const assignments: LoadedAssignment[] = [];
+  try {
+    issues.push(
+      ...await forEachJsonlLine(assignmentsPath, (value, line) => {
+        const parsed = parseWithSchema(AssignmentLineSchema, value, {
+          file: assignmentsPath,
+          line,
+        });
+        if (parsed.ok) assignments.push({ ...parsed.value, line });
+        else issues.push(...parsed.issues);
+      }, { onBytes: (chunk) => hash.update(chunk), label: assignmentsPath }),
+    );
+  } catch (error) {
+    bytesOk = false;
+    const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
+    issues.push({ code: "io_error", message: `cannot read file: ${why}`, file: assignmentsPath });
+  }
+  return { dir, plan, assignments, sha256: bytesOk ? hash.digest("hex") : null, issues };
+}

@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Issue, Result } from "../core/issue.ts";
+import type { Attempt } from "../core/types.ts";
+import { type RunManifest, RunManifestSchema } from "../contract/manifest.ts";
+import { TraceLineSchema } from "../contract/trace.ts";
+import { parseWithSchema } from "../contract/schema_issues.ts";
+import { forEachJsonlLine } from "./jsonl.ts";
+
+/** A run directory read into memory (docs/FORMAT.md section 1). */
+export interface LoadedRun {
+  /** The directory as given. */
+  readonly dir: string;
+  readonly manifest: RunManifest;
+  /** sha256 over the manifest.json bytes followed by the traces.jsonl bytes. */
+  readonly sha256: string;
+  /** Every readable attempt, in file order. */
+  readonly attempts: readonly Attempt[];
+}
+
+/**
+ * What {@linkcode loadRunParts} could read: the manifest when it parsed,
+ * every attempt whose line passed the schema, and all issues. Validation
+ * uses this to keep checking a run that has some bad lines.
+ */
+export interface RunParts {
+  readonly dir: string;
+  readonly manifest: RunManifest | null;
+  /** sha256 of manifest then traces bytes, or null when a file could not be read. */
+  readonly sha256: string | null;
+  readonly attempts: readonly Attempt[];
+  readonly issues: readonly Issue[];
+}
+
+/** Reads a JSON file: the value, or an io_error/parse_error issue. */
+export async function readJsonFile(
+  path: string,
+): Promise<{ ok: true; value: unknown; bytes: Uint8Array } | { ok: false; issue: Issue }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
+    return {
+      ok: false,
+      issue: { code: "io_error", message: `cannot read file: ${why}`, file: path },
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)), bytes };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      issue: { code: "parse_error", message: `file is not valid JSON: ${why}`, file: path },
+    };
+  }
+}
+
+function finiteRewards(raw: Record<string, unknown> | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!raw) return out;
+  for (const [k, v] of Object.entries(raw)) {
+    if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Reads a run directory as far as possible, collecting every issue
+ * (unreadable files: `io_error`; bad JSON: `parse_error`; schema
+ * violations: `schema_error`, with file, line and field path). Reward
+ * components that are not finite numbers are left out of
+ * `Attempt.rewards`; validation reports them as `reward_incomplete`.
+ *
+ * @param dir Run directory holding manifest.json and traces.jsonl.
+ * @returns The readable parts and the issues.
+ */
+export async function loadRunParts(dir: string): Promise<RunParts> {
+  const issues: Issue[] = [];
+  const manifestPath = join(dir, "manifest.json");
+  const tracesPath = join(dir, "traces.jsonl");
+  let manifest: RunManifest | null = null;
+  let manifestBytes: Uint8Array | null = null;
+  const json = await readJsonFile(manifestPath);
+  if (!json.ok) issues.push(json.issue);
+  else {
+    manifestBytes = json.bytes;
+    const parsed = parseWithSchema(RunManifestSchema, json.value, { file: manifestPath });
+    if (parsed.ok) manifest = parsed.value;
+    else issues.push(...parsed.issues);
+  }
+
+  const hash = createHash("sha256");
+  if (manifestBytes) hash.update(manifestBytes);
+  const attempts: Attempt[] = [];
+  let tracesRead = true;
+  try {
+    const lineIssues = await forEachJsonlLine(tracesPath, (value, line) => {
+      const parsed = parseWithSchema(TraceLineSchema, value, { file: tracesPath, line });
+      if (!parsed.ok) {
+        issues.push(...parsed.issues);
+        return;
+      }
+      const t = parsed.value;
+      attempts.push({
+        split: t.split,
+        task_id: t.task_id,
+        sample_id: t.sample_id,
+        attempt: t.attempt,
+        status: t.status,
+        reward: t.reward ?? null,
+        rewards: finiteRewards(t.rewards),
+        success: t.success ?? null,
+        injected: t.injected ?? [],
+        job_seed: t.job_seed ?? null,
+        steps: t.steps ?? null,
+        tokens: t.tokens ?? null,
+        error: t.error ?? null,
+        provenance: t.provenance ?? null,
+        line,
+      });
+    }, { onBytes: (chunk) => hash.update(chunk), label: tracesPath });
+    issues.push(...lineIssues);
+  } catch (error) {
+    tracesRead = false;
+    const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
+    issues.push({ code: "io_error", message: `cannot read file: ${why}`, file: tracesPath });
+  }
+  const sha256 = manifestBytes && tracesRead ? hash.digest("hex") : null;
+  return { dir, manifest, sha256, attempts, issues };
+}
+
+/**
+ * Reads an evaluator run directory (manifest.json + traces.jsonl,
+ * docs/FORMAT.md section 1), streaming the traces line by line.
+ *
+ * @param dir Run directory.
+ * @returns The loaded run, or every parse/schema/io issue found.
+ *
+ * @example
+ * ```ts
+ * import { readRun } from "./read_run.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const r = await readRun("/nonexistent-run");
+ * deepEqual(r.ok, false);
+ * deepEqual(r.issues.map((i) => i.code), ["io_error", "io_error"]);
+ * ```
+ */
+export async function readRun(dir: string): Promise<Result<LoadedRun>> {
+  const parts = await loadRunParts(dir);
+  if (parts.issues.length > 0 || parts.manifest === null || parts.sha256 === null) {
+    return { ok: false, issues: parts.issues };
+  }
+  return {
+    ok: true,
+    value: { dir, manifest: parts.manifest, sha256: parts.sha256, attempts: parts.attempts },
+    issues: [],
+  };
+}

@@ -1,0 +1,41 @@
+import { generatorMeta } from "../core/meta.ts";
+import type { Issue } from "../core/issue.ts";
+import type { GateValidation, ValidationInput } from "./validate_gates.ts";
+
+/** The `validation.json` document (docs/FORMAT.md, Extensions). */
+export interface ValidationReport {
+  readonly format: "gatelab.validation/v1";
+  readonly ok: boolean;
+  readonly issues: readonly Issue[];
+  readonly counts: Record<string, number>;
+  readonly generator: { tool: string; version: string; command: string };
+  readonly inputs: readonly ValidationInput[];
+}
+
+/**
+ * The `validation.json` object of a validation: format, ok, issues,
+ * counts per code, generator and the inputs with their sha256. Contains no
+ * timestamps, so the same inputs and command give the same bytes.
+ *
+ * @param v The validation.
+ * @param command The command line that ran it (recorded as `generator.command`).
+ * @returns The report object (serialise with `toJsonText`).
+ *
+ * @example
+ * ```ts
+ * import { validationReport } from "./report.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const r = validationReport({ ok: true, issues: [], counts: {}, dataset: null, inputs: [] }, "gate validate g");
+ * deepEqual([r.format, r.ok, r.generator.command], ["gatelab.validation/v1", true, "gate validate g"]);
+ * ```
+ */
+export function validationReport(v: GateValidation, command: string): ValidationReport {
+  return {
+    format: "gatelab.validation/v1",
+    ok: v.ok,
+    issues: v.issues,
+    counts: v.counts,
+    generator: generatorMeta(command),
+    inputs: v.inputs,
+  };
+}

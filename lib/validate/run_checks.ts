@@ -1,0 +1,169 @@
+import type { Issue } from "../core/issue.ts";
+import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
+import { attemptProvenanceDifferences } from "./provenance.ts";
+import { episodeKey } from "./plan.ts";
+
+/**
+ * Indexes a run's attempts by episode against its plan: the completed
+ * attempt of every episode, plus `unplanned_episode` (an attempt outside
+ * the plan), `duplicate_completed` (a second completed attempt for one
+ * episode; the first one is kept in the index) and `coverage_incomplete`
+ * (a planned episode without a completed attempt; failed attempts before a
+ * completed one are fine).
+ *
+ * @param attempts Attempts in file order.
+ * @param planned Planned episodes.
+ * @param file traces.jsonl path for the issues.
+ * @param arm Name of the run in messages (e.g. "bare", "masked").
+ * @returns Completed attempt per episode key, and the issues.
+ *
+ * @example
+ * ```ts
+ * import { indexCompleted } from "./run_checks.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const a = (task_id: string, status: "completed" | "failed", line: number) => ({ split: "val", task_id, sample_id: 0, attempt: line, status, reward: 1, rewards: {}, success: null, injected: [], job_seed: null, steps: null, tokens: null, error: null, provenance: null, line });
+ * const planned = [{ split: "val", task_id: "a", sample_id: 0 }, { split: "val", task_id: "b", sample_id: 0 }];
+ * const r = indexCompleted([a("a", "failed", 1), a("a", "completed", 2), a("z", "completed", 3)], planned, "t.jsonl", "bare");
+ * deepEqual(r.issues.map((i) => i.code), ["unplanned_episode", "coverage_incomplete"]);
+ * ```
+ */
+export function indexCompleted(
+  attempts: readonly Attempt[],
+  planned: readonly EpisodeKey[],
+  file: string,
+  arm: string,
+): { completed: Map<string, Attempt>; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const plannedKeys = new Set(planned.map(episodeKey));
+  const completed = new Map<string, Attempt>();
+  const failedCount = new Map<string, number>();
+  for (const attempt of attempts) {
+    const key = episodeKey(attempt);
+    const episode = episodeLabel(attempt);
+    if (!plannedKeys.has(key)) {
+      issues.push({
+        code: "unplanned_episode",
+        message:
+          `the ${arm} run has an attempt for an episode outside its plan (manifest tasks x sample ids 0..repeats-1)`,
+        file,
+        line: attempt.line,
+        episode,
+      });
+      continue;
+    }
+    if (attempt.status === "failed") {
+      failedCount.set(key, (failedCount.get(key) ?? 0) + 1);
+      continue;
+    }
+    const first = completed.get(key);
+    if (first) {
+      issues.push({
+        code: "duplicate_completed",
+        message:
+          `second completed attempt for one episode in the ${arm} run (first at line ${first.line}); picking one would bias the result`,
+        file,
+        line: attempt.line,
+        episode,
+      });
+    } else completed.set(key, attempt);
+  }
+  for (const e of planned) {
+    const key = episodeKey(e);
+    if (completed.has(key)) continue;
+    const failed = failedCount.get(key) ?? 0;
+    issues.push({
+      code: "coverage_incomplete",
+      message: `planned episode has no completed attempt in the ${arm} run (${
+        failed === 0 ? "no attempt at all" : `${failed} failed attempt${failed > 1 ? "s" : ""} only`
+      })`,
+      file,
+      episode: episodeLabel(e),
+    });
+  }
+  return { completed, issues };
+}
+
+/**
+ * Checks the rewards of a completed attempt: `reward` and every manifest
+ * component present and finite (`reward_incomplete`), and
+ * `reward == rewards.r_strict` (`reward_not_strict`, equal up to a relative
+ * 1e-12 so that re-serialised floats pass).
+ *
+ * @example
+ * ```ts
+ * import { rewardIssues } from "./run_checks.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const issues = rewardIssues({ split: "val", task_id: "t", sample_id: 0, reward: 1, rewards: { r_strict: 0 }, line: 4 }, ["r_strict", "r_type"], "t.jsonl");
+ * deepEqual(issues.map((i) => [i.code, i.path]), [["reward_incomplete", "rewards.r_type"], ["reward_not_strict", "reward"]]);
+ * ```
+ */
+export function rewardIssues(
+  attempt: Pick<Attempt, "split" | "task_id" | "sample_id" | "reward" | "rewards" | "line">,
+  components: readonly string[],
+  file: string,
+): Issue[] {
+  const out: Issue[] = [];
+  const where = { file, line: attempt.line, episode: episodeLabel(attempt) };
+  const reward = attempt.reward;
+  if (reward === null || !Number.isFinite(reward)) {
+    out.push({
+      code: "reward_incomplete",
+      message: `completed attempt has no finite reward (got ${reward})`,
+      ...where,
+      path: "reward",
+    });
+  }
+  for (const c of components) {
+    if (!Object.hasOwn(attempt.rewards, c)) {
+      out.push({
+        code: "reward_incomplete",
+        message: `reward component ${c} is missing or not a finite number`,
+        ...where,
+        path: `rewards.${c}`,
+      });
+    }
+  }
+  const strict = attempt.rewards["r_strict"];
+  if (reward !== null && Number.isFinite(reward) && strict !== undefined) {
+    if (Math.abs(reward - strict) > 1e-12 * Math.max(1, Math.abs(reward), Math.abs(strict))) {
+      out.push({
+        code: "reward_not_strict",
+        message: `reward ${reward} differs from rewards.r_strict ${strict}`,
+        ...where,
+        path: "reward",
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * `provenance_mismatch` for every attempt whose own provenance disagrees
+ * with its manifest's (only fields present in both are compared).
+ */
+export function attemptProvenanceIssues(
+  attempts: readonly Attempt[],
+  manifestProvenance: Readonly<Record<string, unknown>>,
+  file: string,
+): Issue[] {
+  const out: Issue[] = [];
+  for (const attempt of attempts) {
+    if (!attempt.provenance) continue;
+    for (
+      const [path, got, want] of attemptProvenanceDifferences(
+        attempt.provenance,
+        manifestProvenance,
+      )
+    ) {
+      out.push({
+        code: "provenance_mismatch",
+        message: `${path} differs: attempt ${got}, manifest ${want}`,
+        file,
+        line: attempt.line,
+        path,
+        episode: episodeLabel(attempt),
+      });
+    }
+  }
+  return out;
+}
