@@ -1,0 +1,462 @@
+/**
+ * Task bootstrap of a paired gate dataset: standard errors, percentile (and
+ * optional BCa) intervals per coefficient and metric, degenerate-draw
+ * accounting, and selection stability under the gate's rule.
+ *
+ * @module
+ */
+import type { ProgressCallback } from "../core/progress.ts";
+import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
+import type { DesignColumn, PairedDataset } from "../core/types.ts";
+import { compileSelection } from "../select/select.ts";
+import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
+import { bcaInterval } from "./bca.ts";
+import {
+  bootstrapKernel,
+  type BootstrapKernelResult,
+  kernelWorkspace,
+  solveWeighted,
+} from "./bootstrap_kernel.ts";
+import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
+
+/** Default number of bootstrap draws. */
+export const DEFAULT_DRAWS = 10000;
+
+/** How degenerate draws are handled; recorded in every output. */
+export const DEGENERATE_POLICY =
+  "A draw where a column is never present leaves that coefficient missing (NaN) in that draw " +
+  "and solves the others without it; a draw with a singular X'WX leaves every coefficient " +
+  "missing. Missing values are counted per coefficient (draws_missing) and excluded from that " +
+  "coefficient's se and interval; the selection-stability summaries use only draws where every " +
+  "coefficient of the selection metric exists. No draw is redrawn or dropped silently.";
+
+/** The documented draw order (see bootstrap_kernel.ts). */
+export const DRAW_ORDER =
+  "one stream createPrng(seed) (xoshiro128**, lib/core/prng.ts); draw d = 0..B-1 makes G calls " +
+  "of nextInt(G), G = number of tasks in first-seen order; each call adds one to that task's count";
+
+/** Options of {@linkcode bootstrapDataset}. */
+export interface BootstrapOptions {
+  /** Number of draws B. @default {10000} */
+  readonly draws?: number;
+  /** Seed of the draw stream. */
+  readonly seed: number;
+  /** Metrics to bootstrap. @default {all metrics of the dataset} */
+  readonly metrics?: readonly string[];
+  /** Metric whose coefficients drive selection stability. @default {"reward" if present, else the first metric} */
+  readonly selectionMetric?: string;
+  /** Active skill budget K for stability. @default {the first gate's budget_k} */
+  readonly budgetK?: number;
+  /**
+   * Which interval goes into `ci`. `bca` also needs a jackknife over tasks.
+   * The percentile interval is always reported as `ci_percentile`.
+   * @default {"percentile"}
+   */
+  readonly interval?: "percentile" | "bca";
+  readonly onProgress?: ProgressCallback;
+}
+
+/** Bootstrap summary of one coefficient. */
+export interface CoefficientBootstrap {
+  readonly estimate: number;
+  /** Standard deviation of the draws, ddof = 1; null with fewer than 2 draws. */
+  readonly se_bootstrap: number | null;
+  /** The interval chosen by `interval` (percentile or BCa). */
+  readonly ci: [number, number] | null;
+  readonly ci_percentile: [number, number] | null;
+  /** BCa interval; present only with interval "bca" (null where undefined). */
+  readonly ci_bca?: [number, number] | null;
+  /** Mean of the draws minus the estimate. */
+  readonly bias: number | null;
+  readonly draws_used: number;
+  readonly draws_missing: number;
+}
+
+/** Per-version selection stability. */
+export interface VersionStability {
+  readonly version_id: string;
+  /** Share of usable draws in which the version was selected. */
+  readonly selected_frequency: number;
+  /** Share of usable draws in which it lost its REWRITE family (no rank). */
+  readonly rewrite_loser_frequency: number;
+  /** Rank among survivors (1 = highest alpha): quantiles over draws where it survived. */
+  readonly rank_median: number | null;
+  readonly rank_p05: number | null;
+  readonly rank_p95: number | null;
+  /** Share of usable draws with rank <= K (rewrite losers count as not). */
+  readonly p_rank_within_k: number;
+  /** Whether the full-data selection selected it. */
+  readonly selected_point: boolean;
+  readonly rank_point: number | null;
+}
+
+/** Selection stability across draws. */
+export interface SelectionStability {
+  readonly metric: string;
+  readonly budget_k: number;
+  readonly rule: string;
+  readonly draws_used: number;
+  readonly draws_excluded: number;
+  /** Full-data selection, in rank order. */
+  readonly point_selection: readonly string[];
+  /** Share of usable draws whose selected set equals the point selection (as a set). */
+  readonly set_equal_frequency: number;
+  /** Mean Jaccard similarity of a draw's selected set with the point selection. */
+  readonly mean_jaccard: number;
+  readonly rank_quantiles: string;
+  readonly versions: readonly VersionStability[];
+}
+
+/** Result of {@linkcode bootstrapDataset}: JSON-ready fields plus the raw draws in `kernel`. */
+export interface BootstrapResult {
+  readonly method: "task_bootstrap";
+  readonly resample_unit: string;
+  readonly draws: number;
+  readonly seed: number;
+  readonly draw_order: string;
+  readonly interval: "percentile" | "bca";
+  readonly interval_levels: readonly [number, number];
+  readonly quantile_rule: string;
+  readonly se_ddof: 1;
+  readonly bca_method: string | null;
+  readonly degenerate: {
+    readonly policy: string;
+    readonly singular_draws: number;
+    readonly draws_with_absent_column: number;
+    readonly absent_per_version: Readonly<Record<string, number>>;
+  };
+  readonly metrics: Readonly<
+    Record<string, { readonly coefficients: Readonly<Record<string, CoefficientBootstrap>> }>
+  >;
+  readonly stability: SelectionStability | null;
+  /** Raw draws (not for JSON); `coefficients[(d * metrics + m) * k + j]`. */
+  readonly kernel: BootstrapKernelResult;
+  /** Metric order of `kernel`. */
+  readonly kernelMetrics: readonly string[];
+}
+
+/**
+ * Runs the task bootstrap on a paired dataset: tasks (clusters) are drawn
+ * with replacement and bring all their rows (pooled rounds), jointly with
+ * their masks and deltas; each draw refits the no-intercept OLS for every
+ * metric with one shared Cholesky.
+ *
+ * @param dataset A validated paired dataset.
+ * @param options draws, seed, metrics, selectionMetric, budgetK, interval, onProgress.
+ * @returns Summaries per metric and coefficient, degenerate counts, stability, raw draws.
+ * @throws {RangeError} On a bad option (unknown metric, draws < 1, K < 0) or a
+ *   singular full-data design.
+ *
+ * @example
+ * ```ts
+ * import { bootstrapDataset } from "./bootstrap.ts";
+ * import { ok, deepEqual } from "node:assert/strict";
+ * const n = 60, k = 2;
+ * const design = Uint8Array.from({ length: n * k }, (_, i) => ((i * 7) % 3 === 0 ? 1 : 0));
+ * const delta = Float64Array.from({ length: n }, (_, i) => design[i * 2]! * 0.3 + ((i * 13) % 5) / 50);
+ * const dataset = {
+ *   baseline: { run_id: "b", run_dir: "b", sha256: "" }, gates: [], n, k, design,
+ *   columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const },
+ *             { version_id: "b", slot_id: "b", chunk_id: "b", role: "add" as const }],
+ *   metrics: ["reward"], masked: { reward: delta }, bare: { reward: new Float64Array(n) }, delta: { reward: delta },
+ *   episodes: [], gateIndex: new Uint16Array(n), cluster: Int32Array.from({ length: n }, (_, i) => i), clusterCount: n,
+ * };
+ * const result = bootstrapDataset(dataset, { draws: 200, seed: 1, budgetK: 1 });
+ * const a = result.metrics.reward!.coefficients.a!;
+ * ok(a.ci![0] < a.estimate && a.estimate < a.ci![1]);
+ * deepEqual(result.stability!.point_selection, ["a"]);
+ * ```
+ */
+export function bootstrapDataset(
+  dataset: PairedDataset,
+  options: BootstrapOptions,
+): BootstrapResult {
+  const draws = options.draws ?? DEFAULT_DRAWS;
+  const metrics = options.metrics ?? dataset.metrics;
+  const interval = options.interval ?? "percentile";
+  const selectionMetric = options.selectionMetric ??
+    (metrics.includes("reward") ? "reward" : metrics[0]);
+  const budgetK = options.budgetK ?? dataset.gates[0]?.budget_k ?? 0;
+  if (!(Number.isInteger(budgetK) && budgetK >= 0)) {
+    throw new RangeError(`Cannot bootstrap: budget K ${budgetK} is not a non-negative integer`);
+  }
+  if (selectionMetric !== undefined && !metrics.includes(selectionMetric)) {
+    throw new RangeError(
+      `Cannot bootstrap: selection metric "${selectionMetric}" is not among ${metrics.join(", ")}`,
+    );
+  }
+  const sums = datasetClusterSums(dataset, metrics);
+  const { k } = sums;
+  const m = metrics.length;
+  const point = pointEstimates(sums);
+  const kernel = bootstrapKernel(sums, {
+    draws,
+    seed: options.seed,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const jackknife = interval === "bca" ? jackknifeEstimates(sums) : null;
+
+  const ids = dataset.columns.map((c) => c.version_id);
+  const absentPerVersion: Record<string, number> = {};
+  let singular = 0, withAbsent = 0;
+  for (let d = 0; d < draws; d++) {
+    if (kernel.status[d] === 2) singular++;
+    if (kernel.status[d] === 1) withAbsent++;
+  }
+  const metricsOut: Record<string, { coefficients: Record<string, CoefficientBootstrap> }> = {};
+  const column = new Float64Array(draws);
+  for (let mm = 0; mm < m; mm++) {
+    const coefficients: Record<string, CoefficientBootstrap> = {};
+    for (let j = 0; j < k; j++) {
+      let used = 0, sum = 0;
+      for (let d = 0; d < draws; d++) {
+        const v = kernel.coefficients[(d * m + mm) * k + j]!;
+        if (Number.isNaN(v)) continue;
+        column[used++] = v;
+        sum += v;
+      }
+      if (mm === 0 && kernel.status.some((s) => s === 1)) {
+        let absent = 0;
+        for (let d = 0; d < draws; d++) {
+          if (kernel.status[d] === 1 && Number.isNaN(kernel.coefficients[(d * m) * k + j]!)) {
+            absent++;
+          }
+        }
+        absentPerVersion[ids[j]!] = absent;
+      }
+      const sorted = column.subarray(0, used).sort();
+      const mean = used > 0 ? sum / used : NaN;
+      let ss = 0;
+      for (let i = 0; i < used; i++) ss += (sorted[i]! - mean) ** 2;
+      const estimate = point[mm * k + j]!;
+      const percentile: [number, number] | null = used > 0
+        ? [lowerQuantileSorted(sorted, 0.025), lowerQuantileSorted(sorted, 0.975)]
+        : null;
+      let bca: [number, number] | null = null;
+      if (jackknife) {
+        const jk = new Float64Array(sums.clusterCount);
+        let ok = true;
+        for (let g = 0; g < sums.clusterCount; g++) {
+          const v = jackknife[(g * m + mm) * k + j]!;
+          if (Number.isNaN(v)) ok = false;
+          jk[g] = v;
+        }
+        bca = ok ? bcaInterval(sorted, estimate, jk) : null;
+      }
+      coefficients[ids[j]!] = {
+        estimate,
+        se_bootstrap: used >= 2 ? Math.sqrt(ss / (used - 1)) : null,
+        ci: interval === "bca" ? bca : percentile,
+        ci_percentile: percentile,
+        ...(interval === "bca" ? { ci_bca: bca } : {}),
+        bias: used > 0 ? mean - estimate : null,
+        draws_used: used,
+        draws_missing: draws - used,
+      };
+    }
+    metricsOut[metrics[mm]!] = { coefficients };
+  }
+  const stability = selectionMetric === undefined ? null : selectionStability(
+    dataset.columns,
+    kernel,
+    metrics.indexOf(selectionMetric),
+    point.subarray(
+      metrics.indexOf(selectionMetric) * k,
+      (metrics.indexOf(selectionMetric) + 1) * k,
+    ),
+    { metric: selectionMetric, budgetK },
+  );
+  return {
+    method: "task_bootstrap",
+    resample_unit: "task (split, task_id), with replacement; a drawn task brings all its rows " +
+      "(every pooled round) with their masks C, masked R and bare B",
+    draws,
+    seed: options.seed,
+    draw_order: DRAW_ORDER,
+    interval,
+    interval_levels: [0.025, 0.975],
+    quantile_rule: QUANTILE_RULE,
+    se_ddof: 1,
+    bca_method: interval === "bca"
+      ? "BCa (Efron 1987): z0 = Phi^-1(share of draws below the estimate); acceleration from a " +
+        "leave-one-task-out jackknife; adjusted levels read with the same quantile rule"
+      : null,
+    degenerate: {
+      policy: DEGENERATE_POLICY,
+      singular_draws: singular,
+      draws_with_absent_column: withAbsent,
+      absent_per_version: absentPerVersion,
+    },
+    metrics: metricsOut,
+    stability,
+    kernel,
+    kernelMetrics: metrics,
+  };
+}
+
+/** The JSON-ready part of a {@linkcode BootstrapResult} (drops the raw draws). */
+export function bootstrapToJson(
+  result: BootstrapResult,
+): Omit<BootstrapResult, "kernel" | "kernelMetrics"> {
+  const { kernel: _kernel, kernelMetrics: _metrics, ...rest } = result;
+  return rest;
+}
+
+/**
+ * Full-data OLS coefficients of every metric from the cluster sums
+ * (metric-major, `m * k`).
+ *
+ * @throws {RangeError} If the full design is singular or a column is never present.
+ */
+export function pointEstimates(sums: ClusterSums): Float64Array {
+  const { k, metricCount: m, clusterCount: g } = sums;
+  const out = new Float64Array(m * k);
+  const status = solveWeighted(sums, new Int32Array(g).fill(1), out, 0, kernelWorkspace(k));
+  if (status !== "ok") {
+    throw new RangeError(
+      `Cannot estimate coefficients: the design is ${
+        status === "singular" ? "rank deficient" : "missing a column that is never present"
+      }`,
+    );
+  }
+  return out;
+}
+
+/**
+ * Leave-one-task-out coefficients: entry `(g * m + metric) * k + j` is the
+ * estimate without task g (NaN where that fit is degenerate).
+ */
+export function jackknifeEstimates(sums: ClusterSums): Float64Array {
+  const { k, metricCount: m, clusterCount: g } = sums;
+  const p = packedSize(k);
+  const out = new Float64Array(g * m * k);
+  const xtx = new Float64Array(p);
+  const absent = new Uint8Array(k);
+  for (let c = 0; c < g; c++) {
+    xtx.set(sums.xtx);
+    for (let e = sums.pairStart[c]!; e < sums.pairStart[c + 1]!; e++) {
+      xtx[sums.pairIndex[e]!] = xtx[sums.pairIndex[e]!]! - sums.pairValue[e]!;
+    }
+    const base = c * m * k;
+    for (let mm = 0; mm < m; mm++) {
+      for (let j = 0; j < k; j++) out[base + mm * k + j] = sums.xty[mm * k + j]!;
+    }
+    for (let e = sums.colStart[c]!; e < sums.colStart[c + 1]!; e++) {
+      const j = sums.colIndex[e]!;
+      for (let mm = 0; mm < m; mm++) {
+        out[base + mm * k + j] = out[base + mm * k + j]! - sums.colValue[e * m + mm]!;
+      }
+    }
+    if (!choleskyPacked(xtx, k, absent)) {
+      out.fill(NaN, base, base + m * k);
+      continue;
+    }
+    for (let mm = 0; mm < m; mm++) choleskySolvePacked(xtx, k, absent, out, base + mm * k);
+  }
+  return out;
+}
+
+/** The selection rule as recorded in outputs. */
+export const SELECTION_RULE =
+  "REWRITE family winner first (highest alpha; a tie keeps old; a tie among new keeps the " +
+  "smallest version_id), then strictly positive top-K of the survivors by alpha (ties by version_id)";
+
+/**
+ * Selection stability of one metric's draws under the gate's rule
+ * (lib/select `compileSelection`).
+ *
+ * @param columns Design columns.
+ * @param kernel Raw bootstrap draws.
+ * @param metricIndex Index of the selection metric in the kernel's metrics.
+ * @param point Full-data coefficients of that metric.
+ * @param options metric name and budget K.
+ * @returns Frequencies, rank distributions and set agreement.
+ */
+export function selectionStability(
+  columns: readonly DesignColumn[],
+  kernel: BootstrapKernelResult,
+  metricIndex: number,
+  point: ArrayLike<number>,
+  options: { readonly metric: string; readonly budgetK: number },
+): SelectionStability {
+  const { k, metricCount: m, draws } = kernel;
+  const { budgetK } = options;
+  const rule = compileSelection(columns);
+  const ranks = new Int32Array(k), order = new Int32Array(k);
+  const pointSel = rule.rank(point, budgetK, ranks, order);
+  const pointRanks = Int32Array.from(ranks);
+  const pointSet = new Uint8Array(k);
+  for (let r = 0; r < pointSel.selected; r++) pointSet[order[r]!] = 1;
+  const pointSelection = Array.from(
+    order.subarray(0, pointSel.selected),
+    (j) => columns[j]!.version_id,
+  );
+
+  const selectedCount = new Int32Array(k),
+    loserCount = new Int32Array(k),
+    withinK = new Int32Array(k);
+  const rankDraws: Int32Array[] = Array.from({ length: k }, () => new Int32Array(draws));
+  const rankUsed = new Int32Array(k);
+  const alpha = new Float64Array(k);
+  let used = 0, setEqual = 0, jaccardSum = 0;
+  for (let d = 0; d < draws; d++) {
+    const base = (d * m + metricIndex) * k;
+    let ok = true;
+    for (let j = 0; j < k; j++) {
+      const v = kernel.coefficients[base + j]!;
+      if (Number.isNaN(v)) ok = false;
+      alpha[j] = v;
+    }
+    if (!ok) continue;
+    used++;
+    const { selected } = rule.rank(alpha, budgetK, ranks, order);
+    let inter = 0;
+    for (let r = 0; r < selected; r++) {
+      const j = order[r]!;
+      selectedCount[j] = selectedCount[j]! + 1;
+      if (pointSet[j]) inter++;
+    }
+    const union = selected + pointSel.selected - inter;
+    if (inter === selected && inter === pointSel.selected) setEqual++;
+    jaccardSum += union === 0 ? 1 : inter / union;
+    for (let j = 0; j < k; j++) {
+      const r = ranks[j]!;
+      if (r === 0) {
+        loserCount[j] = loserCount[j]! + 1;
+        continue;
+      }
+      rankDraws[j]![rankUsed[j]!] = r;
+      rankUsed[j] = rankUsed[j]! + 1;
+      if (r <= budgetK) withinK[j] = withinK[j]! + 1;
+    }
+  }
+  const share = (x: number) => (used > 0 ? x / used : NaN);
+  const versions = columns.map((c, j): VersionStability => {
+    const sorted = rankDraws[j]!.subarray(0, rankUsed[j]!).sort();
+    const q = (p: number) => (sorted.length > 0 ? lowerQuantileSorted(sorted, p) : null);
+    return {
+      version_id: c.version_id,
+      selected_frequency: share(selectedCount[j]!),
+      rewrite_loser_frequency: share(loserCount[j]!),
+      rank_median: q(0.5),
+      rank_p05: q(0.05),
+      rank_p95: q(0.95),
+      p_rank_within_k: share(withinK[j]!),
+      selected_point: pointSet[j] === 1,
+      rank_point: pointRanks[j] === 0 ? null : pointRanks[j]!,
+    };
+  });
+  return {
+    metric: options.metric,
+    budget_k: budgetK,
+    rule: SELECTION_RULE,
+    draws_used: used,
+    draws_excluded: draws - used,
+    point_selection: pointSelection,
+    set_equal_frequency: share(setEqual),
+    mean_jaccard: share(jaccardSum),
+    rank_quantiles:
+      `p05, median, p95 of the rank over draws where the version survived, ${QUANTILE_RULE}`,
+    versions,
+  };
+}

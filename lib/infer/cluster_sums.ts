@@ -1,0 +1,259 @@
+/**
+ * Per-task sufficient statistics of the paired-delta OLS, the input of the
+ * bootstrap kernel. Because the design is 0/1, a task's X'X contribution
+ * is a short list of (packed index, count) pairs and its X'y contribution a
+ * short list of (column, per-metric sums): zeros are never stored.
+ *
+ * @module
+ */
+import type { PairedDataset } from "../core/types.ts";
+import { packedIndex, packedSize } from "./_linalg.ts";
+
+/**
+ * Sparse per-cluster sums in CSR form. Cluster g's X'X entries are
+ * `pairIndex/pairValue[pairStart[g] .. pairStart[g+1])` (packed upper
+ * indices); its X'y entries are `colIndex[colStart[g] .. colStart[g+1])`
+ * with values `colValue[ptr * metricCount + m]`.
+ */
+export interface ClusterSums {
+  /** Number of design columns. */
+  readonly k: number;
+  readonly metricCount: number;
+  readonly clusterCount: number;
+  readonly pairStart: Int32Array;
+  readonly pairIndex: Int32Array;
+  readonly pairValue: Float64Array;
+  readonly colStart: Int32Array;
+  readonly colIndex: Int32Array;
+  readonly colValue: Float64Array;
+  /** Full-sample packed X'X (every cluster once). */
+  readonly xtx: Float64Array;
+  /** Full-sample X'y, metric-major: `xty[m * k + j]`. */
+  readonly xty: Float64Array;
+  /** Rows per cluster. */
+  readonly rows: Int32Array;
+  /**
+   * Gather lists for the bootstrap: for packed entry q of X'X, the clusters
+   * of the rows where both columns are 1 are
+   * `pairCluster[pairListStart[q] .. pairListStart[q+1])` (one entry per row,
+   * so a pooled task appears once per row), hence
+   * `(X'WX)_q = sum of counts[pairCluster[e]]`.
+   */
+  readonly pairListStart: Int32Array;
+  readonly pairCluster: Int32Array;
+  /**
+   * For column j, the clusters of the rows where it is 1:
+   * `colCluster[colListStart[j] .. colListStart[j+1])`, with the responses of
+   * that row at `colY[e * metricCount + m]`.
+   */
+  readonly colListStart: Int32Array;
+  readonly colCluster: Int32Array;
+  readonly colY: Float64Array;
+}
+
+/**
+ * Builds per-cluster sparse sums of X'X and X'y for the given response
+ * columns (one per metric).
+ *
+ * @param design Row-major n x k 0/1 design.
+ * @param responses One Float64Array of length n per metric.
+ * @param cluster Cluster (task) of each row, 0..clusterCount-1.
+ * @param options k and clusterCount.
+ * @returns The sums.
+ * @throws {RangeError} if a cluster id is out of range or lengths disagree.
+ *
+ * @example Two tasks, one pooled over two rows
+ * ```ts
+ * import { buildClusterSums } from "./cluster_sums.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const design = Uint8Array.from([1, 0, 1, 1, 0, 1]); // 3 rows x 2 columns
+ * const y = Float64Array.from([1, 2, 3]);
+ * const s = buildClusterSums(design, [y], Int32Array.from([0, 0, 1]), { k: 2, clusterCount: 2 });
+ * deepEqual([...s.xtx], [2, 1, 2]);   // [x11, x12, x22]
+ * deepEqual([...s.xty], [3, 5]);
+ * deepEqual([...s.rows], [2, 1]);
+ * ```
+ */
+export function buildClusterSums(
+  design: Uint8Array,
+  responses: readonly Float64Array[],
+  cluster: Int32Array,
+  options: { readonly k: number; readonly clusterCount: number },
+): ClusterSums {
+  const { k, clusterCount: g } = options;
+  const n = cluster.length;
+  const m = responses.length;
+  if (design.length !== n * k) {
+    throw new RangeError(
+      `Cannot build cluster sums: design has ${design.length} cells, expected ${n} x ${k}`,
+    );
+  }
+  for (const r of responses) {
+    if (r.length !== n) {
+      throw new RangeError(
+        `Cannot build cluster sums: a response has ${r.length} rows, expected ${n}`,
+      );
+    }
+  }
+  // Rows of each cluster, in row order.
+  const rows = new Int32Array(g);
+  for (let i = 0; i < n; i++) {
+    const c = cluster[i]!;
+    if (!(c >= 0 && c < g)) {
+      throw new RangeError(
+        `Cannot build cluster sums: row ${i} has cluster ${c} outside 0..${g - 1}`,
+      );
+    }
+    rows[c] = rows[c]! + 1;
+  }
+  const rowStart = new Int32Array(g + 1);
+  for (let c = 0; c < g; c++) rowStart[c + 1] = rowStart[c]! + rows[c]!;
+  const fill = rowStart.slice(0, g);
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = cluster[i]!;
+    order[fill[c]!] = i;
+    fill[c] = fill[c]! + 1;
+  }
+
+  const p = packedSize(k);
+  const denseXtx = new Float64Array(p);
+  const denseXty = new Float64Array(k * m);
+  const touchedPair = new Uint8Array(p);
+  const touchedCol = new Uint8Array(k);
+  const pairIdx: number[] = [],
+    pairVal: number[] = [],
+    colIdx: number[] = [],
+    colVal: number[] = [];
+  const pairStart = new Int32Array(g + 1), colStart = new Int32Array(g + 1);
+  const xtx = new Float64Array(p), xty = new Float64Array(m * k);
+  const present: number[] = [];
+  for (let c = 0; c < g; c++) {
+    const pairsTouched: number[] = [], colsTouched: number[] = [];
+    for (let t = rowStart[c]!; t < rowStart[c + 1]!; t++) {
+      const row = order[t]!;
+      present.length = 0;
+      for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) present.push(j);
+      for (let a = 0; a < present.length; a++) {
+        const i = present[a]!;
+        if (!touchedCol[i]) {
+          touchedCol[i] = 1;
+          colsTouched.push(i);
+        }
+        for (let mm = 0; mm < m; mm++) {
+          denseXty[i * m + mm] = denseXty[i * m + mm]! + responses[mm]![row]!;
+        }
+        for (let b = a; b < present.length; b++) {
+          const idx = packedIndex(k, i, present[b]!);
+          if (!touchedPair[idx]) {
+            touchedPair[idx] = 1;
+            pairsTouched.push(idx);
+          }
+          denseXtx[idx] = denseXtx[idx]! + 1;
+        }
+      }
+    }
+    pairsTouched.sort((a, b) => a - b);
+    colsTouched.sort((a, b) => a - b);
+    for (const idx of pairsTouched) {
+      pairIdx.push(idx);
+      pairVal.push(denseXtx[idx]!);
+      xtx[idx] = xtx[idx]! + denseXtx[idx]!;
+      denseXtx[idx] = 0;
+      touchedPair[idx] = 0;
+    }
+    for (const j of colsTouched) {
+      colIdx.push(j);
+      for (let mm = 0; mm < m; mm++) {
+        const v = denseXty[j * m + mm]!;
+        colVal.push(v);
+        xty[mm * k + j] = xty[mm * k + j]! + v;
+        denseXty[j * m + mm] = 0;
+      }
+      touchedCol[j] = 0;
+    }
+    pairStart[c + 1] = pairIdx.length;
+    colStart[c + 1] = colIdx.length;
+  }
+  // Gather lists (row-wise, grouped by X'X entry and by column).
+  const pairCount = new Int32Array(p), colCount = new Int32Array(k);
+  for (let row = 0; row < n; row++) {
+    present.length = 0;
+    for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) present.push(j);
+    for (let a = 0; a < present.length; a++) {
+      colCount[present[a]!] = colCount[present[a]!]! + 1;
+      for (let b = a; b < present.length; b++) {
+        const q = packedIndex(k, present[a]!, present[b]!);
+        pairCount[q] = pairCount[q]! + 1;
+      }
+    }
+  }
+  const pairListStart = new Int32Array(p + 1), colListStart = new Int32Array(k + 1);
+  for (let q = 0; q < p; q++) pairListStart[q + 1] = pairListStart[q]! + pairCount[q]!;
+  for (let j = 0; j < k; j++) colListStart[j + 1] = colListStart[j]! + colCount[j]!;
+  const pairCluster = new Int32Array(pairListStart[p]!);
+  const colCluster = new Int32Array(colListStart[k]!);
+  const colY = new Float64Array(colListStart[k]! * m);
+  const pairFill = pairListStart.slice(0, p), colFill = colListStart.slice(0, k);
+  for (let row = 0; row < n; row++) {
+    present.length = 0;
+    for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) present.push(j);
+    const c = cluster[row]!;
+    for (let a = 0; a < present.length; a++) {
+      const j = present[a]!;
+      const e = colFill[j]!;
+      colFill[j] = e + 1;
+      colCluster[e] = c;
+      for (let mm = 0; mm < m; mm++) colY[e * m + mm] = responses[mm]![row]!;
+      for (let b = a; b < present.length; b++) {
+        const q = packedIndex(k, j, present[b]!);
+        pairCluster[pairFill[q]!] = c;
+        pairFill[q] = pairFill[q]! + 1;
+      }
+    }
+  }
+  return {
+    pairListStart,
+    pairCluster,
+    colListStart,
+    colCluster,
+    colY,
+    k,
+    metricCount: m,
+    clusterCount: g,
+    pairStart,
+    pairIndex: Int32Array.from(pairIdx),
+    pairValue: Float64Array.from(pairVal),
+    colStart,
+    colIndex: Int32Array.from(colIdx),
+    colValue: Float64Array.from(colVal),
+    xtx,
+    xty,
+    rows,
+  };
+}
+
+/**
+ * Cluster sums of a {@linkcode PairedDataset} for the named metrics
+ * (default: all, in dataset order).
+ *
+ * @throws {RangeError} if a metric is not in the dataset.
+ */
+export function datasetClusterSums(
+  dataset: PairedDataset,
+  metrics: readonly string[] = dataset.metrics,
+): ClusterSums {
+  const responses = metrics.map((name) => {
+    const column = dataset.delta[name];
+    if (!column) {
+      throw new RangeError(
+        `Cannot bootstrap metric "${name}": the dataset has metrics ${dataset.metrics.join(", ")}`,
+      );
+    }
+    return column;
+  });
+  return buildClusterSums(dataset.design, responses, dataset.cluster, {
+    k: dataset.k,
+    clusterCount: dataset.clusterCount,
+  });
+}

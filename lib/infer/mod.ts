@@ -1,0 +1,6 @@
+/** Inference: task bootstrap, selection stability, held-out checks, misfit diagnostics, power planning. */
+export * from "./cluster_sums.ts";
+export * from "./bootstrap_kernel.ts";
+export * from "./bootstrap.ts";
+export * from "./bca.ts";
+export * from "./distributions.ts";

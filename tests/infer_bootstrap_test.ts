@@ -1,0 +1,276 @@
+/**
+ * Task bootstrap (lib/infer/bootstrap.ts) against an independent reference:
+ * `python3 scripts/reference/infer_bootstrap.py` (numpy 2.4, scipy 1.17)
+ * copies the rows of the drawn tasks and refits with numpy.linalg.lstsq,
+ * drawing tasks with the independent Python xoshiro128** in the documented
+ * order; its output numbers are pasted below unchanged.
+ */
+import { deepEqual, ok, throws } from "node:assert/strict";
+import fc from "fast-check";
+import { createPrng } from "../lib/core/prng.ts";
+import type { PairedDataset } from "../lib/core/types.ts";
+import { bootstrapDataset, bootstrapToJson } from "../lib/infer/bootstrap.ts";
+import { FastStream } from "../lib/infer/_fast_stream.ts";
+import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+
+/** [task, a, s@old, s@new, reward delta, r_x delta]; tasks 0, 4, 8, ... have two pooled rows. */
+const ROWS: readonly (readonly number[])[] = [
+  [0, 1, 1, 0, 0.10817, 0.062659],
+  [0, 1, 1, 0, 0.106169, 0.009145],
+  [1, 1, 0, 0, 0.344981, 0.156464],
+  [2, 0, 0, 1, 0.374301, 0.171423],
+  [3, 1, 0, 0, 0.045997, 0.040017],
+  [4, 0, 1, 0, 0.328913, 0.134975],
+  [4, 1, 0, 1, 0.251839, 0.12403],
+  [5, 1, 1, 0, 0.068803, 0.032427],
+  [6, 1, 1, 0, 0.158598, 0.04075],
+  [7, 1, 1, 0, 0.165283, 0.046508],
+  [8, 1, 0, 1, 0.162099, 0.070824],
+  [8, 0, 0, 1, 0.028039, 0.052732],
+  [9, 1, 1, 0, 0.048561, 0.057037],
+  [10, 1, 0, 0, 0.121659, 0.065854],
+  [11, 1, 0, 1, 0.51481, 0.238909],
+  [12, 1, 1, 0, 0.113789, 0.091591],
+  [12, 0, 0, 0, 0.014789, 0.025281],
+  [13, 1, 0, 1, 0.031836, 0.017438],
+  [14, 1, 1, 0, 0.137295, 0.07138],
+  [15, 1, 0, 1, 0.259573, 0.125623],
+  [16, 0, 0, 0, 0.000496, -0.005943],
+  [16, 0, 0, 1, 0.117187, 0.050612],
+  [17, 0, 1, 0, 0.278986, 0.148742],
+  [18, 0, 1, 0, -0.072378, -0.058556],
+  [19, 1, 1, 0, 0.182669, 0.060417],
+  [20, 0, 0, 1, 0.115772, 0.067771],
+  [20, 1, 0, 1, 0.176074, 0.095215],
+  [21, 0, 0, 1, 0.061992, 0.048331],
+  [22, 1, 0, 0, 0.23657, 0.096219],
+  [23, 1, 0, 0, 0.227113, 0.081504],
+];
+const TASKS = 24;
+
+const REFERENCE: Record<
+  string,
+  Record<string, { estimate: number; se: number; ci: number[]; bca: number[] }>
+> = {
+  "reward": {
+    "a": {
+      "estimate": 0.11038321184510257,
+      "se": 0.04896638348824517,
+      "ci": [
+        0.006322944016794986,
+        0.21289838497652586,
+      ],
+      "bca": [
+        -0.007267200000000021,
+        0.2001677766990291,
+      ],
+    },
+    "s@old": {
+      "estimate": 0.0526174244495065,
+      "se": 0.06558408835330591,
+      "ci": [
+        -0.09373859546925564,
+        0.17597364421997747,
+      ],
+      "bca": [
+        -0.06000077848101264,
+        0.18623045446584974,
+      ],
+    },
+    "s@new": {
+      "estimate": 0.13011115717539862,
+      "se": 0.054334874175882196,
+      "ci": [
+        0.023795721311475546,
+        0.24083847282608684,
+      ],
+      "bca": [
+        0.03972074137931032,
+        0.2612695333333332,
+      ],
+    },
+  },
+  "r_x": {
+    "a": {
+      "estimate": 0.04825334168564924,
+      "se": 0.022366351720353436,
+      "ci": [
+        0.0010650207823961295,
+        0.09384142201834861,
+      ],
+      "bca": [
+        -0.008456395796847753,
+        0.08504998058252428,
+      ],
+    },
+    "s@old": {
+      "estimate": 0.021899577069096468,
+      "se": 0.03115305976435406,
+      "ci": [
+        -0.04162273076923077,
+        0.081092,
+      ],
+      "bca": [
+        -0.03566219563636365,
+        0.08594607577497149,
+      ],
+    },
+    "s@new": {
+      "estimate": 0.07030799544419133,
+      "se": 0.02299095559112023,
+      "ci": [
+        0.02436651146983857,
+        0.11689358620689659,
+      ],
+      "bca": [
+        0.03183990538033394,
+        0.12492541872340426,
+      ],
+    },
+  },
+};
+
+const FIRST_DRAWS_REWARD = [[0.13872550124688282, 0.04828738819617623, 0.15496220781379877], [
+  0.05050334649122786,
+  0.13573310964912338,
+  0.19277954678362533,
+], [0.1000412191780821, 0.023958780821917797, 0.09517995890410963]];
+const STABILITY_K1 = {
+  "point": ["s@new"],
+  "freq": { "a": 0.4275, "s@old": 0.065, "s@new": 0.5075 },
+  "set_equal": 0.5075,
+};
+
+function dataset(): PairedDataset {
+  const n = ROWS.length;
+  const design = new Uint8Array(n * 3);
+  const reward = new Float64Array(n), rx = new Float64Array(n);
+  const cluster = new Int32Array(n);
+  ROWS.forEach((r, i) => {
+    cluster[i] = r[0]!;
+    design.set([r[1]!, r[2]!, r[3]!], i * 3);
+    reward[i] = r[4]!;
+    rx[i] = r[5]!;
+  });
+  return {
+    baseline: { run_id: "bare", run_dir: "bare", sha256: "" },
+    gates: [],
+    columns: [
+      { version_id: "a", slot_id: "a", chunk_id: "a", role: "add" },
+      { version_id: "s@old", slot_id: "s", chunk_id: "s", role: "old" },
+      { version_id: "s@new", slot_id: "s", chunk_id: "s2", role: "new" },
+    ],
+    metrics: ["reward", "r_x"],
+    n,
+    k: 3,
+    design,
+    masked: { reward, r_x: rx },
+    bare: { reward: new Float64Array(n), r_x: new Float64Array(n) },
+    delta: { reward, r_x: rx },
+    episodes: [],
+    gateIndex: new Uint16Array(n),
+    cluster,
+    clusterCount: TASKS,
+  };
+}
+
+const close = (a: number | null | undefined, b: number, tol = 1e-10) =>
+  ok(
+    a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)),
+    `${a} vs ${b}`,
+  );
+
+Deno.test("bootstrap: draws, se (ddof 1), percentile and BCa intervals match the numpy reference", () => {
+  const result = bootstrapDataset(dataset(), { draws: 400, seed: 11, budgetK: 1, interval: "bca" });
+  for (let d = 0; d < 3; d++) {
+    for (let j = 0; j < 3; j++) {
+      close(result.kernel.coefficients[(d * 2) * 3 + j]!, FIRST_DRAWS_REWARD[d]![j]!);
+    }
+  }
+  for (const [metric, perVersion] of Object.entries(REFERENCE)) {
+    for (const [id, ref] of Object.entries(perVersion)) {
+      const got = result.metrics[metric]!.coefficients[id]!;
+      close(got.estimate, ref.estimate);
+      close(got.se_bootstrap, ref.se);
+      close(got.ci_percentile![0], ref.ci[0]!);
+      close(got.ci_percentile![1], ref.ci[1]!);
+      close(got.ci![0], ref.bca[0]!);
+      close(got.ci![1], ref.bca[1]!);
+      deepEqual(got.draws_used, 400);
+    }
+  }
+  deepEqual(result.degenerate.singular_draws, 0);
+});
+
+Deno.test("bootstrap: selection stability matches the reference rule on the same draws", () => {
+  const s = bootstrapDataset(dataset(), { draws: 400, seed: 11, budgetK: 1 }).stability!;
+  deepEqual([...s.point_selection].sort(), STABILITY_K1.point);
+  close(s.set_equal_frequency, STABILITY_K1.set_equal);
+  for (const v of s.versions) close(v.selected_frequency, STABILITY_K1.freq[v.version_id as "a"]);
+  // A rewrite loser has no rank in a draw; the family's two shares add up to at most 1.
+  const old = s.versions.find((v) => v.version_id === "s@old")!;
+  const neu = s.versions.find((v) => v.version_id === "s@new")!;
+  close(old.rewrite_loser_frequency + neu.rewrite_loser_frequency, 1);
+});
+
+Deno.test("bootstrap: the fast stream equals createPrng call for call", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+      fc.integer({ min: 1, max: 5000 }),
+      (seed, g) => {
+        const slow = createPrng(seed);
+        const counts = new Int32Array(g);
+        for (let t = 0; t < g; t++) {
+          const i = slow.nextInt(g);
+          counts[i] = counts[i]! + 1;
+        }
+        const fast = new FastStream(seed);
+        const got = new Int32Array(g);
+        fast.drawCounts(got);
+        deepEqual(got, counts);
+        deepEqual(fast.nextUint32(), slow.nextUint32());
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("bootstrap: a column absent from a draw is counted, not dropped; others are solved", () => {
+  // Column b is present in one task only: draws that miss it leave b missing.
+  const design = Uint8Array.from([1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 0]);
+  const y = Float64Array.from([0.1, 0.2, 0.15, 0.5, 0, 0.12]);
+  const sums = buildClusterSums(design, [y], Int32Array.from([0, 1, 2, 3, 4, 5]), {
+    k: 2,
+    clusterCount: 6,
+  });
+  const r = bootstrapKernel(sums, { draws: 300, seed: 3 });
+  let absent = 0;
+  for (let d = 0; d < 300; d++) {
+    const b = r.coefficients[d * 2 + 1]!;
+    if (r.status[d] === 1) {
+      absent++;
+      ok(Number.isNaN(b) && Number.isFinite(r.coefficients[d * 2]!));
+    }
+  }
+  // P(task 3 never drawn) = (5/6)^6 = 0.33: expect roughly 100 of 300.
+  ok(absent > 60 && absent < 140, `absent ${absent}`);
+});
+
+Deno.test("bootstrap: same seed same result; the JSON drops raw draws and records conventions", () => {
+  const a = bootstrapToJson(bootstrapDataset(dataset(), { draws: 50, seed: 5 }));
+  const b = bootstrapToJson(bootstrapDataset(dataset(), { draws: 50, seed: 5 }));
+  deepEqual(JSON.stringify(a), JSON.stringify(b));
+  ok(!("kernel" in a));
+  deepEqual([a.draws, a.seed, a.se_ddof, a.interval], [50, 5, 1, "percentile"]);
+  ok(a.quantile_rule.includes("floor(q*(B-1))"));
+  throws(
+    () => bootstrapDataset(dataset(), { draws: 0, seed: 1 }),
+    /draws must be a positive integer/,
+  );
+  throws(
+    () => bootstrapDataset(dataset(), { seed: 1, metrics: ["nope"] }),
+    /Cannot bootstrap metric "nope"/,
+  );
+});
