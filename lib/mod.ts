@@ -11,3 +11,5 @@ export * from "./report/mod.ts";
 export * from "./contract/mod.ts";
 export * from "./load/mod.ts";
 export * from "./validate/mod.ts";
+export * from "./study/mod.ts";
+export * from "./infer/mod.ts";
