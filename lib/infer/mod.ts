@@ -4,3 +4,4 @@ export * from "./bootstrap_kernel.ts";
 export * from "./bootstrap.ts";
 export * from "./bca.ts";
 export * from "./distributions.ts";
+export * from "./diagnostics.ts";

@@ -1,0 +1,399 @@
+/**
+ * Misfit diagnostics of the additive paired-delta model: AMCE beside each
+ * coefficient, a pairwise interaction screen with HC3 Wald F tests and a
+ * Holm correction, and residuals against the number of chunks present.
+ *
+ * Under interactions the OLS coefficient is not the average marginal
+ * effect of a version under the random mask distribution; these numbers
+ * show when that matters.
+ *
+ * @module
+ */
+import type { PairedDataset } from "../core/types.ts";
+import { olsDense, solveSpd } from "./_linalg.ts";
+import { fSurvival } from "./distributions.ts";
+
+/** AMCE of one version beside its coefficient. */
+export interface AmceRow {
+  readonly version_id: string;
+  readonly beta: number;
+  /** mean delta with the version present minus mean delta with its slot absent. */
+  readonly amce: number | null;
+  /** Welch standard error of the AMCE: sqrt(s1^2/n1 + s0^2/n0), ddof 1. */
+  readonly amce_se: number | null;
+  /** beta - amce. */
+  readonly gap: number | null;
+  readonly n_present: number;
+  readonly n_slot_absent: number;
+}
+
+/** One pair of the interaction screen. */
+export interface InteractionPair {
+  readonly a: string;
+  readonly b: string;
+  /** Rows with both present. */
+  readonly n_both: number;
+  readonly testable: boolean;
+  /** Coefficient of the product column in y = C beta + gamma (C_a C_b). */
+  readonly gamma: number | null;
+  readonly se_hc3: number | null;
+  /** Wald F = gamma^2 / Var_HC3(gamma), df (1, n - k - 1). */
+  readonly f: number | null;
+  readonly p_value: number | null;
+  /** Holm-adjusted p-value over the testable pairs. */
+  readonly p_holm: number | null;
+  readonly flagged: boolean;
+}
+
+/** Joint Wald test of all testable products at once. */
+export interface JointInteractionTest {
+  readonly pairs: number;
+  readonly f: number;
+  readonly df1: number;
+  readonly df2: number;
+  readonly p_value: number;
+}
+
+/** Result of {@linkcode interactionScreen}. */
+export interface InteractionScreen {
+  readonly metric: string;
+  readonly covariance: "HC3";
+  readonly test: string;
+  readonly correction: "holm";
+  readonly alpha: number;
+  readonly pairs: readonly InteractionPair[];
+  /** null when the joint model has no residual degrees of freedom or is singular. */
+  readonly joint: JointInteractionTest | null;
+  /** Flagged pairs as `a x b`, smallest adjusted p first. */
+  readonly flagged: readonly string[];
+}
+
+/** Residual summary for one number of chunks present. */
+export interface ResidualByCount {
+  readonly count: number;
+  readonly n: number;
+  readonly mean: number;
+  /** Standard deviation, ddof 1; null for n < 2. */
+  readonly sd: number | null;
+}
+
+function metricColumn(dataset: PairedDataset, metric: string): Float64Array {
+  const y = dataset.delta[metric];
+  if (!y) {
+    throw new RangeError(
+      `Cannot diagnose metric "${metric}": the dataset has ${dataset.metrics.join(", ")}`,
+    );
+  }
+  return y;
+}
+
+function mainFit(dataset: PairedDataset, y: Float64Array) {
+  const x = Float64Array.from(dataset.design);
+  const fit = olsDense(x, y, dataset.n, dataset.k);
+  if (!fit) throw new RangeError("Cannot diagnose: the design is rank deficient");
+  return fit;
+}
+
+/**
+ * AMCE of every version beside its OLS coefficient. A version's AMCE is
+ * the mean delta over rows where it is present minus the mean delta over
+ * rows where its slot is absent (no version of the slot present); for a
+ * plain chunk that is present against absent. Rows of pooled rounds count
+ * as rows.
+ *
+ * @param dataset Paired dataset.
+ * @param options metric (default "reward" or the first metric).
+ * @returns One row per column, in column order.
+ *
+ * @example
+ * ```ts
+ * import { amceTable } from "./diagnostics.ts";
+ * import { ok } from "node:assert/strict";
+ * const design = Uint8Array.from([1, 0, 0, 1, 1, 1, 0, 0]);
+ * const y = Float64Array.from([0.2, 0.1, 0.3, 0]);
+ * const d = { n: 4, k: 2, design, delta: { reward: y }, metrics: ["reward"],
+ *   columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const },
+ *             { version_id: "b", slot_id: "b", chunk_id: "b", role: "add" as const }] };
+ * const rows = amceTable(d as never);
+ * ok(Math.abs(rows[0]!.amce! - (0.25 - 0.05)) < 1e-12);
+ * ```
+ */
+export function amceTable(
+  dataset: PairedDataset,
+  options: { readonly metric?: string } = {},
+): AmceRow[] {
+  const metric = options.metric ?? defaultMetric(dataset);
+  const y = metricColumn(dataset, metric);
+  const { n, k, design, columns } = dataset;
+  const fit = mainFit(dataset, y);
+  const slotColumns = new Map<string, number[]>();
+  columns.forEach((c, j) => slotColumns.set(c.slot_id, [...(slotColumns.get(c.slot_id) ?? []), j]));
+  return columns.map((c, j) => {
+    const siblings = slotColumns.get(c.slot_id)!;
+    let n1 = 0, s1 = 0, q1 = 0, n0 = 0, s0 = 0, q0 = 0;
+    for (let i = 0; i < n; i++) {
+      const v = y[i]!;
+      if (design[i * k + j] === 1) {
+        n1++;
+        s1 += v;
+        q1 += v * v;
+      } else if (siblings.every((s) => design[i * k + s] === 0)) {
+        n0++;
+        s0 += v;
+        q0 += v * v;
+      }
+    }
+    const beta = fit.coefficients[j]!;
+    if (n1 === 0 || n0 === 0) {
+      return {
+        version_id: c.version_id,
+        beta,
+        amce: null,
+        amce_se: null,
+        gap: null,
+        n_present: n1,
+        n_slot_absent: n0,
+      };
+    }
+    const m1 = s1 / n1, m0 = s0 / n0;
+    const v1 = n1 > 1 ? (q1 - n1 * m1 * m1) / (n1 - 1) : NaN;
+    const v0 = n0 > 1 ? (q0 - n0 * m0 * m0) / (n0 - 1) : NaN;
+    const se = Math.sqrt(Math.max(0, v1) / n1 + Math.max(0, v0) / n0);
+    const amce = m1 - m0;
+    return {
+      version_id: c.version_id,
+      beta,
+      amce,
+      amce_se: Number.isFinite(se) ? se : null,
+      gap: beta - amce,
+      n_present: n1,
+      n_slot_absent: n0,
+    };
+  });
+}
+
+/**
+ * Holm step-down adjusted p-values (Holm 1979): sort ascending,
+ * p_(i) * (m - i + 1), running maximum, capped at 1.
+ *
+ * @example
+ * ```ts
+ * import { holmAdjust } from "./diagnostics.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * // statsmodels multipletests([0.01, 0.04, 0.03], method="holm")[1] = [0.03, 0.06, 0.06]
+ * deepEqual(holmAdjust([0.01, 0.04, 0.03]).map((p) => Number(p.toFixed(12))), [0.03, 0.06, 0.06]);
+ * ```
+ */
+export function holmAdjust(pValues: readonly number[]): number[] {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a]! - pValues[b]!);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach((i, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[i]!));
+    out[i] = running;
+  });
+  return out;
+}
+
+/**
+ * Interaction screen: for every pair of columns in different slots, refit
+ * the paired-delta OLS with the pair's product column added and test its
+ * coefficient with an HC3 Wald F test (df 1, n - k - 1); Holm-adjust over
+ * the testable pairs and flag those with adjusted p below `alpha`. Then one
+ * joint HC3 Wald F test of all testable products at once (df q, n - k - q).
+ * A pair is not testable when it never co-occurs or the augmented design is
+ * singular. HC3 treats rows as independent; with pooled rounds the
+ * p-values are optimistic (rows of one task share a bare run).
+ *
+ * @param dataset Paired dataset.
+ * @param options metric (default "reward"), alpha (default 0.05).
+ * @returns Per-pair tests, the joint test and the flagged pairs.
+ */
+export function interactionScreen(
+  dataset: PairedDataset,
+  options: { readonly metric?: string; readonly alpha?: number } = {},
+): InteractionScreen {
+  const metric = options.metric ?? defaultMetric(dataset);
+  const alpha = options.alpha ?? 0.05;
+  const y = metricColumn(dataset, metric);
+  const { n, k, design, columns } = dataset;
+  const p = k + 1;
+  const x = new Float64Array(n * p);
+  for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) x[i * p + j] = design[i * k + j]!;
+  const raw: {
+    a: number;
+    b: number;
+    nBoth: number;
+    gamma: number;
+    se: number;
+    f: number;
+    pv: number;
+    ok: boolean;
+  }[] = [];
+  for (let a = 0; a < k; a++) {
+    for (let b = a + 1; b < k; b++) {
+      if (columns[a]!.slot_id === columns[b]!.slot_id) continue;
+      let nBoth = 0;
+      for (let i = 0; i < n; i++) {
+        const v = design[i * k + a]! & design[i * k + b]!;
+        x[i * p + k] = v;
+        nBoth += v;
+      }
+      const fit = nBoth > 0 ? olsDense(x, y, n, p) : null;
+      const variance = fit ? fit.covHc3[k * p + k]! : NaN;
+      if (!fit || !(variance > 0) || !Number.isFinite(variance) || fit.dfResid <= 0) {
+        raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
+        continue;
+      }
+      const gamma = fit.coefficients[k]!;
+      const f = (gamma * gamma) / variance;
+      raw.push({
+        a,
+        b,
+        nBoth,
+        gamma,
+        se: Math.sqrt(variance),
+        f,
+        pv: fSurvival(f, 1, fit.dfResid),
+        ok: true,
+      });
+    }
+  }
+  const testable = raw.filter((r) => r.ok);
+  const adjusted = holmAdjust(testable.map((r) => r.pv));
+  const holm = new Map(testable.map((r, i) => [r, adjusted[i]!]));
+  const pairs: InteractionPair[] = raw.map((r) => {
+    const ph = holm.get(r);
+    return {
+      a: columns[r.a]!.version_id,
+      b: columns[r.b]!.version_id,
+      n_both: r.nBoth,
+      testable: r.ok,
+      gamma: r.ok ? r.gamma : null,
+      se_hc3: r.ok ? r.se : null,
+      f: r.ok ? r.f : null,
+      p_value: r.ok ? r.pv : null,
+      p_holm: ph ?? null,
+      flagged: ph !== undefined && ph < alpha,
+    };
+  });
+  const flagged = pairs
+    .filter((q) => q.flagged)
+    .sort((u, v) => u.p_holm! - v.p_holm!)
+    .map((q) => `${q.a} x ${q.b}`);
+  return {
+    metric,
+    covariance: "HC3",
+    test: "Wald F on the product coefficient(s) with the HC3 covariance; df2 = n - columns",
+    correction: "holm",
+    alpha,
+    pairs,
+    joint: jointTest(dataset, y, testable),
+    flagged,
+  };
+}
+
+function jointTest(
+  dataset: PairedDataset,
+  y: Float64Array,
+  pairs: readonly { a: number; b: number }[],
+): JointInteractionTest | null {
+  const { n, k, design } = dataset;
+  const q = pairs.length;
+  const p = k + q;
+  if (q === 0 || n - p <= 0) return null;
+  const x = new Float64Array(n * p);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < k; j++) x[i * p + j] = design[i * k + j]!;
+    pairs.forEach((pr, t) => (x[i * p + k + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
+  }
+  const fit = olsDense(x, y, n, p);
+  if (!fit) return null;
+  const v = new Float64Array(q * q);
+  const g = new Float64Array(q);
+  for (let s = 0; s < q; s++) {
+    g[s] = fit.coefficients[k + s]!;
+    for (let t = 0; t < q; t++) v[s * q + t] = fit.covHc3[(k + s) * p + (k + t)]!;
+  }
+  const solved = solveSpd(v, g, q);
+  if (!solved) return null;
+  let w = 0;
+  for (let s = 0; s < q; s++) w += g[s]! * solved[s]!;
+  if (!Number.isFinite(w)) return null;
+  const f = w / q;
+  return { pairs: q, f, df1: q, df2: fit.dfResid, p_value: fSurvival(f, q, fit.dfResid) };
+}
+
+/**
+ * Residuals of the main-effects fit grouped by the number of columns
+ * present in the row (0, 1, 2, ...): n, mean and sd (ddof 1). A trend in
+ * the mean suggests saturation or synergy the additive model misses.
+ *
+ * @param dataset Paired dataset.
+ * @param options metric (default "reward").
+ * @returns One row per observed count, ascending.
+ */
+export function residualsByCount(
+  dataset: PairedDataset,
+  options: { readonly metric?: string } = {},
+): ResidualByCount[] {
+  const metric = options.metric ?? defaultMetric(dataset);
+  const y = metricColumn(dataset, metric);
+  const { n, k, design } = dataset;
+  const fit = mainFit(dataset, y);
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    let count = 0;
+    for (let j = 0; j < k; j++) count += design[i * k + j]!;
+    const list = groups.get(count) ?? [];
+    list.push(fit.residuals[i]!);
+    groups.set(count, list);
+  }
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([count, values]) => {
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    const ss = values.reduce((s, v) => s + (v - mean) ** 2, 0);
+    return {
+      count,
+      n: values.length,
+      mean,
+      sd: values.length > 1 ? Math.sqrt(ss / (values.length - 1)) : null,
+    };
+  });
+}
+
+/** All misfit diagnostics of one metric. */
+export interface MisfitDiagnostics {
+  readonly metric: string;
+  readonly amce: readonly AmceRow[];
+  readonly interactions: InteractionScreen;
+  readonly residuals_by_count: readonly ResidualByCount[];
+}
+
+/**
+ * AMCE table, interaction screen and residuals by count for one metric.
+ *
+ * @param dataset Paired dataset.
+ * @param options metric (default "reward"), alpha of the screen (default 0.05).
+ * @returns The three diagnostics.
+ * @throws {RangeError} On an unknown metric or a rank-deficient design.
+ */
+export function misfitDiagnostics(
+  dataset: PairedDataset,
+  options: { readonly metric?: string; readonly alpha?: number } = {},
+): MisfitDiagnostics {
+  const metric = options.metric ?? defaultMetric(dataset);
+  return {
+    metric,
+    amce: amceTable(dataset, { metric }),
+    interactions: interactionScreen(dataset, {
+      metric,
+      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+    }),
+    residuals_by_count: residualsByCount(dataset, { metric }),
+  };
+}
+
+function defaultMetric(dataset: PairedDataset): string {
+  return dataset.metrics.includes("reward") ? "reward" : dataset.metrics[0]!;
+}
