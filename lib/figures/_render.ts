@@ -38,7 +38,9 @@ export function renderPlot(name: string, title: string, options: Plot.PlotOption
     );
   }
   const { document } = parseHTML("<!DOCTYPE html><html><body></body></html>");
-  const plot = Plot.plot({ ...options, document: document as unknown as Document });
+  // SVG text does not wrap: widen the figure so the title fits (about 7.5 px per bold 13 px glyph).
+  const width0 = Math.max(options.width ?? 640, Math.ceil(16 + 7.5 * title.length));
+  const plot = Plot.plot({ ...options, width: width0, document: document as unknown as Document });
   if (plot.tagName.toLowerCase() !== "svg") {
     throw new Error(
       `Cannot render figure "${name}": Plot returned <${plot.tagName}> instead of <svg>`,

@@ -12,7 +12,7 @@ const interval = z.tuple([z.number(), z.number()]);
 const finiteOrNull = z.number().nullable();
 
 /** One coefficient of one metric in contributions.json. */
-export const CoefficientSchema = z.looseObject({
+export const CoefficientOutputSchema = z.looseObject({
   estimate: finiteOrNull,
   se_hc3: finiteOrNull.optional(),
   se_cluster: finiteOrNull.optional(),
@@ -21,7 +21,7 @@ export const CoefficientSchema = z.looseObject({
 });
 
 /** `contributions.json` (section 5), the fields read by figures and reports. */
-export const ContributionsSchema = z.looseObject({
+export const ContributionsOutputSchema = z.looseObject({
   format: z.literal("gatelab.contributions/v1"),
   estimator: z.looseObject({ name: z.string() }),
   baseline: z.looseObject({ run_id: z.string(), sha256: z.string() }),
@@ -41,7 +41,7 @@ export const ContributionsSchema = z.looseObject({
       masked_mean: finiteOrNull,
       bare_mean: finiteOrNull,
       delta_mean: finiteOrNull,
-      coefficients: z.record(z.string(), CoefficientSchema),
+      coefficients: z.record(z.string(), CoefficientOutputSchema),
     }),
   ),
   tasks: z.array(
@@ -59,7 +59,7 @@ export const ContributionsSchema = z.looseObject({
 });
 
 /** `selection.json` (section 5). */
-export const SelectionSchema = z.looseObject({
+export const SelectionOutputSchema = z.looseObject({
   format: z.literal("gatelab.selection/v1"),
   metric: z.string(),
   budget_k: z.number(),
@@ -78,7 +78,7 @@ export const SelectionSchema = z.looseObject({
 });
 
 /** `study.json` (section 6). */
-export const StudySchema = z.looseObject({
+export const StudyOutputSchema = z.looseObject({
   format: z.literal("gatelab.study/v1"),
   bootstrap: z.looseObject({ draws: z.number(), seed: z.number(), resample: z.string() }),
   arms: z.record(
@@ -105,8 +105,8 @@ export const StudySchema = z.looseObject({
 });
 
 /** Parsed contributions.json. */
-export type Contributions = z.infer<typeof ContributionsSchema>;
+export type ContributionsOutput = z.infer<typeof ContributionsOutputSchema>;
 /** Parsed selection.json. */
-export type Selection = z.infer<typeof SelectionSchema>;
+export type SelectionOutput = z.infer<typeof SelectionOutputSchema>;
 /** Parsed study.json. */
-export type Study = z.infer<typeof StudySchema>;
+export type StudyOutput = z.infer<typeof StudyOutputSchema>;

@@ -1,0 +1,97 @@
+/**
+ * `deno task gate report <analysis_out_dir> --out <dir>`: one
+ * self-contained `report.html` (tables and inline SVG, no script, no
+ * network) from the outputs of `gate analyze` and/or `gate study`, plus
+ * each figure as `figures/<name>.svg` and a `report.json` listing inputs and
+ * figures. All files are written in one atomic step.
+ *
+ * Exit codes: 0 written, 2 unreadable or invalid inputs (validation.json
+ * written to --out), 1 crash.
+ *
+ * @module
+ */
+import { parseCommandArgs, UsageError } from "./args.ts";
+import { formatIssue } from "../core/issue.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { readAnalysisDir } from "../html/read_analysis_dir.ts";
+import { renderReport } from "../html/report.ts";
+import { figureFiles } from "../figures/figure_files.ts";
+
+const HELP = `usage: deno task gate report <analysis_out_dir> --out <dir> [--title TEXT]
+
+Writes <dir>/report.html: a self-contained HTML report (tables, inline SVG
+figures, no script, no network) of the contributions.json, selection.json,
+study.json and other gatelab outputs found in <analysis_out_dir>. Also
+writes <dir>/figures/<name>.svg and <dir>/report.json (inputs with sha256,
+figure list, generator).
+
+  --out <dir>     output directory (required)
+  --title <text>  page title (default "gatelab report")`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    out: { type: "string" },
+    title: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError("report needs exactly one analysis output directory\n\n" + HELP);
+  }
+  if (values.out === undefined) throw new UsageError("report needs --out <dir>\n\n" + HELP);
+  const [dir] = positionals as [string];
+  const command = ["gate", "report", ...args].join(" ");
+
+  const read = await readAnalysisDir(dir);
+  if (!read.ok) {
+    for (const issue of read.issues) console.error(formatIssue(issue));
+    const counts: Record<string, number> = {};
+    for (const issue of read.issues) counts[issue.code] = (counts[issue.code] ?? 0) + 1;
+    await writeFilesAtomic(values.out, {
+      "validation.json": toJsonText({
+        format: "gatelab.validation/v1",
+        ok: false,
+        issues: read.issues,
+        counts,
+        generator: generatorMeta(command),
+        inputs: [{ dir, kind: "analysis_output" }],
+      }),
+    });
+    console.error(`not ok: ${read.issues.length} issue(s); wrote ${values.out}/validation.json`);
+    return 2;
+  }
+
+  const { html, figures } = renderReport(read.value, {
+    command,
+    ...(values.title !== undefined ? { title: values.title } : {}),
+  });
+  const files: Record<string, string | Uint8Array> = {
+    "report.html": html,
+    "report.json": toJsonText({
+      format: "gatelab.report/v1",
+      source_dir: dir,
+      inputs: read.value.inputs,
+      figures: figures.map((f) => ({
+        name: f.name,
+        title: f.title,
+        file: `figures/${f.name}.svg`,
+      })),
+      generator: generatorMeta(command),
+    }),
+  };
+  for (const [name, contents] of Object.entries(await figureFiles(figures))) {
+    files[`figures/${name}`] = contents;
+  }
+  await writeFilesAtomic(values.out, files);
+  console.log(
+    `wrote ${values.out}/report.html (${figures.length} figures, ${
+      Object.keys(read.value.inputs).length
+    } inputs)`,
+  );
+  return 0;
+}

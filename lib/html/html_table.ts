@@ -1,0 +1,46 @@
+/**
+ * HTML rendering of the shared {@linkcode Table} model (the third
+ * rendering next to Markdown and LaTeX in lib/report/table.ts).
+ *
+ * @module
+ */
+import type { Table } from "../report/table.ts";
+import { escapeHtml } from "./escape_html.ts";
+
+/**
+ * Renders a table as an HTML `<table>` with caption, header, body and the
+ * notes in a `<tfoot>`; column alignment becomes a `class` (`l`, `r`, `c`).
+ *
+ * @param table The table model.
+ * @returns HTML text (no surrounding document).
+ *
+ * @example
+ * ```ts
+ * import { toHtmlTable } from "./html_table.ts";
+ * import { ok } from "node:assert/strict";
+ * const html = toHtmlTable({ caption: "T", columns: [{ label: "a" }, { label: "b", align: "right" }], rows: [["x<", "1"]] });
+ * ok(html.includes("<caption>T</caption>") && html.includes('<td class="l">x&lt;</td><td class="r">1</td>'));
+ * ```
+ */
+export function toHtmlTable(table: Table): string {
+  const cls = table.columns.map((c) => (c.align ?? "left")[0]);
+  const head = table.columns
+    .map((c, j) => `<th class="${cls[j]}" scope="col">${escapeHtml(c.label)}</th>`)
+    .join("");
+  const body = table.rows
+    .map((row) =>
+      `<tr>${
+        row.map((cell, j) => `<td class="${cls[j] ?? "l"}">${escapeHtml(cell)}</td>`).join("")
+      }</tr>`
+    )
+    .join("\n");
+  const notes = table.notes && table.notes.length > 0
+    ? `\n<tfoot><tr><td colspan="${table.columns.length}">${
+      table.notes.map((n) => escapeHtml(n)).join("<br>")
+    }</td></tr></tfoot>`
+    : "";
+  const id = table.label ? ` id="${escapeHtml(table.label)}"` : "";
+  return `<table${id}>\n<caption>${
+    escapeHtml(table.caption)
+  }</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>${notes}\n</table>`;
+}

@@ -1,0 +1,159 @@
+/**
+ * Reads the output directory of a gatelab analysis (and/or study) for
+ * reporting: the files it finds, parsed and checked loosely, with their
+ * sha256 so a report records exactly what it was made from.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { z } from "zod";
+import { type Issue, type Result, sha256Hex } from "../core/mod.ts";
+import { parseWithSchema } from "../contract/schema_issues.ts";
+import {
+  type ContributionsOutput,
+  ContributionsOutputSchema,
+  type SelectionOutput,
+  SelectionOutputSchema,
+  type StudyOutput,
+  StudyOutputSchema,
+} from "../figures/output_shapes.ts";
+
+/** What an analysis directory holds. Every file is optional; at least one must exist. */
+export interface AnalysisOutputs {
+  readonly dir: string;
+  readonly contributions: ContributionsOutput | null;
+  readonly selection: SelectionOutput | null;
+  readonly study: StudyOutput | null;
+  /** Other gatelab JSON outputs found (e.g. heldout.json, power.json), parsed but unchecked. */
+  readonly extras: Readonly<Record<string, unknown>>;
+  /** File name to sha256 of its bytes, in name order. */
+  readonly inputs: Readonly<Record<string, string>>;
+}
+
+/** Extra files picked up when present, passed through to the report as data. */
+export const EXTRA_OUTPUT_FILES = [
+  "heldout.json",
+  "stability.json",
+  "bootstrap.json",
+  "comparison.json",
+  "power.json",
+] as const;
+
+async function readOptional(path: string): Promise<Uint8Array | null> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/**
+ * Reads `contributions.json`, `selection.json`, `study.json` and the
+ * {@linkcode EXTRA_OUTPUT_FILES} from `dir`. Checked files must match their
+ * section of docs/FORMAT.md (unknown fields are kept).
+ *
+ * @param dir Output directory of `gate analyze` and/or `gate study`.
+ * @returns The outputs, or issues: `io_error` when the directory cannot be
+ *   read or holds none of the files, `parse_error` for invalid JSON,
+ *   `schema_error` (with file and field path) for a wrong shape.
+ *
+ * @example
+ * ```ts
+ * import { readAnalysisDir } from "./read_analysis_dir.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const r = await readAnalysisDir(dir);
+ * deepEqual(r.ok ? [] : r.issues.map((i) => i.code), ["io_error"]);
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutputs>> {
+  const issues: Issue[] = [];
+  const inputs: Record<string, string> = {};
+  try {
+    const info = await Deno.stat(dir);
+    if (!info.isDirectory) {
+      return {
+        ok: false,
+        issues: [{
+          code: "io_error",
+          message: "Cannot read analysis outputs: not a directory",
+          file: dir,
+        }],
+      };
+    }
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [{
+        code: "io_error",
+        message: `Cannot read analysis outputs: ${(error as Error).message}`,
+        file: dir,
+      }],
+    };
+  }
+
+  async function load<T>(name: string, schema: z.ZodType<T> | null): Promise<T | null> {
+    const file = join(dir, name);
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await readOptional(file);
+    } catch (error) {
+      issues.push({
+        code: "io_error",
+        message: `Cannot read file: ${(error as Error).message}`,
+        file,
+      });
+      return null;
+    }
+    if (bytes === null) return null;
+    inputs[name] = sha256Hex(bytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (error) {
+      issues.push({
+        code: "parse_error",
+        message: `Cannot parse JSON: ${(error as Error).message}`,
+        file,
+      });
+      return null;
+    }
+    if (schema === null) return value as T;
+    const parsed = parseWithSchema(schema, value, { file });
+    if (!parsed.ok) {
+      issues.push(...parsed.issues);
+      return null;
+    }
+    return parsed.value;
+  }
+
+  const contributions = await load("contributions.json", ContributionsOutputSchema);
+  const selection = await load("selection.json", SelectionOutputSchema);
+  const study = await load("study.json", StudyOutputSchema);
+  const extras: Record<string, unknown> = {};
+  for (const name of EXTRA_OUTPUT_FILES) {
+    const value = await load<unknown>(name, null);
+    if (value !== null) extras[name] = value;
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  if (Object.keys(inputs).length === 0) {
+    return {
+      ok: false,
+      issues: [{
+        code: "io_error",
+        message:
+          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json",
+        file: dir,
+      }],
+    };
+  }
+  const sortedInputs: Record<string, string> = {};
+  for (const name of Object.keys(inputs).sort()) sortedInputs[name] = inputs[name]!;
+  return {
+    ok: true,
+    value: { dir, contributions, selection, study, extras, inputs: sortedInputs },
+    issues: [],
+  };
+}

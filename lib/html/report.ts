@@ -1,0 +1,272 @@
+/**
+ * The self-contained HTML report of an analysis directory: tables and
+ * inline SVG figures in one file, no script, no network (a Content Security
+ * Policy forbids any load).
+ *
+ * @module
+ */
+import type { Table } from "../report/table.ts";
+import type { Figure } from "../figures/_render.ts";
+import { forestPlot } from "../figures/forest.ts";
+import { deltaByCountPlot } from "../figures/delta_by_count.ts";
+import { stabilityPlot } from "../figures/stability.ts";
+import { studyPlot } from "../figures/study_arms.ts";
+import { deltaPoints, forestRows, stabilityRows, studyRows } from "../figures/adapters.ts";
+import { generatorMeta } from "../core/meta.ts";
+import type { AnalysisOutputs } from "./read_analysis_dir.ts";
+import { escapeHtml } from "./escape_html.ts";
+import { toHtmlTable } from "./html_table.ts";
+import {
+  coefficientsTable,
+  metricMeansTable,
+  overviewTable,
+  selectionTable,
+  studyArmsTable,
+  studyComparisonsTable,
+} from "./report_tables.ts";
+
+/** One section of the report: a heading, then tables and figures in order. */
+export interface ReportSection {
+  readonly heading: string;
+  readonly items: readonly (Table | Figure)[];
+}
+
+/**
+ * Selection frequency per version, where an output holds one: a
+ * `stability` block (in selection.json or stability.json) whose
+ * `versions` (or the block itself) maps version ids to an object with
+ * `frequency`, `selected_share` or `p_selected`.
+ */
+function selectionFrequencies(outputs: AnalysisOutputs): Record<string, number> | null {
+  const candidates = [
+    (outputs.selection as Record<string, unknown> | null)?.["stability"],
+    outputs.extras["stability.json"],
+    (outputs.extras["stability.json"] as Record<string, unknown> | undefined)?.["stability"],
+  ];
+  for (const candidate of candidates) {
+    if (!candidate || typeof candidate !== "object") continue;
+    const block = candidate as Record<string, unknown>;
+    const versions = (block["versions"] && typeof block["versions"] === "object"
+      ? block["versions"]
+      : block) as Record<
+        string,
+        unknown
+      >;
+    const out: Record<string, number> = {};
+    const entries = Array.isArray(versions)
+      ? versions.map((v) =>
+        [String((v as Record<string, unknown>)["version_id"]), v] as const
+      )
+      : Object.entries(versions);
+    for (const [id, value] of entries) {
+      if (!value || typeof value !== "object") continue;
+      const v = value as Record<string, unknown>;
+      const f = v["frequency"] ?? v["selected_share"] ?? v["p_selected"] ??
+        v["selection_frequency"];
+      if (typeof f === "number" && f >= 0 && f <= 1) out[id] = f;
+    }
+    if (Object.keys(out).length > 0) return out;
+  }
+  return null;
+}
+
+/**
+ * The report's sections, in order: analysis overview, coefficients,
+ * selection, study. Sections without data are left out.
+ *
+ * @param outputs What {@linkcode readAnalysisDir} found.
+ * @returns The sections with their tables and figures.
+ *
+ * @example
+ * ```ts
+ * import { reportSections } from "./report.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const sections = reportSections({ dir: "x", contributions: null, selection: null, extras: {}, inputs: {},
+ *   study: { format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true } },
+ *     comparisons: [] } });
+ * deepEqual(sections.map((s) => s.heading), ["Study"]);
+ * ```
+ */
+export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { contributions, selection, study } = outputs;
+  if (contributions) {
+    const metric = selection?.metric ??
+      (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
+    const overview: (Table | Figure)[] = [
+      overviewTable(contributions),
+      metricMeansTable(contributions),
+    ];
+    const points = metric === undefined ? [] : deltaPoints(contributions, metric);
+    if (points.length > 0) {
+      overview.push(
+        deltaByCountPlot(points, {
+          title: `Paired delta of ${metric} by number of chunks present`,
+        }),
+      );
+    }
+    sections.push({ heading: "Gate analysis", items: overview });
+    const coefficients: (Table | Figure)[] = [];
+    const { rows, sources } = forestRows(contributions);
+    if (rows.length > 0) {
+      const kinds = [...new Set(sources)].map((s) => SOURCE_TEXT[s]).join("; ");
+      coefficients.push(
+        forestPlot(rows, { title: `Coefficients per metric (95% intervals: ${kinds})` }),
+      );
+    }
+    if (metric !== undefined) {
+      coefficients.push(coefficientsTable(contributions, metric, selection));
+    }
+    sections.push({ heading: "Coefficients", items: coefficients });
+  }
+  if (selection) {
+    const items: (Table | Figure)[] = [selectionTable(selection)];
+    const frequencies = selectionFrequencies(outputs);
+    if (frequencies) items.push(stabilityPlot(stabilityRows(selection, frequencies)));
+    sections.push({ heading: "Selection", items });
+  }
+  if (study) {
+    const { arms, comparisons } = studyRows(study);
+    const items: (Table | Figure)[] = [studyArmsTable(study)];
+    if (arms.length > 0) {
+      items.push(
+        studyPlot(arms, {
+          name: "study_arms",
+          title: "Study arms: estimates and unresolved bounds",
+        }),
+      );
+    }
+    items.push(studyComparisonsTable(study));
+    if (comparisons.length > 0) {
+      items.push(studyPlot(comparisons, {
+        name: "study_comparisons",
+        title: "Study comparisons: estimates, 95% intervals and unresolved bounds",
+        xLabel: "difference in resolved rate",
+      }));
+    }
+    sections.push({ heading: "Study", items });
+  }
+  return sections;
+}
+
+const SOURCE_TEXT: Record<string, string> = {
+  bootstrap_percentile: "bootstrap percentile",
+  normal_se_cluster: "±1.96 SE cluster",
+  normal_se_hc3: "±1.96 SE HC3",
+  none: "none",
+};
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #1b1b1b; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; }
+thead th { border-bottom: 2px solid #888; }
+tfoot td { font-size: 0.85em; color: #555; border: none; }
+.r { text-align: right; } .l { text-align: left; } .c { text-align: center; }
+.figure { margin: 1em 0; overflow-x: auto; }
+code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 12px; }
+`;
+
+/** Options of {@linkcode renderReport}. */
+export interface RenderReportOptions {
+  /**
+   * Page title.
+   * @default {"gatelab report"}
+   */
+  readonly title?: string;
+  /**
+   * Command line recorded in the report's generator line.
+   * @default {"report"}
+   */
+  readonly command?: string;
+}
+
+/**
+ * Renders the report as one HTML document: inline CSS, tables, inline SVG
+ * figures, the other outputs found (held-out, power, comparison) as JSON in
+ * collapsible blocks, and the sha256 of every input file. No script and no
+ * external reference; a Content Security Policy blocks any load.
+ * Deterministic: the same outputs give the same bytes.
+ *
+ * @param outputs What {@linkcode readAnalysisDir} found.
+ * @param options Title and command.
+ * @returns The HTML text and the figures it shows.
+ *
+ * @example
+ * ```ts
+ * import { renderReport } from "./report.ts";
+ * import { ok } from "node:assert/strict";
+ * const { html, figures } = renderReport({ dir: "out", contributions: null, selection: null, extras: {},
+ *   inputs: { "study.json": "ab" }, study: { format: "gatelab.study/v1",
+ *   bootstrap: { draws: 10, seed: 1, resample: "tasks" }, comparisons: [],
+ *   arms: { M: { planned: 2, observed: 2, successes: 1, estimate: 0.5, bounds: [0.5, 0.5], complete: true } } } });
+ * ok(html.startsWith("<!DOCTYPE html>") && html.includes("<svg") && figures.length === 1);
+ * ```
+ */
+export function renderReport(
+  outputs: AnalysisOutputs,
+  options: RenderReportOptions = {},
+): { html: string; figures: Figure[] } {
+  const title = options.title ?? "gatelab report";
+  const generator = generatorMeta(options.command ?? "report");
+  const sections = reportSections(outputs);
+  const figures: Figure[] = [];
+  const body: string[] = [`<h1>${escapeHtml(title)}</h1>`];
+  body.push(
+    `<p>Made by ${escapeHtml(generator.tool)} ${escapeHtml(generator.version)} (<code>${
+      escapeHtml(generator.command)
+    }</code>) from <code>${escapeHtml(outputs.dir)}</code>.</p>`,
+  );
+  for (const section of sections) {
+    body.push(`<section>\n<h2>${escapeHtml(section.heading)}</h2>`);
+    for (const item of section.items) {
+      if ("svg" in item) {
+        figures.push(item);
+        body.push(`<div class="figure" id="figure-${escapeHtml(item.name)}">${item.svg}</div>`);
+      } else {
+        body.push(toHtmlTable(item));
+      }
+    }
+    body.push("</section>");
+  }
+  const extraNames = Object.keys(outputs.extras).sort();
+  if (extraNames.length > 0) {
+    body.push("<section>\n<h2>Other outputs</h2>");
+    for (const name of extraNames) {
+      body.push(
+        `<details><summary>${escapeHtml(name)}</summary><pre>${
+          escapeHtml(JSON.stringify(outputs.extras[name], null, 2))
+        }</pre></details>`,
+      );
+    }
+    body.push("</section>");
+  }
+  body.push(
+    toHtmlTable({
+      caption: "Inputs",
+      columns: [{ label: "file" }, { label: "sha256" }],
+      rows: Object.entries(outputs.inputs).map(([name, hash]) => [name, hash]),
+    }),
+  );
+  const html = [
+    "<!DOCTYPE html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    "</head>",
+    "<body>",
+    ...body,
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+  return { html, figures };
+}

@@ -1,0 +1,284 @@
+/**
+ * The tables of the HTML report, built on the shared {@linkcode Table}
+ * model so they can also be rendered as Markdown or LaTeX.
+ *
+ * @module
+ */
+import { formatInterval, formatNumber, type Table } from "../report/table.ts";
+import type {
+  ContributionsOutput,
+  SelectionOutput,
+  StudyOutput,
+} from "../figures/output_shapes.ts";
+
+const DIGITS = 3;
+
+/**
+ * Overview of a gate analysis: estimator, runs and their hashes, pairs.
+ *
+ * @param contributions Parsed contributions.json.
+ * @returns A two-column table.
+ *
+ * @example
+ * ```ts
+ * import { overviewTable } from "./report_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = overviewTable({ format: "gatelab.contributions/v1", estimator: { name: "paired_delta_ols_no_intercept" },
+ *   baseline: { run_id: "bare", sha256: "ab" }, n_pairs: 400, columns: [], metrics: {} });
+ * deepEqual(t.rows[0], ["estimator", "paired_delta_ols_no_intercept"]);
+ * ```
+ */
+export function overviewTable(contributions: ContributionsOutput): Table {
+  const rows: string[][] = [
+    ["estimator", contributions.estimator.name],
+    ["formula", String(contributions.estimator["formula"] ?? "R_i - B_i = C_i' beta + e_i")],
+    ["baseline run", contributions.baseline.run_id],
+    ["baseline sha256", contributions.baseline.sha256],
+  ];
+  if (contributions.masked) {
+    rows.push(["masked run", contributions.masked.run_id], [
+      "masked sha256",
+      contributions.masked.sha256,
+    ]);
+  }
+  const gates = contributions["gates"];
+  if (Array.isArray(gates)) rows.push(["gates pooled", String(gates.length)]);
+  rows.push(["pairs", String(contributions.n_pairs)], [
+    "design columns",
+    String(contributions.columns.length),
+  ]);
+  return { caption: "Analysis", columns: [{ label: "item" }, { label: "value" }], rows };
+}
+
+/**
+ * Mean masked, bare and delta value per metric.
+ *
+ * @param contributions Parsed contributions.json.
+ * @returns One row per metric.
+ *
+ * @example
+ * ```ts
+ * import { metricMeansTable } from "./report_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = metricMeansTable({ format: "gatelab.contributions/v1", estimator: { name: "e" },
+ *   baseline: { run_id: "b", sha256: "0" }, n_pairs: 1, columns: [],
+ *   metrics: { reward: { masked_mean: 0.5, bare_mean: 0.25, delta_mean: 0.25, coefficients: {} } } });
+ * deepEqual(t.rows, [["reward", "0.500", "0.250", "0.250"]]);
+ * ```
+ */
+export function metricMeansTable(contributions: ContributionsOutput): Table {
+  return {
+    caption: "Mean per metric",
+    columns: [
+      { label: "metric" },
+      { label: "masked", align: "right" },
+      { label: "bare", align: "right" },
+      { label: "delta", align: "right" },
+    ],
+    rows: Object.entries(contributions.metrics).map(([metric, m]) => [
+      metric,
+      formatNumber(m.masked_mean, DIGITS),
+      formatNumber(m.bare_mean, DIGITS),
+      formatNumber(m.delta_mean, DIGITS),
+    ]),
+  };
+}
+
+/**
+ * Coefficients of one metric with every standard error present, the
+ * bootstrap interval, and the selection status and rank when a selection
+ * is given for the same metric.
+ *
+ * @param contributions Parsed contributions.json.
+ * @param metric Metric to show.
+ * @param selection Parsed selection.json, or null.
+ * @returns One row per design column.
+ *
+ * @example
+ * ```ts
+ * import { coefficientsTable } from "./report_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = coefficientsTable({ format: "gatelab.contributions/v1", estimator: { name: "e" },
+ *   baseline: { run_id: "b", sha256: "0" }, n_pairs: 1,
+ *   columns: [{ version_id: "v", slot_id: "s", chunk_id: "c", role: "add" }],
+ *   metrics: { reward: { masked_mean: 0, bare_mean: 0, delta_mean: 0, coefficients: { v: { estimate: 0.1, se_hc3: 0.02 } } } } },
+ *   "reward", null);
+ * deepEqual(t.rows, [["v", "s", "add", "0.100", "0.020", "—", "—", "—", "", ""]]);
+ * ```
+ */
+export function coefficientsTable(
+  contributions: ContributionsOutput,
+  metric: string,
+  selection: SelectionOutput | null,
+): Table {
+  const m = contributions.metrics[metric];
+  const decisions = new Map(
+    (selection && selection.metric === metric ? selection.decisions : []).map((
+      d,
+    ) => [d.version_id, d]),
+  );
+  const rows = contributions.columns.map((column) => {
+    const c = m?.coefficients[column.version_id];
+    const d = decisions.get(column.version_id);
+    return [
+      column.version_id,
+      column.slot_id,
+      column.role,
+      formatNumber(c?.estimate, DIGITS),
+      formatNumber(c?.se_hc3, DIGITS),
+      formatNumber(c?.se_cluster, DIGITS),
+      formatNumber(c?.se_bootstrap, DIGITS),
+      formatInterval(c?.ci ?? null, DIGITS),
+      d?.status ?? "",
+      d?.rank === null || d?.rank === undefined ? "" : String(d.rank),
+    ];
+  });
+  return {
+    caption: `Coefficients of ${metric}`,
+    label: `tab:coefficients-${metric}`,
+    columns: [
+      { label: "version" },
+      { label: "slot" },
+      { label: "role" },
+      { label: "estimate", align: "right" },
+      { label: "SE (HC3)", align: "right" },
+      { label: "SE (cluster)", align: "right" },
+      { label: "SE (bootstrap)", align: "right" },
+      { label: "95% CI (bootstrap)", align: "right" },
+      { label: "status" },
+      { label: "rank", align: "right" },
+    ],
+    rows,
+    notes: [
+      `${contributions.estimator.name}: ${
+        String(contributions.estimator["formula"] ?? "R_i - B_i = C_i' beta + e_i")
+      }; ${contributions.n_pairs} pairs. "—": not computed.`,
+    ],
+  };
+}
+
+/**
+ * The selection decisions in rank order (rewrite losers last).
+ *
+ * @param selection Parsed selection.json.
+ * @returns One row per version.
+ *
+ * @example
+ * ```ts
+ * import { selectionTable } from "./report_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = selectionTable({ format: "gatelab.selection/v1", metric: "reward", budget_k: 1, selected: ["a"],
+ *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 0.2, rank: 1, status: "selected", retired: false }] });
+ * deepEqual(t.rows, [["1", "a", "s", "add", "0.200", "selected", "no"]]);
+ * ```
+ */
+export function selectionTable(selection: SelectionOutput): Table {
+  const order = [...selection.decisions].sort((x, y) =>
+    (x.rank ?? Infinity) - (y.rank ?? Infinity) || x.version_id.localeCompare(y.version_id)
+  );
+  return {
+    caption: `Selection on ${selection.metric} (budget K = ${selection.budget_k})`,
+    label: "tab:selection",
+    columns: [
+      { label: "rank", align: "right" },
+      { label: "version" },
+      { label: "slot" },
+      { label: "role" },
+      { label: "alpha", align: "right" },
+      { label: "status" },
+      { label: "retired" },
+    ],
+    rows: order.map((d) => [
+      d.rank === null ? "" : String(d.rank),
+      d.version_id,
+      d.slot_id,
+      d.role,
+      formatNumber(d.alpha, DIGITS),
+      d.status,
+      d.retired ? "yes" : "no",
+    ]),
+    notes: [`Selected in rank order: ${selection.selected.join(", ") || "(none)"}.`],
+  };
+}
+
+/**
+ * Study arms: planned, observed and resolved slots, estimate and bounds.
+ *
+ * @param study Parsed study.json.
+ * @returns One row per arm.
+ *
+ * @example
+ * ```ts
+ * import { studyArmsTable } from "./report_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = studyArmsTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ *   arms: { M: { planned: 4, observed: 3, successes: 1, estimate: null, bounds: [0.25, 0.5], complete: false } },
+ *   comparisons: [] });
+ * deepEqual(t.rows, [["M", "4", "3", "1", "incomplete", "[0.250, 0.500]", "no"]]);
+ * ```
+ */
+export function studyArmsTable(study: StudyOutput): Table {
+  return {
+    caption: "Study arms",
+    label: "tab:study-arms",
+    columns: [
+      { label: "arm" },
+      { label: "planned", align: "right" },
+      { label: "observed", align: "right" },
+      { label: "successes", align: "right" },
+      { label: "estimate", align: "right" },
+      { label: "bounds", align: "right" },
+      { label: "complete" },
+    ],
+    rows: Object.entries(study.arms).map(([arm, a]) => [
+      arm,
+      String(a.planned),
+      String(a.observed),
+      String(a.successes),
+      a.estimate === null ? "incomplete" : formatNumber(a.estimate, DIGITS),
+      formatInterval(a.bounds, DIGITS),
+      a.complete ? "yes" : "no",
+    ]),
+    notes: ["Bounds [S/H, (S+H-J)/H]: S successes, J observed, H planned slots."],
+  };
+}
+
+/**
+ * Study comparisons a − b: estimate, percentile interval and bounds;
+ * incomplete comparisons say so and show bounds only.
+ *
+ * @param study Parsed study.json.
+ * @returns One row per comparison.
+ *
+ * @example
+ * ```ts
+ * import { studyComparisonsTable } from "./report_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = studyComparisonsTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ *   arms: {}, comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
+ * deepEqual(t.rows, [["M − B", "0.100", "[0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
+ * ```
+ */
+export function studyComparisonsTable(study: StudyOutput): Table {
+  return {
+    caption: "Study comparisons",
+    label: "tab:study-comparisons",
+    columns: [
+      { label: "comparison" },
+      { label: "estimate", align: "right" },
+      { label: "95% CI", align: "right" },
+      { label: "bounds", align: "right" },
+      { label: "complete" },
+    ],
+    rows: study.comparisons.map((c) => [
+      `${c.a} − ${c.b}`,
+      c.complete && c.estimate !== null ? formatNumber(c.estimate, DIGITS) : "incomplete",
+      formatInterval(c.ci, DIGITS),
+      formatInterval(c.bounds, DIGITS),
+      c.complete ? "yes" : "no",
+    ]),
+    notes: [
+      `Percentile bootstrap (${study.bootstrap.draws} draws, seed ${study.bootstrap.seed}, resampling ${study.bootstrap.resample}); ends are sorted draws at index floor(q(B-1)).`,
+    ],
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * End-to-end: `gate report` output opened in headless Chromium (Debian's
+ * `chromium` package), launched as docs/STACK.md says. The page must load
+ * with no console message at all (the report has no script, so any console
+ * line is a CSP violation, a failed load or an error) and its DOM must hold
+ * the figures and tables. Skipped, with a message, when chromium is not
+ * installed or `--allow-run=chromium` is not given (CI installs it:
+ * `apt-get install -y chromium`).
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { run } from "../lib/cli/report.ts";
+import { writeAnalysisFixture } from "./html_fixture.ts";
+
+const available =
+  Deno.permissions.querySync({ name: "run", command: "chromium" }).state === "granted";
+if (!available) {
+  console.warn(
+    "html_chromium_test: skipped — chromium not found on PATH or --allow-run=chromium not given " +
+      "(install with `apt-get install -y chromium`)",
+  );
+}
+
+/** Loads a file in headless Chromium; returns the DOM after load and the console lines. */
+async function openInChromium(path: string): Promise<{ dom: string; console: string[] }> {
+  const profile = await Deno.makeTempDir({ prefix: "gatelab-chromium-" });
+  try {
+    const { code, stdout, stderr } = await new Deno.Command("chromium", {
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        `--user-data-dir=${profile}`,
+        "--enable-logging=stderr",
+        "--v=0",
+        "--dump-dom",
+        `file://${path}`,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const log = new TextDecoder().decode(stderr);
+    if (code !== 0) throw new Error(`Cannot load page in chromium: exit code ${code}\n${log}`);
+    const consoleLines = log.split("\n").filter((line) => /:CONSOLE[:(]/.test(line));
+    return { dom: new TextDecoder().decode(stdout), console: consoleLines };
+  } finally {
+    await Deno.remove(profile, { recursive: true }).catch(() => {});
+  }
+}
+
+Deno.test({
+  name: "chromium: console capture sees errors and blocked loads (negative control)",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const page = `${dir}/bad.html`;
+    await Deno.writeTextFile(
+      page,
+      `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'"></head>` +
+        `<body><img src="http://127.0.0.1:9/x.png"><script>console.error("boom")</script></body></html>`,
+    );
+    const { console: lines } = await openInChromium(page);
+    ok(lines.some((l) => l.includes('"boom"')), lines.join("\n"));
+    ok(lines.some((l) => l.includes("Content Security Policy")), lines.join("\n"));
+    await Deno.remove(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "chromium: report.html loads without console messages and shows figures and tables",
+  ignore: !available,
+  async fn() {
+    const dir = await writeAnalysisFixture();
+    const out = await Deno.makeTempDir();
+    const { log } = console;
+    console.log = () => {};
+    try {
+      deepEqual(await run([dir, "--out", out]), 0);
+    } finally {
+      console.log = log;
+    }
+    const { dom, console: lines } = await openInChromium(`${out}/report.html`);
+    deepEqual(lines, []);
+    const figures = dom.match(/<svg data-figure="[^"]+"/g) ?? [];
+    deepEqual(figures.length, 5);
+    ok(dom.includes("<caption>Coefficients of reward</caption>"));
+    ok(dom.includes("<caption>Study comparisons</caption>"));
+    deepEqual((dom.match(/<table/g) ?? []).length, 7);
+    // Plot's marks survived parsing: the forest plot's dots and the stability bars.
+    ok((dom.match(/<circle/g) ?? []).length >= 8);
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(out, { recursive: true });
+  },
+});
