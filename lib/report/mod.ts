@@ -1,2 +1,3 @@
 /** Rendering: tables (Markdown, LaTeX), figures and reports. */
 export * from "./table.ts";
+export * from "./study_tables.ts";

@@ -1,0 +1,86 @@
+/**
+ * `deno task gate study <study_dir> --out <dir>`: paper statistics of a
+ * study (docs/study.md). Writes study.json and the arms, comparisons and
+ * costs tables as Markdown and LaTeX, all in one atomic step; on input
+ * issues writes only validation.json and exits 2.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { writeFilesAtomic } from "../core/atomic_write.ts";
+import { toJsonText } from "../core/atomic_write.ts";
+import { formatIssue, type Issue } from "../core/issue.ts";
+import { stderrProgress } from "../core/progress.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+import { studyArmsTable, studyComparisonsTable, studyCostsTable } from "../report/study_tables.ts";
+import { analyzeStudy } from "../study/analyze.ts";
+import { loadStudyDir } from "../study/load.ts";
+import { studyDocument } from "../study/study_json.ts";
+import { validationDocument } from "../study/validation_json.ts";
+import { parseCommandArgs, UsageError } from "./args.ts";
+
+const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
+
+Reads <study_dir>/study.json (plan), slots.jsonl and attempts.jsonl and writes
+<out>/study.json, <out>/study_tables.md and <out>/study_tables.tex.
+Input issues: <out>/validation.json only, exit 2.`;
+
+async function fail(out: string, issues: readonly Issue[], command: string): Promise<number> {
+  for (const issue of issues.slice(0, 20)) console.error(formatIssue(issue));
+  if (issues.length > 20) console.error(`... and ${issues.length - 20} more`);
+  await writeFilesAtomic(out, {
+    "validation.json": toJsonText(validationDocument(issues, { command, inputs: [] })),
+  });
+  console.error(`study: ${issues.length} issue(s); see ${join(out, "validation.json")}`);
+  return 2;
+}
+
+/** Runs the `study` command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    out: { type: "string" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`study takes one study directory\n${HELP}`);
+  if (!values.out) throw new UsageError(`study needs --out <dir>\n${HELP}`);
+  const dir = positionals[0]!, out = values.out;
+  const command = ["gate", "study", ...args].join(" ");
+
+  const loaded = await loadStudyDir(dir);
+  if (!loaded.ok) return await fail(out, loaded.issues, command);
+  const analysis = analyzeStudy(loaded.value.input, {
+    attemptsFile: join(dir, "attempts.jsonl"),
+    ...(values.quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
+  });
+  if (!analysis.ok) return await fail(out, analysis.issues, command);
+  for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
+
+  const tables = [
+    studyArmsTable(analysis.value),
+    studyComparisonsTable(analysis.value),
+    studyCostsTable(analysis.value),
+  ];
+  const doc = studyDocument(analysis.value, {
+    command,
+    inputs: loaded.value.inputs,
+    issues: analysis.issues,
+  });
+  await writeFilesAtomic(out, {
+    "study.json": toJsonText(doc),
+    "study_tables.md": tables.map(toMarkdown).join("\n"),
+    "study_tables.tex": tables.map(toLatex).join("\n"),
+  });
+  if (!values.quiet) {
+    const incomplete = doc.comparisons.filter((c) => !c.complete).length;
+    console.error(
+      `study: ${doc.comparisons.length} comparison(s), ${incomplete} incomplete; ` +
+        `${doc.attempts.violations} retry-policy violation(s); outputs in ${out}/`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,11 @@
+/** Paper statistics of a study: slot resolution, unresolved bounds, paired seeds x tasks bootstrap, costs. */
+export * from "./schema.ts";
+export * from "./read_jsonl.ts";
+export * from "./resolve.ts";
+export * from "./arm_grid.ts";
+export * from "./bootstrap.ts";
+export * from "./cost.ts";
+export * from "./analyze.ts";
+export * from "./load.ts";
+export * from "./study_json.ts";
+export * from "./validation_json.ts";
