@@ -13,3 +13,7 @@ export * from "./load/mod.ts";
 export * from "./validate/mod.ts";
 export * from "./study/mod.ts";
 export * from "./infer/mod.ts";
+export * from "./demo/mod.ts";
+export * from "./fit/mod.ts";
+export * from "./select/mod.ts";
+export * from "./analyze/mod.ts";

@@ -1,0 +1,11 @@
+/**
+ * The deterministic demo study simulator behind data/demo/: a pure
+ * generator of every file and a writer. Only these entry points are
+ * re-exported from lib/mod.ts; the simulator's parts (reward model, masks,
+ * truth) are imported from their own files.
+ *
+ * @module
+ */
+export { generateDemo } from "./generate.ts";
+export { listDemoFiles, writeDemo } from "./write.ts";
+export { DEMO_SEEDS } from "./params.ts";
