@@ -1,3 +1,4 @@
 /** Rendering: tables (Markdown, LaTeX), figures and reports. */
 export * from "./table.ts";
 export * from "./study_tables.ts";
+export * from "./gate_tables.ts";

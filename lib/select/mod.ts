@@ -1,2 +1,3 @@
 /** Selection: REWRITE family winners, strictly positive top-K, statuses and the proposal ledger. */
 export * from "./select.ts";
+export * from "./ledger.ts";

@@ -1,0 +1,211 @@
+/**
+ * `deno task gate analyze <gate_dir>... --out <dir>`: validates, refits the
+ * paired-delta no-intercept OLS for every metric, applies the selection
+ * rule and writes contributions.json, selection.json, tables and the
+ * proposal ledger (docs/analysis.md).
+ *
+ * Exit codes: 0 ok, 2 input issues (only validation.json is written), 1 crash.
+ *
+ * @module
+ */
+import { basename, dirname, join, resolve } from "node:path";
+import { parseCommandArgs, UsageError } from "./args.ts";
+import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
+import { toJsonText, writeFileAtomic, writeFilesAtomic } from "../core/atomic_write.ts";
+import { stderrProgress } from "../core/progress.ts";
+import { validateGates } from "../validate/validate_gates.ts";
+import { validationReport } from "../validate/report.ts";
+import type { CovType } from "../fit/covariance.ts";
+import { runAnalysis } from "../analyze/analyze.ts";
+import { outputDirIssues } from "../analyze/resume.ts";
+import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
+import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+
+const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
+
+Validates the gate(s), fits R_i - B_i = C_i' beta + e_i (no intercept) for
+reward and every reward component, and applies the selection rule
+(docs/analysis.md). Several gate directories sharing one bare run are pooled
+(rows = gate x episode, errors clustered by task).
+
+  --out <dir>        output directory (required)
+  --metric <name>    metric the selection ranks by (default reward)
+  --bootstrap <B>    task-bootstrap draws; 0 skips (default 10000)
+  --seed <S>         bootstrap seed (default 20260927)
+  --budget-k <K>     override the gate's budget_k (exploratory only)
+  --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default hc3)
+  --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl)
+  --quiet            print only the summary`;
+
+const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    out: { type: "string" },
+    metric: { type: "string" },
+    bootstrap: { type: "string" },
+    seed: { type: "string" },
+    "budget-k": { type: "string" },
+    cov: { type: "string" },
+    ledger: { type: "string" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    throw new UsageError("analyze needs at least one gate directory\n\n" + HELP);
+  }
+  const out = values.out;
+  if (out === undefined) throw new UsageError("analyze needs --out <dir>\n\n" + HELP);
+  const draws = intArg("bootstrap", values.bootstrap, 10000, 0);
+  const seed = intArg("seed", values.seed, 20260927, 0);
+  const budgetK = values["budget-k"] === undefined
+    ? undefined
+    : intArg("budget-k", values["budget-k"], 0, 1);
+  const cov = (values.cov ?? "hc3").toLowerCase() as CovType;
+  if (!COVS.includes(cov)) {
+    throw new UsageError(`--cov must be one of ${COVS.join(", ")}, got "${values.cov}"`);
+  }
+  const metric = values.metric ?? "reward";
+  const command = ["gate", "analyze", ...args].join(" ");
+
+  const validation = await validateGates(positionals, {
+    ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
+  });
+  const refuse = async (issues: readonly Issue[]): Promise<number> => {
+    const list = new IssueList();
+    list.addAll(issues);
+    const report = validationReport(
+      {
+        ok: false,
+        issues: list.toArray(),
+        counts: list.counts(),
+        dataset: null,
+        inputs: validation.inputs,
+      },
+      command,
+    );
+    await writeFilesAtomic(out, { "validation.json": toJsonText(report) });
+    if (!values.quiet) { for (const issue of list.toArray()) console.log(formatIssue(issue)); }
+    const byCode = Object.entries(list.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
+    console.log(`not ok: ${list.count} issue(s) (${byCode}); wrote ${out}/validation.json only`);
+    return 2;
+  };
+  if (!validation.ok || validation.dataset === null) return await refuse(validation.issues);
+  const dataset = validation.dataset;
+  if (!dataset.metrics.includes(metric)) {
+    throw new UsageError(
+      `--metric ${metric} is not a metric of this gate (${dataset.metrics.join(", ")})`,
+    );
+  }
+  const resumeIssues = await outputDirIssues(out, dataset.baseline);
+  if (resumeIssues.length > 0) return await refuse(resumeIssues);
+
+  let analysis;
+  try {
+    analysis = await runAnalysis(dataset, {
+      metric,
+      covType: cov,
+      command,
+      draws,
+      seed,
+      ...(budgetK !== undefined ? { budgetK } : {}),
+      ...(draws > 0 ? { onProgress: stderrProgress("bootstrap") } : {}),
+    });
+  } catch (error) {
+    if (error instanceof GatelabError) return await refuse(error.issues);
+    throw error;
+  }
+  const { contributions, selection } = analysis;
+
+  // Proposal ledger: merged by key, so re-running the same analysis replaces its lines.
+  const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
+  const checkpoint = await baselineCheckpoint(dataset.baseline.run_dir);
+  const entries = ledgerEntries(dataset.columns, selection.decisions, {
+    gateIds: selection.gate_ids,
+    stage: selection.stage,
+    baselineSha256: dataset.baseline.sha256,
+    metric: selection.metric,
+    budgetK: selection.budget_k,
+    exploratory: selection.exploratory,
+    proposalCheckpoint: checkpoint,
+  });
+  const ledgerText = mergeLedger(await readTextOr(ledgerPath, ""), entries);
+  const ledgerInOut = resolve(dirname(ledgerPath)) === resolve(out);
+
+  const coefTables = coefficientTables(contributions);
+  const selTable = selectionTable(selection);
+  const files: Record<string, string> = {
+    "validation.json": toJsonText(validationReport(validation, command)),
+    "contributions.json": toJsonText(contributions),
+    "selection.json": toJsonText(selection),
+    "coefficients.md": coefTables.map(toMarkdown).join("\n"),
+    "coefficients.tex": coefTables.map(toLatex).join("\n"),
+    "selection.md": toMarkdown(selTable),
+    "selection.tex": toLatex(selTable),
+  };
+  if (ledgerInOut) files[basename(ledgerPath)] = ledgerText;
+  await writeFilesAtomic(out, files);
+  if (!ledgerInOut) await writeFileAtomic(ledgerPath, ledgerText);
+
+  for (const w of contributions.warnings) console.error(`warning  ${w.kind}  ${w.message}`);
+  if (contributions.bootstrap === null && contributions.bootstrap_note) {
+    console.error(`note  ${contributions.bootstrap_note}`);
+  }
+  if (!values.quiet) {
+    const m = contributions.metrics[metric]!;
+    console.log(
+      `${metric}: masked ${m.masked_mean.toFixed(4)}, bare ${m.bare_mean.toFixed(4)}, delta ${
+        m.delta_mean.toFixed(4)
+      }`,
+    );
+    for (const d of [...selection.decisions].sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9))) {
+      console.log(
+        `  ${String(d.rank ?? "-").padStart(3)}  ${d.version_id.padEnd(28)} ${
+          d.alpha.toFixed(4).padStart(8)
+        }  ${d.status}${d.retired ? " (retired)" : ""}`,
+      );
+    }
+  }
+  console.log(
+    `ok: ${dataset.gates.length} gate(s), ${dataset.n} pairs, ${dataset.k} columns; selected ${selection.selected.length}/${selection.budget_k}` +
+      `${selection.exploratory ? " (exploratory budget)" : ""}: ${
+        selection.selected.join(", ") || "none"
+      }; wrote ${out}/`,
+  );
+  return 0;
+}
+
+function intArg(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`--${name} must be an integer >= ${min}, got "${value}"`);
+  }
+  return n;
+}
+
+async function readTextOr(path: string, fallback: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return fallback;
+    throw error;
+  }
+}
+
+/** checkpoint_id of the bare run (the frozen checkpoint the gate validated on), or null. */
+async function baselineCheckpoint(runDir: string): Promise<string | null> {
+  try {
+    const manifest = JSON.parse(await Deno.readTextFile(join(runDir, "manifest.json")));
+    const id = manifest?.provenance?.checkpoint_id;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}
