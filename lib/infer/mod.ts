@@ -5,3 +5,4 @@ export * from "./bootstrap.ts";
 export * from "./bca.ts";
 export * from "./distributions.ts";
 export * from "./diagnostics.ts";
+export * from "./power.ts";

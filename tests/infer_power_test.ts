@@ -1,0 +1,88 @@
+/**
+ * Power planning (lib/infer/power.ts). Reference numbers: `python3
+ * scripts/reference/infer_power.py` (numpy 2.4 inverse of
+ * p(1-p) I + p^2 J, scipy 1.17 norm.ppf, and a 20000-sim numpy Monte Carlo),
+ * pasted below unchanged.
+ */
+import { deepEqual, ok, throws } from "node:assert/strict";
+import {
+  analyticStandardError,
+  minimumDetectableEffect,
+  planPower,
+  simulatePower,
+} from "../lib/infer/power.ts";
+
+const CASES = [
+  { tasks: 400, columns: 16, p: 0.5, s: 0.3, se: 0.029104275004359956, mde: 0.0815381066361096 },
+  { tasks: 400, columns: 14, p: 0.5, s: 0.25, se: 0.024152294576982397, mde: 0.06766471147038389 },
+  { tasks: 120, columns: 4, p: 0.3, s: 0.1, se: 0.018280283236902728, mde: 0.05121377129942497 },
+  { tasks: 1000, columns: 32, p: 0.7, s: 0.5, se: 0.033967123383443695, mde: 0.09516179077287522 },
+];
+const MONTE_CARLO_SE_400_16 = 0.02963288289409656;
+
+Deno.test("power: analytic SE and MDE match numpy/scipy", () => {
+  for (const c of CASES) {
+    const se = analyticStandardError({
+      tasks: c.tasks,
+      columns: c.columns,
+      pPresent: c.p,
+      residSd: c.s,
+    });
+    ok(Math.abs(se / c.se - 1) < 1e-12, `${se} vs ${c.se}`);
+    ok(Math.abs(minimumDetectableEffect(se) / c.mde - 1) < 1e-12);
+  }
+});
+
+Deno.test("power: the simulated SE agrees with numpy's Monte Carlo within simulation error", () => {
+  const sim = simulatePower({ tasks: 400, columns: 16, pPresent: 0.5, residSd: 0.3 }, {
+    sims: 400,
+    seed: 3,
+  });
+  // 400 sims x 16 columns: relative sampling error of the pooled SD is about 1/sqrt(2 x 6400) = 0.9%.
+  ok(Math.abs(sim.simulated_se / MONTE_CARLO_SE_400_16 - 1) < 0.04, `${sim.simulated_se}`);
+  deepEqual(sim.degenerate_sims, 0);
+});
+
+Deno.test("power: selection probability is 1 for large separated effects and the truly best set is top-K positive", () => {
+  const effects = [0.3, 0.25, -0.2, 0, 0.2, 0.01];
+  const r = simulatePower({ tasks: 400, columns: 6, pPresent: 0.5, residSd: 0.05 }, {
+    effects,
+    budgetK: 3,
+    sims: 50,
+    seed: 9,
+  });
+  deepEqual(r.true_best, [0, 1, 4]);
+  deepEqual(r.p_exact_best_set, 1);
+  deepEqual(r.selected_frequency[2], 0);
+  // Small effects against noise: the set is found far less often.
+  const weak = simulatePower({ tasks: 100, columns: 6, pPresent: 0.5, residSd: 2 }, {
+    effects,
+    budgetK: 3,
+    sims: 100,
+    seed: 9,
+  });
+  ok(weak.p_exact_best_set < 0.5);
+});
+
+Deno.test("power: plan records conventions and grids; bad designs are refused", () => {
+  const plan = planPower({ tasks: 200, columns: 8, pPresent: 0.5, residSd: 0.2 }, {
+    sims: 20,
+    seed: 1,
+    budgetK: 4,
+  });
+  deepEqual(plan.design.budget_k, 4);
+  ok(plan.analytic.approximation.includes("Bernoulli"));
+  ok(plan.mde_by_tasks.some((r) => r.tasks === 200 && r.mde_80 === plan.analytic.mde_80));
+  throws(
+    () => analyticStandardError({ tasks: 0, columns: 8, pPresent: 1.2, residSd: 0.2 }),
+    /tasks 0.*p_present 1.2/,
+  );
+  throws(
+    () =>
+      simulatePower({ tasks: 10, columns: 2, pPresent: 0.5, residSd: 1 }, {
+        effects: [1],
+        seed: 1,
+      }),
+    /1 effects for 2 columns/,
+  );
+});
