@@ -6,6 +6,11 @@ export interface JsonlOptions {
   readonly onBytes?: (chunk: Uint8Array) => void;
   /** Name of the file in issues. @default {path} */
   readonly label?: string;
+  /**
+   * Receives each parse issue as it is found (so a caller can keep its
+   * issues in line order); when given, the returned array stays empty.
+   */
+  readonly onIssue?: (issue: Issue) => void;
 }
 
 /**
@@ -41,6 +46,7 @@ export async function forEachJsonlLine(
 ): Promise<Issue[]> {
   const label = options.label ?? path;
   const issues: Issue[] = [];
+  const report = options.onIssue ?? ((issue: Issue) => void issues.push(issue));
   const decoder = new TextDecoder("utf-8", { fatal: false });
   let pending = "";
   let lineNo = 0;
@@ -53,7 +59,7 @@ export async function forEachJsonlLine(
       value = JSON.parse(trimmed);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      issues.push({
+      report({
         code: "parse_error",
         message: `line is not valid JSON: ${why}`,
         file: label,
@@ -62,7 +68,7 @@ export async function forEachJsonlLine(
       return;
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      issues.push({
+      report({
         code: "parse_error",
         message: `line is not a JSON object (got ${
           Array.isArray(value) ? "array" : value === null ? "null" : typeof value

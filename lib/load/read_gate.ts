@@ -54,16 +54,18 @@ export async function readGateParts(dir: string): Promise<GateParts> {
   }
   const assignments: LoadedAssignment[] = [];
   try {
-    issues.push(
-      ...await forEachJsonlLine(assignmentsPath, (value, line) => {
-        const parsed = parseWithSchema(AssignmentLineSchema, value, {
-          file: assignmentsPath,
-          line,
-        });
-        if (parsed.ok) assignments.push({ ...parsed.value, line });
-        else issues.push(...parsed.issues);
-      }, { onBytes: (chunk) => hash.update(chunk), label: assignmentsPath }),
-    );
+    await forEachJsonlLine(assignmentsPath, (value, line) => {
+      const parsed = parseWithSchema(AssignmentLineSchema, value, {
+        file: assignmentsPath,
+        line,
+      });
+      if (parsed.ok) assignments.push({ ...parsed.value, line });
+      else issues.push(...parsed.issues);
+    }, {
+      onBytes: (chunk) => hash.update(chunk),
+      label: assignmentsPath,
+      onIssue: (i) => issues.push(i),
+    });
   } catch (error) {
     bytesOk = false;
     const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);

@@ -96,7 +96,7 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
   const attempts: Attempt[] = [];
   let tracesRead = true;
   try {
-    const lineIssues = await forEachJsonlLine(tracesPath, (value, line) => {
+    await forEachJsonlLine(tracesPath, (value, line) => {
       const parsed = parseWithSchema(TraceLineSchema, value, { file: tracesPath, line });
       if (!parsed.ok) {
         issues.push(...parsed.issues);
@@ -120,8 +120,11 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
         provenance: t.provenance ?? null,
         line,
       });
-    }, { onBytes: (chunk) => hash.update(chunk), label: tracesPath });
-    issues.push(...lineIssues);
+    }, {
+      onBytes: (chunk) => hash.update(chunk),
+      label: tracesPath,
+      onIssue: (i) => issues.push(i),
+    });
   } catch (error) {
     tracesRead = false;
     const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
