@@ -13,6 +13,7 @@
 
 import type { PairedDataset } from "../core/types.ts";
 import type { ProgressCallback } from "../core/progress.ts";
+import { bootstrapDataset, bootstrapToJson } from "../infer/bootstrap.ts";
 
 /** What the analysis asks of the bootstrap. */
 export interface BootstrapRequest {
@@ -48,11 +49,13 @@ export interface BootstrapOutcome {
 /**
  * Runs the task bootstrap for the analysis.
  *
- * Until lib/infer's `bootstrapDataset` is plugged in here, it returns no
- * numbers and a note, and `gate analyze` records `bootstrap: null`.
+ * Calls lib/infer's `bootstrapDataset` (tasks resampled with replacement,
+ * percentile intervals with the FORMAT.md rule) and returns its JSON block
+ * (conventions, degenerate counts, per-coefficient summaries, selection
+ * stability) plus `se_bootstrap` and `ci` per coefficient.
  *
- * @param _dataset The validated dataset.
- * @param _request Draws, seed, metrics, budget.
+ * @param dataset The validated dataset.
+ * @param request Draws, seed, metrics, budget.
  * @returns The outcome to merge.
  *
  * @example
@@ -63,14 +66,29 @@ export interface BootstrapOutcome {
  * ```
  */
 export function runBootstrap(
-  _dataset: PairedDataset,
-  _request: BootstrapRequest,
+  dataset: PairedDataset,
+  request: BootstrapRequest,
 ): Promise<BootstrapOutcome> {
-  // --- BOOTSTRAP: replace this body with lib/infer's bootstrapDataset ---
+  // --- BOOTSTRAP: lib/infer's bootstrapDataset (inference engineer) ---
+  const result = bootstrapDataset(dataset, {
+    draws: request.draws,
+    seed: request.seed,
+    metrics: request.metrics,
+    budgetK: request.budgetK,
+    selectionMetric: request.selectionMetric,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  });
+  const perCoefficient: Record<string, Record<string, BootstrapCoefficient>> = {};
+  for (const [metric, summary] of Object.entries(result.metrics)) {
+    const byVersion: Record<string, BootstrapCoefficient> = {};
+    for (const [version, c] of Object.entries(summary.coefficients)) {
+      byVersion[version] = { se_bootstrap: c.se_bootstrap, ci: c.ci };
+    }
+    perCoefficient[metric] = byVersion;
+  }
   return Promise.resolve({
-    block: null,
-    perCoefficient: null,
-    note: "bootstrap requested but not available in this build (lib/infer not plugged in)",
+    block: bootstrapToJson(result) as unknown as Record<string, unknown>,
+    perCoefficient,
   });
   // --- END BOOTSTRAP ---
 }
