@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Execute gatelab's notebooks headlessly with the Deno Jupyter kernel.
+
+Usage (from the repository root; `deno task notebooks` runs this):
+
+    python3 scripts/run_notebooks.py [notebook.ipynb ...] [--out reports/notebooks]
+                                     [--timeout 600] [--deno PATH]
+
+Every notebook (default: notebooks/*.ipynb, sorted) is executed top to
+bottom in a fresh kernel started in the notebook's directory, and written as
+an executed `.ipynb` and an offline `.html` into --out. On any error the run
+fails, naming the notebook, the cell and the line, and exits 1 after the
+other notebooks ran.
+
+It handles the two traps of stock `nbconvert --execute` with the Deno
+kernel (docs/notebooks.md, ../shared/STACK.md):
+
+1. Late outputs. The kernel sometimes publishes a cell's output shortly
+   after reporting the cell idle. Every IOPub message is filed into the cell
+   whose request it answers (by parent msg_id), also after that cell
+   finished, and after the last cell the runner keeps listening until the
+   kernel has been quiet for --settle seconds.
+2. Silent syntax errors. A syntax error yields only "Execution failed",
+   with no line. Before executing, the code cells are exported as one
+   TypeScript module next to the notebook and checked with `deno check`;
+   a reported position is mapped back to its cell and line.
+
+The kernelspec is project-local (scripts/jupyter/kernels/gatelab-deno,
+found through JUPYTER_PATH; its env sets NO_COLOR=1). Needs jupyter_client,
+nbformat and nbconvert:
+`python3 -m pip install jupyter_client nbformat nbconvert nbclient ipykernel`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+JUPYTER_DIR = ROOT / "scripts" / "jupyter"
+KERNEL_NAME = "gatelab-deno"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+@dataclass
+class Failure:
+    notebook: str
+    cell: int  # 1-based index among all cells
+    line: int | None  # 1-based line within the cell
+    message: str
+
+    def render(self) -> str:
+        where = f"{self.notebook}: cell {self.cell}"
+        if self.line is not None:
+            where += f", line {self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class CellRun:
+    index: int  # index into nb.cells
+    outputs: list = field(default_factory=list)
+    execution_count: int | None = None
+    done: bool = False
+    error: dict | None = None
+
+
+def deno_command(explicit: str | None) -> list[str]:
+    """The command that runs Deno: --deno, else `deno` on PATH, else npx."""
+    if explicit:
+        return [explicit]
+    found = shutil.which("deno")
+    if found:
+        return [found]
+    if shutil.which("npx"):
+        return ["npx", "-y", "deno@2.9.6"]
+    sys.exit("run_notebooks: cannot find deno: not on PATH and npx is missing (give --deno PATH)")
+
+
+def jupyter_path_for(deno: list[str], workdir: Path) -> str:
+    """A JUPYTER_PATH whose gatelab-deno kernelspec starts `deno`.
+
+    The committed kernelspec (scripts/jupyter) calls `deno` from PATH; when
+    Deno is elsewhere, a copy with the resolved command is written to a
+    temporary directory.
+    """
+    spec_file = JUPYTER_DIR / "kernels" / KERNEL_NAME / "kernel.json"
+    spec = json.loads(spec_file.read_text())
+    if deno == [shutil.which("deno")] and spec["argv"][0] == "deno":
+        return str(JUPYTER_DIR)
+    spec["argv"] = deno + spec["argv"][1:]
+    target = workdir / "jupyter" / "kernels" / KERNEL_NAME
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "kernel.json").write_text(json.dumps(spec, indent=2))
+    return str(workdir / "jupyter")
+
+
+def code_cells(nb) -> list[tuple[int, str]]:
+    return [(i, c.source) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+
+
+def export_cells(nb, upto: int | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """The code cells (up to cell index `upto`) as one module, and per line its (cell, line)."""
+    lines: list[str] = []
+    origin: list[tuple[int, int]] = []  # per exported line: (cell index, line in cell)
+    for index, source in code_cells(nb):
+        if upto is not None and index > upto:
+            break
+        for n, text in enumerate(source.split("\n"), start=1):
+            lines.append(text)
+            origin.append((index, n))
+        lines.append(";")  # a cell's last expression ends there
+        origin.append((index, len(source.split("\n"))))
+    return "\n".join(lines) + "\nexport {};\n", origin
+
+
+def static_check(nb, path: Path, deno: list[str]) -> list[Failure]:
+    """`deno check` of the code cells exported as one module next to the notebook."""
+    text, origin = export_cells(nb)
+    script = path.parent / f".{path.stem}.check.ts"
+    script.write_text(text)
+    try:
+        proc = subprocess.run(
+            deno + ["check", "--quiet", str(script)],
+            cwd=path.parent,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
+    finally:
+        script.unlink(missing_ok=True)
+    if proc.returncode == 0:
+        return []
+    text = ANSI.sub("", proc.stderr + proc.stdout)
+    failures: list[Failure] = []
+    # Blocks look like "TS2304 [ERROR]: Cannot find name 'x'.\n    code\n    ^\n    at file:///...check.ts:12:5"
+    pattern = re.compile(
+        r"(?P<msg>(?:TS\d+ \[ERROR\]|error): .*?)\n(?:.*\n)*?\s*at (?:file://)?\S*"
+        + re.escape(script.name)
+        + r":(?P<line>\d+):(?P<col>\d+)"
+    )
+    for m in pattern.finditer(text):
+        exported = int(m.group("line")) - 1
+        if 0 <= exported < len(origin):
+            cell, line = origin[exported]
+            failures.append(Failure(path.name, cell + 1, line, "deno check: " + m.group("msg").strip()))
+    if not failures:
+        failures.append(Failure(path.name, 0, None, "deno check failed:\n" + text.strip()))
+    return failures
+
+
+def output_from(msg: dict, execution_count: int | None):
+    """An nbformat output for one IOPub message, or None."""
+    from nbformat.v4 import new_output
+
+    kind = msg["msg_type"]
+    content = msg["content"]
+    if kind == "stream":
+        return new_output("stream", name=content["name"], text=content["text"])
+    if kind == "display_data":
+        out = new_output("display_data", data=content["data"], metadata=content.get("metadata", {}))
+        display_id = content.get("transient", {}).get("display_id")
+        if display_id:
+            out.setdefault("metadata", {})
+            out["_display_id"] = display_id
+        return out
+    if kind == "execute_result":
+        return new_output(
+            "execute_result",
+            data=content["data"],
+            metadata=content.get("metadata", {}),
+            execution_count=content.get("execution_count", execution_count),
+        )
+    if kind == "error":
+        return new_output(
+            "error",
+            ename=content["ename"],
+            evalue=content["evalue"],
+            traceback=[ANSI.sub("", t) for t in content.get("traceback", [])],
+        )
+    return None
+
+
+def locate_runtime_error(nb, path: Path, deno: list[str], cell_index: int, timeout: float) -> int | None:
+    """The source line, within cell `cell_index`, of a runtime error.
+
+    The kernel reports positions in its transpiled code (blank lines and
+    type declarations removed), so they do not match the cell. Instead the
+    cells up to the failing one are exported as a module and run once with
+    `deno run -A` from the notebook's directory; the first stack frame in
+    that module gives the exact line. Returns None when the error does not
+    reproduce outside the kernel.
+    """
+    text, origin = export_cells(nb, upto=cell_index)
+    script = path.parent / f".{path.stem}.rerun.ts"
+    script.write_text(text)
+    try:
+        proc = subprocess.run(
+            deno + ["run", "-A", "--quiet", str(script)],
+            cwd=path.parent,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        script.unlink(missing_ok=True)
+    m = re.search(re.escape(script.name) + r":(\d+):(\d+)", ANSI.sub("", proc.stderr))
+    if proc.returncode == 0 or not m:
+        return None
+    exported = int(m.group(1)) - 1
+    if 0 <= exported < len(origin) and origin[exported][0] == cell_index:
+        return origin[exported][1]
+    return None
+
+
+def execute(nb, path: Path, jupyter_path: str, timeout: float, settle: float, deno: list[str]) -> list[Failure]:
+    """Executes every code cell in order; outputs are filed into the notebook."""
+    from jupyter_client.manager import KernelManager
+
+    os.environ["JUPYTER_PATH"] = jupyter_path
+    km = KernelManager(kernel_name=KERNEL_NAME)
+    km.start_kernel(cwd=str(path.parent))
+    kc = km.client()
+    kc.start_channels()
+    failures: list[Failure] = []
+    runs: dict[str, CellRun] = {}
+    displays: dict[str, list] = {}  # display_id -> outputs showing it
+
+    def file_message(msg: dict) -> None:
+        parent = msg.get("parent_header", {}).get("msg_id")
+        run = runs.get(parent)
+        if run is None:
+            return
+        kind = msg["msg_type"]
+        if kind == "status":
+            if msg["content"]["execution_state"] == "idle":
+                run.done = True
+            return
+        if kind == "execute_input":
+            run.execution_count = msg["content"].get("execution_count")
+            return
+        if kind == "clear_output":
+            run.outputs.clear()
+            return
+        if kind == "update_display_data":
+            display_id = msg["content"].get("transient", {}).get("display_id")
+            for out in displays.get(display_id, []):
+                out["data"] = msg["content"]["data"]
+                out["metadata"] = msg["content"].get("metadata", {})
+            return
+        out = output_from(msg, run.execution_count)
+        if out is None:
+            return
+        display_id = out.pop("_display_id", None)
+        if display_id:
+            displays.setdefault(display_id, []).append(out)
+        if kind == "error":
+            run.error = msg["content"]
+        run.outputs.append(out)
+
+    def drain(until, limit: float) -> bool:
+        """Files IOPub messages until `until()` holds or `limit` seconds pass."""
+        deadline = time.monotonic() + limit
+        while not until():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            try:
+                file_message(kc.get_iopub_msg(timeout=min(remaining, 0.5)))
+            except queue.Empty:
+                pass
+        return True
+
+    try:
+        kc.wait_for_ready(timeout=60)
+        for index, source in code_cells(nb):
+            msg_id = kc.execute(source, store_history=True, allow_stdin=False, stop_on_error=True)
+            run = runs[msg_id] = CellRun(index)
+            reply = None
+            deadline = time.monotonic() + timeout
+            while reply is None:
+                try:
+                    candidate = kc.get_shell_msg(timeout=0.2)
+                    if candidate.get("parent_header", {}).get("msg_id") == msg_id:
+                        reply = candidate
+                except queue.Empty:
+                    pass
+                try:  # file whatever IOPub already holds
+                    while True:
+                        file_message(kc.get_iopub_msg(timeout=0.01))
+                except queue.Empty:
+                    pass
+                if time.monotonic() > deadline:
+                    failures.append(Failure(path.name, index + 1, None, f"timed out after {timeout:.0f} s"))
+                    km.interrupt_kernel()
+                    break
+            if reply is None:
+                break
+            drain(lambda: run.done, 10)
+            if run.execution_count is None:
+                run.execution_count = reply["content"].get("execution_count")
+            if reply["content"].get("status") == "error" or run.error is not None:
+                error = run.error or reply["content"]
+                message = f"{error.get('ename', 'Error')}: {ANSI.sub('', error.get('evalue', ''))}".strip()
+                failures.append(Failure(path.name, index + 1, None, message))
+                break
+        # Late outputs: keep listening until the kernel is quiet for `settle` seconds.
+        quiet_since = time.monotonic()
+        while time.monotonic() - quiet_since < settle:
+            try:
+                file_message(kc.get_iopub_msg(timeout=0.1))
+                quiet_since = time.monotonic()
+            except queue.Empty:
+                pass
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+    for failure in failures:
+        if failure.line is None and "timed out" not in failure.message:
+            failure.line = locate_runtime_error(nb, path, deno, failure.cell - 1, timeout)
+    for run in runs.values():
+        cell = nb.cells[run.index]
+        cell.outputs = run.outputs
+        cell.execution_count = run.execution_count
+        for out in cell.outputs:
+            if out.get("output_type") == "execute_result":
+                out["execution_count"] = run.execution_count
+    return failures
+
+
+def write_outputs(nb, path: Path, out_dir: Path) -> None:
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    exporter = HTMLExporter(
+        template_name="gatelab",
+        extra_template_basedirs=[str(JUPYTER_DIR / "nbconvert" / "templates")],
+    )
+    html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": path.stem}})
+    # Write next to the final names, then rename: no half-written reports.
+    for name, text in ((path.stem + ".ipynb", nbformat.writes(nb)), (path.stem + ".html", html)):
+        with tempfile.NamedTemporaryFile("w", dir=out_dir, delete=False, suffix=".tmp", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(f.name, out_dir / name)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--out", type=Path, default=ROOT / "reports" / "notebooks")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
+    parser.add_argument("--settle", type=float, default=2.0, help="quiet seconds after the last cell")
+    parser.add_argument("--deno", help="path of the deno executable")
+    args = parser.parse_args()
+
+    import nbformat
+
+    paths = [p.resolve() for p in args.notebooks] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    if not paths:
+        print("run_notebooks: no notebooks found", file=sys.stderr)
+        return 1
+    deno = deno_command(args.deno)
+    failures: list[Failure] = []
+    with tempfile.TemporaryDirectory(prefix="gatelab-notebooks-") as workdir:
+        jupyter_path = jupyter_path_for(deno, Path(workdir))
+        for path in paths:
+            started = time.monotonic()
+            nb = nbformat.read(path, as_version=4)
+            found = static_check(nb, path, deno)
+            if not found:
+                found = execute(nb, path, jupyter_path, args.timeout, args.settle, deno)
+            write_outputs(nb, path, args.out)
+            status = "ok" if not found else "FAILED"
+            print(f"{status:6} {path.name} ({time.monotonic() - started:.1f} s) -> {args.out / path.stem}.ipynb, .html")
+            for failure in found:
+                print("  " + failure.render(), file=sys.stderr)
+            failures.extend(found)
+    if failures:
+        print(f"notebooks: {len(failures)} error(s)", file=sys.stderr)
+        for failure in failures:
+            print("  " + failure.render(), file=sys.stderr)
+        return 1
+    print(f"notebooks: {len(paths)} ran without errors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
