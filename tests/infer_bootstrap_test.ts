@@ -8,46 +8,11 @@
 import { deepEqual, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { createPrng } from "../lib/core/prng.ts";
-import type { PairedDataset } from "../lib/core/types.ts";
+import { bootstrapFixture as dataset } from "./infer_fixture.ts";
 import { bootstrapDataset, bootstrapToJson } from "../lib/infer/bootstrap.ts";
 import { FastStream } from "../lib/infer/_fast_stream.ts";
 import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
 import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
-
-/** [task, a, s@old, s@new, reward delta, r_x delta]; tasks 0, 4, 8, ... have two pooled rows. */
-const ROWS: readonly (readonly number[])[] = [
-  [0, 1, 1, 0, 0.10817, 0.062659],
-  [0, 1, 1, 0, 0.106169, 0.009145],
-  [1, 1, 0, 0, 0.344981, 0.156464],
-  [2, 0, 0, 1, 0.374301, 0.171423],
-  [3, 1, 0, 0, 0.045997, 0.040017],
-  [4, 0, 1, 0, 0.328913, 0.134975],
-  [4, 1, 0, 1, 0.251839, 0.12403],
-  [5, 1, 1, 0, 0.068803, 0.032427],
-  [6, 1, 1, 0, 0.158598, 0.04075],
-  [7, 1, 1, 0, 0.165283, 0.046508],
-  [8, 1, 0, 1, 0.162099, 0.070824],
-  [8, 0, 0, 1, 0.028039, 0.052732],
-  [9, 1, 1, 0, 0.048561, 0.057037],
-  [10, 1, 0, 0, 0.121659, 0.065854],
-  [11, 1, 0, 1, 0.51481, 0.238909],
-  [12, 1, 1, 0, 0.113789, 0.091591],
-  [12, 0, 0, 0, 0.014789, 0.025281],
-  [13, 1, 0, 1, 0.031836, 0.017438],
-  [14, 1, 1, 0, 0.137295, 0.07138],
-  [15, 1, 0, 1, 0.259573, 0.125623],
-  [16, 0, 0, 0, 0.000496, -0.005943],
-  [16, 0, 0, 1, 0.117187, 0.050612],
-  [17, 0, 1, 0, 0.278986, 0.148742],
-  [18, 0, 1, 0, -0.072378, -0.058556],
-  [19, 1, 1, 0, 0.182669, 0.060417],
-  [20, 0, 0, 1, 0.115772, 0.067771],
-  [20, 1, 0, 1, 0.176074, 0.095215],
-  [21, 0, 0, 1, 0.061992, 0.048331],
-  [22, 1, 0, 0, 0.23657, 0.096219],
-  [23, 1, 0, 0, 0.227113, 0.081504],
-];
-const TASKS = 24;
 
 const REFERENCE: Record<
   string,
@@ -141,39 +106,6 @@ const STABILITY_K1 = {
   "freq": { "a": 0.4275, "s@old": 0.065, "s@new": 0.5075 },
   "set_equal": 0.5075,
 };
-
-function dataset(): PairedDataset {
-  const n = ROWS.length;
-  const design = new Uint8Array(n * 3);
-  const reward = new Float64Array(n), rx = new Float64Array(n);
-  const cluster = new Int32Array(n);
-  ROWS.forEach((r, i) => {
-    cluster[i] = r[0]!;
-    design.set([r[1]!, r[2]!, r[3]!], i * 3);
-    reward[i] = r[4]!;
-    rx[i] = r[5]!;
-  });
-  return {
-    baseline: { run_id: "bare", run_dir: "bare", sha256: "" },
-    gates: [],
-    columns: [
-      { version_id: "a", slot_id: "a", chunk_id: "a", role: "add" },
-      { version_id: "s@old", slot_id: "s", chunk_id: "s", role: "old" },
-      { version_id: "s@new", slot_id: "s", chunk_id: "s2", role: "new" },
-    ],
-    metrics: ["reward", "r_x"],
-    n,
-    k: 3,
-    design,
-    masked: { reward, r_x: rx },
-    bare: { reward: new Float64Array(n), r_x: new Float64Array(n) },
-    delta: { reward, r_x: rx },
-    episodes: [],
-    gateIndex: new Uint16Array(n),
-    cluster,
-    clusterCount: TASKS,
-  };
-}
 
 const close = (a: number | null | undefined, b: number, tol = 1e-10) =>
   ok(

@@ -6,3 +6,5 @@ export * from "./bca.ts";
 export * from "./distributions.ts";
 export * from "./diagnostics.ts";
 export * from "./power.ts";
+export * from "./rank_agreement.ts";
+export * from "./heldout.ts";

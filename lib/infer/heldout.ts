@@ -1,0 +1,444 @@
+/**
+ * Held-out ranking checks: split tasks (never rows), fit the paired-delta
+ * OLS on one part, measure on the other; and check a selection against a
+ * later gate that shares versions.
+ *
+ * Definitions (docs/inference.md):
+ * - `spearman`, `kendall_tau_b`: rank agreement of the fit part's and the
+ *   held-out part's coefficients over all columns.
+ * - `topk_overlap`: |S_fit ∩ S_held|, the selected sets of the two parts
+ *   under the gate's rule with budget K; `topk_jaccard` = |∩| / |∪| (1 if both empty).
+ * - `gain_predicted` = sum of the fit part's coefficients over S_fit: the
+ *   gain of the selected set over bare that the fit part promises.
+ * - `gain_realised` = sum of the held-out part's coefficients over S_fit:
+ *   the additive estimate, from held-out tasks only, of the mean delta
+ *   (R - B) that S_fit would produce on them. The gap measures
+ *   selection-induced optimism (winner's curse).
+ *
+ * @module
+ */
+import { type Issue } from "../core/issue.ts";
+import { createPrng } from "../core/prng.ts";
+import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
+import type { Result } from "../core/issue.ts";
+import type { PairedDataset } from "../core/types.ts";
+import { compileSelection } from "../select/select.ts";
+import { kernelWorkspace, solveWeighted } from "./bootstrap_kernel.ts";
+import { SELECTION_RULE } from "./bootstrap.ts";
+import { datasetClusterSums } from "./cluster_sums.ts";
+import { kendallTauB, spearman } from "./rank_agreement.ts";
+
+/** A held-out plan (`gatelab.heldout-plan/v1`). */
+export interface HeldoutPlan {
+  readonly format: "gatelab.heldout-plan/v1";
+  /** `kfold`: each fold held out once; `split_half`: a random half fits, the other half is held out. */
+  readonly scheme: "kfold" | "split_half";
+  /** Folds for kfold (>= 2); split_half uses 2. */
+  readonly folds: number;
+  /** Independent repetitions with fresh task permutations. */
+  readonly repeats: number;
+  readonly seed: number;
+  /** Metric whose coefficients are ranked. @default {"reward"} */
+  readonly metric: string;
+  /** Budget K of the selection; default: the first gate's budget_k. */
+  readonly budget_k?: number;
+}
+
+/**
+ * Parses and checks a held-out plan; every problem is a `plan_invalid`
+ * issue with the field path.
+ *
+ * @param value Parsed JSON.
+ * @param file File name for issues.
+ * @returns The plan with defaults filled, or the issues.
+ *
+ * @example
+ * ```ts
+ * import { parseHeldoutPlan } from "./heldout.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const ok = parseHeldoutPlan({ format: "gatelab.heldout-plan/v1", scheme: "kfold", folds: 5, repeats: 2, seed: 1 });
+ * deepEqual(ok.ok && ok.value.metric, "reward");
+ * const bad = parseHeldoutPlan({ format: "gatelab.heldout-plan/v1", scheme: "loo", folds: 1, repeats: 0, seed: 1.5 });
+ * deepEqual(bad.issues.map((i) => i.path), ["scheme", "folds", "repeats", "seed"]);
+ * ```
+ */
+export function parseHeldoutPlan(value: unknown, file = "plan.json"): Result<HeldoutPlan> {
+  const issues: Issue[] = [];
+  const bad = (path: string, message: string) =>
+    issues.push({ code: "plan_invalid", file, path, message });
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    bad("", "a held-out plan must be a JSON object");
+    return { ok: false, issues };
+  }
+  const v = value as Record<string, unknown>;
+  if (v.format !== "gatelab.heldout-plan/v1") {
+    bad("format", `expected "gatelab.heldout-plan/v1", got ${JSON.stringify(v.format)}`);
+  }
+  const scheme = v.scheme;
+  if (scheme !== "kfold" && scheme !== "split_half") {
+    bad("scheme", `expected "kfold" or "split_half", got ${JSON.stringify(scheme)}`);
+  }
+  const isInt = (x: unknown): x is number => typeof x === "number" && Number.isSafeInteger(x);
+  let folds = 2;
+  if (scheme === "split_half") {
+    if (v.folds !== undefined && v.folds !== 2) {
+      bad("folds", `split_half uses 2 parts, got ${JSON.stringify(v.folds)}`);
+    }
+  } else if (!isInt(v.folds) || v.folds < 2) {
+    bad("folds", `kfold needs an integer number of folds >= 2, got ${JSON.stringify(v.folds)}`);
+  } else folds = v.folds;
+  if (!isInt(v.repeats) || v.repeats < 1) {
+    bad("repeats", `expected an integer >= 1, got ${JSON.stringify(v.repeats)}`);
+  }
+  if (!isInt(v.seed)) bad("seed", `expected a safe integer, got ${JSON.stringify(v.seed)}`);
+  if (v.metric !== undefined && (typeof v.metric !== "string" || v.metric === "")) {
+    bad("metric", `expected a metric name, got ${JSON.stringify(v.metric)}`);
+  }
+  if (v.budget_k !== undefined && (!isInt(v.budget_k) || v.budget_k < 0)) {
+    bad("budget_k", `expected an integer >= 0, got ${JSON.stringify(v.budget_k)}`);
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    issues: [],
+    value: {
+      format: "gatelab.heldout-plan/v1",
+      scheme: scheme as "kfold" | "split_half",
+      folds,
+      repeats: v.repeats as number,
+      seed: v.seed as number,
+      metric: (v.metric as string | undefined) ?? "reward",
+      ...(v.budget_k === undefined ? {} : { budget_k: v.budget_k as number }),
+    },
+  };
+}
+
+/** Numbers of one split. */
+export interface HeldoutSplit {
+  readonly repeat: number;
+  readonly fold: number;
+  readonly fit_tasks: number;
+  readonly heldout_tasks: number;
+  /** False when either part cannot identify every coefficient (then the numbers are null). */
+  readonly ok: boolean;
+  readonly spearman: number | null;
+  readonly kendall_tau_b: number | null;
+  readonly selected_fit: readonly string[];
+  readonly selected_heldout: readonly string[];
+  readonly topk_overlap: number | null;
+  readonly topk_jaccard: number | null;
+  readonly gain_predicted: number | null;
+  readonly gain_realised: number | null;
+}
+
+/** Summary of one statistic over the usable splits. */
+export interface StatSummary {
+  readonly n: number;
+  readonly mean: number | null;
+  readonly sd: number | null;
+  readonly p05: number | null;
+  readonly median: number | null;
+  readonly p95: number | null;
+}
+
+/** Result of {@linkcode heldoutCheck}. */
+export interface HeldoutResult {
+  readonly plan: HeldoutPlan;
+  readonly budget_k: number;
+  readonly split_unit: string;
+  readonly permutation: string;
+  readonly selection_rule: string;
+  readonly definitions: Readonly<Record<string, string>>;
+  readonly splits: readonly HeldoutSplit[];
+  readonly degenerate_splits: number;
+  readonly summary: Readonly<
+    Record<
+      | "spearman"
+      | "kendall_tau_b"
+      | "topk_overlap"
+      | "topk_jaccard"
+      | "gain_predicted"
+      | "gain_realised",
+      StatSummary
+    >
+  >;
+  /** mean(gain_realised) / mean(gain_predicted); null when the latter is 0 or absent. */
+  readonly realised_to_predicted: number | null;
+  readonly summary_quantile_rule: string;
+}
+
+/** Definitions recorded in heldout.json. */
+export const HELDOUT_DEFINITIONS: Readonly<Record<string, string>> = {
+  spearman:
+    "Spearman rho (average ranks) between fit-part and held-out-part coefficients, all columns",
+  kendall_tau_b: "Kendall tau-b between the same two coefficient vectors",
+  topk_overlap:
+    "|S_fit ∩ S_held|, selected sets of the two parts under the gate's rule with budget K",
+  topk_jaccard: "|S_fit ∩ S_held| / |S_fit ∪ S_held| (1 when both are empty)",
+  gain_predicted: "sum of fit-part coefficients over S_fit",
+  gain_realised:
+    "sum of held-out-part coefficients over S_fit: additive estimate, from held-out tasks only, " +
+    "of the mean paired delta R - B that S_fit would produce",
+};
+
+/**
+ * Runs the held-out plan on a dataset. Tasks (clusters) are permuted per
+ * repeat by a Fisher-Yates shuffle (i = G-1 .. 1 swaps with nextInt(i+1)) of
+ * one `createPrng(seed)` stream, repeats consecutive. kfold: the task at
+ * permuted position t is in fold t mod folds; each fold is held out once.
+ * split_half: the first floor(G/2) permuted tasks fit, the rest are held out.
+ *
+ * @param dataset Validated paired dataset.
+ * @param plan A parsed plan.
+ * @returns Per-split numbers and summaries.
+ * @throws {RangeError} If the plan's metric is not in the dataset or K is negative.
+ */
+export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): HeldoutResult {
+  if (!dataset.metrics.includes(plan.metric)) {
+    throw new RangeError(
+      `Cannot run held-out plan: metric "${plan.metric}" is not among ${
+        dataset.metrics.join(", ")
+      }`,
+    );
+  }
+  const budgetK = plan.budget_k ?? dataset.gates[0]?.budget_k ?? 0;
+  const sums = datasetClusterSums(dataset, [plan.metric]);
+  const { k, clusterCount: g } = sums;
+  const rule = compileSelection(dataset.columns);
+  const ids = dataset.columns.map((c) => c.version_id);
+  const prng = createPrng(plan.seed);
+  const perm = new Int32Array(g);
+  const fitCounts = new Int32Array(g), heldCounts = new Int32Array(g);
+  const bFit = new Float64Array(k), bHeld = new Float64Array(k);
+  const work = kernelWorkspace(k);
+  const ranks = new Int32Array(k), order = new Int32Array(k);
+  const splits: HeldoutSplit[] = [];
+  const parts = plan.scheme === "kfold" ? plan.folds : 1;
+  for (let r = 0; r < plan.repeats; r++) {
+    for (let i = 0; i < g; i++) perm[i] = i;
+    for (let i = g - 1; i >= 1; i--) {
+      const j = prng.nextInt(i + 1);
+      const t = perm[i]!;
+      perm[i] = perm[j]!;
+      perm[j] = t;
+    }
+    for (let f = 0; f < parts; f++) {
+      for (let t = 0; t < g; t++) {
+        const held = plan.scheme === "kfold" ? t % plan.folds === f : t >= Math.floor(g / 2);
+        fitCounts[perm[t]!] = held ? 0 : 1;
+        heldCounts[perm[t]!] = held ? 1 : 0;
+      }
+      const nFit = fitCounts.reduce((a, b) => a + b, 0);
+      const sFit = solveWeighted(sums, fitCounts, bFit, 0, work);
+      const sHeld = solveWeighted(sums, heldCounts, bHeld, 0, work);
+      if (sFit !== "ok" || sHeld !== "ok") {
+        splits.push({
+          repeat: r,
+          fold: f,
+          fit_tasks: nFit,
+          heldout_tasks: g - nFit,
+          ok: false,
+          spearman: null,
+          kendall_tau_b: null,
+          selected_fit: [],
+          selected_heldout: [],
+          topk_overlap: null,
+          topk_jaccard: null,
+          gain_predicted: null,
+          gain_realised: null,
+        });
+        continue;
+      }
+      const selFit = rule.rank(bFit, budgetK, ranks, order).selected;
+      const fitSet = Array.from(order.subarray(0, selFit));
+      const selHeld = rule.rank(bHeld, budgetK, ranks, order).selected;
+      const heldSet = new Set(order.subarray(0, selHeld));
+      let inter = 0, predicted = 0, realised = 0;
+      for (const j of fitSet) {
+        if (heldSet.has(j)) inter++;
+        predicted += bFit[j]!;
+        realised += bHeld[j]!;
+      }
+      const union = fitSet.length + heldSet.size - inter;
+      splits.push({
+        repeat: r,
+        fold: f,
+        fit_tasks: nFit,
+        heldout_tasks: g - nFit,
+        ok: true,
+        spearman: spearman(bFit, bHeld),
+        kendall_tau_b: kendallTauB(bFit, bHeld),
+        selected_fit: fitSet.map((j) => ids[j]!),
+        selected_heldout: [...heldSet].map((j) => ids[j]!),
+        topk_overlap: inter,
+        topk_jaccard: union === 0 ? 1 : inter / union,
+        gain_predicted: predicted,
+        gain_realised: realised,
+      });
+    }
+  }
+  const usable = splits.filter((s) => s.ok);
+  const stat = (key: keyof typeof HELDOUT_DEFINITIONS) =>
+    summarise(usable.map((s) => s[key as "spearman"]).filter((v): v is number => v !== null));
+  const summary = {
+    spearman: stat("spearman"),
+    kendall_tau_b: stat("kendall_tau_b"),
+    topk_overlap: stat("topk_overlap"),
+    topk_jaccard: stat("topk_jaccard"),
+    gain_predicted: stat("gain_predicted"),
+    gain_realised: stat("gain_realised"),
+  };
+  const mp = summary.gain_predicted.mean, mr = summary.gain_realised.mean;
+  return {
+    plan,
+    budget_k: budgetK,
+    split_unit: "task (split, task_id); all rows of a task (every pooled round) stay in one part",
+    permutation:
+      "Fisher-Yates over tasks in first-seen order, i = G-1..1 swaps with nextInt(i+1), " +
+      "one createPrng(seed) stream, repeats consecutive",
+    selection_rule: SELECTION_RULE,
+    definitions: HELDOUT_DEFINITIONS,
+    splits,
+    degenerate_splits: splits.length - usable.length,
+    summary,
+    realised_to_predicted: mp !== null && mr !== null && mp !== 0 ? mr / mp : null,
+    summary_quantile_rule: QUANTILE_RULE,
+  };
+}
+
+/**
+ * n, mean, sd (ddof 1), and the 5%, 50%, 95% quantiles (gatelab rule) of values.
+ *
+ * @example
+ * ```ts
+ * import { summarise } from "./heldout.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(summarise([3, 1, 2]), { n: 3, mean: 2, sd: 1, p05: 1, median: 2, p95: 2 });
+ * ```
+ */
+export function summarise(values: readonly number[]): StatSummary {
+  const n = values.length;
+  if (n === 0) return { n, mean: null, sd: null, p05: null, median: null, p95: null };
+  const sorted = Float64Array.from(values).sort();
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const ss = values.reduce((a, b) => a + (b - mean) ** 2, 0);
+  return {
+    n,
+    mean,
+    sd: n > 1 ? Math.sqrt(ss / (n - 1)) : null,
+    p05: lowerQuantileSorted(sorted, 0.05),
+    median: lowerQuantileSorted(sorted, 0.5),
+    p95: lowerQuantileSorted(sorted, 0.95),
+  };
+}
+
+/** Result of {@linkcode againstLaterGate}. */
+export interface AcrossGateCheck {
+  readonly metric: string;
+  readonly budget_k: number;
+  /** Version ids in both gates. */
+  readonly shared: readonly string[];
+  readonly spearman_shared: number | null;
+  readonly kendall_tau_b_shared: number | null;
+  /** Selection on the earlier gate (all its columns). */
+  readonly selected: readonly string[];
+  /** Selected versions the later gate does not test (they cannot be checked). */
+  readonly selected_not_in_later: readonly string[];
+  /** Selection of the later gate under its own rule. */
+  readonly selected_later: readonly string[];
+  readonly topk_overlap: number;
+  /** Sum of earlier coefficients over the selected versions the later gate tests. */
+  readonly gain_predicted: number;
+  /** Sum of later coefficients over the same versions. */
+  readonly gain_realised: number;
+  readonly per_version: readonly {
+    readonly version_id: string;
+    readonly earlier: number;
+    readonly later: number;
+  }[];
+  readonly note: string;
+}
+
+/**
+ * Out-of-sample check across gates: the selection of `earlier` against the
+ * coefficients of a later gate (possibly another checkpoint) that shares
+ * versions. Versions are matched by version_id. Coefficients are
+ * checkpoint-relative, so a later gate on another checkpoint measures
+ * transfer, not only noise.
+ *
+ * @param earlier Dataset of the selecting gate.
+ * @param later Dataset of the later gate(s).
+ * @param options metric (default "reward"), budget K (default the earlier gate's).
+ * @returns Rank agreement on shared versions and predicted vs realised gain.
+ * @throws {RangeError} If the metric is missing in either dataset or a design is singular.
+ */
+export function againstLaterGate(
+  earlier: PairedDataset,
+  later: PairedDataset,
+  options: { readonly metric?: string; readonly budgetK?: number } = {},
+): AcrossGateCheck {
+  const metric = options.metric ?? "reward";
+  const budgetK = options.budgetK ?? earlier.gates[0]?.budget_k ?? 0;
+  const fit = (d: PairedDataset) => {
+    const sums = datasetClusterSums(d, [metric]);
+    const out = new Float64Array(d.k);
+    const status = solveWeighted(
+      sums,
+      new Int32Array(sums.clusterCount).fill(1),
+      out,
+      0,
+      kernelWorkspace(d.k),
+    );
+    if (status !== "ok") {
+      throw new RangeError(
+        `Cannot compare gates: a design is ${
+          status === "singular" ? "rank deficient" : "missing a column"
+        }`,
+      );
+    }
+    return out;
+  };
+  const select = (d: PairedDataset, beta: Float64Array, k: number) => {
+    const ranks = new Int32Array(d.k), order = new Int32Array(d.k);
+    const n = compileSelection(d.columns).rank(beta, k, ranks, order).selected;
+    return Array.from(order.subarray(0, n), (j) => d.columns[j]!.version_id);
+  };
+  const bE = fit(earlier), bL = fit(later);
+  const laterIndex = new Map(later.columns.map((c, j) => [c.version_id, j]));
+  const sharedPairs = earlier.columns.flatMap((c, j) => {
+    const l = laterIndex.get(c.version_id);
+    return l === undefined ? [] : [[j, l] as const];
+  });
+  const eShared = sharedPairs.map(([j]) => bE[j]!), lShared = sharedPairs.map(([, l]) => bL[l]!);
+  const selected = select(earlier, bE, budgetK);
+  const selectedLater = select(later, bL, later.gates[0]?.budget_k ?? budgetK);
+  const laterSet = new Set(selectedLater);
+  let predicted = 0, realised = 0;
+  const earlierIndex = new Map(earlier.columns.map((c, j) => [c.version_id, j]));
+  for (const id of selected) {
+    const l = laterIndex.get(id);
+    if (l === undefined) continue;
+    predicted += bE[earlierIndex.get(id)!]!;
+    realised += bL[l]!;
+  }
+  return {
+    metric,
+    budget_k: budgetK,
+    shared: sharedPairs.map(([j]) => earlier.columns[j]!.version_id),
+    spearman_shared: sharedPairs.length >= 2 ? spearman(eShared, lShared) : null,
+    kendall_tau_b_shared: sharedPairs.length >= 2 ? kendallTauB(eShared, lShared) : null,
+    selected,
+    selected_not_in_later: selected.filter((id) => !laterIndex.has(id)),
+    selected_later: selectedLater,
+    topk_overlap: selected.filter((id) => laterSet.has(id)).length,
+    gain_predicted: predicted,
+    gain_realised: realised,
+    per_version: sharedPairs.map(([j, l]) => ({
+      version_id: earlier.columns[j]!.version_id,
+      earlier: bE[j]!,
+      later: bL[l]!,
+    })),
+    note: "versions matched by version_id; coefficients are relative to each gate's own bare run " +
+      "(checkpoint-relative), so a later checkpoint measures transfer as well as noise",
+  };
+}
