@@ -17,3 +17,4 @@ export * from "./demo/mod.ts";
 export * from "./fit/mod.ts";
 export * from "./select/mod.ts";
 export * from "./analyze/mod.ts";
+export * from "./gateb/mod.ts";

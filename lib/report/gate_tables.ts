@@ -196,3 +196,90 @@ export function selectionTable(selection: SelectionTableInput): Table {
     ],
   };
 }
+
+/** One compared quantity as read by {@linkcode comparisonTables}. */
+interface ComparedRow {
+  readonly bare: number | null;
+  readonly equipped: number | null;
+  readonly difference: number | null;
+  readonly ci: readonly [number, number] | readonly number[] | null;
+}
+
+/** The parts of comparison.json the Gate B tables read. */
+export interface ComparisonTableInput {
+  readonly bare: { readonly run_id: string };
+  readonly equipped: { readonly run_id: string };
+  readonly split: string;
+  readonly n_tasks: number;
+  readonly n_pairs: number;
+  readonly bootstrap: { readonly draws: number; readonly seed: number };
+  readonly metrics: Readonly<Record<string, ComparedRow>>;
+  readonly behaviour: Readonly<Record<string, ComparedRow | null>>;
+}
+
+/**
+ * Gate B tables: reward and components per arm with the task-aligned
+ * difference and its paired bootstrap interval; then failure rate, steps
+ * and tokens.
+ *
+ * @param comparison comparison.json.
+ * @returns `[metrics table, behaviour table]`.
+ *
+ * @example
+ * ```ts
+ * import { comparisonTables } from "./gate_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const q = { bare: 0.5, equipped: 0.6, difference: 0.1, ci: [0.05, 0.15] };
+ * const [m] = comparisonTables({ bare: { run_id: "b" }, equipped: { run_id: "e" }, split: "test", n_tasks: 3, n_pairs: 3,
+ *   bootstrap: { draws: 10, seed: 1 }, metrics: { reward: q }, behaviour: { failure_rate: null } });
+ * deepEqual(m!.rows[0], ["reward", "0.5000", "0.6000", "0.1000", "[0.0500, 0.1500]"]);
+ * ```
+ */
+export function comparisonTables(comparison: ComparisonTableInput): Table[] {
+  const columns = [
+    { label: "quantity" },
+    { label: "bare", align: "right" as const },
+    { label: "equipped", align: "right" as const },
+    { label: "difference", align: "right" as const },
+    { label: "95% CI (paired task bootstrap)", align: "right" as const },
+  ];
+  const row = (name: string, q: ComparedRow | null, digits: number): string[] =>
+    q === null ? [name, "—", "—", "—", "—"] : [
+      name,
+      formatNumber(q.bare, digits),
+      formatNumber(q.equipped, digits),
+      formatNumber(q.difference, digits),
+      formatInterval(q.ci, digits),
+    ];
+  const note =
+    `${comparison.equipped.run_id} - ${comparison.bare.run_id} on ${comparison.split}: ` +
+    `${comparison.n_pairs} paired episodes over ${comparison.n_tasks} tasks; ` +
+    `${comparison.bootstrap.draws} task-bootstrap draws, seed ${comparison.bootstrap.seed}, percentile intervals`;
+  const digitsOf: Record<string, number> = {
+    failure_rate: 4,
+    steps: 2,
+    tokens: 0,
+    tokens_prompt: 0,
+    tokens_completion: 0,
+  };
+  return [
+    {
+      caption: "Gate B: equipped vs bare, task-aligned",
+      label: "tab:gate-b-metrics",
+      columns,
+      rows: Object.entries(comparison.metrics).map(([m, q]) => row(m, q, 4)),
+      notes: [note],
+    },
+    {
+      caption: "Gate B: failures and cost",
+      label: "tab:gate-b-behaviour",
+      columns,
+      rows: Object.entries(comparison.behaviour).map(([m, q]) =>
+        row(m.replaceAll("_", " "), q, digitsOf[m] ?? 4)
+      ),
+      notes: [
+        "failure rate = failed attempts / attempts; steps of the completed attempt; tokens per episode over all its attempts",
+      ],
+    },
+  ];
+}

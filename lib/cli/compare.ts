@@ -1,0 +1,149 @@
+/**
+ * `deno task gate compare --bare <run_dir> --equipped <run_dir> --out <dir>`:
+ * Gate B, the frozen selected skill against the bare model on held-out
+ * tasks (docs/analysis.md). Refuses runs that differ in more than the skill.
+ *
+ * Exit codes: 0 ok, 2 input issues (only validation.json is written), 1 crash.
+ *
+ * @module
+ */
+import { parseCommandArgs, UsageError } from "./args.ts";
+import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { stderrProgress } from "../core/progress.ts";
+import { readRun } from "../load/read_run.ts";
+import { GATE_B_FIELDS, gateBIssues } from "../gateb/checks.ts";
+import { compareRuns } from "../gateb/compare.ts";
+import { comparisonTables } from "../report/gate_tables.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+
+const HELP =
+  `usage: deno task gate compare --bare <run_dir> --equipped <run_dir> --out <dir> [options]
+
+Gate B: compares the equipped run (the whole frozen selection) with the bare
+run on the same held-out tasks. Refuses unless the runs differ only in the
+skill (checkpoint, model, endpoint, decoding, base prompt, environment,
+runtime, reward must be equal; max_skills null or >= selected chunks).
+
+  --bare <dir>        bare run directory (required)
+  --equipped <dir>    equipped run directory (required)
+  --out <dir>         output directory (required)
+  --bootstrap <B>     paired task-bootstrap draws; 0 skips (default 10000)
+  --seed <S>          bootstrap seed (default 20260927)
+  --quiet             print only the summary`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    bare: { type: "string" },
+    equipped: { type: "string" },
+    out: { type: "string" },
+    bootstrap: { type: "string" },
+    seed: { type: "string" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`compare takes no positional arguments\n\n${HELP}`);
+  }
+  const { bare, equipped, out } = values;
+  if (bare === undefined || equipped === undefined || out === undefined) {
+    throw new UsageError(`compare needs --bare, --equipped and --out\n\n${HELP}`);
+  }
+  const draws = intArg("bootstrap", values.bootstrap, 10000);
+  const seed = intArg("seed", values.seed, 20260927);
+  const command = ["gate", "compare", ...args].join(" ");
+
+  const [b, e] = await Promise.all([readRun(bare), readRun(equipped)]);
+  const inputs = [
+    {
+      dir: bare,
+      kind: "bare",
+      ...(b.ok ? { run_id: b.value.manifest.run_id, sha256: b.value.sha256 } : {}),
+    },
+    {
+      dir: equipped,
+      kind: "equipped",
+      ...(e.ok ? { run_id: e.value.manifest.run_id, sha256: e.value.sha256 } : {}),
+    },
+  ];
+  const validationOf = (issues: readonly Issue[]) => {
+    const list = new IssueList();
+    list.addAll(issues);
+    const report = {
+      format: "gatelab.validation/v1",
+      ok: list.ok,
+      issues: list.toArray(),
+      counts: list.counts(),
+      generator: generatorMeta(command),
+      inputs,
+    };
+    return { list, text: toJsonText(report) };
+  };
+  let issues: Issue[] = [...b.issues, ...e.issues];
+  let checked: ReturnType<typeof gateBIssues> | null = null;
+  if (b.ok && e.ok) {
+    checked = gateBIssues(b.value, e.value);
+    issues = [...issues, ...checked.issues];
+  }
+  const validation = validationOf(issues);
+  if (!b.ok || !e.ok || !checked || checked.pairs === null || !validation.list.ok) {
+    await writeFilesAtomic(out, { "validation.json": validation.text });
+    if (!values.quiet) {
+      for (const issue of validation.list.toArray()) console.log(formatIssue(issue));
+    }
+    const byCode = Object.entries(validation.list.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
+    console.log(
+      `not ok: ${validation.list.count} issue(s) (${byCode}); wrote ${out}/validation.json only`,
+    );
+    return 2;
+  }
+  const comparison = compareRuns(b.value, e.value, checked.pairs, {
+    draws,
+    seed,
+    command,
+    checkedFields: GATE_B_FIELDS,
+    ...(draws > 0 ? { onProgress: stderrProgress("bootstrap") } : {}),
+  });
+  const tables = comparisonTables(comparison);
+  await writeFilesAtomic(out, {
+    "validation.json": validation.text,
+    "comparison.json": toJsonText(comparison),
+    "comparison.md": tables.map(toMarkdown).join("\n"),
+    "comparison.tex": tables.map(toLatex).join("\n"),
+  });
+  if (!values.quiet) {
+    for (const [m, q] of Object.entries(comparison.metrics)) {
+      console.log(
+        `  ${m.padEnd(18)} bare ${fmt(q.bare)}  equipped ${fmt(q.equipped)}  diff ${
+          fmt(q.difference)
+        }  CI ${q.ci ? `[${fmt(q.ci[0])}, ${fmt(q.ci[1])}]` : "—"}`,
+      );
+    }
+  }
+  const r = comparison.metrics.reward!;
+  console.log(
+    `ok: ${comparison.n_pairs} paired episodes, ${comparison.n_tasks} tasks; reward ${
+      fmt(r.equipped)
+    } vs ${fmt(r.bare)} (diff ${fmt(r.difference)}); wrote ${out}/`,
+  );
+  return 0;
+}
+
+function fmt(v: number | null | undefined): string {
+  return v === null || v === undefined ? "—" : v.toFixed(4);
+}
+
+function intArg(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
+  }
+  return n;
+}

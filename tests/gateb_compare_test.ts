@@ -1,0 +1,153 @@
+/**
+ * Gate B (`gate compare`). Reference numbers in tests/data/gateb_reference.json
+ * were made once, independently, with
+ *   python3 scripts/reference/fit_gateb_bootstrap.py > tests/data/gateb_reference.json
+ * (numpy; the paired task bootstrap is driven by the independent Python
+ * xoshiro128** in scripts/reference/prng_xoshiro.py with the documented draw
+ * order; the file also holds the two runs the numbers were computed from).
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { run } from "../lib/cli/compare.ts";
+import { tempDir } from "./fixtures.ts";
+
+interface RunDoc {
+  manifest: Record<string, unknown>;
+  traces: Record<string, unknown>[];
+}
+const reference = JSON.parse(
+  await Deno.readTextFile(new URL("./data/gateb_reference.json", import.meta.url)),
+) as {
+  draws: number;
+  seed: number;
+  bare: RunDoc;
+  equipped: RunDoc;
+  expected: Record<string, Record<string, number | number[]>>;
+};
+
+async function writeRun(dir: string, doc: RunDoc): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "manifest.json"), JSON.stringify(doc.manifest, null, 2));
+  await Deno.writeTextFile(
+    join(dir, "traces.jsonl"),
+    doc.traces.map((t) => JSON.stringify(t)).join("\n") + "\n",
+  );
+  return dir;
+}
+
+async function quiet<T>(f: () => Promise<T>): Promise<T> {
+  const log = console.log, error = console.error;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return await f();
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+function close(actual: number, expected: number, label: string): void {
+  ok(
+    Math.abs(actual - expected) <= 1e-12 * Math.max(1, Math.abs(expected)),
+    `${label}: ${actual} vs ${expected}`,
+  );
+}
+
+Deno.test("gate compare: arm means, differences and paired task-bootstrap intervals match the numpy reference", async () => {
+  await using dir = await tempDir();
+  const bare = await writeRun(join(dir.path, "bare"), reference.bare);
+  const eq = await writeRun(join(dir.path, "eq"), reference.equipped);
+  const out = join(dir.path, "out");
+  const code = await quiet(() =>
+    run([
+      "--bare",
+      bare,
+      "--equipped",
+      eq,
+      "--out",
+      out,
+      "--bootstrap",
+      String(reference.draws),
+      "--seed",
+      String(reference.seed),
+    ])
+  );
+  deepEqual(code, 0);
+  const c = JSON.parse(await Deno.readTextFile(join(out, "comparison.json")));
+  deepEqual([c.n_tasks, c.n_pairs], [6, 12]);
+  deepEqual(c.bootstrap.draws, reference.draws);
+  deepEqual(c.bootstrap.seed, reference.seed);
+  for (const [name, want] of Object.entries(reference.expected)) {
+    const got = name.startsWith("metric:") ? c.metrics[name.slice(7)] : c.behaviour[name];
+    ok(got, name);
+    for (const field of ["bare", "equipped", "difference"]) {
+      close(got[field], want[field] as number, `${name}.${field}`);
+    }
+    for (const field of ["ci", "bare_ci", "equipped_ci"]) {
+      const w = want[field] as number[];
+      close(got[field][0], w[0]!, `${name}.${field}[0]`);
+      close(got[field][1], w[1]!, `${name}.${field}[1]`);
+    }
+  }
+  const names = [...Deno.readDirSync(out)].map((e) => e.name).sort();
+  deepEqual(names, ["comparison.json", "comparison.md", "comparison.tex", "validation.json"]);
+  ok((await Deno.readTextFile(join(out, "comparison.md"))).includes("| r_success |"));
+});
+
+type Edit = (bare: RunDoc, eq: RunDoc) => void;
+const refusals: [string, Edit, string][] = [
+  [
+    "a different model",
+    (_b, e) => ((e.manifest.provenance as Record<string, unknown>).model = "other"),
+    "provenance_mismatch",
+  ],
+  [
+    "a different max_steps",
+    (
+      _b,
+      e,
+    ) => (((e.manifest.provenance as Record<string, unknown>).runtime as Record<string, unknown>)
+      .max_steps = 20),
+    "provenance_mismatch",
+  ],
+  [
+    "max_skills below the selection",
+    (_b, e) => ((e.manifest.skill as Record<string, unknown>).max_skills = 1),
+    "comparison_invalid",
+  ],
+  [
+    "a bare run with skills",
+    (b) => ((b.manifest.skill as Record<string, unknown>).selected_skills = ["c1"]),
+    "bare_not_skill_free",
+  ],
+  [
+    "different task plans",
+    (_b, e) => (e.manifest.tasks = ["t0", "t1", "t2", "t3", "t4", "t9"]),
+    "comparison_invalid",
+  ],
+  [
+    "an equipped attempt without the skill",
+    (_b, e) => (e.traces[0]!.injected = ["c1"]),
+    "injection_mismatch",
+  ],
+];
+
+for (const [what, edit, code] of refusals) {
+  Deno.test(`gate compare: refuses ${what} (${code}) and writes only validation.json`, async () => {
+    await using dir = await tempDir();
+    const b = structuredClone(reference.bare), e = structuredClone(reference.equipped);
+    edit(b, e);
+    const bare = await writeRun(join(dir.path, "bare"), b);
+    const eq = await writeRun(join(dir.path, "eq"), e);
+    const out = join(dir.path, "out");
+    deepEqual(
+      await quiet(() => run(["--bare", bare, "--equipped", eq, "--out", out, "--bootstrap", "0"])),
+      2,
+    );
+    deepEqual([...Deno.readDirSync(out)].map((x) => x.name), ["validation.json"]);
+    const report = JSON.parse(await Deno.readTextFile(join(out, "validation.json")));
+    deepEqual(report.ok, false);
+    ok(report.issues.some((i: { code: string }) => i.code === code), JSON.stringify(report.issues));
+  });
+}
