@@ -66,7 +66,7 @@ export function spearman(a: ArrayLike<number>, b: ArrayLike<number>): number | n
  * ```ts
  * import { kendallTauB } from "./rank_agreement.ts";
  * import { ok } from "node:assert/strict";
- * // scipy.stats.kendalltau([1, 2, 3, 4], [10, 20, 40, 30]).statistic = 0.6666666666666666
+ * // scipy.stats.kendalltau([1, 2, 3, 4], [10, 20, 40, 30]).statistic = 0.6666666666666669
  * ok(Math.abs(kendallTauB([1, 2, 3, 4], [10, 20, 40, 30])! - 2 / 3) < 1e-15);
  * ```
  */
