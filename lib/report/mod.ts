@@ -2,3 +2,4 @@
 export * from "./table.ts";
 export * from "./study_tables.ts";
 export * from "./gate_tables.ts";
+export * from "./infer_tables.ts";
