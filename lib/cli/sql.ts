@@ -1,0 +1,79 @@
+/**
+ * `deno task gate sql <gate_or_run_dir>... --query "<SQL>" [--out file.csv]`:
+ * loads the given gates (with their masked and bare runs) and runs into an
+ * in-memory DuckDB and runs one query. Prints the result as a table, or
+ * writes it as CSV (atomically). Tables: runs, attempts, rewards, injected,
+ * gates, versions, assignments (docs/validation.md).
+ *
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import { parseCommandArgs, UsageError } from "./args.ts";
+import { formatIssue } from "../core/issue.ts";
+import { writeFilesAtomic } from "../core/atomic_write.ts";
+import { openDuckDb } from "../sql/engine.ts";
+import { loadIntoDuckDb } from "../sql/load_tables.ts";
+import { readSqlSources } from "../sql/read_sources.ts";
+import { toCsv, toTextTable } from "../sql/format.ts";
+
+const HELP = `usage: deno task gate sql <gate_or_run_dir>... --query "<SQL>" [--out file.csv]
+
+Loads gates (plan, assignments, masked and bare runs) and runs into DuckDB
+(in memory) and runs one query. Tables: runs, attempts, rewards, injected,
+gates, versions, assignments (see docs/validation.md).
+
+  --query <sql>     the SQL to run (required)
+  --out <file.csv>  write the result as CSV instead of printing it
+  --max-rows <n>    rows printed (default 100)`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    query: { type: "string", short: "q" },
+    out: { type: "string" },
+    "max-rows": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    throw new UsageError("sql needs at least one gate or run directory\n\n" + HELP);
+  }
+  if (values.query === undefined) throw new UsageError('sql needs --query "<SQL>"\n\n' + HELP);
+  const maxRows = values["max-rows"] === undefined ? 100 : Number(values["max-rows"]);
+  if (!Number.isSafeInteger(maxRows) || maxRows < 0) {
+    throw new UsageError(`--max-rows must be a non-negative integer, got "${values["max-rows"]}"`);
+  }
+
+  const sources = await readSqlSources(positionals);
+  for (const issue of sources.issues.slice(0, 20)) console.error(`warning: ${formatIssue(issue)}`);
+  if (sources.issues.length > 20) {
+    console.error(`warning: ... and ${sources.issues.length - 20} more issues`);
+  }
+  if (sources.runs.length === 0) {
+    console.error("sql: nothing could be loaded from the given directories");
+    return 2;
+  }
+  const db = await openDuckDb();
+  try {
+    await loadIntoDuckDb(db, sources);
+    let result;
+    try {
+      result = await db.query(values.query);
+    } catch (error) {
+      console.error(`sql: the query failed: ${error instanceof Error ? error.message : error}`);
+      return 2;
+    }
+    if (values.out !== undefined) {
+      await writeFilesAtomic(dirname(values.out), { [basename(values.out)]: toCsv(result) });
+      console.log(`wrote ${result.numRows} rows to ${values.out}`);
+    } else {
+      console.log(toTextTable(result, maxRows).trimEnd());
+    }
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

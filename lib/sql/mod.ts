@@ -1,0 +1,9 @@
+/**
+ * SQL over loaded runs and gates with duckdb-wasm. Nothing here starts
+ * DuckDB at import: {@linkcode openDuckDb} loads the engine on call.
+ */
+export * from "./query_result.ts";
+export * from "./engine.ts";
+export * from "./load_tables.ts";
+export * from "./read_sources.ts";
+export * from "./format.ts";
