@@ -18,3 +18,4 @@ export * from "./fit/mod.ts";
 export * from "./select/mod.ts";
 export * from "./analyze/mod.ts";
 export * from "./gateb/mod.ts";
+export * from "./sql/mod.ts";
