@@ -151,3 +151,28 @@ for (const [what, edit, code] of refusals) {
     ok(report.issues.some((i: { code: string }) => i.code === code), JSON.stringify(report.issues));
   });
 }
+
+Deno.test("gate compare: --selection refuses an equipped skill that is not the frozen Gate A selection", async () => {
+  await using dir = await tempDir();
+  const bare = await writeRun(join(dir.path, "bare"), reference.bare);
+  const eq = await writeRun(join(dir.path, "eq"), reference.equipped);
+  const good = join(dir.path, "good.json"), bad = join(dir.path, "bad.json");
+  await Deno.writeTextFile(
+    good,
+    JSON.stringify({ format: "gatelab.selection/v1", selected: ["c2", "c1"] }),
+  );
+  await Deno.writeTextFile(
+    bad,
+    JSON.stringify({ format: "gatelab.selection/v1", selected: ["c1", "c3"] }),
+  );
+  const out = join(dir.path, "out");
+  const base = ["--bare", bare, "--equipped", eq, "--bootstrap", "0"];
+  deepEqual(await quiet(() => run([...base, "--out", out, "--selection", good])), 0);
+  const c = JSON.parse(await Deno.readTextFile(join(out, "comparison.json")));
+  deepEqual(c.selection_file, good);
+  const out2 = join(dir.path, "out2");
+  deepEqual(await quiet(() => run([...base, "--out", out2, "--selection", bad])), 2);
+  const report = JSON.parse(await Deno.readTextFile(join(out2, "validation.json")));
+  deepEqual(report.issues.map((i: { code: string }) => i.code), ["comparison_invalid"]);
+  ok(/missing c3; not selected but equipped c2/.test(report.issues[0].message));
+});

@@ -13,7 +13,7 @@ import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { readRun } from "../load/read_run.ts";
-import { GATE_B_FIELDS, gateBIssues } from "../gateb/checks.ts";
+import { GATE_B_FIELDS, gateBIssues, selectionMismatch } from "../gateb/checks.ts";
 import { compareRuns } from "../gateb/compare.ts";
 import { comparisonTables } from "../report/gate_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
@@ -29,6 +29,7 @@ runtime, reward must be equal; max_skills null or >= selected chunks).
   --bare <dir>        bare run directory (required)
   --equipped <dir>    equipped run directory (required)
   --out <dir>         output directory (required)
+  --selection <file>  Gate A selection.json: the equipped skill must equal its selected set
   --bootstrap <B>     paired task-bootstrap draws; 0 skips (default 10000)
   --seed <S>          bootstrap seed (default 20260927)
   --quiet             print only the summary`;
@@ -39,6 +40,7 @@ export async function run(args: string[]): Promise<number> {
     bare: { type: "string" },
     equipped: { type: "string" },
     out: { type: "string" },
+    selection: { type: "string" },
     bootstrap: { type: "string" },
     seed: { type: "string" },
     quiet: { type: "boolean" },
@@ -90,6 +92,9 @@ export async function run(args: string[]): Promise<number> {
   if (b.ok && e.ok) {
     checked = gateBIssues(b.value, e.value);
     issues = [...issues, ...checked.issues];
+    if (values.selection !== undefined) {
+      issues.push(...(await frozenSelectionIssues(e.value, values.selection)));
+    }
   }
   const validation = validationOf(issues);
   if (!b.ok || !e.ok || !checked || checked.pairs === null || !validation.list.ok) {
@@ -108,6 +113,7 @@ export async function run(args: string[]): Promise<number> {
     seed,
     command,
     checkedFields: GATE_B_FIELDS,
+    ...(values.selection !== undefined ? { selectionFile: values.selection } : {}),
     ...(draws > 0 ? { onProgress: stderrProgress("bootstrap") } : {}),
   });
   const tables = comparisonTables(comparison);
@@ -133,6 +139,32 @@ export async function run(args: string[]): Promise<number> {
     } vs ${fmt(r.bare)} (diff ${fmt(r.difference)}); wrote ${out}/`,
   );
   return 0;
+}
+
+/** Reads a Gate A selection.json and compares its selected set with the equipped skill. */
+async function frozenSelectionIssues(
+  equipped: Parameters<typeof selectionMismatch>[0],
+  file: string,
+): Promise<Issue[]> {
+  let selected: unknown;
+  try {
+    selected = JSON.parse(await Deno.readTextFile(file))?.selected;
+  } catch (error) {
+    return [{
+      code: "io_error",
+      file,
+      message: `Cannot read the Gate A selection: ${String(error)}`,
+    }];
+  }
+  if (!Array.isArray(selected) || !selected.every((v) => typeof v === "string")) {
+    return [{
+      code: "schema_error",
+      file,
+      path: "selected",
+      message: "selected must be an array of version ids",
+    }];
+  }
+  return selectionMismatch(equipped, selected, file);
 }
 
 function fmt(v: number | null | undefined): string {

@@ -179,3 +179,43 @@ export function gateBIssues(
     },
   };
 }
+
+/**
+ * Checks that the equipped run carries exactly the frozen Gate A selection
+ * (seed 001 2.1.4: Gate B injects the whole selected skill S_0). Compared as
+ * sets; the order of injection is the runtime's business.
+ *
+ * @param equipped The equipped run.
+ * @param selected `selected` of the Gate A selection.json.
+ * @param file The selection.json path, named in issues.
+ * @returns `comparison_invalid` issues (empty when equal).
+ *
+ * @example
+ * ```ts
+ * import { selectionMismatch } from "./checks.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * // deno-lint-ignore no-explicit-any
+ * const run = { dir: "e", manifest: { skill: { selected_skills: ["a", "b"] } } } as any;
+ * deepEqual(selectionMismatch(run, ["b", "a"], "s.json"), []);
+ * deepEqual(selectionMismatch(run, ["a"], "s.json").map((i) => i.code), ["comparison_invalid"]);
+ * ```
+ */
+export function selectionMismatch(
+  equipped: LoadedRun,
+  selected: readonly string[],
+  file: string,
+): Issue[] {
+  const have = new Set(equipped.manifest.skill.selected_skills);
+  const want = new Set(selected);
+  const missing = [...want].filter((v) => !have.has(v));
+  const extra = [...have].filter((v) => !want.has(v));
+  if (missing.length === 0 && extra.length === 0) return [];
+  return [{
+    code: "comparison_invalid",
+    file,
+    path: "selected",
+    message: `the equipped run does not carry the frozen selection: missing ${
+      missing.join(", ") || "none"
+    }; not selected but equipped ${extra.join(", ") || "none"}`,
+  }];
+}

@@ -36,6 +36,8 @@ export interface ComparisonOutput {
   readonly selected_skills: readonly string[];
   readonly max_skills: number | null;
   readonly checked_fields: readonly string[];
+  /** Gate A selection.json the equipped skill was checked against (--selection), or null. */
+  readonly selection_file: string | null;
   readonly bootstrap: {
     readonly draws: number;
     readonly seed: number;
@@ -63,6 +65,8 @@ export interface CompareOptions {
   readonly command?: string;
   /** Fields checked equal (recorded). @default {[]} */
   readonly checkedFields?: readonly string[];
+  /** Gate A selection.json the equipped skill was checked against. */
+  readonly selectionFile?: string;
   readonly onProgress?: ProgressCallback;
 }
 
@@ -257,6 +261,7 @@ export function compareRuns(
     selected_skills: equipped.manifest.skill.selected_skills,
     max_skills: equipped.manifest.skill.max_skills,
     checked_fields: options.checkedFields ?? [],
+    selection_file: options.selectionFile ?? null,
     bootstrap: {
       draws,
       seed,
