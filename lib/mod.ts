@@ -19,3 +19,6 @@ export * from "./select/mod.ts";
 export * from "./analyze/mod.ts";
 export * from "./gateb/mod.ts";
 export * from "./sql/mod.ts";
+export * from "./figures/mod.ts";
+export * from "./html/mod.ts";
+export * from "./cache/mod.ts";

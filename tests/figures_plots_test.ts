@@ -11,7 +11,7 @@ import {
   studyPlot,
   studyRows,
 } from "../lib/figures/mod.ts";
-import type { ContributionsOutput } from "../lib/figures/mod.ts";
+import type { ContributionsFile } from "../lib/figures/mod.ts";
 
 const rows = [
   { label: "v_add_1", estimate: 0.12, lo: 0.02, hi: 0.22, group: "reward" },
@@ -109,7 +109,7 @@ Deno.test("text with markup characters is escaped", () => {
   ok(!svg.includes("a<b"));
 });
 
-const contributions: ContributionsOutput = {
+const contributions: ContributionsFile = {
   format: "gatelab.contributions/v1",
   estimator: { name: "paired_delta_ols_no_intercept" },
   baseline: { run_id: "bare", sha256: "00" },

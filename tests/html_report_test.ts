@@ -44,7 +44,7 @@ Deno.test("gate report writes one self-contained report.html with tables and inl
   deepEqual(count(html, "<table"), 7);
   ok(html.includes("<caption>Coefficients of reward</caption>"));
   ok(html.includes('<td class="r">[0.030, 0.210]</td>')); // bootstrap CI of query-formulation
-  ok(html.includes('<td class="l">rewrite_loser</td>'));
+  ok(html.includes('<td class="l">rewrite loser</td>'));
   ok(html.includes('<td class="r">incomplete</td>'));
   // No script and no external reference; the only URL is the SVG namespace.
   ok(!/<script|<link|<img|<iframe|src=|href=/i.test(html));

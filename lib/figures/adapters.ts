@@ -8,7 +8,7 @@ import type { IntervalRow } from "./forest.ts";
 import type { DeltaPoint } from "./delta_by_count.ts";
 import type { StabilityRow } from "./stability.ts";
 import type { StudyRow } from "./study_arms.ts";
-import type { ContributionsOutput, SelectionOutput, StudyOutput } from "./output_shapes.ts";
+import type { ContributionsFile, SelectionFile, StudyFile } from "./output_shapes.ts";
 
 /** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
 const Z95 = 1.959963984540054;
@@ -55,7 +55,7 @@ export interface ForestRowsOptions {
  * ```
  */
 export function forestRows(
-  contributions: ContributionsOutput,
+  contributions: ContributionsFile,
   options: ForestRowsOptions = {},
 ): { rows: IntervalRow[]; sources: IntervalSource[] } {
   const metrics = options.metrics ?? Object.keys(contributions.metrics);
@@ -108,7 +108,7 @@ export function forestRows(
  * deepEqual(points, [{ count: 2, delta: 1 }]);
  * ```
  */
-export function deltaPoints(contributions: ContributionsOutput, metric: string): DeltaPoint[] {
+export function deltaPoints(contributions: ContributionsFile, metric: string): DeltaPoint[] {
   const out: DeltaPoint[] = [];
   for (const task of contributions.tasks ?? []) {
     const delta = task.values[metric]?.delta;
@@ -140,7 +140,7 @@ export function deltaPoints(contributions: ContributionsOutput, metric: string):
  * ```
  */
 export function stabilityRows(
-  selection: SelectionOutput,
+  selection: SelectionFile,
   frequencies: Readonly<Record<string, number>>,
 ): StabilityRow[] {
   const selected = new Set(selection.selected);
@@ -152,7 +152,7 @@ export function stabilityRows(
 }
 
 /**
- * StudyOutput rows from study.json: one per arm (bounds, estimate, no interval)
+ * StudyFile rows from study.json: one per arm (bounds, estimate, no interval)
  * and one per comparison `a − b` (bounds, estimate, percentile interval).
  *
  * @param study Parsed study.json.
@@ -168,7 +168,7 @@ export function stabilityRows(
  * deepEqual(comparisons, [{ label: "M − B", estimate: null, ci: null, bounds: [-0.1, 0.2] }]);
  * ```
  */
-export function studyRows(study: StudyOutput): { arms: StudyRow[]; comparisons: StudyRow[] } {
+export function studyRows(study: StudyFile): { arms: StudyRow[]; comparisons: StudyRow[] } {
   const arms = Object.entries(study.arms).map(([arm, a]) => ({
     label: arm,
     estimate: a.estimate,

@@ -12,7 +12,7 @@ const interval = z.tuple([z.number(), z.number()]);
 const finiteOrNull = z.number().nullable();
 
 /** One coefficient of one metric in contributions.json. */
-export const CoefficientOutputSchema = z.looseObject({
+export const CoefficientFileSchema = z.looseObject({
   estimate: finiteOrNull,
   se_hc3: finiteOrNull.optional(),
   se_cluster: finiteOrNull.optional(),
@@ -21,7 +21,7 @@ export const CoefficientOutputSchema = z.looseObject({
 });
 
 /** `contributions.json` (section 5), the fields read by figures and reports. */
-export const ContributionsOutputSchema = z.looseObject({
+export const ContributionsFileSchema = z.looseObject({
   format: z.literal("gatelab.contributions/v1"),
   estimator: z.looseObject({ name: z.string() }),
   baseline: z.looseObject({ run_id: z.string(), sha256: z.string() }),
@@ -41,7 +41,7 @@ export const ContributionsOutputSchema = z.looseObject({
       masked_mean: finiteOrNull,
       bare_mean: finiteOrNull,
       delta_mean: finiteOrNull,
-      coefficients: z.record(z.string(), CoefficientOutputSchema),
+      coefficients: z.record(z.string(), CoefficientFileSchema),
     }),
   ),
   tasks: z.array(
@@ -59,7 +59,7 @@ export const ContributionsOutputSchema = z.looseObject({
 });
 
 /** `selection.json` (section 5). */
-export const SelectionOutputSchema = z.looseObject({
+export const SelectionFileSchema = z.looseObject({
   format: z.literal("gatelab.selection/v1"),
   metric: z.string(),
   budget_k: z.number(),
@@ -78,7 +78,7 @@ export const SelectionOutputSchema = z.looseObject({
 });
 
 /** `study.json` (section 6). */
-export const StudyOutputSchema = z.looseObject({
+export const StudyFileSchema = z.looseObject({
   format: z.literal("gatelab.study/v1"),
   bootstrap: z.looseObject({ draws: z.number(), seed: z.number(), resample: z.string() }),
   arms: z.record(
@@ -105,8 +105,8 @@ export const StudyOutputSchema = z.looseObject({
 });
 
 /** Parsed contributions.json. */
-export type ContributionsOutput = z.infer<typeof ContributionsOutputSchema>;
+export type ContributionsFile = z.infer<typeof ContributionsFileSchema>;
 /** Parsed selection.json. */
-export type SelectionOutput = z.infer<typeof SelectionOutputSchema>;
+export type SelectionFile = z.infer<typeof SelectionFileSchema>;
 /** Parsed study.json. */
-export type StudyOutput = z.infer<typeof StudyOutputSchema>;
+export type StudyFile = z.infer<typeof StudyFileSchema>;

@@ -10,20 +10,20 @@ import type { z } from "zod";
 import { type Issue, type Result, sha256Hex } from "../core/mod.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import {
-  type ContributionsOutput,
-  ContributionsOutputSchema,
-  type SelectionOutput,
-  SelectionOutputSchema,
-  type StudyOutput,
-  StudyOutputSchema,
+  type ContributionsFile,
+  ContributionsFileSchema,
+  type SelectionFile,
+  SelectionFileSchema,
+  type StudyFile,
+  StudyFileSchema,
 } from "../figures/output_shapes.ts";
 
 /** What an analysis directory holds. Every file is optional; at least one must exist. */
 export interface AnalysisOutputs {
   readonly dir: string;
-  readonly contributions: ContributionsOutput | null;
-  readonly selection: SelectionOutput | null;
-  readonly study: StudyOutput | null;
+  readonly contributions: ContributionsFile | null;
+  readonly selection: SelectionFile | null;
+  readonly study: StudyFile | null;
   /** Other gatelab JSON outputs found (e.g. heldout.json, power.json), parsed but unchecked. */
   readonly extras: Readonly<Record<string, unknown>>;
   /** File name to sha256 of its bytes, in name order. */
@@ -129,9 +129,9 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     return parsed.value;
   }
 
-  const contributions = await load("contributions.json", ContributionsOutputSchema);
-  const selection = await load("selection.json", SelectionOutputSchema);
-  const study = await load("study.json", StudyOutputSchema);
+  const contributions = await load("contributions.json", ContributionsFileSchema);
+  const selection = await load("selection.json", SelectionFileSchema);
+  const study = await load("study.json", StudyFileSchema);
   const extras: Record<string, unknown> = {};
   for (const name of EXTRA_OUTPUT_FILES) {
     const value = await load<unknown>(name, null);

@@ -16,13 +16,13 @@ import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
+import { selectionTable } from "../report/gate_tables.ts";
 import {
   coefficientsTable,
   metricMeansTable,
   overviewTable,
-  selectionTable,
-  studyArmsTable,
-  studyComparisonsTable,
+  studyArmsFileTable,
+  studyComparisonsFileTable,
 } from "./report_tables.ts";
 
 /** One section of the report: a heading, then tables and figures in order. */
@@ -128,7 +128,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
   }
   if (study) {
     const { arms, comparisons } = studyRows(study);
-    const items: (Table | Figure)[] = [studyArmsTable(study)];
+    const items: (Table | Figure)[] = [studyArmsFileTable(study)];
     if (arms.length > 0) {
       items.push(
         studyPlot(arms, {
@@ -137,7 +137,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
         }),
       );
     }
-    items.push(studyComparisonsTable(study));
+    items.push(studyComparisonsFileTable(study));
     if (comparisons.length > 0) {
       items.push(studyPlot(comparisons, {
         name: "study_comparisons",

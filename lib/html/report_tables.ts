@@ -5,11 +5,7 @@
  * @module
  */
 import { formatInterval, formatNumber, type Table } from "../report/table.ts";
-import type {
-  ContributionsOutput,
-  SelectionOutput,
-  StudyOutput,
-} from "../figures/output_shapes.ts";
+import type { ContributionsFile, SelectionFile, StudyFile } from "../figures/output_shapes.ts";
 
 const DIGITS = 3;
 
@@ -28,7 +24,7 @@ const DIGITS = 3;
  * deepEqual(t.rows[0], ["estimator", "paired_delta_ols_no_intercept"]);
  * ```
  */
-export function overviewTable(contributions: ContributionsOutput): Table {
+export function overviewTable(contributions: ContributionsFile): Table {
   const rows: string[][] = [
     ["estimator", contributions.estimator.name],
     ["formula", String(contributions.estimator["formula"] ?? "R_i - B_i = C_i' beta + e_i")],
@@ -66,7 +62,7 @@ export function overviewTable(contributions: ContributionsOutput): Table {
  * deepEqual(t.rows, [["reward", "0.500", "0.250", "0.250"]]);
  * ```
  */
-export function metricMeansTable(contributions: ContributionsOutput): Table {
+export function metricMeansTable(contributions: ContributionsFile): Table {
   return {
     caption: "Mean per metric",
     columns: [
@@ -107,9 +103,9 @@ export function metricMeansTable(contributions: ContributionsOutput): Table {
  * ```
  */
 export function coefficientsTable(
-  contributions: ContributionsOutput,
+  contributions: ContributionsFile,
   metric: string,
-  selection: SelectionOutput | null,
+  selection: SelectionFile | null,
 ): Table {
   const m = contributions.metrics[metric];
   const decisions = new Map(
@@ -158,50 +154,6 @@ export function coefficientsTable(
 }
 
 /**
- * The selection decisions in rank order (rewrite losers last).
- *
- * @param selection Parsed selection.json.
- * @returns One row per version.
- *
- * @example
- * ```ts
- * import { selectionTable } from "./report_tables.ts";
- * import { deepEqual } from "node:assert/strict";
- * const t = selectionTable({ format: "gatelab.selection/v1", metric: "reward", budget_k: 1, selected: ["a"],
- *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 0.2, rank: 1, status: "selected", retired: false }] });
- * deepEqual(t.rows, [["1", "a", "s", "add", "0.200", "selected", "no"]]);
- * ```
- */
-export function selectionTable(selection: SelectionOutput): Table {
-  const order = [...selection.decisions].sort((x, y) =>
-    (x.rank ?? Infinity) - (y.rank ?? Infinity) || x.version_id.localeCompare(y.version_id)
-  );
-  return {
-    caption: `Selection on ${selection.metric} (budget K = ${selection.budget_k})`,
-    label: "tab:selection",
-    columns: [
-      { label: "rank", align: "right" },
-      { label: "version" },
-      { label: "slot" },
-      { label: "role" },
-      { label: "alpha", align: "right" },
-      { label: "status" },
-      { label: "retired" },
-    ],
-    rows: order.map((d) => [
-      d.rank === null ? "" : String(d.rank),
-      d.version_id,
-      d.slot_id,
-      d.role,
-      formatNumber(d.alpha, DIGITS),
-      d.status,
-      d.retired ? "yes" : "no",
-    ]),
-    notes: [`Selected in rank order: ${selection.selected.join(", ") || "(none)"}.`],
-  };
-}
-
-/**
  * Study arms: planned, observed and resolved slots, estimate and bounds.
  *
  * @param study Parsed study.json.
@@ -209,15 +161,15 @@ export function selectionTable(selection: SelectionOutput): Table {
  *
  * @example
  * ```ts
- * import { studyArmsTable } from "./report_tables.ts";
+ * import { studyArmsFileTable } from "./report_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const t = studyArmsTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ * const t = studyArmsFileTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
  *   arms: { M: { planned: 4, observed: 3, successes: 1, estimate: null, bounds: [0.25, 0.5], complete: false } },
  *   comparisons: [] });
  * deepEqual(t.rows, [["M", "4", "3", "1", "incomplete", "[0.250, 0.500]", "no"]]);
  * ```
  */
-export function studyArmsTable(study: StudyOutput): Table {
+export function studyArmsFileTable(study: StudyFile): Table {
   return {
     caption: "Study arms",
     label: "tab:study-arms",
@@ -252,14 +204,14 @@ export function studyArmsTable(study: StudyOutput): Table {
  *
  * @example
  * ```ts
- * import { studyComparisonsTable } from "./report_tables.ts";
+ * import { studyComparisonsFileTable } from "./report_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const t = studyComparisonsTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ * const t = studyComparisonsFileTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
  *   arms: {}, comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
  * deepEqual(t.rows, [["M − B", "0.100", "[0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
  * ```
  */
-export function studyComparisonsTable(study: StudyOutput): Table {
+export function studyComparisonsFileTable(study: StudyFile): Table {
   return {
     caption: "Study comparisons",
     label: "tab:study-comparisons",
