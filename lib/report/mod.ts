@@ -2,4 +2,5 @@
 export * from "./table.ts";
 export * from "./study_tables.ts";
 export * from "./gate_tables.ts";
+export * from "./reward_tables.ts";
 export * from "./infer_tables.ts";

@@ -1,0 +1,179 @@
+/**
+ * `deno task gate reward <steps.jsonl> --recipe A|B|C [--prm-weights FILE]
+ * [--groups groups.jsonl] [--bootstrap B] [--seed S] --out <dir>`: reward
+ * recipes of seed 002 (docs/reward.md). Writes rewards.jsonl,
+ * rewards_meta.json and reward tables; with --groups also
+ * recipe_comparison.json. All in one atomic step; on input issues only
+ * validation.json, exit 2.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { formatIssue, type Issue } from "../core/issue.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { stderrProgress } from "../core/progress.ts";
+import { QUANTILE_RULE } from "../core/quantile.ts";
+import { recipeComparisonTable, rewardSummaryTable } from "../report/reward_tables.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+import { compareRecipes } from "../reward/compare.ts";
+import { PENALTY_GAMMA, REWARD_BY_LEVEL } from "../reward/levels.ts";
+import { loadGroups, loadPrmWeights, loadSteps } from "../reward/load.ts";
+import { MASK_REASONS } from "../reward/mask.ts";
+import { type Recipe, RECIPES } from "../reward/recipe.ts";
+import type { GroupRecord } from "../reward/schema.ts";
+import { computeRewards } from "../reward/rewards.ts";
+import { validationDocument } from "../study/validation_json.ts";
+import { intOption, parseCommandArgs, UsageError } from "./args.ts";
+
+const HELP =
+  `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
+         [--groups groups.jsonl] [--bootstrap 10000] [--seed 20260927] [--quiet]
+
+Writes <out>/rewards.jsonl, rewards_meta.json, reward_tables.md and .tex; with
+--groups also recipe_comparison.json (all recipes A, B, C) and its table.
+--prm-weights: JSON object {"<trajectory_id>:<order>": weight > 0}; missing steps weigh 1.
+Input issues: <out>/validation.json only, exit 2.`;
+
+async function fail(out: string, issues: readonly Issue[], command: string): Promise<number> {
+  for (const issue of issues.slice(0, 20)) console.error(formatIssue(issue));
+  if (issues.length > 20) console.error(`... and ${issues.length - 20} more`);
+  await writeFilesAtomic(out, {
+    "validation.json": toJsonText(validationDocument(issues, { command, inputs: [] })),
+  });
+  console.error(`reward: ${issues.length} issue(s); see ${join(out, "validation.json")}`);
+  return 2;
+}
+
+/** Runs the `reward` command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    recipe: { type: "string" },
+    "prm-weights": { type: "string" },
+    groups: { type: "string" },
+    bootstrap: { type: "string" },
+    seed: { type: "string" },
+    out: { type: "string" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`reward takes one steps file\n${HELP}`);
+  if (!values.out) throw new UsageError(`reward needs --out <dir>\n${HELP}`);
+  const recipe = values.recipe as Recipe;
+  if (!RECIPES.includes(recipe)) {
+    throw new UsageError(`--recipe must be A, B or C, got "${values.recipe ?? ""}"\n${HELP}`);
+  }
+  const draws = intOption("bootstrap", values.bootstrap, 10_000);
+  if (draws < 1) throw new UsageError(`--bootstrap must be at least 1, got ${draws}`);
+  const seed = intOption("seed", values.seed, 20260927);
+  const stepsPath = positionals[0]!, out = values.out;
+  const command = ["gate", "reward", ...args].join(" ");
+
+  const steps = await loadSteps(stepsPath);
+  if (!steps.ok) return await fail(out, steps.issues, command);
+  const { trajectories } = steps.value;
+  const inputs = [{ file: stepsPath, sha256: steps.value.sha256 }];
+  const issues: Issue[] = [];
+
+  let weights: Map<string, Map<number, number>> | undefined;
+  const weightsPath = values["prm-weights"];
+  if (weightsPath !== undefined) {
+    const loaded = await loadPrmWeights(weightsPath, trajectories);
+    if (loaded.ok) {
+      weights = loaded.value.weights;
+      inputs.push({ file: weightsPath, sha256: loaded.value.sha256 });
+    } else issues.push(...loaded.issues);
+  }
+  let groups: GroupRecord[] | undefined;
+  if (values.groups !== undefined) {
+    const loaded = await loadGroups(values.groups, trajectories);
+    if (loaded.ok) {
+      groups = loaded.value.groups;
+      inputs.push({ file: values.groups, sha256: loaded.value.sha256 });
+    } else issues.push(...loaded.issues);
+  }
+  if (issues.length > 0) return await fail(out, issues, command);
+
+  const lines = computeRewards(trajectories, recipe, weights);
+  const conventions = {
+    level_rewards: REWARD_BY_LEVEL,
+    level_minus_one: "masked",
+    penalty: {
+      recipe: "B",
+      gamma: PENALTY_GAMMA,
+      rule: "x gamma once if any unmasked step is level 0",
+    },
+    masking: "session mode (any verdict): revoked -> revoked, provisional -> " +
+      "provisional_not_final, no verdict -> no_verdict_record; legacy mode: every step final; " +
+      "then level -1 -> level_minus_one; one reason per masked step",
+    all_masked: "reward null, never 0",
+    prm_weights: weightsPath === undefined
+      ? { source: "default", weight: 1.0, note: "with uniform weights recipe C equals recipe A" }
+      : { source: weightsPath, default_weight: 1.0, key: "<trajectory_id>:<order>" },
+  };
+  const masked = Object.fromEntries(
+    MASK_REASONS.map((r) => [r, lines.reduce((s, l) => s + l.mask_reasons[r], 0)]),
+  );
+  const files: Record<string, string> = {
+    "rewards.jsonl": lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length ? "\n" : ""),
+    "rewards_meta.json": toJsonText({
+      format: "gatelab.rewards_meta/v1",
+      recipe,
+      ...conventions,
+      ...(recipe === "C" ? { c_equals_a: lines.every((l) => l.equals_recipe_a) } : {}),
+      totals: {
+        trajectories: lines.length,
+        null_rewards: lines.filter((l) => l.reward === null).length,
+        penalized: lines.filter((l) => l.penalized).length,
+        mask_reasons: masked,
+      },
+      generator: generatorMeta(command),
+      inputs,
+    }),
+  };
+  const tables = [rewardSummaryTable(lines, recipe)];
+
+  if (groups) {
+    const all = Object.fromEntries(
+      RECIPES.map((r) => [r, r === recipe ? lines : computeRewards(trajectories, r, weights)]),
+    );
+    const comparison = compareRecipes(all, groups, {
+      draws,
+      seed,
+      ...(values.quiet ? {} : { onProgress: stderrProgress("recipe bootstrap") }),
+    });
+    const cLines = all["C"]!;
+    files["recipe_comparison.json"] = toJsonText({
+      format: "gatelab.recipe_comparison/v1",
+      bootstrap: {
+        draws,
+        seed,
+        resample: "within groups",
+        draw_order: "one xoshiro128** createPrng(seed) stream; per draw n_good nextInt(n_good) " +
+          "then n_bad nextInt(n_bad), members in groups.jsonl order; same indices for every recipe",
+        interval: "percentile, q = 0.025 and 0.975",
+        quantile_rule: QUANTILE_RULE,
+      },
+      spearman: "rho of reward against reference over scored group members with a reference; " +
+        "average ranks for ties",
+      excluded_null: comparison.excluded_null,
+      recipes: Object.fromEntries(comparison.recipes.map(({ recipe: r, ...rest }) => [r, rest])),
+      c_equals_a: cLines.every((l) => l.equals_recipe_a),
+      ...conventions,
+      generator: generatorMeta(command),
+      inputs,
+    });
+    tables.push(recipeComparisonTable(comparison));
+  }
+  files["reward_tables.md"] = tables.map(toMarkdown).join("\n");
+  files["reward_tables.tex"] = tables.map(toLatex).join("\n");
+  await writeFilesAtomic(out, files);
+  if (!values.quiet) {
+    console.error(`reward: recipe ${recipe}, ${lines.length} trajectories; outputs in ${out}/`);
+  }
+  return 0;
+}

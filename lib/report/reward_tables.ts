@@ -1,0 +1,117 @@
+/**
+ * Reward tables as {@linkcode Table} models for Markdown and LaTeX: a
+ * summary of one recipe's rewards and the recipe comparison. Rewards and
+ * differences have three decimals, rho two.
+ *
+ * @module
+ */
+import type { RecipeComparisonResult } from "../reward/compare.ts";
+import type { Recipe, RewardLine } from "../reward/recipe.ts";
+import { formatInterval, formatNumber, type Table } from "./table.ts";
+
+/**
+ * Summary of one recipe's rewards: trajectories, null rewards, penalised
+ * trajectories, mean reward over scored trajectories and masked steps per
+ * reason.
+ *
+ * @param lines rewards.jsonl lines of one recipe.
+ * @param recipe The recipe.
+ * @returns The table.
+ *
+ * @example
+ * ```ts
+ * import { rewardSummaryTable } from "./reward_tables.ts";
+ * import { trajectoryReward } from "../reward/recipe.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const lines = [trajectoryReward([{ trajectory_id: "a", order: 0, level: 3 }], "A"),
+ *   trajectoryReward([{ trajectory_id: "b", order: 0, level: -1 }], "A")];
+ * deepEqual(rewardSummaryTable(lines, "A").rows, [["A", "2", "1", "0", "0.850", "0", "0", "0", "1"]]);
+ * ```
+ */
+export function rewardSummaryTable(lines: readonly RewardLine[], recipe: Recipe): Table {
+  const scored = lines.filter((l) => l.reward !== null);
+  const sum = (f: (l: RewardLine) => number) => lines.reduce((s, l) => s + f(l), 0);
+  return {
+    caption: `Trajectory rewards, recipe ${recipe}`,
+    label: `tab:rewards-${recipe}`,
+    columns: [
+      { label: "Recipe" },
+      { label: "Trajectories", align: "right" },
+      { label: "Null reward", align: "right" },
+      { label: "Penalised", align: "right" },
+      { label: "Mean reward", align: "right" },
+      { label: "Masked: revoked", align: "right" },
+      { label: "provisional", align: "right" },
+      { label: "no verdict", align: "right" },
+      { label: "level −1", align: "right" },
+    ],
+    rows: [[
+      recipe,
+      String(lines.length),
+      String(lines.length - scored.length),
+      String(lines.filter((l) => l.penalized).length),
+      formatNumber(
+        scored.length === 0 ? null : scored.reduce((s, l) => s + l.reward!, 0) / scored.length,
+        3,
+      ),
+      String(sum((l) => l.mask_reasons.revoked)),
+      String(sum((l) => l.mask_reasons.provisional_not_final)),
+      String(sum((l) => l.mask_reasons.no_verdict_record)),
+      String(sum((l) => l.mask_reasons.level_minus_one)),
+    ]],
+    notes: [
+      "Level rewards 4: 1.00, 3: 0.85, 2: 0.60, 1: 0.30, 0: 0.00; level -1 masked. " +
+      "A: mean of unmasked steps; B: A x 0.30 if any unmasked step is level 0; C: PRM-weighted " +
+      "mean. Null: every step masked (never scored 0). Mean over scored trajectories, 3 decimals.",
+      ...(recipe === "C"
+        ? [
+          lines.every((l) => l.equals_recipe_a)
+            ? "Recipe C with uniform weights (1.0): identical to recipe A."
+            : "Recipe C with PRM weights from a file; steps without a weight weigh 1.0.",
+        ]
+        : []),
+    ],
+  };
+}
+
+/**
+ * The recipe comparison: per recipe the good-minus-bad mean difference,
+ * its bootstrap interval, the group means and Spearman's rho.
+ *
+ * @param result Result of `compareRecipes`.
+ * @returns The table.
+ */
+export function recipeComparisonTable(result: RecipeComparisonResult): Table {
+  return {
+    caption: "Recipe comparison on labelled trajectory groups",
+    label: "tab:recipe-comparison",
+    columns: [
+      { label: "Recipe" },
+      { label: "Good − bad", align: "right" },
+      { label: "95% CI", align: "right" },
+      { label: "Mean good", align: "right" },
+      { label: "Mean bad", align: "right" },
+      { label: "n good / bad", align: "right" },
+      { label: "Spearman rho", align: "right" },
+      { label: "n ref", align: "right" },
+    ],
+    rows: result.recipes.map((r) => [
+      r.recipe,
+      formatNumber(r.difference, 3),
+      formatInterval(r.ci, 3),
+      formatNumber(r.mean_good, 3),
+      formatNumber(r.mean_bad, 3),
+      `${r.n_good} / ${r.n_bad}`,
+      formatNumber(r.spearman_rho, 2),
+      String(r.n_reference),
+    ]),
+    notes: [
+      `Percentile intervals from ${result.draws} draws, seed ${result.seed}, resampling within ` +
+      "each group (same indices for every recipe); ends are sorted draws at zero-based index " +
+      "floor(q(B-1)), q = 0.025, 0.975.",
+      "Spearman's rho of reward against the reference score, average ranks for ties. " +
+      `Trajectories with a null reward left out: ${result.excluded_null.length}. ` +
+      "Differences 3 decimals, rho 2.",
+    ],
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Recipe comparison (seed 002 section 6): per recipe, the good-minus-bad
+ * group mean difference with a fixed-seed bootstrap interval, and
+ * Spearman's rho against a reference score.
+ *
+ * @module
+ */
+import { createPrng } from "../core/prng.ts";
+import type { ProgressCallback } from "../core/progress.ts";
+import { percentileInterval } from "../core/quantile.ts";
+import type { Recipe, RewardLine } from "./recipe.ts";
+import type { GroupRecord } from "./schema.ts";
+import { spearman } from "../infer/rank_agreement.ts";
+
+/** One recipe's comparison. */
+export interface RecipeComparison {
+  readonly recipe: Recipe;
+  readonly n_good: number;
+  readonly n_bad: number;
+  readonly mean_good: number | null;
+  readonly mean_bad: number | null;
+  /** mean_good - mean_bad, or null when a group has no scored trajectory. */
+  readonly difference: number | null;
+  /** Percentile interval of the bootstrap differences, or null. */
+  readonly ci: readonly [number, number] | null;
+  /** Pairs (scored trajectories with a reference) entering rho. */
+  readonly n_reference: number;
+  /** Spearman's rho of reward against reference (average ranks), or null. */
+  readonly spearman_rho: number | null;
+}
+
+/** Options of {@linkcode compareRecipes}. */
+export interface CompareRecipesOptions {
+  /** Bootstrap draws. @default {10000} */
+  readonly draws?: number;
+  /** Bootstrap seed. @default {20260927} */
+  readonly seed?: number;
+  /** Called every 1,000 draws and at the end. */
+  readonly onProgress?: ProgressCallback;
+}
+
+/** Result of {@linkcode compareRecipes}. */
+export interface RecipeComparisonResult {
+  readonly draws: number;
+  readonly seed: number;
+  /** Group members without a reward (every step masked): left out of every recipe. */
+  readonly excluded_null: readonly string[];
+  readonly recipes: readonly RecipeComparison[];
+}
+
+const mean = (xs: readonly number[]) =>
+  xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/**
+ * Compares recipes on labelled trajectory groups. A group member whose
+ * reward is null (every step masked, the same under every recipe) is left
+ * out and listed. The bootstrap resamples within groups: each draw takes
+ * `n_good` indices with `prng.nextInt(n_good)`, then `n_bad` with
+ * `prng.nextInt(n_bad)`, from one `createPrng(seed)` stream, members in
+ * groups.jsonl order; the same indices serve every recipe, so recipes are
+ * compared on identical resamples. Spearman's rho uses all scored members
+ * with a reference (both groups).
+ *
+ * @param rewards Per recipe, the rewards.jsonl lines of all trajectories.
+ * @param groups Group records (every id must have a reward line).
+ * @param options Draws, seed, progress.
+ * @returns Per recipe, in the order given, the comparison.
+ * @throws {Error} When a group member has no reward line (check first).
+ *
+ * @example
+ * ```ts
+ * import { compareRecipes } from "./compare.ts";
+ * import { trajectoryReward } from "./recipe.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const line = (id: string, level: number) => trajectoryReward([{ trajectory_id: id, order: 0, level }], "A");
+ * const r = compareRecipes({ A: [line("g", 4), line("b", 1)] }, [
+ *   { trajectory_id: "g", group: "good", reference: 1 },
+ *   { trajectory_id: "b", group: "bad", reference: 0 },
+ * ], { draws: 50, seed: 1 });
+ * deepEqual([r.recipes[0]!.difference, r.recipes[0]!.ci, r.recipes[0]!.spearman_rho], [0.7, [0.7, 0.7], 1]);
+ * ```
+ */
+export function compareRecipes(
+  rewards: Partial<Record<Recipe, readonly RewardLine[]>>,
+  groups: readonly GroupRecord[],
+  options: CompareRecipesOptions = {},
+): RecipeComparisonResult {
+  const draws = options.draws ?? 10_000;
+  const seed = options.seed ?? 20260927;
+  const recipes = Object.keys(rewards) as Recipe[];
+  const byId = recipes.map((recipe) => {
+    const map = new Map<string, number | null>();
+    for (const line of rewards[recipe]!) map.set(line.trajectory_id, line.reward);
+    return map;
+  });
+  const rewardOf = (r: number, id: string): number | null => {
+    const v = byId[r]!.get(id);
+    if (v === undefined) throw new Error(`Cannot compare recipes: trajectory ${id} has no reward`);
+    return v;
+  };
+  const excluded: string[] = [];
+  const good: GroupRecord[] = [], bad: GroupRecord[] = [];
+  for (const g of groups) {
+    if (recipes.some((_, r) => rewardOf(r, g.trajectory_id) === null)) {
+      excluded.push(g.trajectory_id);
+    } else (g.group === "good" ? good : bad).push(g);
+  }
+  const values = recipes.map((_, r) => ({
+    good: Float64Array.from(good, (g) => rewardOf(r, g.trajectory_id)!),
+    bad: Float64Array.from(bad, (g) => rewardOf(r, g.trajectory_id)!),
+  }));
+
+  const nG = good.length, nB = bad.length;
+  const stats = recipes.map(() => new Float64Array(nG > 0 && nB > 0 ? draws : 0));
+  if (nG > 0 && nB > 0) {
+    const prng = createPrng(seed);
+    const gi = new Uint32Array(nG), bi = new Uint32Array(nB);
+    for (let b = 0; b < draws; b++) {
+      for (let i = 0; i < nG; i++) gi[i] = prng.nextInt(nG);
+      for (let i = 0; i < nB; i++) bi[i] = prng.nextInt(nB);
+      values.forEach((v, r) => {
+        let sg = 0, sb = 0;
+        for (let i = 0; i < nG; i++) sg += v.good[gi[i]!]!;
+        for (let i = 0; i < nB; i++) sb += v.bad[bi[i]!]!;
+        stats[r]![b] = sg / nG - sb / nB;
+      });
+      if (options.onProgress && ((b + 1) % 1000 === 0 || b + 1 === draws)) {
+        options.onProgress(b + 1, draws);
+      }
+    }
+  }
+
+  const excludedSet = new Set(excluded);
+  const withRef = groups.filter((g) =>
+    g.reference !== undefined && g.reference !== null && !excludedSet.has(g.trajectory_id)
+  );
+  return {
+    draws,
+    seed,
+    excluded_null: excluded,
+    recipes: recipes.map((recipe, r): RecipeComparison => {
+      const mg = mean([...values[r]!.good]), mb = mean([...values[r]!.bad]);
+      const difference = mg === null || mb === null ? null : mg - mb;
+      return {
+        recipe,
+        n_good: nG,
+        n_bad: nB,
+        mean_good: mg,
+        mean_bad: mb,
+        difference,
+        ci: difference === null ? null : percentileInterval(stats[r]!),
+        n_reference: withRef.length,
+        spearman_rho: spearman(
+          withRef.map((g) => rewardOf(r, g.trajectory_id)!),
+          withRef.map((g) => g.reference!),
+        ),
+      };
+    }),
+  };
+}

@@ -1,0 +1,8 @@
+/** Reward recipes of seed 002: level-to-reward mapping, verdict masking, recipes A/B/C, recipe comparison. */
+export * from "./levels.ts";
+export * from "./schema.ts";
+export * from "./mask.ts";
+export * from "./recipe.ts";
+export * from "./rewards.ts";
+export * from "./compare.ts";
+export * from "./load.ts";
