@@ -8,3 +8,4 @@ export * from "./diagnostics.ts";
 export * from "./power.ts";
 export * from "./rank_agreement.ts";
 export * from "./heldout.ts";
+export * from "./power_from.ts";

@@ -1,0 +1,196 @@
+/**
+ * `deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir>
+ * [--against <later_gate_dir>]...`: held-out ranking checks over tasks, and
+ * optionally the selection against a later gate (docs/inference.md).
+ *
+ * Validation runs first (gates, later gates and the plan); any issue exits
+ * 2 with `validation.json` only. Otherwise writes `heldout.json`,
+ * `heldout.md`, `heldout.tex` and `validation.json` in one atomic step.
+ *
+ * @module
+ */
+import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { sha256Hex } from "../core/sha256.ts";
+import { validateGates } from "../validate/validate_gates.ts";
+import { validationReport } from "../validate/report.ts";
+import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout.ts";
+import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+import { parseCommandArgs, UsageError } from "./args.ts";
+
+const HELP =
+  `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
+
+Held-out ranking checks: split tasks (not rows), fit on one part, measure on
+the other (Spearman, Kendall tau-b, top-K overlap, predicted vs realised gain
+of the selected set). Several gate dirs are pooled rounds over one bare run.
+
+  --plan <file>      {"format": "gatelab.heldout-plan/v1", "scheme": "kfold" | "split_half",
+                      "folds": 5, "repeats": 20, "seed": 1, "metric": "reward", "budget_k": 10}
+  --against <dir>    a later gate sharing versions (repeat for pooled rounds)
+  --out <dir>        where heldout.json, heldout.md, heldout.tex, validation.json go
+  --quiet            print only the summary line`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    plan: { type: "string" },
+    out: { type: "string" },
+    against: { type: "string", multiple: true },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    throw new UsageError("heldout needs at least one gate directory\n\n" + HELP);
+  }
+  const out = values.out;
+  if (out === undefined) throw new UsageError("heldout needs --out <dir>\n\n" + HELP);
+  if (values.plan === undefined) {
+    throw new UsageError("heldout needs --plan <plan.json>\n\n" + HELP);
+  }
+  const planFile = values.plan;
+  const against = values.against ?? [];
+  const command = ["gate", "heldout", ...args].join(" ");
+
+  const issues = new IssueList();
+  let planBytes: Uint8Array | null = null;
+  let planValue: unknown = undefined;
+  try {
+    planBytes = await Deno.readFile(planFile);
+    try {
+      planValue = JSON.parse(new TextDecoder().decode(planBytes));
+    } catch (error) {
+      issues.add({
+        code: "plan_invalid",
+        file: planFile,
+        message: `the plan is not valid JSON (${(error as Error).message})`,
+      });
+    }
+  } catch (error) {
+    issues.add({
+      code: "io_error",
+      file: planFile,
+      message: `cannot read the plan (${(error as Error).message})`,
+    });
+  }
+  const parsed = planValue === undefined ? null : parseHeldoutPlan(planValue, planFile);
+  if (parsed && !parsed.ok) issues.addAll(parsed.issues);
+
+  const validation = await validateGates(positionals);
+  issues.addAll(validation.issues);
+  const later = against.length > 0 ? await validateGates(against) : null;
+  if (later) issues.addAll(later.issues);
+  const inputs = [
+    ...validation.inputs,
+    ...(later?.inputs ?? []),
+  ];
+  const dataset = validation.dataset;
+  if (dataset && parsed?.ok && !dataset.metrics.includes(parsed.value.metric)) {
+    issues.add({
+      code: "plan_invalid",
+      file: planFile,
+      path: "metric",
+      message: `metric "${parsed.value.metric}" is not a metric of this gate (${
+        dataset.metrics.join(", ")
+      })`,
+    });
+  }
+  if (later?.dataset && parsed?.ok && !later.dataset.metrics.includes(parsed.value.metric)) {
+    issues.add({
+      code: "plan_invalid",
+      file: planFile,
+      path: "metric",
+      message: `metric "${parsed.value.metric}" is not a metric of the later gate (${
+        later.dataset.metrics.join(", ")
+      })`,
+    });
+  }
+  if (!issues.ok || !dataset || !parsed?.ok || (later && !later.dataset)) {
+    return await refuse(out, issues, inputs, command, values.quiet ?? false);
+  }
+
+  const plan = parsed.value;
+  const result = heldoutCheck(dataset, plan);
+  const across = later?.dataset
+    ? againstLaterGate(dataset, later.dataset, { metric: plan.metric, budgetK: result.budget_k })
+    : null;
+  const doc = {
+    format: "gatelab.heldout/v1",
+    generator: generatorMeta(command),
+    estimator: {
+      name: "paired_delta_ols_no_intercept",
+      formula: "R_i - B_i = C_i' beta + e_i",
+      intercept: 0.0,
+    },
+    baseline: dataset.baseline,
+    gates: dataset.gates.map((g) => ({
+      gate_id: g.gate_id,
+      gate_dir: g.gate_dir,
+      masked: g.masked,
+    })),
+    plan_file: { path: planFile, sha256: sha256Hex(planBytes!) },
+    inputs,
+    n_rows: dataset.n,
+    n_tasks: dataset.clusterCount,
+    ...result,
+    against: across
+      ? {
+        gates: later!.dataset!.gates.map((g) => ({
+          gate_id: g.gate_id,
+          gate_dir: g.gate_dir,
+          masked: g.masked,
+        })),
+        baseline: later!.dataset!.baseline,
+        ...across,
+      }
+      : null,
+  };
+  const tables = [heldoutSummaryTable(result), ...(across ? [acrossGateTable(across)] : [])];
+  await writeFilesAtomic(out, {
+    "validation.json": toJsonText(validationReport({ ...validation, inputs }, command)),
+    "heldout.json": toJsonText(doc),
+    "heldout.md": tables.map(toMarkdown).join("\n"),
+    "heldout.tex": tables.map(toLatex).join("\n"),
+  });
+  if (!values.quiet) console.log(toMarkdown(tables[0]!));
+  const s = result.summary;
+  console.log(
+    `ok: ${result.splits.length} split(s) over ${dataset.clusterCount} tasks; Spearman mean ${
+      s.spearman.mean?.toFixed(3)
+    }, top-K overlap mean ${s.topk_overlap.mean?.toFixed(2)}, gain predicted ${
+      s.gain_predicted.mean?.toFixed(4)
+    } vs realised ${s.gain_realised.mean?.toFixed(4)}${
+      across
+        ? `; against later gate: Spearman ${
+          across.spearman_shared?.toFixed(3)
+        } on ${across.shared.length} shared`
+        : ""
+    }; wrote ${out}/heldout.json`,
+  );
+  return 0;
+}
+
+async function refuse(
+  out: string,
+  issues: IssueList,
+  inputs: Parameters<typeof validationReport>[0]["inputs"],
+  command: string,
+  quiet: boolean,
+): Promise<number> {
+  const list = issues.toArray();
+  const report = validationReport(
+    { ok: false, issues: list, counts: issues.counts(), dataset: null, inputs },
+    command,
+  );
+  await writeFilesAtomic(out, { "validation.json": toJsonText(report) });
+  if (!quiet) { for (const issue of list) console.log(formatIssue(issue as Issue)); }
+  const byCode = Object.entries(issues.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
+  console.log(`not ok: ${issues.count} issue(s) (${byCode}); wrote ${out}/validation.json only`);
+  return 2;
+}

@@ -1,0 +1,194 @@
+/**
+ * `deno task gate plan-power --tasks N --columns M --p-present p --resid-sd s
+ * [--budget-k K] [--effects e1,e2,...] [--sims S] [--seed S]
+ * [--from <analysis_out_dir>] --out <dir>`: analytic SE of beta, the MDE at
+ * 80% power and, by simulation, the probability that the truly best K are
+ * selected (docs/inference.md). Writes power.json, power.md, power.tex.
+ *
+ * @module
+ */
+import { formatIssue, IssueList } from "../core/issue.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { stderrProgress } from "../core/progress.ts";
+import { sha256Hex } from "../core/sha256.ts";
+import { planPower } from "../infer/power.ts";
+import { powerInputsFromContributions } from "../infer/power_from.ts";
+import { powerTables } from "../report/infer_tables.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+import { join } from "node:path";
+import { parseCommandArgs, UsageError } from "./args.ts";
+
+const HELP =
+  `usage: deno task gate plan-power --tasks N --columns M --p-present p --resid-sd s --out <dir>
+       [--budget-k K] [--effects e1,e2,...] [--sims S] [--seed S] [--from <analysis_out_dir>]
+
+Standard error of beta for a random 0/1 design, the minimum detectable
+effect at 80% power (two-sided alpha 0.05), and by simulation the
+probability that the truly best K versions are selected.
+
+  --from <dir>     take N, M, p, the residual SD and (unless --effects) the
+                   effects from a past gate's contributions.json (and K from
+                   its selection.json); explicit options override
+  --effects list   true effects, one per column (default: zero, or --from's estimates)
+  --budget-k K     active skill budget (default: --from's, else min(10, M))
+  --sims S         simulated gates (default 2000)
+  --seed S         simulation seed (default 20260927)
+  --metric m       metric read with --from (default reward)
+  --out <dir>      where power.json, power.md, power.tex go`;
+
+function num(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${value}"`);
+  return n;
+}
+
+function int(name: string, value: string | undefined): number | undefined {
+  const n = num(name, value);
+  if (n !== undefined && !Number.isSafeInteger(n)) {
+    throw new UsageError(`--${name} must be an integer, got "${value}"`);
+  }
+  return n;
+}
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs(args, {
+    tasks: { type: "string" },
+    columns: { type: "string" },
+    "p-present": { type: "string" },
+    "resid-sd": { type: "string" },
+    "budget-k": { type: "string" },
+    effects: { type: "string" },
+    sims: { type: "string" },
+    seed: { type: "string" },
+    metric: { type: "string" },
+    from: { type: "string" },
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const out = values.out;
+  if (out === undefined) throw new UsageError("plan-power needs --out <dir>\n\n" + HELP);
+  const command = ["gate", "plan-power", ...args].join(" ");
+  let tasks = int("tasks", values.tasks);
+  let columns = int("columns", values.columns);
+  let pPresent = num("p-present", values["p-present"]);
+  let residSd = num("resid-sd", values["resid-sd"]);
+  let budgetK = int("budget-k", values["budget-k"]);
+  let effects: readonly number[] | undefined = values.effects?.split(",").map((e, i) => {
+    const v = Number(e.trim());
+    if (e.trim() === "" || !Number.isFinite(v)) {
+      throw new UsageError(`--effects entry ${i + 1} "${e}" is not a number`);
+    }
+    return v;
+  });
+  const sims = int("sims", values.sims) ?? 2000;
+  const seed = int("seed", values.seed) ?? 20260927;
+  const inputs: { path: string; sha256: string }[] = [];
+  let source: Record<string, unknown> | null = null;
+
+  if (values.from !== undefined) {
+    const issues = new IssueList();
+    const file = join(values.from, "contributions.json");
+    try {
+      const bytes = await Deno.readFile(file);
+      inputs.push({ path: file, sha256: sha256Hex(bytes) });
+      const parsed = powerInputsFromContributions(JSON.parse(new TextDecoder().decode(bytes)), {
+        file,
+        ...(values.metric ? { metric: values.metric } : {}),
+      });
+      if (!parsed.ok) issues.addAll(parsed.issues);
+      else {
+        const v = parsed.value;
+        tasks ??= v.tasks;
+        columns ??= v.columns;
+        pPresent ??= v.pPresent;
+        residSd ??= v.residSd;
+        effects ??= v.estimates;
+        source = { path: values.from, how: v.how, version_ids: v.versionIds, metric: v.metric };
+      }
+    } catch (error) {
+      issues.add({
+        code: error instanceof SyntaxError ? "plan_invalid" : "io_error",
+        file,
+        message: `cannot read the past analysis (${(error as Error).message})`,
+      });
+    }
+    if (budgetK === undefined) {
+      try {
+        const sel = JSON.parse(await Deno.readTextFile(join(values.from, "selection.json")));
+        if (Number.isSafeInteger(sel.budget_k)) budgetK = sel.budget_k;
+      } catch { /* no selection.json: the default K applies */ }
+    }
+    if (!issues.ok) {
+      await writeFilesAtomic(out, {
+        "validation.json": toJsonText({
+          format: "gatelab.validation/v1",
+          ok: false,
+          issues: issues.toArray(),
+          counts: issues.counts(),
+          generator: generatorMeta(command),
+          inputs,
+        }),
+      });
+      for (const issue of issues.toArray()) console.log(formatIssue(issue));
+      console.log(`not ok: ${issues.count} issue(s); wrote ${out}/validation.json only`);
+      return 2;
+    }
+  }
+  const missing = [
+    ["tasks", tasks],
+    ["columns", columns],
+    ["p-present", pPresent],
+    ["resid-sd", residSd],
+  ].filter(([, v]) => v === undefined).map(([k]) => `--${k}`);
+  if (missing.length > 0) {
+    throw new UsageError(`plan-power needs ${missing.join(", ")} (or --from)\n\n${HELP}`);
+  }
+  if (effects !== undefined && effects.length !== columns) {
+    throw new UsageError(`--effects has ${effects.length} values for ${columns} columns`);
+  }
+  let plan;
+  try {
+    plan = planPower(
+      { tasks: tasks!, columns: columns!, pPresent: pPresent!, residSd: residSd! },
+      {
+        sims,
+        seed,
+        ...(budgetK === undefined ? {} : { budgetK }),
+        ...(effects === undefined ? {} : { effects }),
+        onProgress: stderrProgress("simulating"),
+      },
+    );
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+  const doc = {
+    format: "gatelab.power/v1",
+    generator: generatorMeta(command),
+    estimator: {
+      name: "paired_delta_ols_no_intercept",
+      formula: "R_i - B_i = C_i' beta + e_i",
+      intercept: 0.0,
+    },
+    from: source,
+    inputs,
+    effects: effects ?? null,
+    ...plan,
+  };
+  const tables = powerTables(plan);
+  await writeFilesAtomic(out, {
+    "power.json": toJsonText(doc),
+    "power.md": tables.map(toMarkdown).join("\n"),
+    "power.tex": tables.map(toLatex).join("\n"),
+  });
+  console.log(toMarkdown(tables[0]!));
+  console.log(`ok: wrote ${out}/power.json`);
+  return 0;
+}

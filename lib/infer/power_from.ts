@@ -1,0 +1,124 @@
+/**
+ * Power-planning inputs from a past gate analysis (`contributions.json`):
+ * tasks N, columns M, the share of present cells p, the residual SD of the
+ * paired-delta fit and the estimated coefficients.
+ *
+ * @module
+ */
+import type { Issue, Result } from "../core/issue.ts";
+import { olsDense } from "./_linalg.ts";
+
+/** What {@linkcode powerInputsFromContributions} extracts. */
+export interface PowerInputs {
+  readonly tasks: number;
+  readonly columns: number;
+  readonly pPresent: number;
+  readonly residSd: number;
+  readonly versionIds: readonly string[];
+  /** Estimated coefficients of the metric, in column order. */
+  readonly estimates: readonly number[];
+  readonly metric: string;
+  readonly how: string;
+}
+
+/**
+ * Reads N (`n_pairs`), M (`columns`), p (mean of the 0/1 task columns),
+ * the residual SD (refit of the metric's per-task deltas without intercept:
+ * sqrt(RSS / (n - M))) and the coefficient estimates from a parsed
+ * contributions.json. Problems are `plan_invalid` issues.
+ *
+ * @param doc Parsed contributions.json.
+ * @param options metric (default "reward"), file name for issues.
+ * @returns The inputs or the issues.
+ *
+ * @example
+ * ```ts
+ * import { powerInputsFromContributions } from "./power_from.ts";
+ * import { ok } from "node:assert/strict";
+ * const tasks = [[1, 0, 0.3], [0, 1, 0.1], [1, 1, 0.5], [0, 0, 0.05], [1, 0, 0.2]].map(([a, b, d]) =>
+ *   ({ columns: { a, b }, values: { reward: { delta: d } } }));
+ * const r = powerInputsFromContributions({ n_pairs: 5, columns: [{ version_id: "a" }, { version_id: "b" }], tasks,
+ *   metrics: { reward: { coefficients: { a: { estimate: 0.2 }, b: { estimate: 0.1 } } } } });
+ * ok(r.ok && r.value.tasks === 5 && Math.abs(r.value.pPresent - 0.5) < 1e-12);
+ * ```
+ */
+export function powerInputsFromContributions(
+  doc: unknown,
+  options: { readonly metric?: string; readonly file?: string } = {},
+): Result<PowerInputs> {
+  const metric = options.metric ?? "reward";
+  const file = options.file ?? "contributions.json";
+  const issues: Issue[] = [];
+  const bad = (path: string, message: string) =>
+    issues.push({ code: "plan_invalid", file, path, message });
+  const d = doc as Record<string, unknown> | null;
+  if (typeof d !== "object" || d === null) {
+    bad("", "contributions.json must be a JSON object");
+    return { ok: false, issues };
+  }
+  const columns = Array.isArray(d.columns) ? d.columns as { version_id?: unknown }[] : null;
+  const tasks = Array.isArray(d.tasks) ? d.tasks as Record<string, unknown>[] : null;
+  if (!columns || columns.some((c) => typeof c?.version_id !== "string")) {
+    bad("columns", "expected [{version_id}]");
+  }
+  if (!tasks || tasks.length === 0) bad("tasks", "expected the per-task rows");
+  if (!columns || !tasks || issues.length > 0) return { ok: false, issues };
+  const ids = columns.map((c) => c.version_id as string);
+  const m = ids.length, n = tasks.length;
+  const x = new Float64Array(n * m), y = new Float64Array(n);
+  let present = 0;
+  tasks.forEach((t, i) => {
+    const cols = t.columns as Record<string, unknown> | undefined;
+    const values = t.values as Record<string, { delta?: unknown }> | undefined;
+    const delta = values?.[metric]?.delta;
+    if (typeof delta !== "number") {
+      bad(`tasks.${i}.values.${metric}.delta`, "expected a number");
+      return;
+    }
+    y[i] = delta;
+    ids.forEach((id, j) => {
+      const v = cols?.[id];
+      if (v !== 0 && v !== 1) bad(`tasks.${i}.columns.${id}`, "expected 0 or 1");
+      else {
+        x[i * m + j] = v;
+        present += v;
+      }
+    });
+  });
+  const coefficients = (d.metrics as
+    | Record<string, { coefficients?: Record<string, { estimate?: unknown }> }>
+    | undefined)
+    ?.[metric]?.coefficients;
+  const estimates = ids.map((id) => coefficients?.[id]?.estimate);
+  if (estimates.some((e) => typeof e !== "number")) {
+    bad(`metrics.${metric}.coefficients`, "expected an estimate per column");
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const fit = n > m ? olsDense(x, y, n, m) : null;
+  if (!fit) {
+    bad(
+      "tasks",
+      `cannot refit ${metric}: ${
+        n <= m ? "no residual degrees of freedom" : "the design is rank deficient"
+      }`,
+    );
+    return { ok: false, issues };
+  }
+  const nPairs = typeof d.n_pairs === "number" ? d.n_pairs : n;
+  return {
+    ok: true,
+    issues: [],
+    value: {
+      tasks: nPairs,
+      columns: m,
+      pPresent: present / (n * m),
+      residSd: Math.sqrt(fit.rss / (n - m)),
+      versionIds: ids,
+      estimates: estimates as number[],
+      metric,
+      how: "tasks = n_pairs; columns = len(columns); p_present = mean of the 0/1 task columns; " +
+        `resid_sd = sqrt(RSS / (n - M)) of the no-intercept refit of tasks[].values.${metric}.delta; ` +
+        `effects default to metrics.${metric}.coefficients[].estimate`,
+    },
+  };
+}

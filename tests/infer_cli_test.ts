@@ -1,0 +1,142 @@
+/**
+ * End-to-end tests of the inference commands on fixture gates
+ * (tests/fixtures.ts): `gate heldout`, `gate plan-power` (also `--from` an
+ * analysis) and the bootstrap block `gate analyze` writes through the hook.
+ * The numbers themselves are checked against references in the other
+ * infer_* tests; here we check wiring, outputs, conventions and exit codes.
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../lib/cli/main.ts";
+import { addSlots, tempDir, writeGateFixture } from "./fixtures.ts";
+
+const quiet = async (args: string[]): Promise<number> => {
+  const log = console.log, error = console.error;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return await main(args);
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+};
+const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
+
+Deno.test("cli heldout: writes heldout.json with plan, conventions and per-split numbers; a bad plan exits 2", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, {
+    tasks: 60,
+    slots: addSlots(4),
+    effects: { c1: 0.3, c2: 0.15, c3: 0, c4: -0.1 },
+    budgetK: 2,
+  });
+  const plan = join(dir.path, "plan.json");
+  await Deno.writeTextFile(
+    plan,
+    JSON.stringify({
+      format: "gatelab.heldout-plan/v1",
+      scheme: "kfold",
+      folds: 3,
+      repeats: 2,
+      seed: 4,
+    }),
+  );
+  const out = join(dir.path, "out");
+  deepEqual(
+    await quiet(["heldout", fx.gateDir, "--plan", plan, "--against", fx.gateDir, "--out", out]),
+    0,
+  );
+  const doc = await readJson(join(out, "heldout.json"));
+  deepEqual(doc.format, "gatelab.heldout/v1");
+  deepEqual([doc.plan.scheme, doc.plan.folds, doc.plan.seed, doc.budget_k], ["kfold", 3, 4, 2]);
+  deepEqual(doc.splits.length, 6);
+  ok(doc.generator.command.startsWith("gate heldout"));
+  ok(doc.plan_file.sha256.length === 64);
+  // The same gate as "later" gate: identical coefficients.
+  deepEqual(doc.against.spearman_shared, 1);
+  ok(doc.summary.spearman.mean > 0.5, "strong planted effects rank alike across folds");
+  for (const f of ["heldout.md", "heldout.tex", "validation.json"]) {
+    ok((await Deno.stat(join(out, f))).isFile);
+  }
+
+  await Deno.writeTextFile(
+    plan,
+    JSON.stringify({
+      format: "gatelab.heldout-plan/v1",
+      scheme: "kfold",
+      folds: 3,
+      repeats: 0,
+      seed: 4,
+    }),
+  );
+  const bad = join(dir.path, "bad");
+  deepEqual(await quiet(["heldout", fx.gateDir, "--plan", plan, "--out", bad]), 2);
+  deepEqual([...Deno.readDirSync(bad)].map((e) => e.name), ["validation.json"]);
+  const v = await readJson(join(bad, "validation.json"));
+  deepEqual([v.ok, v.issues[0].code, v.issues[0].path], [false, "plan_invalid", "repeats"]);
+});
+
+Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inputs read from the analysis", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, {
+    tasks: 80,
+    slots: addSlots(5),
+    effects: { c1: 0.2, c2: 0.1 },
+    noise: 0.1,
+    budgetK: 2,
+  });
+  const an = join(dir.path, "an");
+  deepEqual(
+    await quiet(["analyze", fx.gateDir, "--bootstrap", "300", "--seed", "9", "--out", an]),
+    0,
+  );
+  const contributions = await readJson(join(an, "contributions.json"));
+  const b = contributions.bootstrap;
+  deepEqual([b.method, b.draws, b.seed, b.se_ddof, b.degenerate.singular_draws], [
+    "task_bootstrap",
+    300,
+    9,
+    1,
+    0,
+  ]);
+  ok(b.quantile_rule.includes("floor(q*(B-1))"));
+  ok(b.stability.versions.length === 5 && b.stability.budget_k === 2);
+  const c1 = contributions.metrics.reward.coefficients.c1;
+  ok(c1.se_bootstrap > 0 && c1.ci[0] < c1.estimate && c1.estimate < c1.ci[1]);
+
+  const pw = join(dir.path, "pw");
+  deepEqual(
+    await quiet(["plan-power", "--from", an, "--sims", "50", "--seed", "2", "--out", pw]),
+    0,
+  );
+  const power = await readJson(join(pw, "power.json"));
+  deepEqual([power.design.tasks, power.design.columns, power.design.budget_k], [80, 5, 2]);
+  ok(power.design.p_present > 0.2 && power.design.p_present < 0.8);
+  ok(power.effects.length === 5 && power.from.how.includes("resid_sd"));
+  ok(power.se_ratio_simulated_to_analytic > 0.7 && power.se_ratio_simulated_to_analytic < 1.4);
+
+  const pw2 = join(dir.path, "pw2");
+  deepEqual(
+    await quiet([
+      "plan-power",
+      "--tasks",
+      "400",
+      "--columns",
+      "16",
+      "--p-present",
+      "0.5",
+      "--resid-sd",
+      "0.3",
+      "--sims",
+      "20",
+      "--out",
+      pw2,
+    ]),
+    0,
+  );
+  const p2 = await readJson(join(pw2, "power.json"));
+  // numpy reference (scripts/reference/infer_power.py): 0.029104275004359956
+  ok(Math.abs(p2.analytic.se_beta - 0.029104275004359956) < 1e-12);
+  deepEqual(await quiet(["plan-power", "--tasks", "400", "--out", pw2]), 2); // usage error: missing options
+});
