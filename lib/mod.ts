@@ -17,6 +17,7 @@ export * from "./demo/mod.ts";
 export * from "./fit/mod.ts";
 export * from "./select/mod.ts";
 export * from "./analyze/mod.ts";
+export * from "./reward/mod.ts";
 export * from "./gateb/mod.ts";
 export * from "./sql/mod.ts";
 export * from "./figures/mod.ts";
