@@ -5,7 +5,7 @@
  * them through unchanged, shape the outputs as docs/FORMAT.md section 5 says,
  * and follow the refusal, determinism and ledger rules.
  */
-import { deepEqual, ok } from "node:assert/strict";
+import { deepEqual, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { addSlots, mutateJsonl, tempDir, writeGateFixture } from "./fixtures.ts";
 import { validateGates } from "../lib/validate/mod.ts";
@@ -13,6 +13,7 @@ import { analyzeDataset, runAnalysis } from "../lib/analyze/mod.ts";
 import { factorDesign, fitOls } from "../lib/fit/mod.ts";
 import { run } from "../lib/cli/analyze.ts";
 import type { PairedDataset } from "../lib/core/types.ts";
+import { UsageError } from "../lib/cli/args.ts";
 
 const online = [
   { slot_id: "cur", versions: [{ version_id: "cur.v1", role: "current" as const }] },
@@ -292,4 +293,17 @@ Deno.test("gate analyze: an output directory from another baseline is refused (b
   deepEqual(Deno.readTextFileSync(join(out, "contributions.json")), before);
   const report = JSON.parse(Deno.readTextFileSync(join(out, "validation.json")));
   deepEqual(report.issues.map((i: { code: string }) => i.code), ["baseline_changed"]);
+});
+
+Deno.test("gate analyze: bad usage is a UsageError (exit 2 from main), not a crash", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, { tasks: 20 });
+  const out = join(dir.path, "out");
+  await rejects(
+    quiet(() => run([fx.gateDir, "--out", out, "--bootstrap", "0", "--metric", "r_nope"])),
+    UsageError,
+  );
+  await rejects(quiet(() => run([fx.gateDir, "--out", out, "--cov", "hc4"])), UsageError);
+  await rejects(quiet(() => run([fx.gateDir, "--out", out, "--budget-k", "0"])), UsageError);
+  await rejects(quiet(() => run([fx.gateDir])), UsageError);
 });
