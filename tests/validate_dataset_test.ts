@@ -248,3 +248,11 @@ Deno.test("the CLI exits 0 on a clean gate and writes ok validation.json", async
   deepEqual(JSON.parse(await Deno.readTextFile(join(dir.path, "out", "validation.json"))).ok, true);
   ok(lines.at(-1)!.startsWith("ok: 1 gate(s), 10 paired rows, 4 columns, 3 metrics"));
 });
+
+Deno.test("the same gate given twice is a usage error, not twice the evidence", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, { tasks: 10 });
+  const v = await validateGates([fx.gateDir, fx.gateDir + "/"]);
+  deepEqual(v.counts, { usage_error: 1 });
+  deepEqual(v.dataset, null);
+});

@@ -2,6 +2,7 @@ import { join, normalize } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import { type LoadedRun, loadRunParts } from "../load/read_run.ts";
 import { readGateParts } from "../load/read_gate.ts";
+import { resolveBareDir } from "../validate/validate_gates.ts";
 import type { SqlGate, SqlSources } from "./load_tables.ts";
 
 /**
@@ -59,7 +60,7 @@ export async function readSqlSources(
         assignments: gate.assignments,
         masked_run_id: maskedRunId,
       });
-      const bareDir = normalize(join(dir, gate.plan.bare_run_dir));
+      const bareDir = resolveBareDir(dir, gate.plan.bare_run_dir);
       if (!seen.has(bareDir)) await addRun(bareDir);
     }
   }

@@ -1,4 +1,4 @@
-import { join, normalize } from "node:path";
+import { isAbsolute, join, normalize, resolve } from "node:path";
 import { type Issue, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
@@ -109,13 +109,22 @@ export async function validateGates(
 
   // 1. Read every gate's plan files and masked run.
   const gates: GateRead[] = [];
+  const given = new Set<string>();
   for (const dir of gateDirs) {
+    if (given.has(resolve(dir))) {
+      issues.add({
+        code: "usage_error",
+        message: `gate directory ${dir} is given twice; each round counts once`,
+      });
+      continue;
+    }
+    given.add(resolve(dir));
     const gate = await readGateParts(dir);
     const masked = await loadRunParts(dir);
     options.onProgress?.(done += 2, total);
     issues.addAll(gate.issues);
     issues.addAll(masked.issues);
-    const bareDir = gate.plan ? normalize(join(dir, gate.plan.bare_run_dir)) : null;
+    const bareDir = gate.plan ? resolveBareDir(dir, gate.plan.bare_run_dir) : null;
     gates.push({ dir, gate, masked, planFile: join(dir, "gate.json"), bareDir });
   }
 
@@ -344,6 +353,22 @@ export async function validateGates(
     ? buildDataset(bare, bareManifest, gates, columns, columnIndex, allRows, bareCompleted)
     : null;
   return { ok, issues: issues.toArray(), counts: issues.counts(), dataset, inputs };
+}
+
+/**
+ * The bare run directory of a gate: `bare_run_dir` relative to the gate
+ * directory (an absolute path is taken as is), normalised.
+ *
+ * @example
+ * ```ts
+ * import { resolveBareDir } from "./validate_gates.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(resolveBareDir("data/ckpt-a/gate-a", "../bare-val"), "data/ckpt-a/bare-val");
+ * deepEqual(resolveBareDir("data/g", "/runs/bare"), "/runs/bare");
+ * ```
+ */
+export function resolveBareDir(gateDir: string, bareRunDir: string): string {
+  return normalize(isAbsolute(bareRunDir) ? bareRunDir : join(gateDir, bareRunDir));
 }
 
 function runInput(parts: RunParts, kind: "bare" | "masked"): ValidationInput {
