@@ -1,0 +1,164 @@
+/**
+ * `deno task bench`: side-by-side timings of gatelab against Python in one run.
+ *
+ * 1. The 10,000-draw task bootstrap kernel (N = 400 tasks, M = 16 columns,
+ *    one metric, resampling included) against numpy's best vectorised form
+ *    (bench/bootstrap_numpy.py: count matrix times per-row outer products,
+ *    batched solve). Best of `--repeats` in-process runs on each side.
+ * 2. `gate analyze` with a 10,000-draw bootstrap on the 400-task demo gate
+ *    (data/demo/ckpt-a/gate-a) as a fresh process, against
+ *    bench/analyze_python.py (pandas + statsmodels + numpy doing the same
+ *    work) as a fresh process. Best wall time of `--repeats` runs each.
+ *
+ * The Python side runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed
+ * (this machine pins a slower kernel through them; see STACK.md); the
+ * OpenBLAS kernel numpy actually used is printed. Timings are never test
+ * assertions. Usage: deno task bench [--repeats 3] [--draws 10000] [--gate <dir>]
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+import { createPrng } from "../lib/core/prng.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    repeats: { type: "string", default: "3" },
+    draws: { type: "string", default: "10000" },
+    gate: { type: "string", default: "data/demo/ckpt-a/gate-a" },
+  },
+});
+const repeats = Number(values.repeats), draws = Number(values.draws);
+const decoder = new TextDecoder();
+
+async function runProcess(cmd: string, args: string[]): Promise<{ ms: number; stdout: string }> {
+  const t0 = performance.now();
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
+  const ms = performance.now() - t0;
+  if (!out.success) {
+    throw new Error(
+      `Cannot run benchmark step "${cmd} ${args.join(" ")}": ${decoder.decode(out.stderr)}`,
+    );
+  }
+  return { ms, stdout: decoder.decode(out.stdout) };
+}
+
+function kernelOnce(n: number, k: number): number {
+  const prng = createPrng(1);
+  const design = new Uint8Array(n * k);
+  for (let i = 0; i < n * k; i++) design[i] = prng.nextFloat() < 0.5 ? 1 : 0;
+  const y = Float64Array.from({ length: n }, () => prng.nextFloat());
+  const t0 = performance.now();
+  const sums = buildClusterSums(design, [y], Int32Array.from({ length: n }, (_, i) => i), {
+    k,
+    clusterCount: n,
+  });
+  bootstrapKernel(sums, { draws, seed: 2 });
+  return performance.now() - t0;
+}
+
+const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`;
+
+// 1. Kernel.
+const tsKernel: number[] = [];
+for (let r = 0; r < repeats; r++) tsKernel.push(kernelOnce(400, 16));
+const numpy = JSON.parse(
+  (await runProcess("python3", [
+    "bench/bootstrap_numpy.py",
+    "--tasks",
+    "400",
+    "--columns",
+    "16",
+    "--metrics",
+    "1",
+    "--draws",
+    String(draws),
+    "--repeats",
+    String(repeats),
+    "--unset-openblas-env",
+  ])).stdout,
+);
+const tsBest = Math.min(...tsKernel);
+
+// 2. End to end.
+const outDir = await Deno.makeTempDir({ prefix: "gatelab-bench-" });
+const denoWall: number[] = [], pyWall: number[] = [];
+let pyLast: { work_ms: number; imports_ms: number } | null = null;
+for (let r = 0; r < repeats; r++) {
+  denoWall.push(
+    (await runProcess("deno", [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys=cpus",
+      "lib/cli/main.ts",
+      "analyze",
+      values.gate!,
+      "--bootstrap",
+      String(draws),
+      "--out",
+      `${outDir}/run${r}`,
+      "--quiet",
+    ])).ms,
+  );
+  const py = await runProcess("python3", [
+    "bench/analyze_python.py",
+    values.gate!,
+    "--draws",
+    String(draws),
+    "--unset-openblas-env",
+  ]);
+  pyWall.push(py.ms);
+  pyLast = JSON.parse(py.stdout);
+}
+await Deno.remove(outDir, { recursive: true });
+const denoBest = Math.min(...denoWall), pyBest = Math.min(...pyWall);
+
+const blas = numpy.blas ?? {};
+console.log(`gatelab bench (best of ${repeats}; ${navigator.hardwareConcurrency} cores)`);
+console.log("");
+console.log(`1. task bootstrap kernel, N=400, M=16, ${draws} draws, resampling included`);
+console.log(
+  `   gatelab (TypeScript, 1 thread)  ${fmt(tsBest)}   runs: ${
+    tsKernel.map((t) => t.toFixed(0)).join(", ")
+  }`,
+);
+console.log(
+  `   numpy (vectorised)              ${fmt(numpy.best_ms)}   (of which solve-only ${
+    numpy.best_ms_without_resampling.toFixed(0)
+  } ms)`,
+);
+console.log(
+  `   ratio gatelab / numpy           ${(tsBest / numpy.best_ms).toFixed(2)}   goal <= 1`,
+);
+console.log(
+  `   numpy ${numpy.numpy}, BLAS ${blas.name ?? "?"} ${blas.version ?? ""}, OpenBLAS kernel ${
+    blas.openblas_core ?? "?"
+  }` +
+    ` (via ${blas.source}); unset for Python: ${numpy.unset_env.join(", ") || "nothing (not set)"}`,
+);
+console.log("");
+console.log(
+  `2. gate analyze + ${draws}-draw bootstrap on ${values.gate} (fresh process, wall time)`,
+);
+console.log(
+  `   gatelab (deno, lib/cli/main.ts) ${fmt(denoBest)}   runs: ${
+    denoWall.map((t) => t.toFixed(0)).join(", ")
+  }`,
+);
+console.log(
+  `   pandas + statsmodels + numpy    ${fmt(pyBest)}   runs: ${
+    pyWall.map((t) => t.toFixed(0)).join(", ")
+  }`,
+);
+if (pyLast) {
+  console.log(
+    `     (python imports ${pyLast.imports_ms.toFixed(0)} ms, work after imports ${
+      pyLast.work_ms.toFixed(0)
+    } ms in the last run)`,
+  );
+}
+console.log(`   ratio gatelab / python          ${(denoBest / pyBest).toFixed(2)}   goal <= 0.5`);
+console.log("   (gate analyze never starts DuckDB; the CLI imports command modules lazily)");
