@@ -9,10 +9,11 @@ import { deepEqual, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { createPrng } from "../lib/core/prng.ts";
 import { bootstrapFixture as dataset } from "./infer_fixture.ts";
-import { bootstrapDataset, bootstrapToJson } from "../lib/infer/bootstrap.ts";
+import { bootstrapDataset, bootstrapToJson, selectionStability } from "../lib/infer/bootstrap.ts";
+import { selectVersions } from "../lib/select/select.ts";
 import { FastStream } from "../lib/infer/_fast_stream.ts";
 import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+import { bootstrapKernel, kernelWorkspace, solveWeighted } from "../lib/infer/bootstrap_kernel.ts";
 
 const REFERENCE: Record<
   string,
@@ -204,5 +205,72 @@ Deno.test("bootstrap: same seed same result; the JSON drops raw draws and record
   throws(
     () => bootstrapDataset(dataset(), { seed: 1, metrics: ["nope"] }),
     /Cannot bootstrap metric "nope"/,
+  );
+});
+
+Deno.test("bootstrap: gathered kernel equals a direct weighted solve on counts drawn from createPrng (random pooled designs)", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 2, max: 6 }),
+      fc.integer({ min: 8, max: 30 }),
+      fc.integer({ min: 0, max: 1000 }),
+      (k, g, seed) => {
+        const data = createPrng(seed + 1);
+        const rowsPerTask = Array.from({ length: g }, () => 1 + data.nextInt(2));
+        const n = rowsPerTask.reduce((a, b) => a + b, 0);
+        const design = Uint8Array.from({ length: n * k }, () => (data.nextFloat() < 0.6 ? 1 : 0));
+        const y1 = Float64Array.from({ length: n }, () => data.nextFloat());
+        const y2 = Float64Array.from({ length: n }, () => data.nextFloat() - 0.5);
+        const cluster = Int32Array.from(rowsPerTask.flatMap((r, t) => Array(r).fill(t)));
+        const sums = buildClusterSums(design, [y1, y2], cluster, { k, clusterCount: g });
+        const draws = 7;
+        const fast = bootstrapKernel(sums, { draws, seed });
+        const prng = createPrng(seed);
+        const out = new Float64Array(2 * k);
+        const work = kernelWorkspace(k);
+        for (let d = 0; d < draws; d++) {
+          const counts = new Int32Array(g);
+          for (let t = 0; t < g; t++) {
+            const i = prng.nextInt(g);
+            counts[i] = counts[i]! + 1;
+          }
+          const status = solveWeighted(sums, counts, out, 0, work);
+          deepEqual(fast.status[d], status === "ok" ? 0 : status === "absent" ? 1 : 2);
+          for (let t = 0; t < 2 * k; t++) {
+            const a = fast.coefficients[d * 2 * k + t]!, b = out[t]!;
+            ok(
+              Number.isNaN(a)
+                ? Number.isNaN(b)
+                : Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)),
+              `${a} vs ${b}`,
+            );
+          }
+        }
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+Deno.test("bootstrap: the point selection of the stability block equals lib/select selectVersions", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }),
+      fc.integer({ min: 0, max: 3 }),
+      (alpha, budgetK) => {
+        const d = dataset();
+        const kernel = {
+          draws: 1,
+          k: 3,
+          metricCount: 1,
+          coefficients: Float64Array.from(alpha),
+          status: new Uint8Array(1),
+        };
+        const s = selectionStability(d.columns, kernel, 0, alpha, { metric: "reward", budgetK });
+        deepEqual(s.point_selection, selectVersions(d.columns, alpha, budgetK).selected);
+        deepEqual(s.set_equal_frequency, 1);
+      },
+    ),
+    { numRuns: 200 },
   );
 });
