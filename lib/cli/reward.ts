@@ -35,11 +35,16 @@ Writes <out>/rewards.jsonl, rewards_meta.json, reward_tables.md and .tex; with
 --prm-weights: JSON object {"<trajectory_id>:<order>": weight > 0}; missing steps weigh 1.
 Input issues: <out>/validation.json only, exit 2.`;
 
-async function fail(out: string, issues: readonly Issue[], command: string): Promise<number> {
+async function fail(
+  out: string,
+  issues: readonly Issue[],
+  command: string,
+  inputs: readonly { file: string; sha256: string }[] = [],
+): Promise<number> {
   for (const issue of issues.slice(0, 20)) console.error(formatIssue(issue));
   if (issues.length > 20) console.error(`... and ${issues.length - 20} more`);
   await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationDocument(issues, { command, inputs: [] })),
+    "validation.json": toJsonText(validationDocument(issues, { command, inputs })),
   });
   console.error(`reward: ${issues.length} issue(s); see ${join(out, "validation.json")}`);
   return 2;
@@ -96,7 +101,7 @@ export async function run(args: string[]): Promise<number> {
       inputs.push({ file: values.groups, sha256: loaded.value.sha256 });
     } else issues.push(...loaded.issues);
   }
-  if (issues.length > 0) return await fail(out, issues, command);
+  if (issues.length > 0) return await fail(out, issues, command, inputs);
 
   const lines = computeRewards(trajectories, recipe, weights);
   const conventions = {

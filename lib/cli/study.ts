@@ -7,14 +7,13 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFilesAtomic } from "../core/atomic_write.ts";
-import { toJsonText } from "../core/atomic_write.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { formatIssue, type Issue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { studyArmsTable, studyComparisonsTable, studyCostsTable } from "../report/study_tables.ts";
 import { analyzeStudy } from "../study/analyze.ts";
-import { loadStudyDir } from "../study/load.ts";
+import { type InputFile, loadStudyDir } from "../study/load.ts";
 import { studyDocument } from "../study/study_json.ts";
 import { validationDocument } from "../study/validation_json.ts";
 import { parseCommandArgs, UsageError } from "./args.ts";
@@ -25,11 +24,16 @@ Reads <study_dir>/study.json (plan), slots.jsonl and attempts.jsonl and writes
 <out>/study.json, <out>/study_tables.md and <out>/study_tables.tex.
 Input issues: <out>/validation.json only, exit 2.`;
 
-async function fail(out: string, issues: readonly Issue[], command: string): Promise<number> {
+async function fail(
+  out: string,
+  issues: readonly Issue[],
+  command: string,
+  inputs: readonly InputFile[] = [],
+): Promise<number> {
   for (const issue of issues.slice(0, 20)) console.error(formatIssue(issue));
   if (issues.length > 20) console.error(`... and ${issues.length - 20} more`);
   await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationDocument(issues, { command, inputs: [] })),
+    "validation.json": toJsonText(validationDocument(issues, { command, inputs })),
   });
   console.error(`study: ${issues.length} issue(s); see ${join(out, "validation.json")}`);
   return 2;
@@ -57,7 +61,7 @@ export async function run(args: string[]): Promise<number> {
     attemptsFile: join(dir, "attempts.jsonl"),
     ...(values.quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
   });
-  if (!analysis.ok) return await fail(out, analysis.issues, command);
+  if (!analysis.ok) return await fail(out, analysis.issues, command, loaded.value.inputs);
   for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
 
   const tables = [

@@ -2,7 +2,7 @@ import { generatorMeta } from "../core/meta.ts";
 import { QUANTILE_RULE } from "../core/quantile.ts";
 import type { StudyAnalysis } from "./analyze.ts";
 import type { InputFile } from "./load.ts";
-import type { Issue } from "../core/issue.ts";
+import { type Issue, IssueList } from "../core/issue.ts";
 
 /** The draw order of the study bootstrap, recorded in study.json. */
 export const STUDY_DRAW_ORDER =
@@ -10,13 +10,19 @@ export const STUDY_DRAW_ORDER =
   "for training seeds (omitted when resample is 'tasks') then N nextInt(N) for tasks; seeds " +
   "sorted (integers ascending, then strings), tasks in code-unit order";
 
+function capIssues(issues: readonly Issue[]): Issue[] {
+  const list = new IssueList();
+  list.addAll(issues);
+  return list.toArray();
+}
+
 /** Options of {@linkcode studyDocument}. */
 export interface StudyDocumentOptions {
   /** The command line recorded in `generator.command`. */
   readonly command: string;
   /** Hashes of the input files. */
   readonly inputs: readonly InputFile[];
-  /** Non-fatal issues (retry-policy violations) to list in the output. */
+  /** Non-fatal issues (retry-policy violations) to list in the output, at most 50 per code plus a summary. */
   readonly issues?: readonly Issue[];
 }
 
@@ -121,7 +127,7 @@ export function studyDocument(analysis: StudyAnalysis, options: StudyDocumentOpt
       total: (({ arm: _arm, ...rest }) => rest)(analysis.costs.total),
     },
     attempts: totals,
-    issues: options.issues ?? [],
+    issues: capIssues(options.issues ?? []),
     generator: generatorMeta(options.command),
     inputs: options.inputs,
   };
