@@ -1,8 +1,10 @@
 /** The zod schemas of docs/FORMAT.md sections 1 and 2: paths of errors, extra fields kept. */
 import { deepEqual, ok } from "node:assert/strict";
+import fc from "fast-check";
 import {
   AssignmentLineSchema,
   GatePlanSchema,
+  isTraceLineFast,
   parseWithSchema,
   RunManifestSchema,
   TraceLineSchema,
@@ -23,6 +25,7 @@ Deno.test("manifest errors name nested fields", () => {
   // deno-lint-ignore no-explicit-any
   const m = fixtureManifest("bare") as Record<string, any>;
   m.repeats = 0;
+  m.tasks = ["t000", "t001", "t000"];
   m.arm = "treated";
   m.provenance.reward.components = ["r_success"];
   m.provenance.send_seed = "yes";
@@ -34,6 +37,7 @@ Deno.test("manifest errors name nested fields", () => {
     "provenance.send_seed",
     "repeats",
     "skill.max_skills",
+    "tasks.2",
   ]);
   ok(
     !r.ok &&
@@ -109,4 +113,65 @@ Deno.test("assignment lines: null marks an absent slot; other values are errors"
     line: 4,
   });
   deepEqual(r.ok ? [] : r.issues.map((i) => [i.line, i.path]), [[4, "slots.a"]]);
+});
+
+Deno.test("the fast trace check is never more lenient than the zod schema", () => {
+  const anyValue = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -3, max: 3 }),
+    fc.constantFrom(0.5, Infinity, 2 ** 60, -0),
+    fc.constantFrom("", "val", "completed", "failed", "t1"),
+    fc.constant([]),
+    fc.constant(["c1"]),
+    fc.constant([1]),
+    fc.constant({}),
+    fc.constant({ r_strict: 1 }),
+    fc.constant({ prompt: 1, completion: 2 }),
+    fc.constant({ prompt: "x", completion: 2 }),
+  );
+  const keys = [
+    "split",
+    "task_id",
+    "sample_id",
+    "attempt",
+    "status",
+    "reward",
+    "rewards",
+    "success",
+    "injected",
+    "job_seed",
+    "provenance",
+    "steps",
+    "tokens",
+    "error",
+  ];
+  const valid = {
+    split: "val",
+    task_id: "t1",
+    sample_id: 0,
+    attempt: 0,
+    status: "completed",
+    reward: 1,
+    rewards: { r_strict: 1 },
+    injected: [],
+  };
+  let accepted = 0;
+  fc.assert(
+    fc.property(
+      fc.dictionary(fc.constantFrom(...keys), anyValue),
+      fc.boolean(),
+      (edits, fromValid) => {
+        const line: Record<string, unknown> = fromValid ? { ...valid, ...edits } : { ...edits };
+        for (const [k, v] of Object.entries(line)) if (v === undefined) delete line[k];
+        if (isTraceLineFast(line)) {
+          accepted++;
+          ok(TraceLineSchema.safeParse(line).success, JSON.stringify(line));
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
+  ok(accepted > 100, `only ${accepted} lines took the fast path`);
 });

@@ -18,7 +18,19 @@ export const RunManifestSchema = z.looseObject({
   arm: z.enum(["bare", "masked", "equipped"]),
   split: z.string().min(1),
   repeats: z.int().min(1),
-  tasks: z.array(z.string().min(1)),
+  tasks: z.array(z.string().min(1)).superRefine((tasks, ctx) => {
+    const seen = new Set<string>();
+    tasks.forEach((task, i) => {
+      if (seen.has(task)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: `duplicate task id "${task}" in the plan`,
+        });
+      }
+      seen.add(task);
+    });
+  }),
   provenance: z.looseObject({
     checkpoint_id: z.string().min(1),
     model: z.string(),

@@ -4,3 +4,4 @@ export * from "./trace.ts";
 export * from "./gate.ts";
 export * from "./assignment.ts";
 export * from "./schema_issues.ts";
+export * from "./trace_fast.ts";

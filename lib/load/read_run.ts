@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { Issue, Result } from "../core/issue.ts";
 import type { Attempt } from "../core/types.ts";
 import { type RunManifest, RunManifestSchema } from "../contract/manifest.ts";
-import { TraceLineSchema } from "../contract/trace.ts";
+import { type TraceLine, TraceLineSchema } from "../contract/trace.ts";
+import { isTraceLineFast } from "../contract/trace_fast.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
 
@@ -97,12 +98,16 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
   let tracesRead = true;
   try {
     await forEachJsonlLine(tracesPath, (value, line) => {
-      const parsed = parseWithSchema(TraceLineSchema, value, { file: tracesPath, line });
-      if (!parsed.ok) {
-        issues.push(...parsed.issues);
-        return;
+      let t: TraceLine;
+      if (isTraceLineFast(value)) t = value;
+      else {
+        const parsed = parseWithSchema(TraceLineSchema, value, { file: tracesPath, line });
+        if (!parsed.ok) {
+          issues.push(...parsed.issues);
+          return;
+        }
+        t = parsed.value;
       }
-      const t = parsed.value;
       attempts.push({
         split: t.split,
         task_id: t.task_id,
