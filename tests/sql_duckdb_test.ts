@@ -2,7 +2,10 @@
  * DuckDB: a fixture gate loaded into duckdb-wasm; SQL aggregates agree
  * with the values the TypeScript validation computed.
  */
-import { deepEqual, ok } from "node:assert/strict";
+import { deepEqual, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { run } from "../lib/cli/sql.ts";
+import { UsageError } from "../lib/cli/args.ts";
 import { openDuckDb } from "../lib/sql/engine.ts";
 import { loadIntoDuckDb } from "../lib/sql/load_tables.ts";
 import { readSqlSources } from "../lib/sql/read_sources.ts";
@@ -99,4 +102,34 @@ Deno.test("SQL over a loaded gate agrees with the paired dataset", async (t) => 
   } finally {
     await db.close();
   }
+});
+
+Deno.test("gate sql writes the result as CSV atomically; refuses bad usage and empty input", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, { tasks: 6 });
+  const out = join(dir.path, "res", "arms.csv");
+  const log = console.log, err = console.error;
+  const printed: string[] = [];
+  console.log = (s: string) => printed.push(s);
+  console.error = (s: string) => printed.push(s);
+  try {
+    deepEqual(
+      await run([
+        fx.gateDir,
+        fx.bareDir,
+        "--query",
+        "select arm, n_tasks from runs order by arm",
+        "--out",
+        out,
+      ]),
+      0,
+    );
+    deepEqual(await run([join(dir.path, "nothing-here"), "--query", "select 1"]), 2);
+    await rejects(() => run([fx.gateDir]), UsageError);
+  } finally {
+    console.log = log;
+    console.error = err;
+  }
+  deepEqual(await Deno.readTextFile(out), "arm,n_tasks\nbare,6\nmasked,6\n");
+  deepEqual([...Deno.readDirSync(join(dir.path, "res"))].map((e) => e.name), ["arms.csv"]);
 });
