@@ -22,6 +22,7 @@ import {
   REWARD_DECIMALS,
 } from "./params.ts";
 import { demoReadme } from "./readme.ts";
+import { refitSelection } from "./refit.ts";
 import { type SimulatedRun, simulateRun } from "./run.ts";
 import { simulateSteps } from "./steps.ts";
 import { simulateStudy } from "./study.ts";
@@ -152,7 +153,26 @@ export function generateDemo(): Record<string, string> {
     GATE_A_CHUNKS.map((c) => ({ versions: [{ version_id: c.version_id, role: "add" }] })),
     GATE_SETTINGS.gateABudget,
   );
-  const s0 = gateASelection.selected;
+  const trueTopK = gateASelection.selected;
+  // S_0 as the product computes it: gate analyze's refit of the simulated
+  // Gate A (paired-delta no-intercept OLS on reward, positive top budget_k).
+  const refit = refitSelection({
+    gateId: "gate-a",
+    gateDir: "ckpt-a/gate-a",
+    stage: "cold_start",
+    budgetK: GATE_SETTINGS.gateABudget,
+    maskSeed: DEMO_SEEDS.maskGateA,
+    pPresent: GATE_SETTINGS.pPresent,
+    slots: GATE_A_CHUNKS.map((c) => ({
+      slot_id: c.chunk_id,
+      versions: [{ version_id: c.version_id, chunk_id: c.chunk_id, role: "add" as const }],
+    })),
+    assignments: gateA.rows.map((r) => r.slots),
+    taskIds: gateA.rows.map((r) => r.task.task_id),
+    split: "val",
+    masked: { runId: "gate-a-masked", runDir: "ckpt-a/gate-a", run: gateA.run },
+  }, { runId: "ckpt-a-val-bare", runDir: "ckpt-a/bare-val", run: bareA });
+  const s0 = refit.selected;
 
   // Checkpoint B: bare val run and two online gate rounds sharing it.
   const modelB: LatentModel = {
@@ -246,11 +266,12 @@ export function generateDemo(): Record<string, string> {
   failures["gate-b/equipped-test"] = equippedTest.failedEpisodes;
   const bareMeans = expectedArmMeans(testTasks, [], modelA);
   const equippedMeans = expectedArmMeans(testTasks, s0, modelA);
-  const gateBDifference = Object.fromEntries(
-    Object.keys(bareMeans).map((
-      m,
-    ) => [m, Math.round((equippedMeans[m]! - bareMeans[m]!) * 1e6) / 1e6]),
-  );
+  const differenceOf = (means: Record<string, number>) =>
+    Object.fromEntries(
+      Object.keys(bareMeans).map((m) => [m, Math.round((means[m]! - bareMeans[m]!) * 1e6) / 1e6]),
+    );
+  const gateBDifference = differenceOf(equippedMeans);
+  const trueTopKMeans = expectedArmMeans(testTasks, trueTopK, modelA);
 
   // Study and steps.
   const study = simulateStudy(DEMO_SEEDS.study);
@@ -302,7 +323,16 @@ export function generateDemo(): Record<string, string> {
       truly_positive: GATE_A_CHUNKS.map((c) => c.version_id).filter((id) =>
         gateAAme.reward![id]! > 0
       ),
-      true_selection: s0,
+      true_selection: trueTopK,
+      refit_selection: {
+        rule:
+          "gate analyze on the simulated files: paired-delta no-intercept OLS on reward, strictly positive top budget_k (10) by coefficient; this is S_0, the skill Gate B injects",
+        selected: s0,
+        reward_coefficients: Object.fromEntries(
+          Object.entries(refit.coefficients).map(([id, b]) => [id, Math.round(b * 1e6) / 1e6]),
+        ),
+        budget_k: refit.budgetK,
+      },
     },
     online: {
       gate_dirs: rounds.map(([g]) => `ckpt-b/${g}`),
@@ -319,10 +349,17 @@ export function generateDemo(): Record<string, string> {
       equipped_dir: "gate-b/equipped-test",
       selected_skills: s0,
       selection_rule:
-        "Gate A versions with positive true reward average marginal effect, top 10 by it",
+        "S_0 = Gate A's refit selection (gate_a.refit_selection.selected, in rank order), as gate analyze writes it to selection.json; gate compare --selection checks the equipped run against it",
       expected_bare_means: bareMeans,
       expected_equipped_means: equippedMeans,
       expected_difference: gateBDifference,
+      true_top_k: {
+        note:
+          "for comparison only (not simulated): Gate A's true selection (gate_a.true_selection) equipped on the same test tasks",
+        selected_skills: trueTopK,
+        expected_equipped_means: trueTopKMeans,
+        expected_difference: differenceOf(trueTopKMeans),
+      },
     },
     infrastructure_failures: failures,
     study: study.truth,
@@ -330,7 +367,9 @@ export function generateDemo(): Record<string, string> {
   };
   files["truth.json"] = JSON.stringify(truth, null, 2) + "\n";
   files["README.md"] = demoReadme({
-    gateASelection: s0,
+    gateATrueSelection: trueTopK,
+    gateARefitSelection: s0,
+    gateBTrueTopKDifference: differenceOf(trueTopKMeans),
     onlineWinners: onlineSelection.winners,
     onlineSelection: onlineSelection.selected,
     gateBDifference: gateBDifference,

@@ -1,9 +1,13 @@
 /** Facts the demo README quotes from the truth. */
 export interface DemoReadmeFacts {
-  readonly gateASelection: readonly string[];
+  readonly gateATrueSelection: readonly string[];
+  /** Gate A's refit selection S_0 (what Gate B injects). */
+  readonly gateARefitSelection: readonly string[];
   readonly onlineWinners: readonly string[];
   readonly onlineSelection: readonly string[];
   readonly gateBDifference: Readonly<Record<string, number>>;
+  /** Expected difference had Gate B injected the true top-K instead. */
+  readonly gateBTrueTopKDifference: Readonly<Record<string, number>>;
 }
 
 /**
@@ -17,7 +21,10 @@ export interface DemoReadmeFacts {
  * ```ts
  * import { demoReadme } from "./readme.ts";
  * import { ok } from "node:assert/strict";
- * const text = demoReadme({ gateASelection: ["a.v1"], onlineWinners: [], onlineSelection: [], gateBDifference: { reward: 0.1 } });
+ * const text = demoReadme({
+ *   gateATrueSelection: ["a.v1"], gateARefitSelection: ["a.v1"], onlineWinners: [], onlineSelection: [],
+ *   gateBDifference: { reward: 0.1 }, gateBTrueTopKDifference: { reward: 0.1 },
+ * });
  * ok(text.startsWith("# gatelab demo data") && text.endsWith("\n"));
  * ```
  */
@@ -38,7 +45,7 @@ checks: docs/demo.md. Contract: docs/FORMAT.md.
 | \`ckpt-a/gate-a/\` | cold-start Gate A over it: 14 ADD chunks, p_present 0.5, budget_k 10 |
 | \`ckpt-b/bare-val/\` | bare val run of checkpoint B (same 400 val tasks, different checkpoint_id) |
 | \`ckpt-b/gate-online-r1/\`, \`ckpt-b/gate-online-r2/\` | two online rounds (different mask_seed) sharing that bare run: 4 current chunks, 3 ADD candidates, REWRITE families \`variant-price-check\` (old + 1 new) and \`purchase-termination\` (old + 2 new); budget_k 8. Analyse them pooled, clustered by task |
-| \`gate-b/bare-test/\`, \`gate-b/equipped-test/\` | Gate B on a held-out test split (300 tasks), checkpoint A, bare vs equipped with the frozen Gate A selection (max_skills null) |
+| \`gate-b/bare-test/\`, \`gate-b/equipped-test/\` | Gate B on a held-out test split (300 tasks), checkpoint A, bare vs equipped with the frozen Gate A refit selection S_0 (what \`gate analyze ckpt-a/gate-a\` writes to selection.json; max_skills null) |
 | \`study/\` | paper-table outcomes (FORMAT section 3): arms B, O, M; training seeds 1, 2, 3; 40 tasks x 4 reps |
 | \`steps/\` | step levels for reward recipes (\`steps.jsonl\`, FORMAT section 4) and recipe comparison groups (\`groups.jsonl\`) |
 | \`chunks.jsonl\` | text of every chunk version; its sha256 is \`text_sha256\` in gate.json |
@@ -69,12 +76,17 @@ the strong ones; the weak ones stay within noise, as in practice.
 
 ## Truth at a glance
 
-- Gate A true selection (positive true reward effect, top 10), also the
-  equipped skill of Gate B: ${list(facts.gateASelection)}.
+- Gate A true selection (positive true reward effect, top 10):
+  ${list(facts.gateATrueSelection)}.
+- Gate A refit selection S_0 (\`gate analyze\`: positive top 10 of the
+  reward OLS coefficients), the equipped skill of Gate B, in rank order:
+  ${list(facts.gateARefitSelection)}.
 - Online rounds: true rewrite winners ${list(facts.onlineWinners)}; true
   positive top-8: ${list(facts.onlineSelection)}.
-- Gate B expected equipped minus bare: reward ${facts.gateBDifference.reward},
-  r_success ${facts.gateBDifference.r_success}.
+- Gate B expected equipped (S_0) minus bare: reward ${facts.gateBDifference.reward},
+  r_success ${facts.gateBDifference.r_success}; with the true top 10 it would
+  be reward ${facts.gateBTrueTopKDifference.reward}, r_success ${facts.gateBTrueTopKDifference.r_success}
+  (truth.json \`gate_b.true_top_k\`).
 - Study: arm O has 3 ambiguous slots, so M - O is incomplete and M - B
   complete; verifier_infra and generation_infra attempts are each followed by
   the one allowed retry; 3 model failures.

@@ -48,6 +48,8 @@ export interface SimulatedRun {
   readonly summary: string;
   /** Task ids whose first attempt failed (retried once, successfully). */
   readonly failedEpisodes: readonly { task_id: string; error: string }[];
+  /** Rewards of each task's completed attempt, by task index (as written to traces.jsonl). */
+  readonly completed: readonly WebshopRewards[];
 }
 
 /** Provenance block of a manifest for a checkpoint. */
@@ -132,10 +134,12 @@ export function simulateRun(spec: RunSpec): SimulatedRun {
   const lines: string[] = [];
   const retries: string[] = [];
   const sums = new Map<string, number>();
+  const completedRewards: WebshopRewards[] = [];
   let successes = 0;
   spec.tasks.forEach((task, i) => {
     const injected = [...spec.injected(i)];
     const rewards = drawWebshopRewards(task, latentShift(spec.model, injected), noise);
+    completedRewards.push(rewards);
     const chars = injected.reduce((s, id) => s + spec.textLength(id), 0);
     const cost = costs(rewards, chars, costPrng);
     const seed = jobSeed(spec.split, task.task_id, 0);
@@ -214,5 +218,6 @@ export function simulateRun(spec: RunSpec): SimulatedRun {
       task_id: spec.tasks[i]!.task_id,
       error,
     })),
+    completed: completedRewards,
   };
 }

@@ -4,7 +4,9 @@ Refits every demo gate with the paired-delta no-intercept OLS
 R_i - B_i = C_i' beta + e_i (completed attempts only, paired by
 (split, task_id, sample_id)) and prints recovered coefficients with HC3
 standard errors next to truth.json's expected OLS coefficient and average
-marginal effect. The online rounds are pooled (rows = gate x episode) with
+marginal effect, and checks that Gate A's positive top budget_k of the
+reward coefficients (S_0) is truth.json's `gate_a.refit_selection` and the
+equipped skill of Gate B. The online rounds are pooled (rows = gate x episode) with
 CR1 task-clustered standard errors.
 
 Run from the repository root:
@@ -85,6 +87,15 @@ def main():
     ga = truth["gate_a"]
     table(f"Gate A ({metric}, n={len(y)}, HC3)", names, beta, se,
           ga["expected_ols"][metric], ga["average_marginal_effect"][metric])
+    if metric == "reward":
+        budget = json.loads((root / "ckpt-a/gate-a/gate.json").read_text())["budget_k"]
+        order = sorted(range(len(names)), key=lambda j: (-beta[j], names[j]))
+        s0 = [names[j] for j in order[:budget] if beta[j] > 0]
+        equipped = json.loads((root / "gate-b/equipped-test/manifest.json").read_text())
+        same = s0 == ga["refit_selection"]["selected"] == truth["gate_b"]["selected_skills"] \
+            == equipped["skill"]["selected_skills"]
+        print(f"\nGate A refit S_0 (positive top {budget}): {', '.join(s0)}")
+        print(f"equals truth.json refit_selection, gate_b.selected_skills and the equipped manifest: {same}")
     rows = [gate_rows(root / "ckpt-b" / g, metric) for g in ("gate-online-r1", "gate-online-r2")]
     names = rows[0][0]
     X = np.vstack([r[1] for r in rows])

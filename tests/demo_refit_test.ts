@@ -1,0 +1,74 @@
+/**
+ * Gate B of the demo injects S_0, the selection `gate analyze` makes from
+ * the committed Gate A files (seed 001, 2.1.4), not the true top-K.
+ *
+ * Reference numbers: `python3 scripts/reference/demo_check.py data/demo reward`
+ * (numpy: paired-delta no-intercept OLS on completed attempts, then the
+ * strictly positive top budget_k by coefficient), pasted below. If the demo
+ * data is regenerated, rerun the script and paste again.
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { analyzeDataset } from "../lib/analyze/analyze.ts";
+import { validateGates } from "../lib/validate/validate_gates.ts";
+
+const ROOT = new URL("../data/demo/", import.meta.url).pathname;
+const json = (p: string) => JSON.parse(Deno.readTextFileSync(ROOT + p));
+
+/** numpy S_0 and the 4-decimal reward estimates printed by demo_check.py. */
+const REFERENCE = {
+  selected: [
+    "query-formulation.v1",
+    "variant-option-selection.v1",
+    "explicit-constraint-checklist.v1",
+    "candidate-inspection.v1",
+    "variant-price-check.v1",
+    "persona-preference-reasoning.v1",
+    "attribute-matching.v1",
+    "persona-budget-inference.v1",
+    "purchase-termination.v1",
+  ],
+  estimates: {
+    "query-formulation.v1": 0.1142,
+    "query-refinement.v1": -0.0197,
+    "explicit-constraint-checklist.v1": 0.1080,
+    "attribute-matching.v1": 0.0512,
+    "persona-preference-reasoning.v1": 0.0515,
+    "persona-budget-inference.v1": 0.0379,
+    "candidate-inspection.v1": 0.0992,
+    "candidate-comparison.v1": -0.0230,
+    "variant-option-selection.v1": 0.1140,
+    "variant-price-check.v1": 0.0941,
+    "backtracking-on-mismatch.v1": -0.0222,
+    "purchase-termination.v1": 0.0003,
+    "results-pagination.v1": -0.0713,
+    "review-reading.v1": -0.0439,
+  } as Record<string, number>,
+};
+
+const truth = json("truth.json");
+
+Deno.test("demo refit: truth's refit selection is numpy's S_0 with numpy's coefficients", () => {
+  const refit = truth.gate_a.refit_selection;
+  deepEqual(refit.selected, REFERENCE.selected);
+  deepEqual(refit.budget_k, 10);
+  for (const [id, b] of Object.entries(REFERENCE.estimates)) {
+    ok(
+      Math.abs(refit.reward_coefficients[id] - b) <= 5e-5 + 1e-9,
+      `${id}: ${refit.reward_coefficients[id]} vs ${b}`,
+    );
+  }
+});
+
+Deno.test("demo refit: gate analyze on the committed Gate A selects exactly Gate B's equipped skill", async () => {
+  const v = await validateGates([ROOT + "ckpt-a/gate-a"]);
+  ok(v.ok && v.dataset, "Gate A validates clean");
+  const { selection } = analyzeDataset(v.dataset);
+  deepEqual(selection.selected, REFERENCE.selected);
+  deepEqual(selection.selected, truth.gate_b.selected_skills);
+  const equipped = json("gate-b/equipped-test/manifest.json");
+  deepEqual(equipped.skill.selected_skills, selection.selected);
+  deepEqual(equipped.skill.max_skills, null);
+  // The true top-K is recorded for comparison and differs from S_0.
+  deepEqual(truth.gate_b.true_top_k.selected_skills, truth.gate_a.true_selection);
+  ok(truth.gate_b.true_top_k.selected_skills.join() !== selection.selected.join());
+});
