@@ -12,7 +12,47 @@ const OUT = "reports/demo";
 
 /** The demo's steps: a title and the `gate` command line it runs. */
 export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
-  ["Validate the cold-start gate", ["validate", `${DATA}/ckpt-a/gate-a`, "--out", `${OUT}/validate-gate-a`]],
+  ["Validate the cold-start gate", [
+    "validate",
+    `${DATA}/ckpt-a/gate-a`,
+    "--out",
+    `${OUT}/validate-gate-a`,
+  ]],
+  ["Gate A: refit, bootstrap and select (cold start)", [
+    "analyze",
+    `${DATA}/ckpt-a/gate-a`,
+    "--out",
+    `${OUT}/gate-a`,
+  ]],
+  ["Online gate: two rounds pooled, clustered by task", [
+    "analyze",
+    `${DATA}/ckpt-b/gate-online-r1`,
+    `${DATA}/ckpt-b/gate-online-r2`,
+    "--out",
+    `${OUT}/online`,
+  ]],
+  ["Gate B: frozen selection against bare on held-out tasks", [
+    "compare",
+    "--bare",
+    `${DATA}/gate-b/bare-test`,
+    "--equipped",
+    `${DATA}/gate-b/equipped-test`,
+    "--selection",
+    `${OUT}/gate-a/selection.json`,
+    "--out",
+    `${OUT}/gate-b`,
+  ]],
+  ["Study outcomes (paper tables)", ["study", `${DATA}/study`, "--out", `${OUT}/study`]],
+  ["Reward recipes", [
+    "reward",
+    `${DATA}/steps/steps.jsonl`,
+    "--recipe",
+    "B",
+    "--groups",
+    `${DATA}/steps/groups.jsonl`,
+    "--out",
+    `${OUT}/reward`,
+  ]],
 ];
 
 if (import.meta.main) {
@@ -25,6 +65,8 @@ if (import.meta.main) {
       failed++;
     }
   }
-  console.error(failed === 0 ? `\ndemo done: outputs in ${OUT}/` : `\ndemo: ${failed} step(s) failed`);
+  console.error(
+    failed === 0 ? `\ndemo done: outputs in ${OUT}/` : `\ndemo: ${failed} step(s) failed`,
+  );
   Deno.exit(failed === 0 ? 0 : 1);
 }
