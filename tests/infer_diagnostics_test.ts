@@ -1,7 +1,7 @@
 /**
  * Misfit diagnostics (lib/infer/diagnostics.ts) against statsmodels 0.15:
  * `python3 scripts/reference/infer_diagnostics.py` fits the same 120-row
- * fixture with OLS(cov_type="HC3") and runs wald_test / f_test and
+ * fixture with OLS(cov_type="HC3") (and cov_type="cluster" for CR1) and runs wald_test / f_test and
  * multipletests(method="holm"); its output is pasted below unchanged.
  */
 import { deepEqual, ok } from "node:assert/strict";
@@ -231,6 +231,46 @@ const RESID = [
   },
 ];
 
+const CLUSTERED = [
+  {
+    "se": 0.02819337611083241,
+    "f": 29.990550861024804,
+    "p": 9.381857850656717e-07,
+    "df2": 59.0,
+  },
+  {
+    "se": 0.026336403913894253,
+    "f": 0.20768379118056626,
+    "p": 0.650261819096511,
+    "df2": 59.0,
+  },
+  {
+    "se": 0.030957356067371038,
+    "f": 0.5186015566364751,
+    "p": 0.47428221906945517,
+    "df2": 59.0,
+  },
+  {
+    "se": 0.026557053515685623,
+    "f": 5.53370031568247,
+    "p": 0.022009183780235603,
+    "df2": 59.0,
+  },
+  {
+    "se": 0.03472405004014628,
+    "f": 4.01137520134197,
+    "p": 0.04979574026584351,
+    "df2": 59.0,
+  },
+  {
+    "se": 0.027660170377677398,
+    "f": 0.42326798549763384,
+    "p": 0.5178365143207243,
+    "df2": 59.0,
+  },
+];
+const JOINT_CR1 = { "f": 7.421958903176453, "p": 6.051674608837375e-06, "df1": 6.0, "df2": 59.0 };
+
 function dataset(): PairedDataset {
   const n = Y.length;
   const y = Float64Array.from(Y);
@@ -270,7 +310,7 @@ Deno.test("diagnostics: per-pair HC3 Wald F, p-values and Holm match statsmodels
     const ref = PAIRS[i]!;
     deepEqual([got.a, got.b], [ref.a, ref.b]);
     close(got.gamma, ref.gamma);
-    close(got.se_hc3, ref.se);
+    close(got.se, ref.se);
     close(got.f, ref.f);
     close(got.p_value, ref.p, 1e-7);
     close(got.p_holm, ref.holm, 1e-7);
@@ -310,4 +350,25 @@ Deno.test("diagnostics: versions of one slot are never paired; a never co-occurr
   const screen = interactionScreen({ ...d, columns, design });
   ok(!screen.pairs.some((p) => p.a === "c" && p.b === "d"));
   deepEqual(screen.pairs.length, 5);
+});
+
+Deno.test("diagnostics: pooled rows use CR1 clustered by task with df2 = tasks - 1, as statsmodels cov_type=cluster", () => {
+  const d = dataset();
+  const pooled = {
+    ...d,
+    cluster: Int32Array.from({ length: d.n }, (_, i) => Math.floor(i / 2)),
+    clusterCount: d.n / 2,
+  };
+  const screen = interactionScreen(pooled);
+  deepEqual([screen.covariance, screen.df2_rule], ["CR1", "clusters - 1"]);
+  screen.pairs.forEach((got, i) => {
+    close(got.se, CLUSTERED[i]!.se);
+    close(got.f, CLUSTERED[i]!.f);
+    close(got.p_value, CLUSTERED[i]!.p, 1e-7);
+  });
+  const joint = screen.joint!;
+  close(joint.f, JOINT_CR1.f);
+  close(joint.p_value, JOINT_CR1.p, 1e-7);
+  deepEqual([joint.df1, joint.df2], [JOINT_CR1.df1, JOINT_CR1.df2]);
+  deepEqual(interactionScreen(pooled, { covariance: "hc3" }).covariance, "HC3");
 });

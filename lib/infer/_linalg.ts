@@ -224,6 +224,54 @@ export function olsDense(x: Float64Array, y: Float64Array, n: number, p: number)
 }
 
 /**
+ * CR1 cluster-robust covariance of a no-intercept OLS (Liang-Zeger with the
+ * small-sample factor G/(G-1) x (n-1)/(n-p), as statsmodels
+ * `cov_type="cluster"`): (X'X)^-1 [sum_g (X_g'e_g)(X_g'e_g)'] (X'X)^-1.
+ *
+ * @returns Dense row-major p x p covariance.
+ */
+export function clusterCovarianceDense(
+  x: Float64Array,
+  residuals: Float64Array,
+  xtxInverse: Float64Array,
+  cluster: Int32Array,
+  clusterCount: number,
+  n: number,
+  p: number,
+): Float64Array {
+  const score = new Float64Array(clusterCount * p);
+  for (let r = 0; r < n; r++) {
+    const g = cluster[r]!, e = residuals[r]!;
+    for (let i = 0; i < p; i++) score[g * p + i] = score[g * p + i]! + x[r * p + i]! * e;
+  }
+  const meat = new Float64Array(p * p);
+  for (let g = 0; g < clusterCount; g++) {
+    for (let i = 0; i < p; i++) {
+      const si = score[g * p + i]!;
+      if (si === 0) continue;
+      for (let j = 0; j < p; j++) meat[i * p + j] = meat[i * p + j]! + si * score[g * p + j]!;
+    }
+  }
+  const factor = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - p));
+  const tmp = new Float64Array(p * p), cov = new Float64Array(p * p);
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      let t = 0;
+      for (let l = 0; l < p; l++) t += xtxInverse[i * p + l]! * meat[l * p + j]!;
+      tmp[i * p + j] = t;
+    }
+  }
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      let t = 0;
+      for (let l = 0; l < p; l++) t += tmp[i * p + l]! * xtxInverse[l * p + j]!;
+      cov[i * p + j] = factor * t;
+    }
+  }
+  return cov;
+}
+
+/**
  * Solves the dense SPD system A x = b (A row-major q x q) by Cholesky.
  * @returns x, or null if A is not positive definite.
  */

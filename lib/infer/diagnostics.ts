@@ -10,7 +10,7 @@
  * @module
  */
 import type { PairedDataset } from "../core/types.ts";
-import { olsDense, solveSpd } from "./_linalg.ts";
+import { clusterCovarianceDense, type DenseOls, olsDense, solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
 
 /** AMCE of one version beside its coefficient. */
@@ -36,8 +36,9 @@ export interface InteractionPair {
   readonly testable: boolean;
   /** Coefficient of the product column in y = C beta + gamma (C_a C_b). */
   readonly gamma: number | null;
-  readonly se_hc3: number | null;
-  /** Wald F = gamma^2 / Var_HC3(gamma), df (1, n - k - 1). */
+  /** Standard error of gamma under the screen's covariance (HC3 or CR1). */
+  readonly se: number | null;
+  /** Wald F = gamma^2 / Var(gamma), df (1, df2). */
   readonly f: number | null;
   readonly p_value: number | null;
   /** Holm-adjusted p-value over the testable pairs. */
@@ -57,7 +58,9 @@ export interface JointInteractionTest {
 /** Result of {@linkcode interactionScreen}. */
 export interface InteractionScreen {
   readonly metric: string;
-  readonly covariance: "HC3";
+  readonly covariance: "HC3" | "CR1";
+  /** Denominator degrees of freedom: n - columns (HC3) or clusters - 1 (CR1). */
+  readonly df2_rule: string;
   readonly test: string;
   readonly correction: "holm";
   readonly alpha: number;
@@ -199,23 +202,26 @@ export function holmAdjust(pValues: readonly number[]): number[] {
 /**
  * Interaction screen: for every pair of columns in different slots, refit
  * the paired-delta OLS with the pair's product column added and test its
- * coefficient with an HC3 Wald F test (df 1, n - k - 1); Holm-adjust over
- * the testable pairs and flag those with adjusted p below `alpha`. Then one
- * joint HC3 Wald F test of all testable products at once (df q, n - k - q).
- * A pair is not testable when it never co-occurs or the augmented design is
- * singular. HC3 treats rows as independent; with pooled rounds the
- * p-values are optimistic (rows of one task share a bare run).
+ * coefficient with a Wald F test (df 1, df2); Holm-adjust over the testable
+ * pairs and flag those with adjusted p below `alpha`. Then one joint Wald F
+ * test of all testable products at once (df q, df2). The covariance is HC3
+ * (df2 = n - columns) for one row per task, and CR1 clustered by task
+ * (df2 = tasks - 1, as statsmodels `cov_type="cluster"`) when rounds are
+ * pooled (rows of one task share a bare run). A pair is not testable when
+ * it never co-occurs or the augmented design is singular.
  *
  * @param dataset Paired dataset.
- * @param options metric (default "reward"), alpha (default 0.05).
+ * @param options metric, alpha, covariance (see {@linkcode InteractionScreenOptions}).
  * @returns Per-pair tests, the joint test and the flagged pairs.
  */
 export function interactionScreen(
   dataset: PairedDataset,
-  options: { readonly metric?: string; readonly alpha?: number } = {},
+  options: InteractionScreenOptions = {},
 ): InteractionScreen {
   const metric = options.metric ?? defaultMetric(dataset);
   const alpha = options.alpha ?? 0.05;
+  const covariance = screenCovariance(dataset, options.covariance ?? "auto");
+  const cov = covarianceOf(dataset, covariance);
   const y = metricColumn(dataset, metric);
   const { n, k, design, columns } = dataset;
   const p = k + 1;
@@ -241,8 +247,9 @@ export function interactionScreen(
         nBoth += v;
       }
       const fit = nBoth > 0 ? olsDense(x, y, n, p) : null;
-      const variance = fit ? fit.covHc3[k * p + k]! : NaN;
-      if (!fit || !(variance > 0) || !Number.isFinite(variance) || fit.dfResid <= 0) {
+      const variance = fit ? cov(fit, x, p)[k * p + k]! : NaN;
+      const df2 = fit ? df2Of(dataset, covariance, fit) : 0;
+      if (!fit || !(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
         raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
         continue;
       }
@@ -255,7 +262,7 @@ export function interactionScreen(
         gamma,
         se: Math.sqrt(variance),
         f,
-        pv: fSurvival(f, 1, fit.dfResid),
+        pv: fSurvival(f, 1, df2),
         ok: true,
       });
     }
@@ -271,7 +278,7 @@ export function interactionScreen(
       n_both: r.nBoth,
       testable: r.ok,
       gamma: r.ok ? r.gamma : null,
-      se_hc3: r.ok ? r.se : null,
+      se: r.ok ? r.se : null,
       f: r.ok ? r.f : null,
       p_value: r.ok ? r.pv : null,
       p_holm: ph ?? null,
@@ -284,20 +291,59 @@ export function interactionScreen(
     .map((q) => `${q.a} x ${q.b}`);
   return {
     metric,
-    covariance: "HC3",
-    test: "Wald F on the product coefficient(s) with the HC3 covariance; df2 = n - columns",
+    covariance,
+    df2_rule: covariance === "HC3" ? "n - columns" : "clusters - 1",
+    test: `Wald F on the product coefficient(s) with the ${covariance} covariance`,
     correction: "holm",
     alpha,
     pairs,
-    joint: jointTest(dataset, y, testable),
+    joint: jointTest(dataset, y, testable, covariance),
     flagged,
   };
+}
+
+/** Options of {@linkcode interactionScreen}. */
+export interface InteractionScreenOptions {
+  /** @default {"reward" if present, else the first metric} */
+  readonly metric?: string;
+  /** Level of the Holm-adjusted p-values. @default {0.05} */
+  readonly alpha?: number;
+  /**
+   * `hc3`, `cr1` (clustered by task), or `auto`: CR1 when some task has
+   * several rows (pooled rounds), otherwise HC3.
+   * @default {"auto"}
+   */
+  readonly covariance?: "auto" | "hc3" | "cr1";
+}
+
+function screenCovariance(dataset: PairedDataset, choice: "auto" | "hc3" | "cr1"): "HC3" | "CR1" {
+  if (choice === "hc3") return "HC3";
+  if (choice === "cr1") return "CR1";
+  return dataset.clusterCount < dataset.n ? "CR1" : "HC3";
+}
+
+function covarianceOf(dataset: PairedDataset, covariance: "HC3" | "CR1") {
+  return (fit: DenseOls, x: Float64Array, p: number): Float64Array =>
+    covariance === "HC3" ? fit.covHc3 : clusterCovarianceDense(
+      x,
+      fit.residuals,
+      fit.xtxInverse,
+      dataset.cluster,
+      dataset.clusterCount,
+      dataset.n,
+      p,
+    );
+}
+
+function df2Of(dataset: PairedDataset, covariance: "HC3" | "CR1", fit: DenseOls): number {
+  return covariance === "HC3" ? fit.dfResid : dataset.clusterCount - 1;
 }
 
 function jointTest(
   dataset: PairedDataset,
   y: Float64Array,
   pairs: readonly { a: number; b: number }[],
+  covariance: "HC3" | "CR1",
 ): JointInteractionTest | null {
   const { n, k, design } = dataset;
   const q = pairs.length;
@@ -310,11 +356,14 @@ function jointTest(
   }
   const fit = olsDense(x, y, n, p);
   if (!fit) return null;
+  const df2 = df2Of(dataset, covariance, fit);
+  if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1
+  const full = covarianceOf(dataset, covariance)(fit, x, p);
   const v = new Float64Array(q * q);
   const g = new Float64Array(q);
   for (let s = 0; s < q; s++) {
     g[s] = fit.coefficients[k + s]!;
-    for (let t = 0; t < q; t++) v[s * q + t] = fit.covHc3[(k + s) * p + (k + t)]!;
+    for (let t = 0; t < q; t++) v[s * q + t] = full[(k + s) * p + (k + t)]!;
   }
   const solved = solveSpd(v, g, q);
   if (!solved) return null;
@@ -322,7 +371,7 @@ function jointTest(
   for (let s = 0; s < q; s++) w += g[s]! * solved[s]!;
   if (!Number.isFinite(w)) return null;
   const f = w / q;
-  return { pairs: q, f, df1: q, df2: fit.dfResid, p_value: fSurvival(f, q, fit.dfResid) };
+  return { pairs: q, f, df1: q, df2, p_value: fSurvival(f, q, df2) };
 }
 
 /**
@@ -380,16 +429,13 @@ export interface MisfitDiagnostics {
  */
 export function misfitDiagnostics(
   dataset: PairedDataset,
-  options: { readonly metric?: string; readonly alpha?: number } = {},
+  options: InteractionScreenOptions = {},
 ): MisfitDiagnostics {
   const metric = options.metric ?? defaultMetric(dataset);
   return {
     metric,
     amce: amceTable(dataset, { metric }),
-    interactions: interactionScreen(dataset, {
-      metric,
-      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
-    }),
+    interactions: interactionScreen(dataset, { ...options, metric }),
     residuals_by_count: residualsByCount(dataset, { metric }),
   };
 }

@@ -216,7 +216,7 @@ export function diagnosticsTables(d: MisfitDiagnostics): Table[] {
     columns: [
       { label: "pair" },
       { label: "gamma", align: "right" },
-      { label: "se (HC3)", align: "right" },
+      { label: `se (${d.interactions.covariance})`, align: "right" },
       { label: "p", align: "right" },
       { label: "p (Holm)", align: "right" },
       { label: "flagged", align: "center" },
@@ -224,13 +224,13 @@ export function diagnosticsTables(d: MisfitDiagnostics): Table[] {
     rows: top.map((p) => [
       `${p.a} × ${p.b}`,
       formatNumber(p.gamma, 4),
-      formatNumber(p.se_hc3, 4),
+      formatNumber(p.se, 4),
       formatNumber(p.p_value, 4),
       formatNumber(p.p_holm, 4),
       p.flagged ? "yes" : "no",
     ]),
     notes: [
-      `HC3 Wald F per pair, Holm over ${
+      `${d.interactions.covariance} Wald F per pair, Holm over ${
         d.interactions.pairs.filter((p) => p.testable).length
       } testable pairs at ${d.interactions.alpha}.`,
       joint

@@ -4,7 +4,8 @@ A 120-row fixture with four plain chunks a, b, c, d (present with p = 0.5)
 and one planted interaction a x b. statsmodels 0.15 OLS(cov_type="HC3"):
 per pair, y ~ a + b + c + d + (i x j) without intercept and
 `wald_test("x_ij = 0", use_f=True)`; jointly, all six products and
-`f_test` on them; Holm via `multipletests(method="holm")`. AMCE as
+`f_test` on them; Holm via `multipletests(method="holm")`. The same
+with `cov_type="cluster"` (groups: rows 2i, 2i+1 = task i) for CR1. AMCE as
 difference of means; residuals of the main-effects fit by number present.
 
 Run: python3 scripts/reference/infer_diagnostics.py
@@ -49,8 +50,21 @@ def main():
         e = main_fit.resid[counts == c]
         resid.append({"count": int(c), "n": int(len(e)), "mean": float(e.mean()),
                       "sd": float(e.std(ddof=1)) if len(e) > 1 else None})
+    # Clustered variant: rows 2i and 2i+1 belong to task i (pooled rounds), CR1 as cov_type="cluster".
+    groups = np.arange(n) // 2
+    clustered = []
+    for i, j in itertools.combinations(range(4), 2):
+        xx = np.column_stack([x, x[:, i] * x[:, j]])
+        res = sm.OLS(y, xx).fit(cov_type="cluster", cov_kwds={"groups": groups})
+        w = res.wald_test(np.eye(5)[4:5], use_f=True, scalar=True)
+        clustered.append({"se": res.bse[4], "f": float(w.statistic), "p": float(w.pvalue), "df2": float(w.df_denom)})
+    xx = np.column_stack([x, prods])
+    res = sm.OLS(y, xx).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    ft = res.f_test(r)
+    joint_cr1 = {"f": float(np.squeeze(ft.fvalue)), "p": float(ft.pvalue), "df1": float(ft.df_num), "df2": float(ft.df_denom)}
     print(json.dumps({"x": x.astype(int).tolist(), "y": y.tolist(), "pairs": pairs, "joint": joint,
-                      "beta": main_fit.params.tolist(), "amce": amce, "resid": resid}))
+                      "beta": main_fit.params.tolist(), "amce": amce, "resid": resid,
+                      "clustered": clustered, "joint_cr1": joint_cr1}))
 
 
 if __name__ == "__main__":
