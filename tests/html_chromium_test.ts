@@ -86,10 +86,10 @@ Deno.test({
     const { dom, console: lines } = await openInChromium(`${out}/report.html`);
     deepEqual(lines, []);
     const figures = dom.match(/<svg data-figure="[^"]+"/g) ?? [];
-    deepEqual(figures.length, 5);
+    deepEqual(figures.length, 7);
     ok(dom.includes("<caption>Coefficients of reward</caption>"));
     ok(dom.includes("<caption>Study comparisons</caption>"));
-    deepEqual((dom.match(/<table/g) ?? []).length, 7);
+    deepEqual((dom.match(/<table/g) ?? []).length, 10);
     // Plot's marks survived parsing: the forest plot's dots and the stability bars.
     ok((dom.match(/<circle/g) ?? []).length >= 8);
     await Deno.remove(dir, { recursive: true });

@@ -47,6 +47,33 @@ export const CONTRIBUTIONS = {
       },
     },
   },
+  bootstrap: {
+    method: "task_bootstrap",
+    draws: 1000,
+    seed: 1,
+    stability: {
+      metric: "reward",
+      budget_k: 2,
+      rule: "family winner, then strictly positive top-K",
+      draws_used: 1000,
+      draws_excluded: 0,
+      point_selection: [versions[0], versions[3]],
+      set_equal_frequency: 0.5,
+      mean_jaccard: 0.75,
+      rank_quantiles: "lower empirical quantile",
+      versions: versions.map((version_id, i) => ({
+        version_id,
+        selected_frequency: [0.91, 0.12, 0.3, 0.55][i],
+        rewrite_loser_frequency: i >= 2 ? 0.5 : 0,
+        rank_median: i + 1,
+        rank_p05: 1,
+        rank_p95: 4,
+        p_rank_within_k: [0.91, 0.12, 0.3, 0.55][i],
+        selected_point: i === 0 || i === 3,
+        rank_point: i === 2 ? null : i + 1,
+      })),
+    },
+  },
   tasks: [0, 1, 2, 3, 4, 5].map((i) => ({
     split: "val",
     task_id: `t${i}`,
@@ -107,9 +134,6 @@ export const SELECTION = {
       retired: true,
     },
   ],
-  stability: {
-    versions: { [versions[0]!]: { frequency: 0.91 }, [versions[3]!]: { frequency: 0.55 } },
-  },
 };
 
 export const STUDY = {
@@ -147,15 +171,72 @@ export const STUDY = {
   ],
 };
 
+const stat = (mean: number) => ({
+  n: 4,
+  mean,
+  sd: 0.1,
+  p05: mean - 0.1,
+  median: mean,
+  p95: mean + 0.1,
+});
+
+export const HELDOUT = {
+  format: "gatelab.heldout/v1",
+  plan: {
+    format: "gatelab.heldout-plan/v1",
+    scheme: "split_half",
+    folds: 2,
+    repeats: 2,
+    seed: 1,
+    metric: "reward",
+  },
+  budget_k: 2,
+  degenerate_splits: 0,
+  realised_to_predicted: 0.8,
+  summary: {
+    spearman: stat(0.5),
+    kendall_tau_b: stat(0.3),
+    gain_predicted: stat(0.2),
+    gain_realised: stat(0.16),
+  },
+  splits: [0, 1, 2, 3].map((i) => ({
+    repeat: i >> 1,
+    fold: i % 2,
+    ok: true,
+    gain_predicted: 0.2 + i / 100,
+    gain_realised: 0.16 - i / 100,
+  })),
+  against: {
+    metric: "reward",
+    budget_k: 2,
+    shared: [versions[0], versions[1], versions[3]],
+    spearman_shared: 0.5,
+    kendall_tau_b_shared: 0.33,
+    selected: [versions[0], versions[3]],
+    selected_not_in_later: [],
+    selected_later: [versions[0]],
+    topk_overlap: 1,
+    gain_predicted: 0.19,
+    gain_realised: 0.1,
+    per_version: [
+      { version_id: versions[0], earlier: 0.12, later: 0.08 },
+      { version_id: versions[1], earlier: -0.02, later: 0.03 },
+      { version_id: versions[3], earlier: 0.07, later: 0.02 },
+    ],
+    note: "checkpoint-relative",
+  },
+};
+
 /** Writes the fixture into a new temporary directory and returns its path. */
 export async function writeAnalysisFixture(
-  parts: { contributions?: boolean; selection?: boolean; study?: boolean } = {},
+  parts: { contributions?: boolean; selection?: boolean; study?: boolean; heldout?: boolean } = {},
 ): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "gatelab-html-" });
   const files: Record<string, string> = {};
   if (parts.contributions ?? true) files["contributions.json"] = toJsonText(CONTRIBUTIONS);
   if (parts.selection ?? true) files["selection.json"] = toJsonText(SELECTION);
   if (parts.study ?? true) files["study.json"] = toJsonText(STUDY);
+  if (parts.heldout ?? true) files["heldout.json"] = toJsonText(HELDOUT);
   await writeFilesAtomic(dir, files);
   return dir;
 }

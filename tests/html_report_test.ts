@@ -26,22 +26,26 @@ Deno.test("gate report writes one self-contained report.html with tables and inl
   deepEqual(await quietly(() => run([dir, "--out", out])), 0);
   const html = await Deno.readTextFile(`${out}/report.html`);
   ok(html.startsWith("<!DOCTYPE html>"));
-  // Figures: delta by count, forest, stability, study arms, study comparisons.
-  deepEqual(count(html, "<svg data-figure="), 5);
-  for (
-    const name of [
-      "delta_by_count",
-      "forest",
-      "selection_stability",
-      "study_arms",
-      "study_comparisons",
-    ]
-  ) {
+  // Figures: delta by count, forest, stability, held-out gain and ranks, study arms and comparisons.
+  const names = [
+    "delta_by_count",
+    "forest",
+    "selection_stability",
+    "heldout_gain",
+    "heldout_rank_agreement",
+    "study_arms",
+    "study_comparisons",
+  ];
+  deepEqual(count(html, "<svg data-figure="), names.length);
+  for (const name of names) {
     ok(html.includes(`id="figure-${name}"`), name);
     ok((await Deno.stat(`${out}/figures/${name}.svg`)).isFile, name);
   }
-  // Tables: overview, means, coefficients, selection, arms, comparisons, inputs.
-  deepEqual(count(html, "<table"), 7);
+  // Tables: overview, means, coefficients, selection, stability, held-out summary,
+  // across-gate check, arms, comparisons, inputs.
+  deepEqual(count(html, "<table"), 10);
+  ok(html.includes("<caption>Selection stability of reward (K = 2)</caption>"));
+  ok(html.includes("Held-out ranking checks of reward"));
   ok(html.includes("<caption>Coefficients of reward</caption>"));
   ok(html.includes('<td class="r">[0.030, 0.210]</td>')); // bootstrap CI of query-formulation
   ok(html.includes('<td class="l">rewrite loser</td>'));
@@ -57,7 +61,7 @@ Deno.test("gate report writes one self-contained report.html with tables and inl
     meta.inputs["contributions.json"],
     sha256Hex(await Deno.readFile(`${dir}/contributions.json`)),
   );
-  deepEqual(meta.figures.length, 5);
+  deepEqual(meta.figures.length, names.length);
   deepEqual(meta.generator.tool, "gatelab");
   await Deno.remove(dir, { recursive: true });
   await Deno.remove(out, { recursive: true });
@@ -73,7 +77,11 @@ Deno.test("the report is deterministic: same inputs, same bytes", async () => {
 });
 
 Deno.test("a study-only directory gives a study-only report", async () => {
-  const dir = await writeAnalysisFixture({ contributions: false, selection: false });
+  const dir = await writeAnalysisFixture({
+    contributions: false,
+    selection: false,
+    heldout: false,
+  });
   const r = await readAnalysisDir(dir);
   ok(r.ok);
   const { html, figures } = renderReport(r.value);
@@ -83,7 +91,7 @@ Deno.test("a study-only directory gives a study-only report", async () => {
 });
 
 Deno.test("bad inputs: exit 2, validation.json with file and field path, no report", async () => {
-  const dir = await writeAnalysisFixture({ selection: false, study: false });
+  const dir = await writeAnalysisFixture({ selection: false, study: false, heldout: false });
   const broken = structuredClone(CONTRIBUTIONS) as Record<string, unknown>;
   (broken.metrics as Record<string, { masked_mean: unknown }>).reward!.masked_mean = "high";
   await Deno.writeTextFile(`${dir}/contributions.json`, JSON.stringify(broken));

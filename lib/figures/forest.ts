@@ -39,12 +39,18 @@ export interface ForestPlotOptions {
    * @default {220}
    */
   readonly panelWidth?: number;
+  /**
+   * Panels per row before wrapping to the next row.
+   * @default {4}
+   */
+  readonly panelsPerRow?: number;
 }
 
 /**
  * Draws a forest plot of estimates with intervals: rows keep their input
  * order top to bottom, a vertical rule marks zero, and rows with several
- * groups get one panel per group side by side. Rows with a `null` estimate
+ * groups get one panel per group, titled with the group, `panelsPerRow`
+ * panels side by side and further panels wrapped below. Rows with a `null` estimate
  * are drawn as an interval only; rows with a `null` interval as a dot only.
  *
  * @param rows Estimates with intervals.
@@ -68,36 +74,57 @@ export function forestPlot(rows: readonly IntervalRow[], options: ForestPlotOpti
   const labels = [...new Set(rows.map((r) => r.label))];
   const groups = [...new Set(rows.map((r) => r.group ?? ""))];
   const faceted = groups.length > 1 || groups[0] !== "";
+  const columns = Math.min(groups.length, options.panelsPerRow ?? 4);
+  const panelRows = Math.ceil(groups.length / columns);
   const marginLeft = Math.min(240, 16 + 6 * Math.max(...labels.map((l) => l.length)));
   const panelWidth = options.panelWidth ?? 220;
-  const data = rows.map((r) => ({ ...r, group: r.group ?? "" }));
+  // Panels are laid out in a grid: group i goes to column i % columns, row floor(i / columns).
+  const cell = new Map(groups.map((g, i) => [g, { fx: i % columns, fy: Math.floor(i / columns) }]));
+  const data = rows.map((r) => ({ ...r, group: r.group ?? "", ...cell.get(r.group ?? "")! }));
+  const headers = groups.map((group) => ({ group, ...cell.get(group)! }));
   const withInterval = data.filter((r) => r.lo !== null && r.hi !== null);
   const withEstimate = data.filter((r) => r.estimate !== null);
+  const panelHeight = 22 * labels.length + (faceted ? 24 : 0);
   return renderPlot(options.name ?? "forest", options.title ?? "Coefficients with intervals", {
-    width: marginLeft + panelWidth * groups.length + 20,
-    height: 50 + 22 * labels.length + (faceted ? 20 : 0),
+    width: marginLeft + panelWidth * columns + 20,
+    height: 40 + panelHeight * panelRows,
     marginLeft,
     marginRight: 20,
+    marginTop: faceted ? 24 : 10,
     x: { label: options.xLabel ?? "coefficient", grid: true, nice: true },
-    y: { domain: labels, label: null },
-    fx: { domain: groups, label: null, axis: faceted ? "top" : null },
+    y: { domain: labels, label: null, insetTop: faceted ? 20 : 0 },
+    fx: { domain: [...Array(columns).keys()], axis: null, label: null },
+    fy: { domain: [...Array(panelRows).keys()], axis: null, label: null },
     marks: [
       Plot.ruleX([0], { stroke: "#888" }),
       Plot.ruleY(withInterval, {
         y: "label",
         x1: "lo",
         x2: "hi",
-        fx: "group",
+        fx: "fx",
+        fy: "fy",
         stroke: "#4269d0",
         strokeWidth: 2,
       }),
       Plot.dot(withEstimate, {
         y: "label",
         x: "estimate",
-        fx: "group",
+        fx: "fx",
+        fy: "fy",
         fill: "#1f2a44",
         r: 3.5,
       }),
+      ...(faceted
+        ? [Plot.text(headers, {
+          fx: "fx",
+          fy: "fy",
+          text: "group",
+          frameAnchor: "top",
+          dy: 4,
+          fontWeight: "bold",
+          fontSize: 11,
+        })]
+        : []),
     ],
   });
 }

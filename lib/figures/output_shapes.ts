@@ -20,6 +20,28 @@ export const CoefficientFileSchema = z.looseObject({
   ci: interval.nullable().optional(),
 });
 
+/** Selection stability across bootstrap draws (`contributions.json` → `bootstrap.stability`). */
+export const StabilityFileSchema = z.looseObject({
+  metric: z.string(),
+  budget_k: z.number(),
+  rule: z.string(),
+  draws_used: z.number(),
+  set_equal_frequency: z.number(),
+  mean_jaccard: z.number(),
+  versions: z.array(
+    z.looseObject({
+      version_id: z.string(),
+      selected_frequency: z.number().min(0).max(1),
+      rank_median: z.number().nullable(),
+      rank_p05: z.number().nullable(),
+      rank_p95: z.number().nullable(),
+      p_rank_within_k: z.number(),
+      selected_point: z.boolean(),
+      rank_point: z.number().nullable(),
+    }),
+  ),
+});
+
 /** `contributions.json` (section 5), the fields read by figures and reports. */
 export const ContributionsFileSchema = z.looseObject({
   format: z.literal("gatelab.contributions/v1"),
@@ -44,6 +66,8 @@ export const ContributionsFileSchema = z.looseObject({
       coefficients: z.record(z.string(), CoefficientFileSchema),
     }),
   ),
+  bootstrap: z.looseObject({ stability: StabilityFileSchema.nullable().optional() }).nullable()
+    .optional(),
   tasks: z.array(
     z.looseObject({
       split: z.string(),
@@ -104,9 +128,66 @@ export const StudyFileSchema = z.looseObject({
   ),
 });
 
+const summaryStat = z.looseObject({
+  n: z.number(),
+  mean: finiteOrNull,
+  sd: finiteOrNull,
+  p05: finiteOrNull,
+  median: finiteOrNull,
+  p95: finiteOrNull,
+});
+
+/** Check of a selection against a later gate (`heldout.json` → `against`). */
+export const AcrossGateFileSchema = z.looseObject({
+  metric: z.string(),
+  budget_k: z.number(),
+  shared: z.array(z.string()),
+  spearman_shared: finiteOrNull,
+  kendall_tau_b_shared: finiteOrNull,
+  selected: z.array(z.string()),
+  selected_not_in_later: z.array(z.string()),
+  gain_predicted: finiteOrNull,
+  gain_realised: finiteOrNull,
+  per_version: z.array(
+    z.looseObject({ version_id: z.string(), earlier: z.number(), later: z.number() }),
+  ),
+});
+
+/** `heldout.json` of `gate heldout` (docs/inference.md), the fields figures and reports read. */
+export const HeldoutFileSchema = z.looseObject({
+  format: z.literal("gatelab.heldout/v1"),
+  plan: z.looseObject({
+    scheme: z.string(),
+    folds: z.number(),
+    repeats: z.number(),
+    seed: z.number(),
+    metric: z.string(),
+  }),
+  budget_k: z.number(),
+  degenerate_splits: z.number(),
+  realised_to_predicted: finiteOrNull,
+  summary: z.record(z.string(), summaryStat),
+  splits: z.array(
+    z.looseObject({
+      repeat: z.number(),
+      fold: z.number(),
+      ok: z.boolean(),
+      gain_predicted: finiteOrNull.optional(),
+      gain_realised: finiteOrNull.optional(),
+    }),
+  ),
+  against: AcrossGateFileSchema.nullable().optional(),
+});
+
 /** Parsed contributions.json. */
 export type ContributionsFile = z.infer<typeof ContributionsFileSchema>;
 /** Parsed selection.json. */
 export type SelectionFile = z.infer<typeof SelectionFileSchema>;
 /** Parsed study.json. */
 export type StudyFile = z.infer<typeof StudyFileSchema>;
+/** Parsed selection stability block. */
+export type StabilityFile = z.infer<typeof StabilityFileSchema>;
+/** Parsed heldout.json. */
+export type HeldoutFile = z.infer<typeof HeldoutFileSchema>;
+/** Parsed across-gate check. */
+export type AcrossGateFile = z.infer<typeof AcrossGateFileSchema>;

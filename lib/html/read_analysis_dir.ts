@@ -12,6 +12,8 @@ import { parseWithSchema } from "../contract/schema_issues.ts";
 import {
   type ContributionsFile,
   ContributionsFileSchema,
+  type HeldoutFile,
+  HeldoutFileSchema,
   type SelectionFile,
   SelectionFileSchema,
   type StudyFile,
@@ -24,7 +26,8 @@ export interface AnalysisOutputs {
   readonly contributions: ContributionsFile | null;
   readonly selection: SelectionFile | null;
   readonly study: StudyFile | null;
-  /** Other gatelab JSON outputs found (e.g. heldout.json, power.json), parsed but unchecked. */
+  readonly heldout: HeldoutFile | null;
+  /** Other gatelab JSON outputs found (e.g. comparison.json, power.json), parsed but unchecked. */
   readonly extras: Readonly<Record<string, unknown>>;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
@@ -32,9 +35,6 @@ export interface AnalysisOutputs {
 
 /** Extra files picked up when present, passed through to the report as data. */
 export const EXTRA_OUTPUT_FILES = [
-  "heldout.json",
-  "stability.json",
-  "bootstrap.json",
   "comparison.json",
   "power.json",
 ] as const;
@@ -49,7 +49,7 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 }
 
 /**
- * Reads `contributions.json`, `selection.json`, `study.json` and the
+ * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json` and the
  * {@linkcode EXTRA_OUTPUT_FILES} from `dir`. Checked files must match their
  * section of docs/FORMAT.md (unknown fields are kept).
  *
@@ -132,6 +132,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   const contributions = await load("contributions.json", ContributionsFileSchema);
   const selection = await load("selection.json", SelectionFileSchema);
   const study = await load("study.json", StudyFileSchema);
+  const heldout = await load("heldout.json", HeldoutFileSchema);
   const extras: Record<string, unknown> = {};
   for (const name of EXTRA_OUTPUT_FILES) {
     const value = await load<unknown>(name, null);
@@ -153,7 +154,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   for (const name of Object.keys(inputs).sort()) sortedInputs[name] = inputs[name]!;
   return {
     ok: true,
-    value: { dir, contributions, selection, study, extras, inputs: sortedInputs },
+    value: { dir, contributions, selection, study, heldout, extras, inputs: sortedInputs },
     issues: [],
   };
 }

@@ -11,7 +11,18 @@ import { forestPlot } from "../figures/forest.ts";
 import { deltaByCountPlot } from "../figures/delta_by_count.ts";
 import { stabilityPlot } from "../figures/stability.ts";
 import { studyPlot } from "../figures/study_arms.ts";
-import { deltaPoints, forestRows, stabilityRows, studyRows } from "../figures/adapters.ts";
+import { rankAgreementPlot } from "../figures/heldout.ts";
+import {
+  acrossGateRankPoints,
+  deltaPoints,
+  forestRows,
+  heldoutGainPoints,
+  stabilityRows,
+  studyRows,
+} from "../figures/adapters.ts";
+import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout.ts";
+import type { SelectionStability } from "../infer/bootstrap.ts";
+import { acrossGateTable, heldoutSummaryTable, stabilityTable } from "../report/infer_tables.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
@@ -32,47 +43,9 @@ export interface ReportSection {
 }
 
 /**
- * Selection frequency per version, where an output holds one: a
- * `stability` block (in selection.json or stability.json) whose
- * `versions` (or the block itself) maps version ids to an object with
- * `frequency`, `selected_share` or `p_selected`.
- */
-function selectionFrequencies(outputs: AnalysisOutputs): Record<string, number> | null {
-  const candidates = [
-    (outputs.selection as Record<string, unknown> | null)?.["stability"],
-    outputs.extras["stability.json"],
-    (outputs.extras["stability.json"] as Record<string, unknown> | undefined)?.["stability"],
-  ];
-  for (const candidate of candidates) {
-    if (!candidate || typeof candidate !== "object") continue;
-    const block = candidate as Record<string, unknown>;
-    const versions = (block["versions"] && typeof block["versions"] === "object"
-      ? block["versions"]
-      : block) as Record<
-        string,
-        unknown
-      >;
-    const out: Record<string, number> = {};
-    const entries = Array.isArray(versions)
-      ? versions.map((v) =>
-        [String((v as Record<string, unknown>)["version_id"]), v] as const
-      )
-      : Object.entries(versions);
-    for (const [id, value] of entries) {
-      if (!value || typeof value !== "object") continue;
-      const v = value as Record<string, unknown>;
-      const f = v["frequency"] ?? v["selected_share"] ?? v["p_selected"] ??
-        v["selection_frequency"];
-      if (typeof f === "number" && f >= 0 && f <= 1) out[id] = f;
-    }
-    if (Object.keys(out).length > 0) return out;
-  }
-  return null;
-}
-
-/**
  * The report's sections, in order: analysis overview, coefficients,
- * selection, study. Sections without data are left out.
+ * selection (with bootstrap stability when present), held-out checks,
+ * study. Sections without data are left out.
  *
  * @param outputs What {@linkcode readAnalysisDir} found.
  * @returns The sections with their tables and figures.
@@ -81,7 +54,7 @@ function selectionFrequencies(outputs: AnalysisOutputs): Record<string, number> 
  * ```ts
  * import { reportSections } from "./report.ts";
  * import { deepEqual } from "node:assert/strict";
- * const sections = reportSections({ dir: "x", contributions: null, selection: null, extras: {}, inputs: {},
+ * const sections = reportSections({ dir: "x", contributions: null, selection: null, heldout: null, extras: {}, inputs: {},
  *   study: { format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
  *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true } },
  *     comparisons: [] } });
@@ -122,9 +95,47 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
   }
   if (selection) {
     const items: (Table | Figure)[] = [selectionTable(selection)];
-    const frequencies = selectionFrequencies(outputs);
-    if (frequencies) items.push(stabilityPlot(stabilityRows(selection, frequencies)));
+    const stability = contributions?.bootstrap?.stability;
+    if (stability && stability.metric === selection.metric) {
+      const frequencies: Record<string, number> = {};
+      for (const v of stability.versions) frequencies[v.version_id] = v.selected_frequency;
+      items.push(
+        stabilityPlot(stabilityRows(selection, frequencies), {
+          title:
+            `Selection stability over ${stability.draws_used} bootstrap draws (K = ${stability.budget_k})`,
+        }),
+      );
+      // The schema checked every field the shared table reads.
+      items.push(stabilityTable(stability as unknown as SelectionStability));
+    }
     sections.push({ heading: "Selection", items });
+  }
+  if (outputs.heldout) {
+    const heldout = outputs.heldout;
+    // The schema checked every field the shared tables read.
+    const items: (Table | Figure)[] = [heldoutSummaryTable(heldout as unknown as HeldoutResult)];
+    const gains = heldoutGainPoints(heldout);
+    if (gains.length > 0) {
+      items.push(rankAgreementPlot(gains, {
+        name: "heldout_gain",
+        title:
+          `Held-out splits: predicted vs realised gain of the selected set (${heldout.plan.metric})`,
+        axisLabels: ["predicted gain (fit part)", "realised gain (held-out part)"],
+      }));
+    }
+    if (heldout.against) {
+      const against = heldout.against;
+      items.push(acrossGateTable(against as unknown as AcrossGateCheck));
+      if (against.per_version.length > 0) {
+        items.push(rankAgreementPlot(acrossGateRankPoints(against), {
+          name: "heldout_rank_agreement",
+          title: `Rank agreement with the later gate on ${against.shared.length} shared versions`,
+          axisLabels: ["rank on the selecting gate", "rank on the later gate"],
+          subtitle: `Spearman ${against.spearman_shared?.toFixed(3) ?? "—"}`,
+        }));
+      }
+    }
+    sections.push({ heading: "Held-out checks", items });
   }
   if (study) {
     const { arms, comparisons } = studyRows(study);
@@ -187,7 +198,7 @@ export interface RenderReportOptions {
 
 /**
  * Renders the report as one HTML document: inline CSS, tables, inline SVG
- * figures, the other outputs found (held-out, power, comparison) as JSON in
+ * figures, the other outputs found (power, comparison) as JSON in
  * collapsible blocks, and the sha256 of every input file. No script and no
  * external reference; a Content Security Policy blocks any load.
  * Deterministic: the same outputs give the same bytes.
@@ -200,7 +211,7 @@ export interface RenderReportOptions {
  * ```ts
  * import { renderReport } from "./report.ts";
  * import { ok } from "node:assert/strict";
- * const { html, figures } = renderReport({ dir: "out", contributions: null, selection: null, extras: {},
+ * const { html, figures } = renderReport({ dir: "out", contributions: null, selection: null, heldout: null, extras: {},
  *   inputs: { "study.json": "ab" }, study: { format: "gatelab.study/v1",
  *   bootstrap: { draws: 10, seed: 1, resample: "tasks" }, comparisons: [],
  *   arms: { M: { planned: 2, observed: 2, successes: 1, estimate: 0.5, bounds: [0.5, 0.5], complete: true } } } });
