@@ -65,4 +65,10 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) {
+  // `deno task` runs from the project root; resolve the user's relative
+  // paths against the directory the task was started from (INIT_CWD).
+  const initCwd = Deno.env.get("INIT_CWD");
+  if (initCwd) Deno.chdir(initCwd);
+  Deno.exit(await main(Deno.args));
+}
