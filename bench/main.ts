@@ -93,6 +93,7 @@ for (let r = 0; r < repeats; r++) {
       "--allow-read",
       "--allow-write",
       "--allow-sys=cpus",
+      "--allow-env=INIT_CWD",
       "lib/cli/main.ts",
       "analyze",
       values.gate!,

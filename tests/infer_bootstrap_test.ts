@@ -274,3 +274,31 @@ Deno.test("bootstrap: the point selection of the stability block equals lib/sele
     { numRuns: 200 },
   );
 });
+
+Deno.test("bootstrap: large designs (tasks x rows >= 2^13) take the unpacked path with the same numbers", () => {
+  const g = 4100, k = 3;
+  const data = createPrng(77);
+  const n = 2 * g; // two pooled rows per task
+  const design = Uint8Array.from({ length: n * k }, () => (data.nextFloat() < 0.5 ? 1 : 0));
+  const y = Float64Array.from({ length: n }, () => data.nextFloat());
+  const cluster = Int32Array.from({ length: n }, (_, i) => i >> 1);
+  const sums = buildClusterSums(design, [y], cluster, { k, clusterCount: g });
+  const fast = bootstrapKernel(sums, { draws: 3, seed: 8 });
+  const prng = createPrng(8);
+  const out = new Float64Array(k);
+  const work = kernelWorkspace(k);
+  for (let d = 0; d < 3; d++) {
+    const counts = new Int32Array(g);
+    for (let t = 0; t < g; t++) {
+      const i = prng.nextInt(g);
+      counts[i] = counts[i]! + 1;
+    }
+    deepEqual(solveWeighted(sums, counts, out, 0, work), "ok");
+    for (let j = 0; j < k; j++) {
+      ok(
+        Math.abs(fast.coefficients[d * k + j]! - out[j]!) < 1e-10,
+        `${fast.coefficients[d * k + j]} vs ${out[j]}`,
+      );
+    }
+  }
+});

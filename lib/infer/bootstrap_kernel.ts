@@ -23,6 +23,9 @@ import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { FastStream } from "./_fast_stream.ts";
 
+/** Lane width of the packed X'WX gather: 2^13. */
+const LANE = 8192;
+
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
   readonly xtx: Float64Array;
@@ -138,6 +141,12 @@ export function bootstrapKernel(
   // Four draws at a time: counts interleaved as counts4[c * 4 + l], so one
   // pass over a gather list serves four draws.
   const counts4 = new Int32Array(g * 4);
+  // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest task);
+  // below 2^13 four lanes fit exactly in one double's 53-bit mantissa.
+  let maxRows = 0;
+  for (let c = 0; c < g; c++) maxRows = Math.max(maxRows, sums.rows[c]!);
+  const packable = g * maxRows < LANE;
+  const packed = new Float64Array(packable ? g : 0);
   const xtx4 = new Float64Array(p * 4);
   const xty4 = new Float64Array(k * m * 4);
   const work = kernelWorkspace(k);
@@ -147,19 +156,42 @@ export function bootstrapKernel(
     const lanes = Math.min(4, draws - d0);
     counts4.fill(0);
     for (let l = 0; l < lanes; l++) stream.drawCounts(counts4, g, 4, l);
-    for (let q = 0; q < p; q++) {
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      for (let e = pairListStart[q]!, end = pairListStart[q + 1]!; e < end; e++) {
-        const o = pairCluster[e]! << 2;
-        s0 += counts4[o]!;
-        s1 += counts4[o + 1]!;
-        s2 += counts4[o + 2]!;
-        s3 += counts4[o + 3]!;
+    if (packable) {
+      // Pack the four lanes' counts into one exact double (13 bits a lane):
+      // one add per list entry serves four draws.
+      for (let c = 0; c < g; c++) {
+        const o = c << 2;
+        packed[c] = counts4[o]! +
+          LANE * (counts4[o + 1]! + LANE * (counts4[o + 2]! + LANE * counts4[o + 3]!));
       }
-      xtx4[q] = s0;
-      xtx4[p + q] = s1;
-      xtx4[2 * p + q] = s2;
-      xtx4[3 * p + q] = s3;
+      for (let q = 0; q < p; q++) {
+        let s = 0;
+        for (let e = pairListStart[q]!, end = pairListStart[q + 1]!; e < end; e++) {
+          s += packed[pairCluster[e]!]!;
+        }
+        const hi1 = Math.floor(s / LANE),
+          hi2 = Math.floor(hi1 / LANE),
+          hi3 = Math.floor(hi2 / LANE);
+        xtx4[q] = s - hi1 * LANE;
+        xtx4[p + q] = hi1 - hi2 * LANE;
+        xtx4[2 * p + q] = hi2 - hi3 * LANE;
+        xtx4[3 * p + q] = hi3;
+      }
+    } else {
+      for (let q = 0; q < p; q++) {
+        let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (let e = pairListStart[q]!, end = pairListStart[q + 1]!; e < end; e++) {
+          const o = pairCluster[e]! << 2;
+          s0 += counts4[o]!;
+          s1 += counts4[o + 1]!;
+          s2 += counts4[o + 2]!;
+          s3 += counts4[o + 3]!;
+        }
+        xtx4[q] = s0;
+        xtx4[p + q] = s1;
+        xtx4[2 * p + q] = s2;
+        xtx4[3 * p + q] = s3;
+      }
     }
     for (let j = 0; j < k; j++) {
       for (let mm = 0; mm < m; mm++) {
