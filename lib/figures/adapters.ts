@@ -51,8 +51,6 @@ export interface ForestRowsOptions {
  * import { forestRows } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
  * const { rows, sources } = forestRows({
- *   format: "gatelab.contributions/v1", estimator: { name: "paired_delta_ols_no_intercept" },
- *   baseline: { run_id: "b", sha256: "0" }, n_pairs: 10,
  *   columns: [{ version_id: "v1", slot_id: "s", chunk_id: "c", role: "add" }],
  *   metrics: { reward: { masked_mean: 0, bare_mean: 0, delta_mean: 0,
  *     coefficients: { v1: { estimate: 0.5, se_hc3: 0.1 } } } },
@@ -62,7 +60,7 @@ export interface ForestRowsOptions {
  * ```
  */
 export function forestRows(
-  contributions: ContributionsFile,
+  contributions: Pick<ContributionsFile, "columns" | "metrics">,
   options: ForestRowsOptions = {},
 ): { rows: IntervalRow[]; sources: IntervalSource[] } {
   const metrics = options.metrics ?? Object.keys(contributions.metrics);
@@ -107,15 +105,16 @@ export function forestRows(
  * import { deltaPoints } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
  * const points = deltaPoints({
- *   format: "gatelab.contributions/v1", estimator: { name: "e" }, baseline: { run_id: "b", sha256: "0" },
- *   n_pairs: 1, columns: [], metrics: {},
  *   tasks: [{ split: "val", task_id: "t", sample_id: 0, columns: { a: 1, b: 1, c: 0 },
  *             values: { reward: { masked: 1, bare: 0, delta: 1 } } }],
  * }, "reward");
  * deepEqual(points, [{ count: 2, delta: 1 }]);
  * ```
  */
-export function deltaPoints(contributions: ContributionsFile, metric: string): DeltaPoint[] {
+export function deltaPoints(
+  contributions: Pick<ContributionsFile, "tasks">,
+  metric: string,
+): DeltaPoint[] {
   const out: DeltaPoint[] = [];
   for (const task of contributions.tasks ?? []) {
     const delta = task.values[metric]?.delta;
@@ -140,14 +139,14 @@ export function deltaPoints(contributions: ContributionsFile, metric: string): D
  * ```ts
  * import { stabilityRows } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
- * const rows = stabilityRows({ format: "gatelab.selection/v1", metric: "reward", budget_k: 1, selected: ["a"],
+ * const rows = stabilityRows({ selected: ["a"],
  *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 1, rank: 1, status: "selected", retired: false }] },
  *   { a: 0.75 });
  * deepEqual(rows, [{ label: "a", frequency: 0.75, selected: true }]);
  * ```
  */
 export function stabilityRows(
-  selection: SelectionFile,
+  selection: Pick<SelectionFile, "selected" | "decisions">,
   frequencies: Readonly<Record<string, number>>,
 ): StabilityRow[] {
   const selected = new Set(selection.selected);
@@ -169,13 +168,14 @@ export function stabilityRows(
  * ```ts
  * import { studyRows } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
- * const { comparisons } = studyRows({ format: "gatelab.study/v1",
- *   bootstrap: { draws: 10, seed: 1, resample: "tasks" }, arms: {},
+ * const { comparisons } = studyRows({ arms: {},
  *   comparisons: [{ a: "M", b: "B", complete: false, estimate: null, bounds: [-0.1, 0.2], ci: null }] });
  * deepEqual(comparisons, [{ label: "M − B", estimate: null, ci: null, bounds: [-0.1, 0.2] }]);
  * ```
  */
-export function studyRows(study: StudyFile): { arms: StudyRow[]; comparisons: StudyRow[] } {
+export function studyRows(
+  study: Pick<StudyFile, "arms" | "comparisons">,
+): { arms: StudyRow[]; comparisons: StudyRow[] } {
   const arms = Object.entries(study.arms).map(([arm, a]) => ({
     label: arm,
     estimate: a.estimate,
@@ -203,14 +203,12 @@ export function studyRows(study: StudyFile): { arms: StudyRow[]; comparisons: St
  * ```ts
  * import { heldoutGainPoints } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
- * const points = heldoutGainPoints({ format: "gatelab.heldout/v1",
- *   plan: { scheme: "split_half", folds: 2, repeats: 1, seed: 1, metric: "reward" }, budget_k: 1,
- *   degenerate_splits: 0, realised_to_predicted: 0.5, summary: {},
+ * const points = heldoutGainPoints({
  *   splits: [{ repeat: 0, fold: 1, ok: true, gain_predicted: 0.4, gain_realised: 0.2 }] });
  * deepEqual(points, [{ label: "0.1", validation: 0.4, heldOut: 0.2 }]);
  * ```
  */
-export function heldoutGainPoints(heldout: HeldoutFile): RankPoint[] {
+export function heldoutGainPoints(heldout: Pick<HeldoutFile, "splits">): RankPoint[] {
   const out: RankPoint[] = [];
   for (const s of heldout.splits) {
     const p = s.gain_predicted, r = s.gain_realised;
@@ -261,4 +259,54 @@ export function acrossGateRankPoints(against: AcrossGateFile): RankPoint[] {
     validation: earlier[i]!,
     heldOut: later[i]!,
   }));
+}
+
+/** The parts of lib/study's `StudyAnalysis` that {@linkcode studyRowsFromAnalysis} reads. */
+export interface StudyAnalysisRowsInput {
+  readonly arms: readonly {
+    readonly arm: string;
+    readonly estimate: number | null;
+    readonly bounds: readonly [number, number];
+  }[];
+  readonly comparisons: readonly {
+    readonly a: string;
+    readonly b: string;
+    readonly estimate: number | null;
+    readonly ci: readonly [number, number] | null;
+    readonly bounds: readonly [number, number];
+  }[];
+}
+
+/**
+ * Study rows straight from lib/study's in-memory analysis (arms in plan
+ * order), the same rows {@linkcode studyRows} makes from study.json.
+ *
+ * @param analysis The result of `analyzeStudy`.
+ * @returns Rows for {@linkcode studyPlot}.
+ *
+ * @example
+ * ```ts
+ * import { studyRowsFromAnalysis } from "./adapters.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { arms } = studyRowsFromAnalysis({ arms: [{ arm: "M", estimate: 0.5, bounds: [0.5, 0.5] }], comparisons: [] });
+ * deepEqual(arms, [{ label: "M", estimate: 0.5, ci: null, bounds: [0.5, 0.5] }]);
+ * ```
+ */
+export function studyRowsFromAnalysis(
+  analysis: StudyAnalysisRowsInput,
+): { arms: StudyRow[]; comparisons: StudyRow[] } {
+  return {
+    arms: analysis.arms.map((a) => ({
+      label: a.arm,
+      estimate: a.estimate,
+      ci: null,
+      bounds: a.bounds,
+    })),
+    comparisons: analysis.comparisons.map((c) => ({
+      label: `${c.a} − ${c.b}`,
+      estimate: c.estimate,
+      ci: c.ci,
+      bounds: c.bounds,
+    })),
+  };
 }

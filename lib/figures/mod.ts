@@ -8,3 +8,4 @@ export * from "./study_arms.ts";
 export * from "./output_shapes.ts";
 export * from "./adapters.ts";
 export * from "./figure_files.ts";
+export * from "./analysis_figures.ts";

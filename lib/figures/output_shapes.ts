@@ -1,18 +1,23 @@
 /**
  * The parts of gatelab's output files that figures and the HTML report
- * read (docs/FORMAT.md sections 5 and 6), as loose zod schemas: unknown
- * fields are kept, optional inference fields (`se_cluster`,
- * `se_bootstrap`, `ci`) may be absent.
+ * read (docs/FORMAT.md sections 5 and 6; heldout.json of docs/inference.md)
+ * as zod schemas of exactly those fields: unknown fields are accepted and
+ * dropped, optional inference fields (`se_cluster`, `se_bootstrap`, `ci`)
+ * may be absent. Arrays and intervals are readonly so the in-memory
+ * outputs of lib/analyze and lib/study are assignable too.
  *
  * @module
  */
 import { z } from "zod";
 
-const interval = z.tuple([z.number(), z.number()]);
+/** A readonly array schema (so readonly arrays of lib/ types are assignable to the parsed types). */
+const list = <T extends z.ZodType>(item: T) => z.array(item).readonly();
+
+const interval = z.tuple([z.number(), z.number()]).readonly();
 const finiteOrNull = z.number().nullable();
 
 /** One coefficient of one metric in contributions.json. */
-export const CoefficientFileSchema = z.looseObject({
+export const CoefficientFileSchema = z.object({
   estimate: finiteOrNull,
   se_hc3: finiteOrNull.optional(),
   se_cluster: finiteOrNull.optional(),
@@ -21,15 +26,15 @@ export const CoefficientFileSchema = z.looseObject({
 });
 
 /** Selection stability across bootstrap draws (`contributions.json` → `bootstrap.stability`). */
-export const StabilityFileSchema = z.looseObject({
+export const StabilityFileSchema = z.object({
   metric: z.string(),
   budget_k: z.number(),
   rule: z.string(),
   draws_used: z.number(),
   set_equal_frequency: z.number(),
   mean_jaccard: z.number(),
-  versions: z.array(
-    z.looseObject({
+  versions: list(
+    z.object({
       version_id: z.string(),
       selected_frequency: z.number().min(0).max(1),
       rank_median: z.number().nullable(),
@@ -43,14 +48,15 @@ export const StabilityFileSchema = z.looseObject({
 });
 
 /** `contributions.json` (section 5), the fields read by figures and reports. */
-export const ContributionsFileSchema = z.looseObject({
+export const ContributionsFileSchema = z.object({
   format: z.literal("gatelab.contributions/v1"),
-  estimator: z.looseObject({ name: z.string() }),
-  baseline: z.looseObject({ run_id: z.string(), sha256: z.string() }),
-  masked: z.looseObject({ run_id: z.string(), sha256: z.string() }).optional(),
+  estimator: z.object({ name: z.string(), formula: z.string().optional() }),
+  baseline: z.object({ run_id: z.string(), sha256: z.string() }),
+  masked: z.object({ run_id: z.string(), sha256: z.string() }).optional(),
+  gates: list(z.object({ gate_id: z.string() })).optional(),
   n_pairs: z.number(),
-  columns: z.array(
-    z.looseObject({
+  columns: list(
+    z.object({
       version_id: z.string(),
       slot_id: z.string(),
       chunk_id: z.string(),
@@ -59,37 +65,37 @@ export const ContributionsFileSchema = z.looseObject({
   ),
   metrics: z.record(
     z.string(),
-    z.looseObject({
+    z.object({
       masked_mean: finiteOrNull,
       bare_mean: finiteOrNull,
       delta_mean: finiteOrNull,
       coefficients: z.record(z.string(), CoefficientFileSchema),
     }),
   ),
-  bootstrap: z.looseObject({ stability: StabilityFileSchema.nullable().optional() }).nullable()
+  bootstrap: z.object({ stability: StabilityFileSchema.nullable().optional() }).nullable()
     .optional(),
-  tasks: z.array(
-    z.looseObject({
+  tasks: list(
+    z.object({
       split: z.string(),
       task_id: z.string(),
       sample_id: z.number(),
       columns: z.record(z.string(), z.number()),
       values: z.record(
         z.string(),
-        z.looseObject({ masked: finiteOrNull, bare: finiteOrNull, delta: finiteOrNull }),
+        z.object({ masked: finiteOrNull, bare: finiteOrNull, delta: finiteOrNull }),
       ),
     }),
   ).optional(),
 });
 
 /** `selection.json` (section 5). */
-export const SelectionFileSchema = z.looseObject({
+export const SelectionFileSchema = z.object({
   format: z.literal("gatelab.selection/v1"),
   metric: z.string(),
   budget_k: z.number(),
-  selected: z.array(z.string()),
-  decisions: z.array(
-    z.looseObject({
+  selected: list(z.string()),
+  decisions: list(
+    z.object({
       slot_id: z.string(),
       version_id: z.string(),
       role: z.string(),
@@ -102,12 +108,12 @@ export const SelectionFileSchema = z.looseObject({
 });
 
 /** `study.json` (section 6). */
-export const StudyFileSchema = z.looseObject({
+export const StudyFileSchema = z.object({
   format: z.literal("gatelab.study/v1"),
-  bootstrap: z.looseObject({ draws: z.number(), seed: z.number(), resample: z.string() }),
+  bootstrap: z.object({ draws: z.number(), seed: z.number(), resample: z.string() }),
   arms: z.record(
     z.string(),
-    z.looseObject({
+    z.object({
       planned: z.number(),
       observed: z.number(),
       successes: z.number(),
@@ -116,8 +122,8 @@ export const StudyFileSchema = z.looseObject({
       complete: z.boolean(),
     }),
   ),
-  comparisons: z.array(
-    z.looseObject({
+  comparisons: list(
+    z.object({
       a: z.string(),
       b: z.string(),
       complete: z.boolean(),
@@ -128,7 +134,7 @@ export const StudyFileSchema = z.looseObject({
   ),
 });
 
-const summaryStat = z.looseObject({
+const summaryStat = z.object({
   n: z.number(),
   mean: finiteOrNull,
   sd: finiteOrNull,
@@ -138,25 +144,25 @@ const summaryStat = z.looseObject({
 });
 
 /** Check of a selection against a later gate (`heldout.json` → `against`). */
-export const AcrossGateFileSchema = z.looseObject({
+export const AcrossGateFileSchema = z.object({
   metric: z.string(),
   budget_k: z.number(),
-  shared: z.array(z.string()),
+  shared: list(z.string()),
   spearman_shared: finiteOrNull,
   kendall_tau_b_shared: finiteOrNull,
-  selected: z.array(z.string()),
-  selected_not_in_later: z.array(z.string()),
+  selected: list(z.string()),
+  selected_not_in_later: list(z.string()),
   gain_predicted: finiteOrNull,
   gain_realised: finiteOrNull,
-  per_version: z.array(
-    z.looseObject({ version_id: z.string(), earlier: z.number(), later: z.number() }),
+  per_version: list(
+    z.object({ version_id: z.string(), earlier: z.number(), later: z.number() }),
   ),
 });
 
 /** `heldout.json` of `gate heldout` (docs/inference.md), the fields figures and reports read. */
-export const HeldoutFileSchema = z.looseObject({
+export const HeldoutFileSchema = z.object({
   format: z.literal("gatelab.heldout/v1"),
-  plan: z.looseObject({
+  plan: z.object({
     scheme: z.string(),
     folds: z.number(),
     repeats: z.number(),
@@ -167,8 +173,8 @@ export const HeldoutFileSchema = z.looseObject({
   degenerate_splits: z.number(),
   realised_to_predicted: finiteOrNull,
   summary: z.record(z.string(), summaryStat),
-  splits: z.array(
-    z.looseObject({
+  splits: list(
+    z.object({
       repeat: z.number(),
       fold: z.number(),
       ok: z.boolean(),

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Table } from "../report/table.ts";
-import { toMarkdown } from "../report/table.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
 import type { Figure } from "../figures/_render.ts";
 import { toHtmlTable } from "./html_table.ts";
 import { escapeHtml } from "./escape_html.ts";
@@ -38,10 +38,11 @@ export function displayBundle(bundle: Readonly<Record<string, string>>): Display
 }
 
 /**
- * A table for notebook display: HTML for the notebook, Markdown and plain
- * text as fallbacks.
+ * A table for notebook display: HTML for the notebook (optionally with
+ * its LaTeX source), Markdown and plain text as fallbacks.
  *
  * @param table The table model.
+ * @param options Whether to add the LaTeX source.
  * @returns A displayable value.
  *
  * @example
@@ -52,13 +53,25 @@ export function displayBundle(bundle: Readonly<Record<string, string>>): Display
  * ok(bundle["text/html"]!.startsWith("<table") && bundle["text/markdown"]!.includes("| 1 |"));
  * ```
  */
-export function displayTable(table: Table): Displayable {
+export function displayTable(table: Table, options: DisplayTableOptions = {}): Displayable {
   const markdown = toMarkdown(table);
+  const latex = options.latex
+    ? `\n<details><summary>LaTeX</summary><pre>${escapeHtml(toLatex(table))}</pre></details>`
+    : "";
   return displayBundle({
-    "text/html": toHtmlTable(table),
+    "text/html": toHtmlTable(table) + latex,
     "text/markdown": markdown,
     "text/plain": markdown,
   });
+}
+
+/** Options of {@linkcode displayTable}. */
+export interface DisplayTableOptions {
+  /**
+   * Also show the LaTeX (booktabs) source, collapsed, for pasting into a paper.
+   * @default {false}
+   */
+  readonly latex?: boolean;
 }
 
 /**

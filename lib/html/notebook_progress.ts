@@ -76,10 +76,17 @@ export function notebookProgress(
     last = now;
     const type = shown ? "update_display_data" : "display_data";
     shown = true;
-    jupyter.broadcast(type, {
-      data: bundle(label, done, total),
-      metadata: {},
-      transient: { display_id: displayId },
-    }).catch(() => {});
+    // The kernel's broadcast may return a promise or nothing; progress is
+    // best effort and must never fail the work it reports on.
+    try {
+      const sent = jupyter.broadcast(type, {
+        data: bundle(label, done, total),
+        metadata: {},
+        transient: { display_id: displayId },
+      }) as Promise<void> | undefined;
+      sent?.catch?.(() => {});
+    } catch {
+      // ignore
+    }
   };
 }

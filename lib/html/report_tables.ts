@@ -27,7 +27,7 @@ const DIGITS = 3;
 export function overviewTable(contributions: ContributionsFile): Table {
   const rows: string[][] = [
     ["estimator", contributions.estimator.name],
-    ["formula", String(contributions.estimator["formula"] ?? "R_i - B_i = C_i' beta + e_i")],
+    ["formula", String(contributions.estimator.formula ?? "R_i - B_i = C_i' beta + e_i")],
     ["baseline run", contributions.baseline.run_id],
     ["baseline sha256", contributions.baseline.sha256],
   ];
@@ -37,8 +37,7 @@ export function overviewTable(contributions: ContributionsFile): Table {
       contributions.masked.sha256,
     ]);
   }
-  const gates = contributions["gates"];
-  if (Array.isArray(gates)) rows.push(["gates pooled", String(gates.length)]);
+  if (contributions.gates) rows.push(["gates pooled", String(contributions.gates.length)]);
   rows.push(["pairs", String(contributions.n_pairs)], [
     "design columns",
     String(contributions.columns.length),
@@ -147,7 +146,7 @@ export function coefficientsTable(
     rows,
     notes: [
       `${contributions.estimator.name}: ${
-        String(contributions.estimator["formula"] ?? "R_i - B_i = C_i' beta + e_i")
+        String(contributions.estimator.formula ?? "R_i - B_i = C_i' beta + e_i")
       }; ${contributions.n_pairs} pairs. "—": not computed.`,
     ],
   };
