@@ -11,7 +11,7 @@ import {
   studyPlot,
   studyRows,
 } from "../lib/figures/mod.ts";
-import type { ContributionsFile } from "../lib/figures/mod.ts";
+import type { ContributionsFile, StudyFile } from "../lib/figures/mod.ts";
 
 const rows = [
   { label: "v_add_1", estimate: 0.12, lo: 0.02, hi: 0.22, group: "reward" },
@@ -165,7 +165,7 @@ Deno.test("deltaPoints counts present versions per episode", () => {
 });
 
 Deno.test("studyRows keeps arms' bounds and comparisons' intervals", () => {
-  const { arms, comparisons } = studyRows({
+  const study: StudyFile = {
     format: "gatelab.study/v1",
     bootstrap: { draws: 100, seed: 1, resample: "seeds+tasks" },
     arms: {
@@ -187,7 +187,8 @@ Deno.test("studyRows keeps arms' bounds and comparisons' intervals", () => {
       },
     },
     comparisons: [{ a: "M", b: "B", complete: false, estimate: null, bounds: [0, 0.25], ci: null }],
-  });
+  };
+  const { arms, comparisons } = studyRows(study);
   deepEqual(arms.map((a) => [a.label, a.estimate, a.bounds]), [["M", 0.5, [0.5, 0.5]], ["B", null, [
     0.25,
     0.5,
