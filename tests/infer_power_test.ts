@@ -61,7 +61,14 @@ Deno.test("power: selection probability is 1 for large separated effects and the
     sims: 100,
     seed: 9,
   });
-  ok(weak.p_exact_best_set < 0.5);
+  ok(weak.p_exact_best_set! < 0.5);
+  // No positive effect: no best set, selection power undefined.
+  const none = simulatePower({ tasks: 50, columns: 3, pPresent: 0.5, residSd: 1 }, {
+    sims: 20,
+    seed: 1,
+  });
+  deepEqual([none.p_exact_best_set, none.mean_best_recall], [null, null]);
+  ok(none.selection_note!.includes("--effects"));
 });
 
 Deno.test("power: plan records conventions and grids; bad designs are refused", () => {

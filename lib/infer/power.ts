@@ -100,10 +100,15 @@ export interface SimulatedPower {
   readonly simulated_se_per_column: readonly number[];
   /** The truly best set: strictly positive effects, top K by effect (ties by index). */
   readonly true_best: readonly number[];
-  /** Share of sims whose selected set equals the truly best set. */
-  readonly p_exact_best_set: number;
-  /** Mean share of the truly best set that was selected (1 when it is empty). */
-  readonly mean_best_recall: number;
+  /**
+   * Share of sims whose selected set equals the truly best set; null when no
+   * effect is positive (then there is no best set to find: see `selection_note`).
+   */
+  readonly p_exact_best_set: number | null;
+  /** Mean share of the truly best set that was selected; null when it is empty. */
+  readonly mean_best_recall: number | null;
+  /** Why the selection numbers are null, when they are. */
+  readonly selection_note: string | null;
   /** Per column: share of sims in which it was selected. */
   readonly selected_frequency: readonly number[];
   /** Per column: share of sims with a two-sided 5% z test (analytic SE) rejecting zero. */
@@ -210,8 +215,12 @@ export function simulatePower(design: PowerDesign, options: SimulatePowerOptions
     simulated_se: Math.sqrt(sumSq.reduce((a, b) => a + b, 0) / Math.max(1, used) / m),
     simulated_se_per_column: perColumn,
     true_best: trueBest,
-    p_exact_best_set: exact / Math.max(1, used),
-    mean_best_recall: recallSum / Math.max(1, used),
+    p_exact_best_set: trueBest.length === 0 ? null : exact / Math.max(1, used),
+    mean_best_recall: trueBest.length === 0 ? null : recallSum / Math.max(1, used),
+    selection_note: trueBest.length === 0
+      ? "no strictly positive true effect (give --effects): selection power is undefined; " +
+        "selected_frequency then shows how often pure noise is selected"
+      : null,
     selected_frequency: Array.from(selected, (c) => c / Math.max(1, used)),
     rejection_rate: Array.from(rejected, (c) => c / Math.max(1, used)),
     method: "per sim: N rows, each cell present if prng.nextFloat() < p (row-major), then one " +

@@ -278,7 +278,11 @@ export function powerTables(plan: PowerPlan): Table[] {
       ["P(truly best K selected)", formatNumber(s.p_exact_best_set, 3)],
       ["mean recall of the best K", formatNumber(s.mean_best_recall, 3)],
     ],
-    notes: [`${s.sims} simulated gates, seed ${s.seed}.`, plan.analytic.approximation],
+    notes: [
+      `${s.sims} simulated gates, seed ${s.seed}.`,
+      ...(s.selection_note ? [s.selection_note] : []),
+      plan.analytic.approximation,
+    ],
   };
   const byTasks: Table = {
     caption: "Minimum detectable effect by number of tasks",
