@@ -7,19 +7,10 @@
  */
 import type { Table } from "../report/table.ts";
 import type { Figure } from "../figures/_render.ts";
-import { forestPlot } from "../figures/forest.ts";
-import { deltaByCountPlot } from "../figures/delta_by_count.ts";
-import { stabilityPlot } from "../figures/stability.ts";
+import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
 import { studyPlot } from "../figures/study_arms.ts";
 import { rankAgreementPlot } from "../figures/heldout.ts";
-import {
-  acrossGateRankPoints,
-  deltaPoints,
-  forestRows,
-  heldoutGainPoints,
-  stabilityRows,
-  studyRows,
-} from "../figures/adapters.ts";
+import { acrossGateRankPoints, heldoutGainPoints, studyRows } from "../figures/adapters.ts";
 import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout.ts";
 import type { SelectionStability } from "../infer/bootstrap.ts";
 import { acrossGateTable, heldoutSummaryTable, stabilityTable } from "../report/infer_tables.ts";
@@ -64,48 +55,35 @@ export interface ReportSection {
 export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
   const sections: ReportSection[] = [];
   const { contributions, selection, study } = outputs;
+  // The same figures the notebooks show, placed next to their tables.
+  const figures = new Map(
+    (contributions ? analysisFigures({ contributions, selection }) : []).map((f) => [f.name, f]),
+  );
+  const figure = (name: string): Figure[] => (figures.has(name) ? [figures.get(name)!] : []);
   if (contributions) {
     const metric = selection?.metric ??
       (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
-    const overview: (Table | Figure)[] = [
-      overviewTable(contributions),
-      metricMeansTable(contributions),
-    ];
-    const points = metric === undefined ? [] : deltaPoints(contributions, metric);
-    if (points.length > 0) {
-      overview.push(
-        deltaByCountPlot(points, {
-          title: `Paired delta of ${metric} by number of chunks present`,
-        }),
-      );
-    }
-    sections.push({ heading: "Gate analysis", items: overview });
-    const coefficients: (Table | Figure)[] = [];
-    const { rows, sources } = forestRows(contributions);
-    if (rows.length > 0) {
-      const kinds = [...new Set(sources)].map((s) => SOURCE_TEXT[s]).join("; ");
-      coefficients.push(
-        forestPlot(rows, { title: `Coefficients per metric (95% intervals: ${kinds})` }),
-      );
-    }
-    if (metric !== undefined) {
-      coefficients.push(coefficientsTable(contributions, metric, selection));
-    }
-    sections.push({ heading: "Coefficients", items: coefficients });
+    sections.push({
+      heading: "Gate analysis",
+      items: [
+        overviewTable(contributions),
+        metricMeansTable(contributions),
+        ...figure("delta_by_count"),
+      ],
+    });
+    sections.push({
+      heading: "Coefficients",
+      items: [
+        ...figure("forest"),
+        ...(metric === undefined ? [] : [coefficientsTable(contributions, metric, selection)]),
+      ],
+    });
   }
   if (selection) {
-    const items: (Table | Figure)[] = [selectionTable(selection)];
-    const stability = contributions?.bootstrap?.stability;
+    const items: (Table | Figure)[] = [selectionTable(selection), ...figure("selection_stability")];
+    const stability = contributions ? bootstrapStability(contributions) : null;
+    // The schema checked every field the shared table reads.
     if (stability && stability.metric === selection.metric) {
-      const frequencies: Record<string, number> = {};
-      for (const v of stability.versions) frequencies[v.version_id] = v.selected_frequency;
-      items.push(
-        stabilityPlot(stabilityRows(selection, frequencies), {
-          title:
-            `Selection stability over ${stability.draws_used} bootstrap draws (K = ${stability.budget_k})`,
-        }),
-      );
-      // The schema checked every field the shared table reads.
       items.push(stabilityTable(stability as unknown as SelectionStability));
     }
     sections.push({ heading: "Selection", items });
@@ -160,13 +138,6 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
   }
   return sections;
 }
-
-const SOURCE_TEXT: Record<string, string> = {
-  bootstrap_percentile: "bootstrap percentile",
-  normal_se_cluster: "±1.96 SE cluster",
-  normal_se_hc3: "±1.96 SE HC3",
-  none: "none",
-};
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #1b1b1b; padding: 0 1em; }
