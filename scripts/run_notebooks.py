@@ -4,7 +4,8 @@
 Usage (from the repository root; `deno task notebooks` runs this):
 
     python3 scripts/run_notebooks.py [notebook.ipynb ...] [--out reports/notebooks]
-                                     [--timeout 600] [--deno PATH]
+                                     [--timeout 600] [--settle 2] [--deno PATH]
+    python3 scripts/run_notebooks.py --self-test   # the runner on the two traps
 
 Every notebook (default: notebooks/*.ipynb, sorted) is executed top to
 bottom in a fresh kernel started in the notebook's directory, and written as
@@ -359,6 +360,38 @@ def write_outputs(nb, path: Path, out_dir: Path) -> None:
         os.replace(f.name, out_dir / name)
 
 
+def self_test(deno: list[str], jupyter_path: str, workdir: Path) -> int:
+    """Checks the runner on the two traps with three tiny notebooks.
+
+    late: the last cell prints 300 ms after it went idle; the output must be
+    kept. syntax: a syntax error in cell 2, line 2 must be named. runtime: an
+    error thrown on line 3 of cell 2 (after a blank line, which the kernel's
+    transpiler drops) must be named with its source line.
+    """
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    cases = {
+        "late": (["const a = 1;", 'setTimeout(() => console.log("late output"), 300);\n"cell done"'], None),
+        "syntax": (["const a = 1;", "const b = 2;\nconst c = (;"], (2, 2)),
+        "runtime": (["const a = 1;", 'const b = 2;\n\nthrow new Error("planted");'], (2, 3)),
+    }
+    bad = 0
+    for name, (sources, expected) in cases.items():
+        path = workdir / f"{name}.ipynb"
+        nb = new_notebook(cells=[new_code_cell(src) for src in sources])
+        nbformat.write(nb, path)
+        found = static_check(nb, path, deno) or execute(nb, path, jupyter_path, 60, 2.0, deno)
+        if expected is None:
+            texts = [o.get("text", "") for o in nb.cells[-1].outputs]
+            ok = not found and any("late output" in t for t in texts)
+        else:
+            ok = len(found) == 1 and (found[0].cell, found[0].line) == expected
+        print(f"{'ok' if ok else 'FAILED':6} self-test {name}: " + ("; ".join(f.render() for f in found) or "no errors"))
+        bad += not ok
+    return 1 if bad else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path)
@@ -366,9 +399,15 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
     parser.add_argument("--settle", type=float, default=2.0, help="quiet seconds after the last cell")
     parser.add_argument("--deno", help="path of the deno executable")
+    parser.add_argument("--self-test", action="store_true", help="check the runner on the two traps, then exit")
     args = parser.parse_args()
 
     import nbformat
+
+    if args.self_test:
+        deno = deno_command(args.deno)
+        with tempfile.TemporaryDirectory(prefix="gatelab-notebooks-selftest-") as workdir:
+            return self_test(deno, jupyter_path_for(deno, Path(workdir)), Path(workdir))
 
     paths = [p.resolve() for p in args.notebooks] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     if not paths:
