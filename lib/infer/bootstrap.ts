@@ -133,6 +133,8 @@ export interface BootstrapResult {
   readonly kernel: BootstrapKernelResult;
   /** Metric order of `kernel`. */
   readonly kernelMetrics: readonly string[];
+  /** Column (version id) order of `kernel`. */
+  readonly kernelVersions: readonly string[];
 }
 
 /**
@@ -291,14 +293,54 @@ export function bootstrapDataset(
     stability,
     kernel,
     kernelMetrics: metrics,
+    kernelVersions: ids,
   };
+}
+
+/**
+ * The draws of one coefficient (NaN where degenerate), e.g. for a histogram
+ * in a notebook.
+ *
+ * @param result A bootstrap result.
+ * @param metric Metric name.
+ * @param versionId Version id of the column.
+ * @returns A new Float64Array of length `result.draws`.
+ * @throws {RangeError} If the metric or version is unknown.
+ *
+ * @example
+ * ```ts
+ * import { bootstrapDataset, coefficientDraws } from "./bootstrap.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const n = 40, y = Float64Array.from({ length: n }, (_, i) => (i % 5) / 10);
+ * const d = { baseline: { run_id: "b", run_dir: "b", sha256: "" }, gates: [], n, k: 1, design: new Uint8Array(n).fill(1),
+ *   columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const }], metrics: ["reward"],
+ *   masked: { reward: y }, bare: { reward: new Float64Array(n) }, delta: { reward: y }, episodes: [],
+ *   gateIndex: new Uint16Array(n), cluster: Int32Array.from({ length: n }, (_, i) => i), clusterCount: n };
+ * const r = bootstrapDataset(d, { draws: 30, seed: 1 });
+ * deepEqual(coefficientDraws(r, "reward", "a").length, 30);
+ * ```
+ */
+export function coefficientDraws(
+  result: BootstrapResult,
+  metric: string,
+  versionId: string,
+): Float64Array {
+  const m = result.kernelMetrics.indexOf(metric);
+  const j = result.kernelVersions.indexOf(versionId);
+  if (m < 0 || j < 0) {
+    throw new RangeError(`Cannot read draws: no coefficient "${versionId}" of metric "${metric}"`);
+  }
+  const { k, metricCount, draws, coefficients } = result.kernel;
+  const out = new Float64Array(draws);
+  for (let d = 0; d < draws; d++) out[d] = coefficients[(d * metricCount + m) * k + j]!;
+  return out;
 }
 
 /** The JSON-ready part of a {@linkcode BootstrapResult} (drops the raw draws). */
 export function bootstrapToJson(
   result: BootstrapResult,
-): Omit<BootstrapResult, "kernel" | "kernelMetrics"> {
-  const { kernel: _kernel, kernelMetrics: _metrics, ...rest } = result;
+): Omit<BootstrapResult, "kernel" | "kernelMetrics" | "kernelVersions"> {
+  const { kernel: _kernel, kernelMetrics: _metrics, kernelVersions: _versions, ...rest } = result;
   return rest;
 }
 
