@@ -54,14 +54,17 @@ Deno.test("a one-byte change of traces or manifest misses (a changed baseline ne
   ok(original.ok);
   const tracesPath = join(run, "traces.jsonl");
   const traces = await Deno.readFile(tracesPath);
-  const at = new TextDecoder().decode(traces).indexOf('"reward":1') + '"reward":'.length;
-  traces[at] = "0".charCodeAt(0); // reward 1 -> 0 in the first line: one byte
+  // Change one digit of the first job_seed: still valid JSON, one byte different.
+  const at = new TextDecoder().decode(traces).indexOf('"job_seed":') + '"job_seed":'.length;
+  const digit = traces[at]! - 48;
+  ok(digit >= 0 && digit <= 9, "the first job_seed starts with a digit");
+  traces[at] = 48 + ((digit + 1) % 10);
   await Deno.writeFile(tracesPath, traces);
   const changed = await cachedReadRun(run, { cacheDir });
   ok(changed.ok);
   deepEqual(changed.value.cache, "miss");
   notDeepEqual(changed.value.key, original.value.key);
-  deepEqual(changed.value.run.attempts[0]!.reward, 0);
+  notDeepEqual(changed.value.run.attempts[0]!.job_seed, original.value.run.attempts[0]!.job_seed);
   notDeepEqual(changed.value.run.sha256, original.value.run.sha256);
 
   const manifestPath = join(run, "manifest.json");
