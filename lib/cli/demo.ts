@@ -31,6 +31,21 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
     "--out",
     `${OUT}/online`,
   ]],
+  ["Held-out ranking checks on Gate A (5-fold x 20 over tasks)", [
+    "heldout",
+    `${DATA}/ckpt-a/gate-a`,
+    "--plan",
+    "data/plans/heldout-kfold5.json",
+    "--out",
+    `${OUT}/heldout-a`,
+  ]],
+  ["Power planning from Gate A", [
+    "plan-power",
+    "--from",
+    `${OUT}/gate-a`,
+    "--out",
+    `${OUT}/power-a`,
+  ]],
   ["Gate B: frozen selection against bare on held-out tasks", [
     "compare",
     "--bare",
