@@ -39,7 +39,10 @@ export interface StderrProgressOptions {
  * deepEqual(out.at(-1), "bootstrap 20/20 (100%)\n");
  * ```
  */
-export function stderrProgress(label: string, options: StderrProgressOptions = {}): ProgressCallback {
+export function stderrProgress(
+  label: string,
+  options: StderrProgressOptions = {},
+): ProgressCallback {
   const encoder = new TextEncoder();
   const write = options.write ?? ((text: string) => Deno.stderr.writeSync(encoder.encode(text)));
   const terminal = options.terminal ?? Deno.stderr.isTerminal();
