@@ -101,6 +101,9 @@ Deno.test("rank agreement: labelled points and the subtitle", () => {
   deepEqual(count(svg, "<circle"), 2);
   ok(svg.includes(">Spearman rho = -1.00</text>"));
   throws(() => rankAgreementPlot([{ label: "x", validation: Infinity, heldOut: 1 }]), /non-finite/);
+  const unlabelled =
+    rankAgreementPlot([{ label: "v1", validation: 1, heldOut: 2 }], { showLabels: false }).svg;
+  ok(!unlabelled.includes(">v1</text>") && unlabelled.includes("<circle"));
 });
 
 Deno.test("text with markup characters is escaped", () => {

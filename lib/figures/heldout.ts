@@ -35,6 +35,11 @@ export interface RankAgreementOptions {
   readonly axisLabels?: readonly [string, string];
   /** A line printed under the title, e.g. `Spearman rho = 0.71`. */
   readonly subtitle?: string;
+  /**
+   * Whether to print each point's label next to it (turn off for many points).
+   * @default {true}
+   */
+  readonly showLabels?: boolean;
 }
 
 /**
@@ -69,20 +74,26 @@ export function rankAgreementPlot(
   const pad = hi > lo ? (hi - lo) * 0.08 : 1;
   const domain = [lo - pad, hi + pad];
   const [xLabel, yLabel] = options.axisLabels ?? ["validation rank", "held-out rank"];
+  const showLabels = options.showLabels ?? true;
+  const longest = showLabels ? Math.max(...points.map((p) => p.label.length)) : 0;
   const marks = [
     Plot.line([[domain[0], domain[0]], [domain[1], domain[1]]], {
       stroke: "#bbb",
       strokeDasharray: "4 3",
     }),
     Plot.dot(points, { x: "validation", y: "heldOut", fill: "#4269d0", r: 4 }),
-    Plot.text(points, {
-      x: "validation",
-      y: "heldOut",
-      text: "label",
-      textAnchor: "start",
-      dx: 6,
-      fontSize: 9,
-    }),
+    ...(showLabels
+      ? [
+        Plot.text(points, {
+          x: "validation",
+          y: "heldOut",
+          text: "label",
+          textAnchor: "start",
+          dx: 6,
+          fontSize: 9,
+        }),
+      ]
+      : []),
   ];
   if (options.subtitle !== undefined) {
     marks.push(
@@ -98,11 +109,11 @@ export function rankAgreementPlot(
     options.name ?? "heldout_rank_agreement",
     options.title ?? "Held-out rank agreement",
     {
-      width: 460,
       height: 420,
       marginLeft: 56,
       marginTop: 30,
-      marginRight: 60,
+      marginRight: Math.min(220, 20 + 5.5 * longest),
+      width: 400 + Math.min(220, 20 + 5.5 * longest),
       x: { domain, label: xLabel, grid: true },
       y: { domain, label: yLabel, grid: true },
       marks,

@@ -96,6 +96,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     if (gains.length > 0) {
       items.push(rankAgreementPlot(gains, {
         name: "heldout_gain",
+        showLabels: false,
         title:
           `Held-out splits: predicted vs realised gain of the selected set (${heldout.plan.metric})`,
         axisLabels: ["predicted gain (fit part)", "realised gain (held-out part)"],
