@@ -57,6 +57,12 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
     "--out",
     `${OUT}/gate-b`,
   ]],
+  ["HTML report of Gate A (tables and figures, self-contained)", [
+    "report",
+    `${OUT}/gate-a`,
+    "--out",
+    `${OUT}/report`,
+  ]],
   ["Study outcomes (paper tables)", ["study", `${DATA}/study`, "--out", `${OUT}/study`]],
   ["Reward recipes", [
     "reward",
