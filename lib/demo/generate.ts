@@ -31,6 +31,7 @@ import {
   type EffectTable,
   expectedArmMeans,
   expectedOlsCoefficients,
+  expectedProductCoefficient,
 } from "./truth.ts";
 import { drawTasks } from "./webshop.ts";
 
@@ -148,6 +149,12 @@ export function generateDemo(): Record<string, string> {
   failures["ckpt-a/gate-a"] = gateA.run.failedEpisodes;
   const gateAAme = averageMarginalEffects(gateA.rows, gateA.columns, modelA);
   const gateAOls = expectedOlsCoefficients(gateA.rows, gateA.columns, modelA);
+  const gateAInteraction = expectedProductCoefficient(
+    gateA.rows,
+    gateA.columns,
+    modelA,
+    GATE_A_INTERACTION.versions,
+  );
   const gateASelection = trueSelection(
     gateAAme.reward!,
     GATE_A_CHUNKS.map((c) => ({ versions: [{ version_id: c.version_id, role: "add" }] })),
@@ -316,7 +323,10 @@ export function generateDemo(): Record<string, string> {
         versions: [...GATE_A_INTERACTION.versions],
         latent_effect: [...GATE_A_INTERACTION.effect],
         note:
-          "functional substitution: together the two inspection chunks add less than the sum of their main effects",
+          "functional substitution: either inspection chunk alone helps a lot; with both the agent re-opens and re-compares the same items, so together they add far less than the sum of their main effects (less than either alone)",
+        expected_product_coefficient: gateAInteraction,
+        expected_product_coefficient_definition:
+          "coefficient of the product column C_a C_b added to the paired-delta no-intercept OLS, (Z'Z)^-1 Z' mu with Z = [X, C_a C_b]: what the interaction screen estimates for this pair up to rollout noise",
       },
       average_marginal_effect: gateAAme,
       expected_ols: gateAOls,
@@ -373,6 +383,7 @@ export function generateDemo(): Record<string, string> {
     onlineWinners: onlineSelection.winners,
     onlineSelection: onlineSelection.selected,
     gateBDifference: gateBDifference,
+    gateAInteraction,
   });
 
   const sorted: Record<string, string> = {};

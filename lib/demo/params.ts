@@ -137,14 +137,14 @@ export const GATE_A_CHUNKS: readonly DemoVersion[] = [
     chunk_id: "candidate-inspection",
     text:
       "Open at least the top two plausible items and read their description and features before choosing.",
-    effect: [0.45, 0.45, 0.25, 0.15],
+    effect: [1.8, 1.8, 1.6, 1.4],
   },
   {
     version_id: "candidate-comparison.v1",
     chunk_id: "candidate-comparison",
     text:
       "Compare the shortlisted items side by side on the constraint checklist and keep the one that satisfies the most constraints.",
-    effect: [0.4, 0.4, 0.3, 0.2],
+    effect: [1.7, 1.7, 1.6, 1.4],
   },
   {
     version_id: "variant-option-selection.v1",
@@ -189,13 +189,20 @@ export const GATE_A_CHUNKS: readonly DemoVersion[] = [
 ];
 
 /**
- * The one planted interaction of Gate A: two inspection chunks substitute
- * for each other, so together they add less than the sum of their effects
- * (a negative latent interaction when both are present).
+ * The one planted interaction of Gate A: the two inspection chunks are
+ * substitutes. Either alone gets the shortlisted items read against the
+ * constraints (a large latent effect, about +1.7); with both, the agent
+ * re-opens and re-compares the same items and spends its 15-step budget, so
+ * together they add only +0.3 on every component (1.8 + 1.7 - 3.2), far
+ * less than the sum and less than either alone. On the reward scale of
+ * Gate A's design the expected product coefficient is about -0.32, large
+ * enough for the Holm-corrected interaction screen over 91 pairs (HC3 se
+ * about 0.07) to find it; the additive OLS coefficients of the two chunks
+ * average over the partner's presence and come out near zero.
  */
 export const GATE_A_INTERACTION = {
   versions: ["candidate-inspection.v1", "candidate-comparison.v1"] as const,
-  effect: [-0.55, -0.5, -0.35, -0.2] as LatentEffect,
+  effect: [-3.2, -3.2, -2.9, -2.5] as LatentEffect,
 } as const;
 
 /** A slot of an online gate: role and its versions. */

@@ -8,6 +8,21 @@ export interface DemoReadmeFacts {
   readonly gateBDifference: Readonly<Record<string, number>>;
   /** Expected difference had Gate B injected the true top-K instead. */
   readonly gateBTrueTopKDifference: Readonly<Record<string, number>>;
+  /** Expected product coefficient of Gate A's planted pair, per metric (optional). */
+  readonly gateAInteraction?: Readonly<Record<string, number>>;
+}
+
+/** The README's sentence on the planted interaction's reward-scale size. */
+function interactionSentence(facts: DemoReadmeFacts): string {
+  const g = facts.gateAInteraction?.reward;
+  if (g === undefined) return "";
+  return `
+On the reward scale the expected coefficient of their product column, added
+to Gate A's paired-delta OLS, is ${g} (truth.json
+\`gate_a.interaction.expected_product_coefficient\`); the interaction screen
+of docs/inference.md flags this pair, and only it, on reward. Their additive
+OLS coefficients average over the partner's presence and understate what
+either alone does.`;
 }
 
 /**
@@ -66,7 +81,12 @@ fractions, \`r_price\` 0/1, \`r_success\` 1 iff everything matched, and
 Chunk effects are additive on the latent scale (some clearly positive, some
 about zero, two negative). Gate A has one planted interaction:
 \`candidate-inspection.v1\` and \`candidate-comparison.v1\` substitute for each
-other (negative interaction when both are present). Every run has a few
+other. Either alone helps a lot (latent +1.8 and +1.7); with both the agent
+re-reads and re-compares the same items, so together they add only +0.3
+(interaction -3.2 on type and attributes, -2.9 on options, -2.5 on
+price).${interactionSentence(facts)}
+
+Every run has a few
 infrastructure failures (status failed, error "timeout" or "connection
 reset", attempt 0) followed by a completed retry (attempt 1) at the end of
 traces.jsonl.

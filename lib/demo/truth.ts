@@ -170,6 +170,73 @@ export function expectedOlsCoefficients(
 }
 
 /**
+ * Expected coefficient of one pair's product column when it is added to the
+ * paired-delta no-intercept OLS (what the interaction screen estimates for
+ * that pair up to rollout noise): the last entry of `(Z'Z)^-1 Z' mu` with
+ * `Z = [X, x_a x_b]` and `mu_i` the expected masked minus the expected bare
+ * metric of row i. Rounded to 6 decimals.
+ *
+ * @param rows The gate's rows.
+ * @param columns The design columns.
+ * @param model The true latent model.
+ * @param pair Version ids of the two columns.
+ * @returns The product coefficient per metric.
+ * @throws {RangeError} When a version is not a column or the augmented design is rank deficient.
+ *
+ * @example
+ * ```ts
+ * import { expectedProductCoefficient } from "./truth.ts";
+ * import { ok } from "node:assert/strict";
+ * const task = { task_id: "t", difficulty: 0, offsets: [0, 0, 0, 0] as const, nAttr: 1, nOpt: 1 };
+ * const model = {
+ *   checkpoint: "ckpt-a",
+ *   effects: new Map([["a", [1, 1, 1, 1] as const], ["b", [1, 1, 1, 1] as const]]),
+ *   interactions: [{ versions: ["a", "b"] as const, effect: [-2, -2, -2, -2] as const }],
+ * };
+ * const rows = [
+ *   { task, slots: { a: "a", b: null } }, { task, slots: { a: null, b: "b" } },
+ *   { task, slots: { a: "a", b: "b" } }, { task, slots: { a: null, b: null } },
+ * ];
+ * const cols = [{ version_id: "a", slot_id: "a" }, { version_id: "b", slot_id: "b" }];
+ * ok(expectedProductCoefficient(rows, cols, model, ["a", "b"]).reward! < 0);
+ * ```
+ */
+export function expectedProductCoefficient(
+  rows: readonly TruthRow[],
+  columns: readonly TruthColumn[],
+  model: LatentModel,
+  pair: readonly [string, string],
+): Record<string, number> {
+  const ia = columns.findIndex((c) => c.version_id === pair[0]);
+  const ib = columns.findIndex((c) => c.version_id === pair[1]);
+  if (ia < 0 || ib < 0) {
+    throw new RangeError(
+      `Cannot compute the product coefficient: ${pair.join(" x ")} are not columns`,
+    );
+  }
+  const k = columns.length + 1;
+  const xtx = new Float64Array(k * k);
+  const xty = TRUTH_METRICS.map(() => new Float64Array(k));
+  for (const row of rows) {
+    const x: number[] = columns.map((c) => (row.slots[c.slot_id] === c.version_id ? 1 : 0));
+    x.push(x[ia]! * x[ib]!);
+    for (let i = 0; i < k; i++) {
+      if (!x[i]) continue;
+      for (let j = 0; j < k; j++) if (x[j]) xtx[i * k + j]! += 1;
+    }
+    const masked = expectedWebshopRewards(row.task, latentShift(model, injectedOf(row.slots)));
+    const bare = expectedWebshopRewards(row.task, latentShift(model, []));
+    TRUTH_METRICS.forEach((m, mi) => {
+      const mu = metricValue(masked, m) - metricValue(bare, m);
+      for (let i = 0; i < k; i++) if (x[i]) xty[mi]![i]! += mu;
+    });
+  }
+  const out: Record<string, number> = {};
+  TRUTH_METRICS.forEach((m, mi) => (out[m] = round6(solveSpd(xtx, xty[mi]!, k)[k - 1]!)));
+  return out;
+}
+
+/**
  * Expected metric means of a whole arm over tasks (every task with the same
  * injected versions), rounded to 6 decimals.
  */
