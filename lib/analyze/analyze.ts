@@ -14,11 +14,14 @@ import { factorDesign } from "../fit/factor.ts";
 import { type CovType, LEVERAGE_ONE_TOLERANCE } from "../fit/covariance.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
 import { selectVersions } from "../select/select.ts";
+import type { SelectionStability } from "../infer/bootstrap.ts";
 import { type BootstrapOutcome, runBootstrap } from "./bootstrap_hook.ts";
+import { AMCE_CONVENTION, amceRows, diagnosticsOutput } from "./diagnostics.ts";
 import {
   type AnalysisWarning,
   type CoefficientOutput,
   type ContributionsOutput,
+  type DiagnosticsOutput,
   ESTIMATOR,
   type MetricOutput,
   type SelectionOutput,
@@ -67,6 +70,10 @@ export interface Analysis {
   readonly selection: SelectionOutput;
   /** The raw fits per metric (typed arrays, NaN where undefined). */
   readonly fits: Readonly<Record<string, OlsFit>>;
+  /** diagnostics.json of the selection metric; null when it cannot be computed (see `warnings`). */
+  readonly diagnostics: DiagnosticsOutput | null;
+  /** Selection stability across bootstrap draws; null when the bootstrap was skipped or unavailable. */
+  readonly stability: SelectionStability | null;
 }
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
@@ -80,9 +87,10 @@ function mean(a: Float64Array): number {
 /**
  * Fits `R_i - B_i = C_i' beta + e_i` (no intercept) for `reward` and every
  * reward component with one shared QR factorisation, computes HC3 (and the
- * chosen HC type) and CR1 errors clustered by task, applies the selection
- * rule to the selection metric's coefficients, and returns the output
- * documents (without bootstrap; see {@linkcode runAnalysis}).
+ * chosen HC type) and CR1 errors clustered by task, puts the AMCE beside
+ * every coefficient, applies the selection rule to the selection metric's
+ * coefficients, and returns the output documents with the selection
+ * metric's misfit diagnostics (without bootstrap; see {@linkcode runAnalysis}).
  *
  * @param dataset A validated dataset (lib/validate).
  * @param options See {@linkcode AnalyzeOptions}.
@@ -106,6 +114,8 @@ function mean(a: Float64Array): number {
  * };
  * const { contributions, selection } = analyzeDataset(dataset);
  * deepEqual(Math.round(contributions.metrics.reward!.coefficients.a!.estimate * 1e12) / 1e12, 0.3);
+ * // AMCE of a: mean delta with a (0.2, 0.4) minus without (0) = 0.3, so the gap is ~0.
+ * deepEqual(Math.round(contributions.metrics.reward!.coefficients.a!.amce! * 1e12) / 1e12, 0.3);
  * deepEqual(selection.selected, ["a"]);
  * ```
  */
@@ -135,6 +145,8 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
   const factor = factorDesign(dataset.design, [n, k]);
   const fits: Record<string, OlsFit> = {};
   const metrics: Record<string, MetricOutput> = {};
+  let amceFailed = false;
+  let selectionAmce: ReturnType<typeof amceRows> = null;
   for (const m of dataset.metrics) {
     const fit = fitOls(factor, dataset.delta[m]!, {
       covType,
@@ -142,6 +154,9 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
       clusterCount: dataset.clusterCount,
     });
     fits[m] = fit;
+    const amce = amceRows(dataset, m, fit.coefficients);
+    if (amce === null) amceFailed = true;
+    if (m === metric) selectionAmce = amce;
     const coefficients: Record<string, CoefficientOutput> = {};
     columns.forEach((c, j) => {
       coefficients[c.version_id] = {
@@ -153,6 +168,8 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
         se_cluster: finite(fit.seCluster[j]!),
         t_cluster: finite(fit.tCluster[j]!),
         p_cluster: finite(fit.pCluster[j]!),
+        amce: amce?.[j]?.amce ?? null,
+        amce_gap: amce?.[j]?.gap ?? null,
       };
     });
     metrics[m] = {
@@ -189,6 +206,18 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
       message: "Cannot compute clustered errors: fewer than two task clusters; se_cluster is null",
     });
   }
+  const generator = generatorMeta(command);
+  const diagnostics = selectionAmce === null
+    ? null
+    : diagnosticsOutput(dataset, { metric, amce: selectionAmce, generator });
+  if (amceFailed || diagnostics === null) {
+    warnings.push({
+      kind: "diagnostics_unavailable",
+      message: "Cannot compute the misfit diagnostics: X'X of the design (or of a design with an " +
+        "interaction column) is numerically singular for lib/infer's Cholesky although the QR " +
+        "accepted it; amce is null where missing and diagnostics.json is not written",
+    });
+  }
   const budgets = [...new Set(dataset.gates.map((g) => g.budget_k))];
   if (budgets.length > 1) {
     warnings.push({
@@ -221,7 +250,6 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
     });
   }
 
-  const generator = generatorMeta(command);
   const contributions: ContributionsOutput = {
     format: "gatelab.contributions/v1",
     estimator: ESTIMATOR,
@@ -237,6 +265,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
       solver:
         `Householder QR shared by all metrics; leverage-1 tolerance ${LEVERAGE_ONE_TOLERANCE}`,
       design: "one 0/1 column per version; no intercept, no absent column, not centred",
+      amce: AMCE_CONVENTION,
     },
     baseline: dataset.baseline,
     masked: firstGate.masked,
@@ -286,7 +315,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
     },
     generator,
   };
-  return { contributions, selection, fits };
+  return { contributions, selection, fits, diagnostics, stability: null };
 }
 
 /**
@@ -367,5 +396,9 @@ export async function runAnalysis(
     selectionMetric: analysis.selection.metric,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  return { ...analysis, contributions: mergeBootstrap(analysis.contributions, outcome) };
+  return {
+    ...analysis,
+    contributions: mergeBootstrap(analysis.contributions, outcome),
+    stability: outcome.stability ?? null,
+  };
 }

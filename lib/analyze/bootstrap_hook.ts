@@ -13,7 +13,7 @@
 
 import type { PairedDataset } from "../core/types.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { bootstrapDataset, bootstrapToJson } from "../infer/bootstrap.ts";
+import { bootstrapDataset, bootstrapToJson, type SelectionStability } from "../infer/bootstrap.ts";
 
 /** What the analysis asks of the bootstrap. */
 export interface BootstrapRequest {
@@ -44,6 +44,8 @@ export interface BootstrapOutcome {
     | null;
   /** Why the block is null, when it is. */
   readonly note?: string;
+  /** Selection stability across draws (also inside `block`), typed for tables. */
+  readonly stability?: SelectionStability | null;
 }
 
 /**
@@ -89,6 +91,7 @@ export function runBootstrap(
   return Promise.resolve({
     block: bootstrapToJson(result) as unknown as Record<string, unknown>,
     perCoefficient,
+    stability: result.stability,
   });
   // --- END BOOTSTRAP ---
 }

@@ -3,3 +3,4 @@ export * from "./types.ts";
 export * from "./analyze.ts";
 export * from "./bootstrap_hook.ts";
 export * from "./resume.ts";
+export * from "./diagnostics.ts";

@@ -8,6 +8,7 @@
 import type { CovType } from "../fit/covariance.ts";
 import type { SelectionDecision } from "../select/select.ts";
 import type { DesignColumn, RunRef } from "../core/types.ts";
+import type { AmceRow, InteractionScreen, ResidualByCount } from "../infer/diagnostics.ts";
 
 /** The estimator block, fixed metadata: no intercept is ever estimated. */
 export const ESTIMATOR = {
@@ -31,6 +32,14 @@ export interface CoefficientOutput {
   readonly se_cluster: number | null;
   readonly t_cluster: number | null;
   readonly p_cluster: number | null;
+  /**
+   * AMCE: mean delta over rows with this version present minus mean delta
+   * over rows with its slot absent (`conventions.amce`); null when either
+   * group is empty.
+   */
+  readonly amce: number | null;
+  /** estimate - amce (null with amce). */
+  readonly amce_gap: number | null;
   /** Task-bootstrap standard error (present once the bootstrap ran). */
   readonly se_bootstrap?: number | null;
   /** Task-bootstrap percentile interval (present once the bootstrap ran). */
@@ -54,7 +63,7 @@ export interface MetricOutput {
 
 /** A warning about the fit (not an input issue). */
 export interface AnalysisWarning {
-  readonly kind: "leverage_one" | "single_cluster" | "budget_differs";
+  readonly kind: "leverage_one" | "single_cluster" | "budget_differs" | "diagnostics_unavailable";
   readonly message: string;
   /** Episode labels of the rows concerned (`split/task_id/sample_id`, with `@gate_id` when pooled). */
   readonly rows?: readonly string[];
@@ -98,6 +107,7 @@ export interface ContributionsOutput {
     readonly r2: string;
     readonly solver: string;
     readonly design: string;
+    readonly amce: string;
   };
   readonly baseline: RunRef;
   /** The first (or only) gate's masked run. */
@@ -137,5 +147,33 @@ export interface SelectionOutput {
     readonly survivor_order: string;
     readonly selected: string;
   };
+  readonly generator: { tool: string; version: string; command: string };
+}
+
+/** diagnostics.json: misfit diagnostics of the selection metric (docs/analysis.md). */
+export interface DiagnosticsOutput {
+  readonly format: "gatelab.diagnostics/v1";
+  /** The selection metric (`--metric`). */
+  readonly metric: string;
+  readonly estimator: string;
+  readonly conventions: {
+    readonly amce: string;
+    readonly amce_se: string;
+    readonly amce_gap: string;
+    readonly interaction_screen: string;
+    readonly interaction_covariance: string;
+    readonly multiplicity: string;
+    readonly joint_test: string;
+    readonly residuals_by_count: string;
+  };
+  readonly baseline: RunRef;
+  readonly gates: readonly { readonly gate_id: string; readonly masked: RunRef }[];
+  readonly n_pairs: number;
+  readonly n_tasks: number;
+  /** One row per column; `beta` is contributions.json's estimate and `gap` = beta - amce. */
+  readonly amce: readonly AmceRow[];
+  /** Pairwise product screen: test, covariance, Holm-adjusted p, flagged pairs, joint test. */
+  readonly interactions: InteractionScreen;
+  readonly residuals_by_count: readonly ResidualByCount[];
   readonly generator: { tool: string; version: string; command: string };
 }

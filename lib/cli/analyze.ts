@@ -1,8 +1,8 @@
 /**
  * `deno task gate analyze <gate_dir>... --out <dir>`: validates, refits the
  * paired-delta no-intercept OLS for every metric, applies the selection
- * rule and writes contributions.json, selection.json, tables and the
- * proposal ledger (docs/analysis.md).
+ * rule and writes contributions.json, selection.json, misfit diagnostics,
+ * selection stability, tables and the proposal ledger (docs/analysis.md).
  *
  * Exit codes: 0 ok, 2 input issues (only validation.json is written), 1 crash.
  *
@@ -20,6 +20,7 @@ import { runAnalysis } from "../analyze/analyze.ts";
 import { outputDirIssues } from "../analyze/resume.ts";
 import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
 import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
+import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 
 const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
@@ -27,7 +28,9 @@ const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
 Validates the gate(s), fits R_i - B_i = C_i' beta + e_i (no intercept) for
 reward and every reward component, and applies the selection rule
 (docs/analysis.md). Several gate directories sharing one bare run are pooled
-(rows = gate x episode, errors clustered by task).
+(rows = gate x episode, errors clustered by task). Also writes the AMCE beside
+every coefficient, diagnostics.json/.md/.tex (interaction screen, residuals by
+number of chunks present) and, with the bootstrap, stability.md/.tex.
 
   --out <dir>        output directory (required)
   --metric <name>    metric the selection ranks by (default reward)
@@ -121,7 +124,7 @@ export async function run(args: string[]): Promise<number> {
     if (error instanceof GatelabError) return await refuse(error.issues);
     throw error;
   }
-  const { contributions, selection } = analysis;
+  const { contributions, selection, diagnostics, stability } = analysis;
 
   // Proposal ledger: merged by key, so re-running the same analysis replaces its lines.
   const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
@@ -149,6 +152,17 @@ export async function run(args: string[]): Promise<number> {
     "selection.md": toMarkdown(selTable),
     "selection.tex": toLatex(selTable),
   };
+  if (diagnostics !== null) {
+    const tables = diagnosticsTables(diagnostics);
+    files["diagnostics.json"] = toJsonText(diagnostics);
+    files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
+    files["diagnostics.tex"] = tables.map(toLatex).join("\n");
+  }
+  if (stability !== null) {
+    const table = stabilityTable(stability);
+    files["stability.md"] = toMarkdown(table);
+    files["stability.tex"] = toLatex(table);
+  }
   if (ledgerInOut) files[basename(ledgerPath)] = ledgerText;
   await writeFilesAtomic(out, files);
   if (!ledgerInOut) await writeFileAtomic(ledgerPath, ledgerText);
@@ -164,6 +178,17 @@ export async function run(args: string[]): Promise<number> {
         m.delta_mean.toFixed(4)
       }`,
     );
+    if (diagnostics !== null) {
+      const screen = diagnostics.interactions;
+      const joint = screen.joint;
+      console.log(
+        `  interactions (${screen.covariance} Wald F, Holm over ${
+          screen.pairs.filter((p) => p.testable).length
+        } pairs): flagged ${screen.flagged.join(", ") || "none"}${
+          joint ? `; joint F(${joint.df1}, ${joint.df2}) p ${joint.p_value.toFixed(4)}` : ""
+        }`,
+      );
+    }
     for (const d of [...selection.decisions].sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9))) {
       console.log(
         `  ${String(d.rank ?? "-").padStart(3)}  ${d.version_id.padEnd(28)} ${
