@@ -3,11 +3,11 @@ import type { Result } from "../core/issue.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
 import { LOADER_VERSION } from "../load/version.ts";
-import { type LoadedRun, readRun } from "../load/read_run.ts";
+import { type LoadedRun, loadRunParts, type RunParts } from "../load/read_run.ts";
 import { runCacheKey } from "./run_cache_key.ts";
 import { decodeRunTable, encodeRunTable } from "./run_table.ts";
 
-/** Options of {@linkcode cachedReadRun}. */
+/** Options of {@linkcode cachedReadRun} and {@linkcode cachedLoadRunParts}. */
 export interface CachedReadRunOptions {
   /**
    * Cache directory; entries go to `<cacheDir>/runs/<key>.arrow`.
@@ -32,12 +32,80 @@ export interface CachedRun {
   readonly path: string;
 }
 
+/** The parts of a run (as `loadRunParts` gives them) read through the cache. */
+export interface CachedRunParts {
+  /** Manifest, attempts, sha256 and issues, exactly as `loadRunParts` returns them. */
+  readonly parts: RunParts;
+  /** `hit`: from the cache (never with issues); `miss`: parsed now (stored only when clean). */
+  readonly cache: "hit" | "miss";
+  /** Content address, or null when a file could not be read. */
+  readonly key: string | null;
+  /** Path of the cache entry, or null when a file could not be read. */
+  readonly path: string | null;
+}
+
 async function readBytes(path: string): Promise<Uint8Array | null> {
   try {
     return await Deno.readFile(path);
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads a run directory's parts through the content-addressed cache (seed
+ * 004): like `loadRunParts`, but a clean run is looked up under
+ * `<cacheDir>/runs/<key>.arrow` first (see {@linkcode cachedReadRun} for the
+ * key and the entry). A run with issues is parsed every time and never
+ * stored, so validation still sees every issue with its file and line.
+ *
+ * @param dir Run directory (manifest.json + traces.jsonl).
+ * @param options Cache directory and loader version.
+ * @returns The parts, `cache: "hit" | "miss"`, and the key and entry path.
+ *
+ * @example A missing run is a miss with its io issues
+ * ```ts
+ * import { cachedLoadRunParts } from "./cached_read_run.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const r = await cachedLoadRunParts("/nonexistent-run", { cacheDir: "/nonexistent-cache" });
+ * deepEqual([r.cache, r.key, r.parts.issues.map((i) => i.code)], ["miss", null, ["io_error", "io_error"]]);
+ * ```
+ */
+export async function cachedLoadRunParts(
+  dir: string,
+  options: CachedReadRunOptions = {},
+): Promise<CachedRunParts> {
+  const loaderVersion = options.loaderVersion ?? LOADER_VERSION;
+  const manifestBytes = await readBytes(join(dir, "manifest.json"));
+  const tracesBytes = await readBytes(join(dir, "traces.jsonl"));
+  if (manifestBytes === null || tracesBytes === null) {
+    return { parts: await loadRunParts(dir), cache: "miss", key: null, path: null };
+  }
+  const key = runCacheKey(manifestBytes, tracesBytes, { loaderVersion });
+  const path = join(options.cacheDir ?? ".cache", "runs", `${key}.arrow`);
+  const stored = await readBytes(path);
+  if (stored !== null) {
+    const decoded = decodeRunTable(stored, dir);
+    if (decoded && decoded.meta.key === key && decoded.meta.loader_version === loaderVersion) {
+      return { parts: { ...decoded.run, issues: [] }, cache: "hit", key, path };
+    }
+  }
+  const parts = await loadRunParts(dir);
+  // Store only clean runs, and only when the parsed files are the bytes the
+  // key was made from (they could have changed in between).
+  if (
+    parts.issues.length === 0 && parts.manifest !== null &&
+    parts.sha256 === sha256Hex(manifestBytes, tracesBytes)
+  ) {
+    const run: LoadedRun = {
+      dir,
+      manifest: parts.manifest,
+      sha256: parts.sha256,
+      attempts: parts.attempts,
+    };
+    await writeFileAtomic(path, encodeRunTable(run, { key, loaderVersion }));
+  }
+  return { parts, cache: "miss", key, path };
 }
 
 /**
@@ -65,12 +133,9 @@ export async function cachedReadRun(
   dir: string,
   options: CachedReadRunOptions = {},
 ): Promise<Result<CachedRun>> {
-  const loaderVersion = options.loaderVersion ?? LOADER_VERSION;
-  const manifestBytes = await readBytes(join(dir, "manifest.json"));
-  const tracesBytes = await readBytes(join(dir, "traces.jsonl"));
-  if (manifestBytes === null || tracesBytes === null) {
-    const read = await readRun(dir); // reports the io issues
-    if (!read.ok) return read;
+  const { parts, cache, key, path } = await cachedLoadRunParts(dir, options);
+  if (parts.issues.length > 0) return { ok: false, issues: parts.issues };
+  if (parts.manifest === null || parts.sha256 === null || key === null || path === null) {
     return {
       ok: false,
       issues: [{
@@ -80,21 +145,11 @@ export async function cachedReadRun(
       }],
     };
   }
-  const key = runCacheKey(manifestBytes, tracesBytes, { loaderVersion });
-  const path = join(options.cacheDir ?? ".cache", "runs", `${key}.arrow`);
-  const stored = await readBytes(path);
-  if (stored !== null) {
-    const decoded = decodeRunTable(stored, dir);
-    if (decoded && decoded.meta.key === key && decoded.meta.loader_version === loaderVersion) {
-      return { ok: true, value: { run: decoded.run, cache: "hit", key, path }, issues: [] };
-    }
-  }
-  const read = await readRun(dir);
-  if (!read.ok) return read;
-  // Store only when the parsed files are the bytes the key was made from
-  // (they could have changed in between).
-  if (read.value.sha256 === sha256Hex(manifestBytes, tracesBytes)) {
-    await writeFileAtomic(path, encodeRunTable(read.value, { key, loaderVersion }));
-  }
-  return { ok: true, value: { run: read.value, cache: "miss", key, path }, issues: [] };
+  const run: LoadedRun = {
+    dir,
+    manifest: parts.manifest,
+    sha256: parts.sha256,
+    attempts: parts.attempts,
+  };
+  return { ok: true, value: { run, cache, key, path }, issues: [] };
 }

@@ -39,6 +39,8 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --budget-k <K>     override the gate's budget_k (exploratory only)
   --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default hc3)
   --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl)
+  --cache <dir>      read runs through the run cache in <dir> (written on a miss);
+                     validation.json records hit/miss per run (default: off)
   --quiet            print only the summary`;
 
 const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
@@ -53,6 +55,7 @@ export async function run(args: string[]): Promise<number> {
     "budget-k": { type: "string" },
     cov: { type: "string" },
     ledger: { type: "string" },
+    cache: { type: "string" },
     quiet: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -78,6 +81,7 @@ export async function run(args: string[]): Promise<number> {
   const command = ["gate", "analyze", ...args].join(" ");
 
   const validation = await validateGates(positionals, {
+    ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
     ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
   });
   const refuse = async (issues: readonly Issue[]): Promise<number> => {

@@ -31,6 +31,8 @@ of the selected set). Several gate dirs are pooled rounds over one bare run.
                       "folds": 5, "repeats": 20, "seed": 1, "metric": "reward", "budget_k": 10}
   --against <dir>    a later gate sharing versions (repeat for pooled rounds)
   --out <dir>        where heldout.json, heldout.md, heldout.tex, validation.json go
+  --cache <dir>      read runs through the run cache in <dir> (written on a miss);
+                     validation.json and heldout.json record hit/miss per run (default: off)
   --quiet            print only the summary line`;
 
 /** Runs the command; returns the exit code. */
@@ -39,6 +41,7 @@ export async function run(args: string[]): Promise<number> {
     plan: { type: "string" },
     out: { type: "string" },
     against: { type: "string", multiple: true },
+    cache: { type: "string" },
     quiet: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -82,9 +85,10 @@ export async function run(args: string[]): Promise<number> {
   const parsed = planValue === undefined ? null : parseHeldoutPlan(planValue, planFile);
   if (parsed && !parsed.ok) issues.addAll(parsed.issues);
 
-  const validation = await validateGates(positionals);
+  const cacheOption = values.cache !== undefined ? { cacheDir: values.cache } : {};
+  const validation = await validateGates(positionals, cacheOption);
   issues.addAll(validation.issues);
-  const later = against.length > 0 ? await validateGates(against) : null;
+  const later = against.length > 0 ? await validateGates(against, cacheOption) : null;
   if (later) issues.addAll(later.issues);
   const inputs = [
     ...validation.inputs,

@@ -22,6 +22,9 @@ Several gate directories are validated as pooled rounds over one bare run.
 
   --out <dir>   where validation.json is written (required)
   --cap <n>     issues listed per code before summarising (default 50)
+  --cache <dir> read bare and masked runs through the run cache in <dir>
+                (parsed runs as <dir>/runs/<key>.arrow, written on a miss);
+                validation.json records cache hit/miss per run (default: off)
   --quiet       print only the summary line`;
 
 /** Runs the command; returns the exit code. */
@@ -29,6 +32,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     out: { type: "string" },
     cap: { type: "string" },
+    cache: { type: "string" },
     quiet: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -50,6 +54,7 @@ export async function run(args: string[]): Promise<number> {
   const command = ["gate", "validate", ...args].join(" ");
   const validation = await validateGates(positionals, {
     capPerCode: cap,
+    ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
     ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
   });
   await writeFilesAtomic(values.out, {
@@ -58,9 +63,10 @@ export async function run(args: string[]): Promise<number> {
 
   if (!values.quiet) { for (const issue of validation.issues) console.log(formatIssue(issue)); }
   const d = validation.dataset;
+  const cached = cacheSummary(validation.inputs);
   if (validation.ok && d) {
     console.log(
-      `ok: ${d.gates.length} gate(s), ${d.n} paired rows, ${d.k} columns, ${d.metrics.length} metrics; wrote ${values.out}/validation.json`,
+      `ok: ${d.gates.length} gate(s), ${d.n} paired rows, ${d.k} columns, ${d.metrics.length} metrics${cached}; wrote ${values.out}/validation.json`,
     );
     return 0;
   }
@@ -68,4 +74,16 @@ export async function run(args: string[]): Promise<number> {
   const byCode = Object.entries(validation.counts).map(([c, n]) => `${c} ${n}`).join(", ");
   console.log(`not ok: ${total} issue(s) (${byCode}); wrote ${values.out}/validation.json`);
   return 2;
+}
+
+/** `, cache: 2 hit, 1 miss` over the run inputs, or "" when the cache was off. */
+function cacheSummary(inputs: readonly { readonly cache?: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const i of inputs) {
+    if (i.cache === "hit" || i.cache === "miss") {
+      counts.set(i.cache, (counts.get(i.cache) ?? 0) + 1);
+    }
+  }
+  if (counts.size === 0) return "";
+  return `, cache: ${[...counts].map(([k, n]) => `${n} ${k}`).join(", ")}`;
 }

@@ -6,3 +6,4 @@ export * from "./slots.ts";
 export * from "./run_checks.ts";
 export * from "./validate_gates.ts";
 export * from "./report.ts";
+export * from "./inputs_table.ts";

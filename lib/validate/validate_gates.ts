@@ -13,6 +13,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import { loadRunParts, type RunParts } from "../load/read_run.ts";
+import { cachedLoadRunParts } from "../cache/cached_read_run.ts";
 import { type GateParts, type LoadedAssignment, readGateParts } from "../load/read_gate.ts";
 import { episodeKey, plannedEpisodes } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
@@ -28,7 +29,16 @@ export interface ValidationInput {
   readonly run_id?: string;
   /** sha256 over the files' bytes (manifest then traces; gate.json then assignments), null if unreadable. */
   readonly sha256: string | null;
+  /**
+   * Runs only (`bare`, `masked`): `hit` when the parsed run came from the
+   * run cache, `miss` when it was parsed now (with a cache directory), `off`
+   * when no cache was used. Gate plan files are always parsed.
+   */
+  readonly cache?: RunCacheStatus;
 }
+
+/** Where a run's parsed data came from (see {@linkcode ValidationInput}). */
+export type RunCacheStatus = "hit" | "miss" | "off";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -56,12 +66,20 @@ export interface ValidateGatesOptions {
   readonly dimensionCap?: number;
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
+  /**
+   * Run cache directory (seed 004): bare and masked runs are read through
+   * `cachedLoadRunParts` (entries `<cacheDir>/runs/<key>.arrow`, written on
+   * a miss). Unset: every run is parsed and nothing is written.
+   * @default {undefined}
+   */
+  readonly cacheDir?: string;
 }
 
 interface GateRead {
   readonly dir: string;
   readonly gate: GateParts;
   readonly masked: RunParts;
+  readonly maskedCache: RunCacheStatus;
   readonly planFile: string;
   readonly bareDir: string | null;
 }
@@ -79,9 +97,12 @@ interface GateRead {
  * `(split, task_id)` in first-seen row order; metrics are `reward` then
  * the manifest's reward components in order.
  *
+ * The dataset does not depend on `cacheDir`: a cache hit gives the same
+ * runs as parsing; only `inputs[].cache` says where each run came from.
+ *
  * @param gateDirs Gate directories (each with gate.json, assignments.jsonl, manifest.json, traces.jsonl).
- * @param options Cap per code, dimension cap, progress.
- * @returns Issues, counts, inputs with hashes, and the dataset when clean.
+ * @param options Cap per code, dimension cap, progress, run cache directory.
+ * @returns Issues, counts, inputs with hashes and cache status, and the dataset when clean.
  *
  * @example
  * ```ts
@@ -99,6 +120,12 @@ export async function validateGates(
     options.capPerCode === undefined ? {} : { capPerCode: options.capPerCode },
   );
   const dimensionCap = options.dimensionCap ?? 16;
+  const cacheDir = options.cacheDir;
+  const loadRun = async (dir: string): Promise<{ parts: RunParts; cache: RunCacheStatus }> => {
+    if (cacheDir === undefined) return { parts: await loadRunParts(dir), cache: "off" };
+    const { parts, cache } = await cachedLoadRunParts(dir, { cacheDir });
+    return { parts, cache };
+  };
   const inputs: ValidationInput[] = [];
   if (gateDirs.length === 0) {
     issues.add({ code: "usage_error", message: "no gate directory given" });
@@ -120,22 +147,23 @@ export async function validateGates(
     }
     given.add(resolve(dir));
     const gate = await readGateParts(dir);
-    const masked = await loadRunParts(dir);
+    const { parts: masked, cache: maskedCache } = await loadRun(dir);
     options.onProgress?.(done += 2, total);
     issues.addAll(gate.issues);
     issues.addAll(masked.issues);
     const bareDir = gate.plan ? resolveBareDir(dir, gate.plan.bare_run_dir) : null;
-    gates.push({ dir, gate, masked, planFile: join(dir, "gate.json"), bareDir });
+    gates.push({ dir, gate, masked, maskedCache, planFile: join(dir, "gate.json"), bareDir });
   }
 
   // 2. The shared bare run.
   const bareDirs = [...new Set(gates.flatMap((g) => (g.bareDir === null ? [] : [g.bareDir])))];
   let bare: RunParts | null = null;
+  let bareCache: RunCacheStatus = "off";
   if (bareDirs.length > 0) {
-    bare = await loadRunParts(bareDirs[0]!);
+    ({ parts: bare, cache: bareCache } = await loadRun(bareDirs[0]!));
     issues.addAll(bare.issues);
     for (const other of bareDirs.slice(1)) {
-      const parts = await loadRunParts(other);
+      const { parts } = await loadRun(other);
       if (parts.sha256 === null || parts.sha256 !== bare.sha256) {
         const g = gates.find((x) => x.bareDir === other)!;
         issues.add({
@@ -150,10 +178,10 @@ export async function validateGates(
     }
   }
   options.onProgress?.(total, total);
-  if (bare) inputs.push(runInput(bare, "bare"));
+  if (bare) inputs.push(runInput(bare, "bare", bareCache));
   for (const g of gates) {
     inputs.push({ dir: g.dir, kind: "gate", sha256: g.gate.sha256 });
-    inputs.push(runInput(g.masked, "masked"));
+    inputs.push(runInput(g.masked, "masked", g.maskedCache));
   }
 
   // 3. Bare run: skill-free, coverage, rewards, per-attempt provenance.
@@ -371,12 +399,17 @@ export function resolveBareDir(gateDir: string, bareRunDir: string): string {
   return normalize(isAbsolute(bareRunDir) ? bareRunDir : join(gateDir, bareRunDir));
 }
 
-function runInput(parts: RunParts, kind: "bare" | "masked"): ValidationInput {
+function runInput(
+  parts: RunParts,
+  kind: "bare" | "masked",
+  cache: RunCacheStatus,
+): ValidationInput {
   return {
     dir: parts.dir,
     kind,
     ...(parts.manifest ? { run_id: parts.manifest.run_id } : {}),
     sha256: parts.sha256,
+    cache,
   };
 }
 
