@@ -8,9 +8,10 @@
  * @module
  */
 import { parseCommandArgs, UsageError } from "./args.ts";
-import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import type { Issue } from "../core/issue.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { readRun } from "../load/read_run.ts";
 import { GATE_B_FIELDS, gateBIssues, selectionMismatch } from "../gateb/checks.ts";
@@ -74,19 +75,6 @@ export async function run(args: string[]): Promise<number> {
       ...(e.ok ? { run_id: e.value.manifest.run_id, sha256: e.value.sha256 } : {}),
     },
   ];
-  const validationOf = (issues: readonly Issue[]) => {
-    const list = new IssueList();
-    list.addAll(issues);
-    const report = {
-      format: "gatelab.validation/v1",
-      ok: list.ok,
-      issues: list.toArray(),
-      counts: list.counts(),
-      generator: generatorMeta(command),
-      inputs,
-    };
-    return { list, text: toJsonText(report) };
-  };
   let issues: Issue[] = [...b.issues, ...e.issues];
   let checked: ReturnType<typeof gateBIssues> | null = null;
   if (b.ok && e.ok) {
@@ -96,17 +84,9 @@ export async function run(args: string[]): Promise<number> {
       issues.push(...(await frozenSelectionIssues(e.value, values.selection)));
     }
   }
-  const validation = validationOf(issues);
-  if (!b.ok || !e.ok || !checked || checked.pairs === null || !validation.list.ok) {
-    await writeFilesAtomic(out, { "validation.json": validation.text });
-    if (!values.quiet) {
-      for (const issue of validation.list.toArray()) console.log(formatIssue(issue));
-    }
-    const byCode = Object.entries(validation.list.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
-    console.log(
-      `not ok: ${validation.list.count} issue(s) (${byCode}); wrote ${out}/validation.json only`,
-    );
-    return 2;
+  const validation = validationDocument(issues, command, inputs);
+  if (!b.ok || !e.ok || !checked || checked.pairs === null || !validation.ok) {
+    return await refuse(out, validation, values);
   }
   const comparison = compareRuns(b.value, e.value, checked.pairs, {
     draws,
@@ -118,7 +98,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const tables = comparisonTables(comparison);
   await writeFilesAtomic(out, {
-    "validation.json": validation.text,
+    "validation.json": toJsonText(validation),
     "comparison.json": toJsonText(comparison),
     "comparison.md": tables.map(toMarkdown).join("\n"),
     "comparison.tex": tables.map(toLatex).join("\n"),

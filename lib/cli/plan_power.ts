@@ -7,7 +7,9 @@
  *
  * @module
  */
-import { formatIssue, IssueList } from "../core/issue.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
+import { IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -125,21 +127,7 @@ export async function run(args: string[]): Promise<number> {
         if (Number.isSafeInteger(sel.budget_k)) budgetK = sel.budget_k;
       } catch { /* no selection.json: the default K applies */ }
     }
-    if (!issues.ok) {
-      await writeFilesAtomic(out, {
-        "validation.json": toJsonText({
-          format: "gatelab.validation/v1",
-          ok: false,
-          issues: issues.toArray(),
-          counts: issues.counts(),
-          generator: generatorMeta(command),
-          inputs,
-        }),
-      });
-      for (const issue of issues.toArray()) console.log(formatIssue(issue));
-      console.log(`not ok: ${issues.count} issue(s); wrote ${out}/validation.json only`);
-      return 2;
-    }
+    if (!issues.ok) return await refuse(out, validationDocument(issues, command, inputs));
   }
   const missing = [
     ["tasks", tasks],

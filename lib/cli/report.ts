@@ -10,8 +10,9 @@
  *
  * @module
  */
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
 import { parseCommandArgs, UsageError } from "./args.ts";
-import { formatIssue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { readAnalysisDir } from "../html/read_analysis_dir.ts";
@@ -49,21 +50,8 @@ export async function run(args: string[]): Promise<number> {
 
   const read = await readAnalysisDir(dir);
   if (!read.ok) {
-    for (const issue of read.issues) console.error(formatIssue(issue));
-    const counts: Record<string, number> = {};
-    for (const issue of read.issues) counts[issue.code] = (counts[issue.code] ?? 0) + 1;
-    await writeFilesAtomic(values.out, {
-      "validation.json": toJsonText({
-        format: "gatelab.validation/v1",
-        ok: false,
-        issues: read.issues,
-        counts,
-        generator: generatorMeta(command),
-        inputs: [{ dir, kind: "analysis_output" }],
-      }),
-    });
-    console.error(`not ok: ${read.issues.length} issue(s); wrote ${values.out}/validation.json`);
-    return 2;
+    const inputs = [{ dir, kind: "analysis_output" }];
+    return await refuse(values.out, validationDocument(read.issues, command, inputs));
   }
 
   const { html, figures } = renderReport(read.value, {

@@ -8,9 +8,8 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { formatIssue, type Issue } from "../core/issue.ts";
+import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { QUANTILE_RULE } from "../core/quantile.ts";
@@ -23,7 +22,8 @@ import { MASK_REASONS } from "../reward/mask.ts";
 import { type Recipe, RECIPES } from "../reward/recipe.ts";
 import type { GroupRecord } from "../reward/schema.ts";
 import { computeRewards } from "../reward/rewards.ts";
-import { validationDocument } from "../study/validation_json.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
 import { intOption, parseCommandArgs, UsageError } from "./args.ts";
 
 const HELP =
@@ -34,21 +34,6 @@ Writes <out>/rewards.jsonl, rewards_meta.json, reward_tables.md and .tex; with
 --groups also recipe_comparison.json (all recipes A, B, C) and its table.
 --prm-weights: JSON object {"<trajectory_id>:<order>": weight > 0}; missing steps weigh 1.
 Input issues: <out>/validation.json only, exit 2.`;
-
-async function fail(
-  out: string,
-  issues: readonly Issue[],
-  command: string,
-  inputs: readonly { file: string; sha256: string }[] = [],
-): Promise<number> {
-  for (const issue of issues.slice(0, 20)) console.error(formatIssue(issue));
-  if (issues.length > 20) console.error(`... and ${issues.length - 20} more`);
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationDocument(issues, { command, inputs })),
-  });
-  console.error(`reward: ${issues.length} issue(s); see ${join(out, "validation.json")}`);
-  return 2;
-}
 
 /** Runs the `reward` command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -79,7 +64,7 @@ export async function run(args: string[]): Promise<number> {
   const command = ["gate", "reward", ...args].join(" ");
 
   const steps = await loadSteps(stepsPath);
-  if (!steps.ok) return await fail(out, steps.issues, command);
+  if (!steps.ok) return await refuse(out, validationDocument(steps.issues, command), values);
   const { trajectories } = steps.value;
   const inputs = [{ file: stepsPath, sha256: steps.value.sha256 }];
   const issues: Issue[] = [];
@@ -101,7 +86,9 @@ export async function run(args: string[]): Promise<number> {
       inputs.push({ file: values.groups, sha256: loaded.value.sha256 });
     } else issues.push(...loaded.issues);
   }
-  if (issues.length > 0) return await fail(out, issues, command, inputs);
+  if (issues.length > 0) {
+    return await refuse(out, validationDocument(issues, command, inputs), values);
+  }
 
   const lines = computeRewards(trajectories, recipe, weights);
   const conventions = {

@@ -8,14 +8,15 @@
  */
 import { join } from "node:path";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { formatIssue, type Issue } from "../core/issue.ts";
+import { formatIssue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { studyArmsTable, studyComparisonsTable, studyCostsTable } from "../report/study_tables.ts";
 import { analyzeStudy } from "../study/analyze.ts";
-import { type InputFile, loadStudyDir } from "../study/load.ts";
+import { loadStudyDir } from "../study/load.ts";
 import { studyDocument } from "../study/study_json.ts";
-import { validationDocument } from "../study/validation_json.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
 import { parseCommandArgs, UsageError } from "./args.ts";
 
 const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
@@ -23,21 +24,6 @@ const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
 Reads <study_dir>/study.json (plan), slots.jsonl and attempts.jsonl and writes
 <out>/study.json, <out>/study_tables.md and <out>/study_tables.tex.
 Input issues: <out>/validation.json only, exit 2.`;
-
-async function fail(
-  out: string,
-  issues: readonly Issue[],
-  command: string,
-  inputs: readonly InputFile[] = [],
-): Promise<number> {
-  for (const issue of issues.slice(0, 20)) console.error(formatIssue(issue));
-  if (issues.length > 20) console.error(`... and ${issues.length - 20} more`);
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationDocument(issues, { command, inputs })),
-  });
-  console.error(`study: ${issues.length} issue(s); see ${join(out, "validation.json")}`);
-  return 2;
-}
 
 /** Runs the `study` command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -56,12 +42,18 @@ export async function run(args: string[]): Promise<number> {
   const command = ["gate", "study", ...args].join(" ");
 
   const loaded = await loadStudyDir(dir);
-  if (!loaded.ok) return await fail(out, loaded.issues, command);
+  if (!loaded.ok) return await refuse(out, validationDocument(loaded.issues, command), values);
   const analysis = analyzeStudy(loaded.value.input, {
     attemptsFile: join(dir, "attempts.jsonl"),
     ...(values.quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
   });
-  if (!analysis.ok) return await fail(out, analysis.issues, command, loaded.value.inputs);
+  if (!analysis.ok) {
+    return await refuse(
+      out,
+      validationDocument(analysis.issues, command, loaded.value.inputs),
+      values,
+    );
+  }
   for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
 
   const tables = [

@@ -7,3 +7,4 @@ export * from "./quantile.ts";
 export * from "./meta.ts";
 export * from "./types.ts";
 export * from "./progress.ts";
+export * from "./validation_document.ts";

@@ -8,4 +8,3 @@ export * from "./cost.ts";
 export * from "./analyze.ts";
 export * from "./load.ts";
 export * from "./study_json.ts";
-export * from "./validation_json.ts";
