@@ -7,7 +7,7 @@
 
 import type { CovType } from "../fit/covariance.ts";
 import type { SelectionDecision } from "../select/select.ts";
-import type { DesignColumn, RunRef } from "../core/types.ts";
+import type { DesignColumn, GateInfo, RunRef } from "../core/types.ts";
 import type { AmceRow, InteractionScreen, ResidualByCount } from "../infer/diagnostics.ts";
 
 /** The estimator block, fixed metadata: no intercept is ever estimated. */
@@ -71,16 +71,8 @@ export interface AnalysisWarning {
   readonly versions?: readonly string[];
 }
 
-/** Per-gate reference in a pooled analysis. */
-export interface GateRef {
-  readonly gate_id: string;
-  readonly gate_dir: string;
-  readonly stage: "cold_start" | "online";
-  readonly budget_k: number;
-  readonly mask_seed: number;
-  readonly p_present: number;
-  readonly masked: RunRef;
-}
+/** Per-gate reference in a pooled analysis (the dataset's {@linkcode GateInfo}). */
+export type GateRef = GateInfo;
 
 /** One (gate, episode) row of contributions.json. */
 export interface TaskRow {

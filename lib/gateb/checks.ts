@@ -9,30 +9,19 @@ import type { Issue } from "../core/issue.ts";
 import type { Attempt, EpisodeKey } from "../core/types.ts";
 import { episodeLabel } from "../core/types.ts";
 import type { LoadedRun } from "../load/read_run.ts";
-import { provenanceDifferences } from "../validate/provenance.ts";
+import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "../validate/provenance.ts";
 import { plannedEpisodes } from "../validate/plan.ts";
 import { attemptProvenanceIssues, indexCompleted, rewardIssues } from "../validate/run_checks.ts";
 import { join } from "node:path";
 
 /**
  * Manifest fields that must be equal between the bare and the equipped
- * run: split and plan size, checkpoint, model, endpoint, decoding, whether
- * seeds were sent, base prompt, environment, runtime (protocol and
- * max_steps) and reward (version and components).
+ * run: the same list as bare vs masked in a gate (split and plan size,
+ * checkpoint, model, endpoint, decoding, whether seeds were sent, base
+ * prompt, environment, runtime (protocol and max_steps), reward version and
+ * components). Only the skill may differ.
  */
-export const GATE_B_FIELDS: readonly string[] = [
-  "split",
-  "repeats",
-  "provenance.checkpoint_id",
-  "provenance.model",
-  "provenance.endpoint",
-  "provenance.sampling",
-  "provenance.send_seed",
-  "provenance.base_prompt_sha256",
-  "provenance.environment",
-  "provenance.runtime",
-  "provenance.reward",
-];
+export const GATE_B_FIELDS: readonly string[] = PAIRING_PROVENANCE_FIELDS;
 
 /** The paired completed attempts of an admissible comparison. */
 export interface GateBPairs {
