@@ -218,6 +218,8 @@ Deno.test("gate analyze: writes all outputs, is deterministic, and re-running do
   const first = Object.fromEntries(names.map((n) => [n, Deno.readTextFileSync(join(out, n))]));
   deepEqual(await quiet(() => run(args)), 0);
   for (const n of names) deepEqual(Deno.readTextFileSync(join(out, n)), first[n], n);
+  // The fixed metadata is written as the contract spells it, a float 0.0.
+  ok(first["contributions.json"]!.includes('"intercept": 0.0\n'));
   const ledger = first["ledger.jsonl"]!.trim().split("\n").map((l) => JSON.parse(l));
   deepEqual(ledger.length, 5);
   deepEqual(

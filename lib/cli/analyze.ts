@@ -149,7 +149,12 @@ export async function run(args: string[]): Promise<number> {
   const selTable = selectionTable(selection);
   const files: Record<string, string> = {
     "validation.json": toJsonText(validationReport(validation, command)),
-    "contributions.json": toJsonText(contributions),
+    // JSON.stringify writes 0.0 as 0; the contract and seed 000 spell the
+    // fixed metadata `intercept: 0.0`, so keep it a float for typed readers.
+    "contributions.json": toJsonText(contributions).replace(
+      /"intercept": 0(?=[,\n])/,
+      '"intercept": 0.0',
+    ),
     "selection.json": toJsonText(selection),
     "coefficients.md": coefTables.map(toMarkdown).join("\n"),
     "coefficients.tex": coefTables.map(toLatex).join("\n"),
