@@ -176,17 +176,33 @@ Deno.test("analyze: a leverage-1 row gives a warning naming rows and versions an
   ok(Math.abs(c.metrics.reward!.coefficients.b!.estimate - (0.6 - 0.4 / 3)) < 1e-12);
 });
 
-Deno.test("analyze: requested bootstrap without a kernel records bootstrap null with a note; 0 skips it", async () => {
+Deno.test("analyze: the bootstrap fills se_bootstrap and ci of every coefficient; 0 skips it; bca is selectable", async () => {
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, { tasks: 20 });
   const v = await validateGates([fx.gateDir]);
   const skipped = await runAnalysis(v.dataset!, { draws: 0 });
   ok(!("bootstrap" in skipped.contributions));
   const asked = await runAnalysis(v.dataset!, { draws: 50, seed: 3 });
-  ok("bootstrap" in asked.contributions);
-  const b = asked.contributions.bootstrap;
-  // Either the kernel is plugged in (a block with numbers) or null with a note.
-  ok(b === null ? typeof asked.contributions.bootstrap_note === "string" : typeof b === "object");
+  const b = asked.contributions.bootstrap as Record<string, unknown>;
+  deepEqual([b.draws, b.seed, b.interval], [50, 3, "percentile"]);
+  for (const metric of Object.values(asked.contributions.metrics)) {
+    for (const c of Object.values(metric.coefficients)) {
+      ok(c.se_bootstrap! > 0 && c.ci && c.ci[0] <= c.ci[1], JSON.stringify(c));
+    }
+  }
+  const bca = await runAnalysis(v.dataset!, { draws: 50, seed: 3, interval: "bca" });
+  const blocks = bca.contributions.bootstrap as {
+    interval: string;
+    metrics: Record<string, { coefficients: Record<string, { ci: unknown; ci_bca: unknown }> }>;
+  };
+  deepEqual(blocks.interval, "bca");
+  for (const [metric, m] of Object.entries(blocks.metrics)) {
+    for (const [version, c] of Object.entries(m.coefficients)) {
+      deepEqual(c.ci, c.ci_bca);
+      const merged = bca.contributions.metrics[metric]!.coefficients[version] as { ci: unknown };
+      deepEqual(merged.ci, c.ci_bca);
+    }
+  }
 });
 
 Deno.test("gate analyze: writes all outputs, is deterministic, and re-running does not duplicate the ledger", async () => {
@@ -309,6 +325,7 @@ Deno.test("gate analyze: bad usage is a UsageError (exit 2 from main), not a cra
     UsageError,
   );
   await rejects(quiet(() => run([fx.gateDir, "--out", out, "--cov", "hc4"])), UsageError);
+  await rejects(quiet(() => run([fx.gateDir, "--out", out, "--interval", "bc"])), UsageError);
   await rejects(quiet(() => run([fx.gateDir, "--out", out, "--budget-k", "0"])), UsageError);
   await rejects(quiet(() => run([fx.gateDir])), UsageError);
 });

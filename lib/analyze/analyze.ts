@@ -61,6 +61,12 @@ export interface RunAnalysisOptions extends AnalyzeOptions {
    * @default {20260927}
    */
   readonly seed?: number;
+  /**
+   * Bootstrap interval: percentile, or BCa (bias-corrected and accelerated,
+   * jackknife over tasks; docs/inference.md).
+   * @default {"percentile"}
+   */
+  readonly interval?: "percentile" | "bca";
   readonly onProgress?: ProgressCallback;
 }
 
@@ -391,6 +397,7 @@ export async function runAnalysis(
   const outcome = await runBootstrap(dataset, {
     draws,
     seed: options.seed ?? 20260927,
+    interval: options.interval ?? "percentile",
     metrics: dataset.metrics,
     budgetK: analysis.selection.budget_k,
     selectionMetric: analysis.selection.metric,

@@ -20,6 +20,8 @@ export interface BootstrapRequest {
   /** Number of draws B >= 1 (B = 0 never reaches this hook). */
   readonly draws: number;
   readonly seed: number;
+  /** Interval rule of `ci`. */
+  readonly interval: "percentile" | "bca";
   readonly metrics: readonly string[];
   /** Budget of the selection rule (for selection stability). */
   readonly budgetK: number;
@@ -75,6 +77,7 @@ export function runBootstrap(
   const result = bootstrapDataset(dataset, {
     draws: request.draws,
     seed: request.seed,
+    interval: request.interval,
     metrics: request.metrics,
     budgetK: request.budgetK,
     selectionMetric: request.selectionMetric,

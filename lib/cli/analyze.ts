@@ -36,6 +36,7 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --metric <name>    metric the selection ranks by (default reward)
   --bootstrap <B>    task-bootstrap draws; 0 skips (default 10000)
   --seed <S>         bootstrap seed (default 20260927)
+  --interval <rule>  percentile | bca for the bootstrap ci (default percentile)
   --budget-k <K>     override the gate's budget_k (exploratory only)
   --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default hc3)
   --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl)
@@ -52,6 +53,7 @@ export async function run(args: string[]): Promise<number> {
     metric: { type: "string" },
     bootstrap: { type: "string" },
     seed: { type: "string" },
+    interval: { type: "string" },
     "budget-k": { type: "string" },
     cov: { type: "string" },
     ledger: { type: "string" },
@@ -70,6 +72,10 @@ export async function run(args: string[]): Promise<number> {
   if (out === undefined) throw new UsageError("analyze needs --out <dir>\n\n" + HELP);
   const draws = intArg("bootstrap", values.bootstrap, 10000, 0);
   const seed = intArg("seed", values.seed, 20260927, 0);
+  const interval = values.interval ?? "percentile";
+  if (interval !== "percentile" && interval !== "bca") {
+    throw new UsageError(`--interval must be percentile or bca, got "${interval}"`);
+  }
   const budgetK = values["budget-k"] === undefined
     ? undefined
     : intArg("budget-k", values["budget-k"], 0, 1);
@@ -121,6 +127,7 @@ export async function run(args: string[]): Promise<number> {
       command,
       draws,
       seed,
+      interval,
       ...(budgetK !== undefined ? { budgetK } : {}),
       ...(draws > 0 ? { onProgress: stderrProgress("bootstrap") } : {}),
     });
