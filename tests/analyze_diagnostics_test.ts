@@ -9,38 +9,22 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { addSlots, tempDir, writeGateFixture } from "./fixtures.ts";
+import {
+  addSlots,
+  ONLINE_EFFECTS,
+  ONLINE_SLOTS,
+  quiet,
+  tempDir,
+  writeGateFixture,
+} from "./fixtures.ts";
 import { validateGates } from "../lib/validate/mod.ts";
 import { analyzeDataset } from "../lib/analyze/mod.ts";
 import { run } from "../lib/cli/analyze.ts";
 import { createPrng } from "../lib/core/prng.ts";
 import type { PairedDataset } from "../lib/core/types.ts";
 
-const online = [
-  { slot_id: "cur", versions: [{ version_id: "cur.v1", role: "current" as const }] },
-  { slot_id: "add", versions: [{ version_id: "add.v1", role: "add" as const }] },
-  {
-    slot_id: "rw",
-    versions: [
-      { version_id: "rw.v1", role: "old" as const },
-      { version_id: "rw.v2", role: "new" as const },
-      { version_id: "rw.v3", role: "new" as const },
-    ],
-  },
-];
-const effects = { "cur.v1": 0.1, "add.v1": -0.08, "rw.v1": 0.05, "rw.v2": 0.15, "rw.v3": 0.02 };
-
-async function quiet<T>(f: () => Promise<T>): Promise<T> {
-  const log = console.log, error = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await f();
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+const online = ONLINE_SLOTS;
+const effects = ONLINE_EFFECTS;
 
 const run0 = { run_id: "r", run_dir: "r", sha256: "00" };
 

@@ -7,7 +7,15 @@
  */
 import { deepEqual, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { addSlots, mutateJsonl, tempDir, writeGateFixture } from "./fixtures.ts";
+import {
+  addSlots,
+  mutateJsonl,
+  ONLINE_EFFECTS,
+  ONLINE_SLOTS,
+  quiet,
+  tempDir,
+  writeGateFixture,
+} from "./fixtures.ts";
 import { validateGates } from "../lib/validate/mod.ts";
 import { analyzeDataset, runAnalysis } from "../lib/analyze/mod.ts";
 import { factorDesign, fitOls } from "../lib/fit/mod.ts";
@@ -15,31 +23,8 @@ import { run } from "../lib/cli/analyze.ts";
 import type { PairedDataset } from "../lib/core/types.ts";
 import { UsageError } from "../lib/cli/args.ts";
 
-const online = [
-  { slot_id: "cur", versions: [{ version_id: "cur.v1", role: "current" as const }] },
-  { slot_id: "add", versions: [{ version_id: "add.v1", role: "add" as const }] },
-  {
-    slot_id: "rw",
-    versions: [
-      { version_id: "rw.v1", role: "old" as const },
-      { version_id: "rw.v2", role: "new" as const },
-      { version_id: "rw.v3", role: "new" as const },
-    ],
-  },
-];
-const effects = { "cur.v1": 0.1, "add.v1": -0.08, "rw.v1": 0.05, "rw.v2": 0.15, "rw.v3": 0.02 };
-
-async function quiet<T>(f: () => Promise<T>): Promise<T> {
-  const log = console.log, error = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await f();
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+const online = ONLINE_SLOTS;
+const effects = ONLINE_EFFECTS;
 
 Deno.test("analyze: pipeline passes the shared-QR fits through and shapes contributions as FORMAT section 5", async () => {
   await using dir = await tempDir();

@@ -424,3 +424,39 @@ export async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose]()
   const path = await Deno.makeTempDir({ prefix: "gatelab-test-" });
   return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
+
+/** Runs `f` with console.log and console.error silenced (CLI tests). */
+export async function quiet<T>(f: () => Promise<T>): Promise<T> {
+  const { log, error } = console;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return await f();
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+/** An online gate's slots: a current chunk, an ADD candidate, a REWRITE family with two new versions. */
+export const ONLINE_SLOTS = [
+  { slot_id: "cur", versions: [{ version_id: "cur.v1", role: "current" as const }] },
+  { slot_id: "add", versions: [{ version_id: "add.v1", role: "add" as const }] },
+  {
+    slot_id: "rw",
+    versions: [
+      { version_id: "rw.v1", role: "old" as const },
+      { version_id: "rw.v2", role: "new" as const },
+      { version_id: "rw.v3", role: "new" as const },
+    ],
+  },
+];
+
+/** True effects for {@linkcode ONLINE_SLOTS}: the new version rw.v2 beats old rw.v1. */
+export const ONLINE_EFFECTS = {
+  "cur.v1": 0.1,
+  "add.v1": -0.08,
+  "rw.v1": 0.05,
+  "rw.v2": 0.15,
+  "rw.v3": 0.02,
+};

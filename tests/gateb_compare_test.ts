@@ -9,7 +9,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { run } from "../lib/cli/compare.ts";
-import { tempDir } from "./fixtures.ts";
+import { quiet, tempDir } from "./fixtures.ts";
 
 interface RunDoc {
   manifest: Record<string, unknown>;
@@ -33,18 +33,6 @@ async function writeRun(dir: string, doc: RunDoc): Promise<string> {
     doc.traces.map((t) => JSON.stringify(t)).join("\n") + "\n",
   );
   return dir;
-}
-
-async function quiet<T>(f: () => Promise<T>): Promise<T> {
-  const log = console.log, error = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await f();
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
 }
 
 function close(actual: number, expected: number, label: string): void {

@@ -1,4 +1,5 @@
 import { deepEqual, ok } from "node:assert/strict";
+import { quiet } from "./fixtures.ts";
 import { run } from "../lib/cli/report.ts";
 import { readAnalysisDir, renderReport } from "../lib/html/mod.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
@@ -8,22 +9,10 @@ function count(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-async function quietly<T>(f: () => Promise<T>): Promise<T> {
-  const { log, error } = console;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await f();
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
-
 Deno.test("gate report writes one self-contained report.html with tables and inline figures", async () => {
   const dir = await writeAnalysisFixture();
   const out = await Deno.makeTempDir();
-  deepEqual(await quietly(() => run([dir, "--out", out])), 0);
+  deepEqual(await quiet(() => run([dir, "--out", out])), 0);
   const html = await Deno.readTextFile(`${out}/report.html`);
   ok(html.startsWith("<!DOCTYPE html>"));
   // Figures: delta by count, forest, stability, held-out gain and ranks, study arms and comparisons.
@@ -97,7 +86,7 @@ Deno.test("bad inputs: exit 2, validation.json with file and field path, no repo
   await Deno.writeTextFile(`${dir}/contributions.json`, JSON.stringify(broken));
   await Deno.writeTextFile(`${dir}/study.json`, "{not json");
   const out = await Deno.makeTempDir();
-  deepEqual(await quietly(() => run([dir, "--out", out])), 2);
+  deepEqual(await quiet(() => run([dir, "--out", out])), 2);
   const validation = JSON.parse(await Deno.readTextFile(`${out}/validation.json`));
   deepEqual(validation.ok, false);
   deepEqual(validation.issues.map((i: { code: string }) => i.code).sort(), [
