@@ -1,14 +1,9 @@
 import { generatorMeta } from "../core/meta.ts";
-import type { Issue } from "../core/issue.ts";
+import type { ValidationDocument } from "../core/validation_document.ts";
 import type { GateValidation, ValidationInput } from "./validate_gates.ts";
 
-/** The `validation.json` document (docs/FORMAT.md, Extensions). */
-export interface ValidationReport {
-  readonly format: "gatelab.validation/v1";
-  readonly ok: boolean;
-  readonly issues: readonly Issue[];
-  readonly counts: Record<string, number>;
-  readonly generator: { tool: string; version: string; command: string };
+/** The `validation.json` document of a gate validation: the shared document with typed inputs. */
+export interface ValidationReport extends ValidationDocument {
   readonly inputs: readonly ValidationInput[];
 }
 
