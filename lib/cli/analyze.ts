@@ -9,7 +9,7 @@
  * @module
  */
 import { basename, dirname, join, resolve } from "node:path";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { intOption, parseCommand, UsageError } from "./args.ts";
 import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFileAtomic, writeFilesAtomic } from "../core/atomic_write.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -48,43 +48,39 @@ const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    out: { type: "string" },
-    metric: { type: "string" },
-    bootstrap: { type: "string" },
-    seed: { type: "string" },
-    interval: { type: "string" },
-    "budget-k": { type: "string" },
-    cov: { type: "string" },
-    ledger: { type: "string" },
-    cache: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "analyze",
+    help: HELP,
+    options: {
+      out: { type: "string" },
+      metric: { type: "string" },
+      bootstrap: { type: "string" },
+      seed: { type: "string" },
+      interval: { type: "string" },
+      "budget-k": { type: "string" },
+      cov: { type: "string" },
+      ledger: { type: "string" },
+      cache: { type: "string" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { min: 1, what: "gate directory" },
+    required: { out: "<dir>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    throw new UsageError("analyze needs at least one gate directory\n\n" + HELP);
-  }
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
   const out = values.out;
-  if (out === undefined) throw new UsageError("analyze needs --out <dir>\n\n" + HELP);
-  const draws = intArg("bootstrap", values.bootstrap, 10000, 0);
-  const seed = intArg("seed", values.seed, 20260927, 0);
+  const draws = intOption("bootstrap", values.bootstrap, 10000, { min: 0 });
+  const seed = intOption("seed", values.seed, 20260927, { min: 0 });
   const interval = values.interval ?? "percentile";
   if (interval !== "percentile" && interval !== "bca") {
     throw new UsageError(`--interval must be percentile or bca, got "${interval}"`);
   }
-  const budgetK = values["budget-k"] === undefined
-    ? undefined
-    : intArg("budget-k", values["budget-k"], 0, 1);
+  const budgetK = intOption("budget-k", values["budget-k"], undefined, { min: 1 });
   const cov = (values.cov ?? "hc3").toLowerCase() as CovType;
   if (!COVS.includes(cov)) {
     throw new UsageError(`--cov must be one of ${COVS.join(", ")}, got "${values.cov}"`);
   }
   const metric = values.metric ?? "reward";
-  const command = ["gate", "analyze", ...args].join(" ");
 
   const validation = await validateGates(positionals, {
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
@@ -220,15 +216,6 @@ export async function run(args: string[]): Promise<number> {
       }; wrote ${out}/`,
   );
   return 0;
-}
-
-function intArg(name: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be an integer >= ${min}, got "${value}"`);
-  }
-  return n;
 }
 
 async function readTextOr(path: string, fallback: string): Promise<string> {

@@ -1,3 +1,12 @@
+/**
+ * Command-line argument handling shared by every `deno task gate <command>`:
+ * {@linkcode parseCommand} (options, `--help`, positionals, required
+ * options), {@linkcode intOption} and {@linkcode numberOption}. Every bad
+ * usage is a {@linkcode UsageError}, which `lib/cli/main.ts` prints and turns
+ * into exit code 2.
+ *
+ * @module
+ */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 /** Thrown for bad command-line usage; the CLI prints it and exits 2. */
@@ -8,27 +17,268 @@ export class UsageError extends Error {
   }
 }
 
+/** Option declarations as node:util `parseArgs` takes them. */
+export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
+
+/** The `--help` / `-h` flag every command gets from {@linkcode parseCommand}. */
+type HelpOption = { readonly help: { readonly type: "boolean"; readonly short: "h" } };
+
+/** Names of the single-valued string options of `T` (the ones that can be required). */
+export type StringOptionName<T extends CommandOptions> = {
+  [K in keyof T & string]: T[K] extends { type: "string"; multiple: true } ? never
+    : T[K] extends { type: "string" } ? K
+    : never;
+}[keyof T & string];
+
+type Parsed<T extends CommandOptions> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
+
+/** How many positional arguments a command takes, and what they are. */
+export interface PositionalSpec {
+  /** Fewest positionals. @default 0 */
+  readonly min?: number;
+  /** Most positionals. @default Infinity */
+  readonly max?: number;
+  /** What one positional is, for messages: `"gate directory"`. @default "argument" */
+  readonly what?: string;
+}
+
+/** What {@linkcode parseCommand} checks for one command. */
+export interface CommandSpec<T extends CommandOptions, R extends StringOptionName<T>> {
+  /** Command name as typed after `deno task gate`: `"plan-power"`. */
+  readonly name: string;
+  /** Help text, printed for `--help` and appended to every usage error. */
+  readonly help: string;
+  /** Option declarations; `--help`/`-h` is added. */
+  readonly options: T;
+  /** Positional arguments; omitted means any number, unchecked. */
+  readonly positionals?: PositionalSpec;
+  /**
+   * Required string options, each with the placeholder (and purpose) shown when it is
+   * missing: `{ out: "<dir>" }` gives "needs --out <dir>". An empty value
+   * counts as missing.
+   * @default {}
+   */
+  readonly required?: { readonly [K in R]: string };
+}
+
+/** What {@linkcode parseCommand} returns unless `--help` was given. */
+export interface ParsedCommand<T extends CommandOptions, R extends StringOptionName<T>> {
+  /** Option values; the required ones are strings. */
+  readonly values: Omit<Parsed<T & HelpOption>["values"], R> & { readonly [K in R]: string };
+  /** Positional arguments in order. */
+  readonly positionals: string[];
+  /** The command line as outputs record it: `gate <name> <args...>`. */
+  readonly command: string;
+}
+
 /**
- * Parses command options with node:util's strict parser; unknown options
- * and missing values become a {@linkcode UsageError}.
+ * Parses a command's arguments: options with node:util's strict parser,
+ * then `--help` (prints the help and returns `null`; the caller returns
+ * exit code 0), then the number of positionals, then the required options.
+ *
+ * @param args The arguments after the command name.
+ * @param spec The command's name, help, options, positionals and required options.
+ * @returns `null` after printing the help, else the values (required ones
+ *   present), the positionals and the recorded command line.
+ * @throws {UsageError} For an unknown option, an option without its value,
+ *   too few or too many positionals, or missing required options; the
+ *   message says what is wrong, then the help.
+ *
+ * @example Required option and positionals
+ * ```ts
+ * import { deepEqual, throws } from "node:assert/strict";
+ * import { parseCommand, UsageError } from "./args.ts";
+ *
+ * const spec = {
+ *   name: "study",
+ *   help: "usage: deno task gate study <study_dir> --out <dir>",
+ *   options: { out: { type: "string" }, quiet: { type: "boolean" } },
+ *   positionals: { min: 1, max: 1, what: "study directory" },
+ *   required: { out: "<dir>" },
+ * } as const;
+ * const parsed = parseCommand(["s1", "--out", "o"], spec);
+ * deepEqual(parsed?.values.out, "o");
+ * deepEqual(parsed?.positionals, ["s1"]);
+ * deepEqual(parsed?.command, "gate study s1 --out o");
+ * throws(() => parseCommand(["s1"], spec), UsageError);
+ * throws(() => parseCommand(["s1", "s2", "--out", "o"], spec), /study takes one study directory/);
+ * ```
+ *
+ * @example `--help` prints the help and returns null
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { parseCommand } from "./args.ts";
+ *
+ * const log = console.log;
+ * console.log = () => {};
+ * try {
+ *   equal(parseCommand(["--help"], { name: "x", help: "usage: x", options: {} }), null);
+ * } finally {
+ *   console.log = log;
+ * }
+ * ```
  */
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
+export function parseCommand<T extends CommandOptions, R extends StringOptionName<T> = never>(
   args: string[],
-  options: T,
-) {
+  spec: CommandSpec<T, R>,
+): ParsedCommand<T, R> | null {
+  const { name, help } = spec;
+  let parsed: Parsed<T & HelpOption>;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { ...spec.options, help: { type: "boolean", short: "h" } } as T & HelpOption,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  const values = parsed.values as Record<string, unknown>;
+  if (values["help"]) {
+    console.log(help);
+    return null;
+  }
+  const positionals = parsed.positionals;
+  if (spec.positionals !== undefined) {
+    const problem = positionalProblem(name, positionals.length, spec.positionals);
+    if (problem !== null) throw new UsageError(`${problem}\n\n${help}`);
+  }
+  const missing = Object.entries<string>(spec.required ?? {})
+    .filter(([option]) => values[option] === undefined || values[option] === "")
+    .map(([option, placeholder]) => `--${option} ${placeholder}`);
+  if (missing.length > 0) {
+    throw new UsageError(`${name} needs ${listWords(missing)}\n\n${help}`);
+  }
+  return {
+    values: values as unknown as ParsedCommand<T, R>["values"],
+    positionals,
+    command: ["gate", name, ...args].join(" "),
+  };
 }
 
-/** Parses an integer option, or throws a {@linkcode UsageError} naming it. */
-export function intOption(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
+/** "validate needs at least one gate directory", or null when the count fits. */
+function positionalProblem(name: string, count: number, spec: PositionalSpec): string | null {
+  const min = spec.min ?? 0, max = spec.max ?? Infinity, what = spec.what ?? "argument";
+  if (count >= min && count <= max) return null;
+  if (max === 0) return `${name} takes no positional arguments`;
+  if (min === max) return `${name} takes ${countWords(min, what)}`;
+  if (count < min) return `${name} needs at least ${countWords(min, what)}`;
+  return `${name} takes at most ${countWords(max, what)}`;
+}
+
+/** "one gate directory", "2 gate directories". */
+function countWords(n: number, what: string): string {
+  if (n === 1) return `one ${what}`;
+  return `${n} ${/[^aeiou]y$/.test(what) ? `${what.slice(0, -1)}ies` : `${what}s`}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** Bounds for {@linkcode intOption} and {@linkcode numberOption}. */
+export interface RangeOptions {
+  /** Smallest allowed value. @default -Infinity */
+  readonly min?: number;
+  /** Largest allowed value. @default Infinity */
+  readonly max?: number;
+}
+
+/**
+ * Parses an integer option (JavaScript `Number` syntax, a safe integer)
+ * within an optional range.
+ *
+ * @param name The option name without dashes, for messages.
+ * @param value The option's text, or `undefined` when it was not given.
+ * @param fallback Returned when `value` is `undefined` (may be `undefined`).
+ * @param options Range: `min`, `max` (inclusive).
+ * @returns The integer, or `fallback`.
+ * @throws {UsageError} When the text is not an integer or out of range:
+ *   `--cap must be a positive integer, got "0"`.
+ *
+ * @example
+ * ```ts
+ * import { equal, throws } from "node:assert/strict";
+ * import { intOption } from "./args.ts";
+ *
+ * equal(intOption("seed", "42", 1), 42);
+ * equal(intOption("seed", undefined, 1), 1);
+ * equal(intOption("budget-k", undefined, undefined), undefined);
+ * throws(() => intOption("cap", "0", 50, { min: 1 }), /--cap must be a positive integer, got "0"/);
+ * throws(() => intOption("seed", "1.5", 1), /--seed must be an integer/);
+ * ```
+ */
+export function intOption<F extends number | undefined>(
+  name: string,
+  value: string | undefined,
+  fallback: F,
+  options: RangeOptions = {},
+): number | F {
+  return value === undefined ? fallback : rangedNumber("integer", name, value, options);
+}
+
+/**
+ * Parses a finite number option (JavaScript `Number` syntax) within an
+ * optional range.
+ *
+ * @param name The option name without dashes, for messages.
+ * @param value The option's text, or `undefined` when it was not given.
+ * @param fallback Returned when `value` is `undefined` (may be `undefined`).
+ * @param options Range: `min`, `max` (inclusive).
+ * @returns The number, or `fallback`.
+ * @throws {UsageError} When the text is not a finite number or out of range.
+ *
+ * @example
+ * ```ts
+ * import { equal, throws } from "node:assert/strict";
+ * import { numberOption } from "./args.ts";
+ *
+ * equal(numberOption("p-present", "0.5", undefined), 0.5);
+ * equal(numberOption("p-present", undefined, 0.25), 0.25);
+ * throws(() => numberOption("resid-sd", "abc", 1), /--resid-sd must be a number, got "abc"/);
+ * throws(() => numberOption("p", "2", 0.5, { min: 0, max: 1 }), /a number in \[0, 1\]/);
+ * ```
+ */
+export function numberOption<F extends number | undefined>(
+  name: string,
+  value: string | undefined,
+  fallback: F,
+  options: RangeOptions = {},
+): number | F {
+  return value === undefined ? fallback : rangedNumber("number", name, value, options);
+}
+
+/** `Number(value)`, checked to be a safe integer or finite number within the range. */
+function rangedNumber(
+  kind: "integer" | "number",
+  name: string,
+  value: string,
+  options: RangeOptions,
+): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) {
-    throw new UsageError(`--${name} must be an integer, got "${value}"`);
+  const { min = -Infinity, max = Infinity } = options;
+  const typed = kind === "integer" ? Number.isSafeInteger(n) : Number.isFinite(n);
+  if (!typed || n < min || n > max) {
+    throw new UsageError(`--${name} must be ${rangeWords(kind, min, max)}, got "${value}"`);
   }
   return n;
+}
+
+/** "a non-negative integer", "a positive integer", "an integer >= 2", "a number in [0, 1]". */
+function rangeWords(kind: "integer" | "number", min: number, max: number): string {
+  const article = kind === "integer" ? "an" : "a";
+  if (min === -Infinity && max === Infinity) return `${article} ${kind}`;
+  if (max === Infinity) {
+    if (min === 0) return `a non-negative ${kind}`;
+    if (min === 1 && kind === "integer") return "a positive integer";
+    return `${article} ${kind} >= ${min}`;
+  }
+  if (min === -Infinity) return `${article} ${kind} <= ${max}`;
+  return `${article} ${kind} in [${min}, ${max}]`;
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { intOption, parseCommand } from "./args.ts";
 import type { Issue } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
@@ -37,30 +37,26 @@ runtime, reward must be equal; max_skills null or >= selected chunks).
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    bare: { type: "string" },
-    equipped: { type: "string" },
-    out: { type: "string" },
-    selection: { type: "string" },
-    bootstrap: { type: "string" },
-    seed: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "compare",
+    help: HELP,
+    options: {
+      bare: { type: "string" },
+      equipped: { type: "string" },
+      out: { type: "string" },
+      selection: { type: "string" },
+      bootstrap: { type: "string" },
+      seed: { type: "string" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { max: 0 },
+    required: { bare: "<run_dir>", equipped: "<run_dir>", out: "<dir>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length > 0) {
-    throw new UsageError(`compare takes no positional arguments\n\n${HELP}`);
-  }
+  if (cli === null) return 0;
+  const { values, command } = cli;
   const { bare, equipped, out } = values;
-  if (bare === undefined || equipped === undefined || out === undefined) {
-    throw new UsageError(`compare needs --bare, --equipped and --out\n\n${HELP}`);
-  }
-  const draws = intArg("bootstrap", values.bootstrap, 10000);
-  const seed = intArg("seed", values.seed, 20260927);
-  const command = ["gate", "compare", ...args].join(" ");
+  const draws = intOption("bootstrap", values.bootstrap, 10000, { min: 0 });
+  const seed = intOption("seed", values.seed, 20260927, { min: 0 });
 
   const [b, e] = await Promise.all([readRun(bare), readRun(equipped)]);
   const inputs = [
@@ -149,13 +145,4 @@ async function frozenSelectionIssues(
 
 function fmt(v: number | null | undefined): string {
   return v === null || v === undefined ? "—" : v.toFixed(4);
-}
-
-function intArg(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
-  }
-  return n;
 }

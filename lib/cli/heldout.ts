@@ -18,7 +18,7 @@ import { validationReport } from "../validate/report.ts";
 import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { parseCommand } from "./args.ts";
 
 const HELP =
   `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
@@ -37,29 +37,24 @@ of the selected set). Several gate dirs are pooled rounds over one bare run.
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    plan: { type: "string" },
-    out: { type: "string" },
-    against: { type: "string", multiple: true },
-    cache: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "heldout",
+    help: HELP,
+    options: {
+      plan: { type: "string" },
+      out: { type: "string" },
+      against: { type: "string", multiple: true },
+      cache: { type: "string" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { min: 1, what: "gate directory" },
+    required: { out: "<dir>", plan: "<plan.json>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    throw new UsageError("heldout needs at least one gate directory\n\n" + HELP);
-  }
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
   const out = values.out;
-  if (out === undefined) throw new UsageError("heldout needs --out <dir>\n\n" + HELP);
-  if (values.plan === undefined) {
-    throw new UsageError("heldout needs --plan <plan.json>\n\n" + HELP);
-  }
   const planFile = values.plan;
   const against = values.against ?? [];
-  const command = ["gate", "heldout", ...args].join(" ");
 
   const issues = new IssueList();
   let planBytes: Uint8Array | null = null;

@@ -19,7 +19,7 @@ import { powerInputsFromContributions } from "../infer/power_from.ts";
 import { powerTables } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { join } from "node:path";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { intOption, numberOption, parseCommand, UsageError } from "./args.ts";
 
 const HELP =
   `usage: deno task gate plan-power --tasks N --columns M --p-present p --resid-sd s --out <dir>
@@ -39,49 +39,34 @@ probability that the truly best K versions are selected.
   --metric m       metric read with --from (default reward)
   --out <dir>      where power.json, power.md, power.tex go`;
 
-function num(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${value}"`);
-  return n;
-}
-
-function int(name: string, value: string | undefined): number | undefined {
-  const n = num(name, value);
-  if (n !== undefined && !Number.isSafeInteger(n)) {
-    throw new UsageError(`--${name} must be an integer, got "${value}"`);
-  }
-  return n;
-}
-
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseCommandArgs(args, {
-    tasks: { type: "string" },
-    columns: { type: "string" },
-    "p-present": { type: "string" },
-    "resid-sd": { type: "string" },
-    "budget-k": { type: "string" },
-    effects: { type: "string" },
-    sims: { type: "string" },
-    seed: { type: "string" },
-    metric: { type: "string" },
-    from: { type: "string" },
-    out: { type: "string" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "plan-power",
+    help: HELP,
+    options: {
+      tasks: { type: "string" },
+      columns: { type: "string" },
+      "p-present": { type: "string" },
+      "resid-sd": { type: "string" },
+      "budget-k": { type: "string" },
+      effects: { type: "string" },
+      sims: { type: "string" },
+      seed: { type: "string" },
+      metric: { type: "string" },
+      from: { type: "string" },
+      out: { type: "string" },
+    },
+    required: { out: "<dir>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
+  if (cli === null) return 0;
+  const { values, command } = cli;
   const out = values.out;
-  if (out === undefined) throw new UsageError("plan-power needs --out <dir>\n\n" + HELP);
-  const command = ["gate", "plan-power", ...args].join(" ");
-  let tasks = int("tasks", values.tasks);
-  let columns = int("columns", values.columns);
-  let pPresent = num("p-present", values["p-present"]);
-  let residSd = num("resid-sd", values["resid-sd"]);
-  let budgetK = int("budget-k", values["budget-k"]);
+  let tasks = intOption("tasks", values.tasks, undefined);
+  let columns = intOption("columns", values.columns, undefined);
+  let pPresent = numberOption("p-present", values["p-present"], undefined);
+  let residSd = numberOption("resid-sd", values["resid-sd"], undefined);
+  let budgetK = intOption("budget-k", values["budget-k"], undefined);
   let effects: readonly number[] | undefined = values.effects?.split(",").map((e, i) => {
     const v = Number(e.trim());
     if (e.trim() === "" || !Number.isFinite(v)) {
@@ -89,8 +74,8 @@ export async function run(args: string[]): Promise<number> {
     }
     return v;
   });
-  const sims = int("sims", values.sims) ?? 2000;
-  const seed = int("seed", values.seed) ?? 20260927;
+  const sims = intOption("sims", values.sims, 2000);
+  const seed = intOption("seed", values.seed, 20260927);
   const inputs: { path: string; sha256: string }[] = [];
   let source: Record<string, unknown> | null = null;
 

@@ -12,7 +12,7 @@
  */
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { parseCommand } from "./args.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { readAnalysisDir } from "../html/read_analysis_dir.ts";
@@ -32,21 +32,16 @@ figure list, generator).
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    out: { type: "string" },
-    title: { type: "string" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "report",
+    help: HELP,
+    options: { out: { type: "string" }, title: { type: "string" } },
+    positionals: { min: 1, max: 1, what: "analysis output directory" },
+    required: { out: "<dir>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    throw new UsageError("report needs exactly one analysis output directory\n\n" + HELP);
-  }
-  if (values.out === undefined) throw new UsageError("report needs --out <dir>\n\n" + HELP);
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
   const [dir] = positionals as [string];
-  const command = ["gate", "report", ...args].join(" ");
 
   const read = await readAnalysisDir(dir);
   if (!read.ok) {

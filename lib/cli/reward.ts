@@ -24,7 +24,7 @@ import type { GroupRecord } from "../reward/schema.ts";
 import { computeRewards } from "../reward/rewards.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
-import { intOption, parseCommandArgs, UsageError } from "./args.ts";
+import { intOption, parseCommand, UsageError } from "./args.ts";
 
 const HELP =
   `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
@@ -37,31 +37,30 @@ Input issues: <out>/validation.json only, exit 2.`;
 
 /** Runs the `reward` command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    recipe: { type: "string" },
-    "prm-weights": { type: "string" },
-    groups: { type: "string" },
-    bootstrap: { type: "string" },
-    seed: { type: "string" },
-    out: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "reward",
+    help: HELP,
+    options: {
+      recipe: { type: "string" },
+      "prm-weights": { type: "string" },
+      groups: { type: "string" },
+      bootstrap: { type: "string" },
+      seed: { type: "string" },
+      out: { type: "string" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { min: 1, max: 1, what: "steps file" },
+    required: { out: "<dir>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) throw new UsageError(`reward takes one steps file\n${HELP}`);
-  if (!values.out) throw new UsageError(`reward needs --out <dir>\n${HELP}`);
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
   const recipe = values.recipe as Recipe;
   if (!RECIPES.includes(recipe)) {
     throw new UsageError(`--recipe must be A, B or C, got "${values.recipe ?? ""}"\n${HELP}`);
   }
-  const draws = intOption("bootstrap", values.bootstrap, 10_000);
-  if (draws < 1) throw new UsageError(`--bootstrap must be at least 1, got ${draws}`);
+  const draws = intOption("bootstrap", values.bootstrap, 10_000, { min: 1 });
   const seed = intOption("seed", values.seed, 20260927);
   const stepsPath = positionals[0]!, out = values.out;
-  const command = ["gate", "reward", ...args].join(" ");
 
   const steps = await loadSteps(stepsPath);
   if (!steps.ok) return await refuse(out, validationDocument(steps.issues, command), values);

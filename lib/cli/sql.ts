@@ -8,7 +8,7 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { intOption, parseCommand } from "./args.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFilesAtomic } from "../core/atomic_write.ts";
 import { openDuckDb } from "../sql/engine.ts";
@@ -28,24 +28,20 @@ gates, versions, assignments (see docs/validation.md).
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    query: { type: "string", short: "q" },
-    out: { type: "string" },
-    "max-rows": { type: "string" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "sql",
+    help: HELP,
+    options: {
+      query: { type: "string", short: "q" },
+      out: { type: "string" },
+      "max-rows": { type: "string" },
+    },
+    positionals: { min: 1, what: "gate or run directory" },
+    required: { query: '"<SQL>"' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    throw new UsageError("sql needs at least one gate or run directory\n\n" + HELP);
-  }
-  if (values.query === undefined) throw new UsageError('sql needs --query "<SQL>"\n\n' + HELP);
-  const maxRows = values["max-rows"] === undefined ? 100 : Number(values["max-rows"]);
-  if (!Number.isSafeInteger(maxRows) || maxRows < 0) {
-    throw new UsageError(`--max-rows must be a non-negative integer, got "${values["max-rows"]}"`);
-  }
+  if (cli === null) return 0;
+  const { values, positionals } = cli;
+  const maxRows = intOption("max-rows", values["max-rows"], 100, { min: 0 });
 
   const sources = await readSqlSources(positionals);
   for (const issue of sources.issues.slice(0, 20)) console.error(`warning: ${formatIssue(issue)}`);

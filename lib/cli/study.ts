@@ -17,7 +17,7 @@ import { loadStudyDir } from "../study/load.ts";
 import { studyDocument } from "../study/study_json.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { parseCommand } from "./args.ts";
 
 const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
 
@@ -27,19 +27,16 @@ Input issues: <out>/validation.json only, exit 2.`;
 
 /** Runs the `study` command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    out: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "study",
+    help: HELP,
+    options: { out: { type: "string" }, quiet: { type: "boolean" } },
+    positionals: { min: 1, max: 1, what: "study directory" },
+    required: { out: "<dir>" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) throw new UsageError(`study takes one study directory\n${HELP}`);
-  if (!values.out) throw new UsageError(`study needs --out <dir>\n${HELP}`);
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
   const dir = positionals[0]!, out = values.out;
-  const command = ["gate", "study", ...args].join(" ");
 
   const loaded = await loadStudyDir(dir);
   if (!loaded.ok) return await refuse(out, validationDocument(loaded.issues, command), values);

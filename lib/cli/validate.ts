@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { intOption, parseCommand } from "./args.ts";
 import { formatIssue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -29,29 +29,22 @@ Several gate directories are validated as pooled rounds over one bare run.
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    out: { type: "string" },
-    cap: { type: "string" },
-    cache: { type: "string" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+  const cli = parseCommand(args, {
+    name: "validate",
+    help: HELP,
+    options: {
+      out: { type: "string" },
+      cap: { type: "string" },
+      cache: { type: "string" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { min: 1, what: "gate directory" },
+    required: { out: "<dir> for validation.json" },
   });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    throw new UsageError("validate needs at least one gate directory\n\n" + HELP);
-  }
-  if (values.out === undefined) {
-    throw new UsageError("validate needs --out <dir> for validation.json\n\n" + HELP);
-  }
-  const cap = values.cap === undefined ? 50 : Number(values.cap);
-  if (!Number.isSafeInteger(cap) || cap < 1) {
-    throw new UsageError(`--cap must be a positive integer, got "${values.cap}"`);
-  }
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
+  const cap = intOption("cap", values.cap, 50, { min: 1 });
 
-  const command = ["gate", "validate", ...args].join(" ");
   const validation = await validateGates(positionals, {
     capPerCode: cap,
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),

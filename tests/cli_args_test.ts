@@ -1,0 +1,203 @@
+import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
+import { intOption, numberOption, parseCommand, UsageError } from "../lib/cli/args.ts";
+import { main } from "../lib/cli/main.ts";
+
+const HELP = "usage: deno task gate thing <dir>... --out <dir>";
+
+const SPEC = {
+  name: "thing",
+  help: HELP,
+  options: {
+    out: { type: "string" },
+    plan: { type: "string" },
+    cap: { type: "string" },
+    quiet: { type: "boolean" },
+  },
+  positionals: { min: 1, max: 2, what: "gate directory" },
+  required: { out: "<dir>", plan: "<plan.json>" },
+} as const;
+
+/** Runs `f` with console.log and console.error captured. */
+async function captured<T>(
+  f: () => T | Promise<T>,
+): Promise<{ value: T; log: string; err: string }> {
+  const { log, error } = console;
+  const logs: string[] = [], errs: string[] = [];
+  console.log = (...a: unknown[]) => logs.push(a.join(" "));
+  console.error = (...a: unknown[]) => errs.push(a.join(" "));
+  try {
+    return { value: await f(), log: logs.join("\n"), err: errs.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+function usageMessage(f: () => unknown): string {
+  try {
+    f();
+  } catch (error) {
+    ok(error instanceof UsageError, `expected a UsageError, got ${error}`);
+    return error.message;
+  }
+  throw new Error("expected a UsageError, nothing was thrown");
+}
+
+Deno.test("parseCommand: values, positionals and the recorded command line", () => {
+  const parsed = parseCommand(["g1", "--out", "o", "--plan", "p.json", "--quiet"], SPEC);
+  ok(parsed !== null);
+  deepEqual(parsed.positionals, ["g1"]);
+  equal(parsed.values.out, "o");
+  equal(parsed.values.plan, "p.json");
+  equal(parsed.values.quiet, true);
+  equal(parsed.values.cap, undefined);
+  equal(parsed.command, "gate thing g1 --out o --plan p.json --quiet");
+});
+
+Deno.test("parseCommand: --help and -h print the help and return null", async () => {
+  for (const flag of ["--help", "-h"]) {
+    // --help wins over missing positionals and required options.
+    const { value, log } = await captured(() => parseCommand([flag], SPEC));
+    equal(value, null);
+    equal(log, HELP);
+  }
+});
+
+Deno.test("parseCommand: missing required options are named together, then the help", () => {
+  equal(
+    usageMessage(() => parseCommand(["g1", "--plan", "p.json"], SPEC)),
+    `thing needs --out <dir>\n\n${HELP}`,
+  );
+  equal(
+    usageMessage(() => parseCommand(["g1"], SPEC)),
+    `thing needs --out <dir> and --plan <plan.json>\n\n${HELP}`,
+  );
+  // An empty value counts as missing.
+  match(usageMessage(() => parseCommand(["g1", "--out", "", "--plan", "p"], SPEC)), /needs --out/);
+});
+
+Deno.test("parseCommand: too few and too many positionals", () => {
+  const required = ["--out", "o", "--plan", "p"];
+  equal(
+    usageMessage(() => parseCommand(required, SPEC)),
+    `thing needs at least one gate directory\n\n${HELP}`,
+  );
+  equal(
+    usageMessage(() => parseCommand(["a", "b", "c", ...required], SPEC)),
+    `thing takes at most 2 gate directories\n\n${HELP}`,
+  );
+  const one = { ...SPEC, positionals: { min: 1, max: 1, what: "study directory" } };
+  match(usageMessage(() => parseCommand(required, one)), /^thing takes one study directory\n/);
+  match(usageMessage(() => parseCommand(["a", "b", ...required], one)), /takes one study dir/);
+  const none = { ...SPEC, positionals: { max: 0 } };
+  match(usageMessage(() => parseCommand(["a", ...required], none)), /takes no positional/);
+  // Positionals are checked before required options, as the commands did.
+  match(usageMessage(() => parseCommand([], SPEC)), /needs at least one gate directory/);
+});
+
+Deno.test("parseCommand: unknown options and options without a value are UsageErrors", () => {
+  match(usageMessage(() => parseCommand(["g", "--nope"], SPEC)), /--nope/);
+  match(usageMessage(() => parseCommand(["g", "--out"], SPEC)), /--out/);
+});
+
+Deno.test("intOption: integers, fallbacks and range errors", () => {
+  equal(intOption("cap", "7", 50, { min: 1 }), 7);
+  equal(intOption("cap", undefined, 50, { min: 1 }), 50);
+  equal(intOption("budget-k", undefined, undefined, { min: 1 }), undefined);
+  equal(intOption("seed", "-3", 0), -3);
+  equal(intOption("k", "5", 0, { min: 1, max: 5 }), 5);
+  equal(
+    usageMessage(() => intOption("cap", "0", 50, { min: 1 })),
+    '--cap must be a positive integer, got "0"',
+  );
+  equal(
+    usageMessage(() => intOption("bootstrap", "-1", 10, { min: 0 })),
+    '--bootstrap must be a non-negative integer, got "-1"',
+  );
+  equal(
+    usageMessage(() => intOption("n", "1", 10, { min: 2 })),
+    '--n must be an integer >= 2, got "1"',
+  );
+  equal(
+    usageMessage(() => intOption("n", "9", 1, { max: 8 })),
+    '--n must be an integer <= 8, got "9"',
+  );
+  equal(
+    usageMessage(() => intOption("k", "6", 1, { min: 1, max: 5 })),
+    '--k must be an integer in [1, 5], got "6"',
+  );
+  equal(usageMessage(() => intOption("seed", "2.5", 1)), '--seed must be an integer, got "2.5"');
+  equal(usageMessage(() => intOption("seed", "ten", 1)), '--seed must be an integer, got "ten"');
+  throws(() => intOption("seed", "1e300", 1), UsageError);
+});
+
+Deno.test("numberOption: finite numbers, fallbacks and range errors", () => {
+  equal(numberOption("p-present", "0.25", undefined), 0.25);
+  equal(numberOption("p-present", undefined, undefined), undefined);
+  equal(numberOption("resid-sd", "1e-2", 1), 0.01);
+  equal(
+    usageMessage(() => numberOption("resid-sd", "x", 1)),
+    '--resid-sd must be a number, got "x"',
+  );
+  equal(
+    usageMessage(() => numberOption("s", "Infinity", 1)),
+    '--s must be a number, got "Infinity"',
+  );
+  equal(
+    usageMessage(() => numberOption("p", "1.5", 0.5, { min: 0, max: 1 })),
+    '--p must be a number in [0, 1], got "1.5"',
+  );
+});
+
+// Every command, through main(): usage errors exit 2 and print what is
+// missing, then the command's help; --help exits 0. None of these reach I/O.
+const COMMANDS: readonly (readonly [string, readonly string[], RegExp])[] = [
+  [
+    "validate",
+    ["g"],
+    /^usage_error {2}validate needs --out <dir> for validation.json\n\nusage: deno task gate validate/,
+  ],
+  ["validate", ["--out", "o"], /validate needs at least one gate directory\n\nusage:/],
+  ["validate", ["g", "--out", "o", "--cap", "0"], /--cap must be a positive integer, got "0"/],
+  ["analyze", ["g"], /analyze needs --out <dir>\n\nusage: deno task gate analyze/],
+  ["analyze", ["--out", "o"], /analyze needs at least one gate directory/],
+  ["analyze", ["g", "--out", "o", "--bootstrap=-1"], /--bootstrap must be a non-negative/],
+  ["heldout", ["g"], /heldout needs --out <dir> and --plan <plan.json>\n\nusage:/],
+  ["compare", ["--out", "o"], /compare needs --bare <run_dir> and --equipped <run_dir>\n\nusage:/],
+  ["compare", ["x", "--bare", "b", "--equipped", "e", "--out", "o"], /takes no positional/],
+  ["study", ["a", "b", "--out", "o"], /study takes one study directory\n\nusage:/],
+  ["study", ["s"], /study needs --out <dir>/],
+  ["reward", ["s.jsonl", "--recipe", "A"], /reward needs --out <dir>/],
+  ["reward", ["--out", "o"], /reward takes one steps file/],
+  ["reward", ["s", "--out", "o", "--recipe", "A", "--bootstrap", "0"], /positive integer/],
+  ["report", ["a", "b", "--out", "o"], /report takes one analysis output directory/],
+  ["report", ["a"], /report needs --out <dir>\n\nusage: deno task gate report/],
+  ["plan-power", ["--tasks", "10"], /plan-power needs --out <dir>\n\nusage:/],
+  ["plan-power", ["--out", "o", "--tasks", "1.5"], /--tasks must be an integer, got "1.5"/],
+  ["plan-power", ["--out", "o", "--p-present", "x"], /--p-present must be a number/],
+  ["sql", ["g"], /sql needs --query "<SQL>"\n\nusage: deno task gate sql/],
+  ["sql", ["--query", "select 1"], /sql needs at least one gate or run directory/],
+  ["sql", ["g", "-q", "select 1", "--max-rows=-1"], /--max-rows must be a non-negative/],
+];
+
+Deno.test("every command: usage errors exit 2 with the reason, then the help", async () => {
+  for (const [name, args, expected] of COMMANDS) {
+    const { value, log, err } = await captured(() => main([name, ...args]));
+    equal(value, 2, `${name} ${args.join(" ")}`);
+    equal(log, "", `${name} ${args.join(" ")} printed to stdout`);
+    match(err, expected, `${name} ${args.join(" ")}`);
+  }
+});
+
+Deno.test("every command: --help prints its usage and exits 0", async () => {
+  for (const name of ["validate", "analyze", "heldout", "compare", "study", "reward", "report"]) {
+    const { value, log } = await captured(() => main([name, "--help"]));
+    equal(value, 0, name);
+    match(log, new RegExp(`^usage: deno task gate ${name} `), name);
+  }
+  for (const name of ["plan-power", "sql"]) {
+    const { value, log } = await captured(() => main([name, "-h"]));
+    equal(value, 0, name);
+    match(log, new RegExp(`^usage: deno task gate ${name} `), name);
+  }
+});
