@@ -9,12 +9,14 @@
  *
  * @module
  */
-import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import { IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
 import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
@@ -111,7 +113,7 @@ export async function run(args: string[]): Promise<number> {
     });
   }
   if (!issues.ok || !dataset || !parsed?.ok || (later && !later.dataset)) {
-    return await refuse(out, issues, inputs, command, values.quiet ?? false);
+    return await refuse(out, validationDocument(issues, command, inputs), values);
   }
 
   const plan = parsed.value;
@@ -173,23 +175,4 @@ export async function run(args: string[]): Promise<number> {
     }; wrote ${out}/heldout.json`,
   );
   return 0;
-}
-
-async function refuse(
-  out: string,
-  issues: IssueList,
-  inputs: Parameters<typeof validationReport>[0]["inputs"],
-  command: string,
-  quiet: boolean,
-): Promise<number> {
-  const list = issues.toArray();
-  const report = validationReport(
-    { ok: false, issues: list, counts: issues.counts(), dataset: null, inputs },
-    command,
-  );
-  await writeFilesAtomic(out, { "validation.json": toJsonText(report) });
-  if (!quiet) { for (const issue of list) console.log(formatIssue(issue as Issue)); }
-  const byCode = Object.entries(issues.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
-  console.log(`not ok: ${issues.count} issue(s) (${byCode}); wrote ${out}/validation.json only`);
-  return 2;
 }
