@@ -33,8 +33,39 @@ export function runCacheKey(
     readonly loaderVersion?: string;
   } = {},
 ): string {
-  const header = new TextEncoder().encode(
-    `gatelab.run-cache/v1\n${options.loaderVersion ?? LOADER_VERSION}\n${manifestBytes.length}\n`,
-  );
+  const header = runCacheKeyHeader(manifestBytes.length, options);
   return sha256Hex(header, manifestBytes, tracesBytes);
+}
+
+/**
+ * The bytes {@linkcode runCacheKey} hashes before the manifest and traces,
+ * for hashing the files as a stream (the key is
+ * `sha256(header, manifest bytes, traces bytes)`).
+ *
+ * @param manifestByteLength Length of manifest.json in bytes.
+ * @param options Loader version to key on.
+ * @returns The header bytes.
+ *
+ * @example
+ * ```ts
+ * import { runCacheKey, runCacheKeyHeader } from "./run_cache_key.ts";
+ * import { sha256Hex } from "../core/sha256.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const m = new TextEncoder().encode("{}"), t = new TextEncoder().encode("{}\n");
+ * deepEqual(sha256Hex(runCacheKeyHeader(m.length), m, t), runCacheKey(m, t));
+ * ```
+ */
+export function runCacheKeyHeader(
+  manifestByteLength: number,
+  options: {
+    /**
+     * Loader version the key includes.
+     * @default {LOADER_VERSION}
+     */
+    readonly loaderVersion?: string;
+  } = {},
+): Uint8Array {
+  return new TextEncoder().encode(
+    `gatelab.run-cache/v1\n${options.loaderVersion ?? LOADER_VERSION}\n${manifestByteLength}\n`,
+  );
 }
