@@ -13,7 +13,6 @@ import type { ProgressCallback } from "../core/progress.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import { loadRunParts, type RunParts } from "../load/read_run.ts";
-import { cachedLoadRunParts } from "../cache/cached_read_run.ts";
 import { type GateParts, type LoadedAssignment, readGateParts } from "../load/read_gate.ts";
 import { episodeKey, plannedEpisodes } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
@@ -123,6 +122,9 @@ export async function validateGates(
   const cacheDir = options.cacheDir;
   const loadRun = async (dir: string): Promise<{ parts: RunParts; cache: RunCacheStatus }> => {
     if (cacheDir === undefined) return { parts: await loadRunParts(dir), cache: "off" };
+    // Loaded only with a cache directory: lib/cache pulls in apache-arrow,
+    // which commands without --cache should not pay for.
+    const { cachedLoadRunParts } = await import("../cache/cached_read_run.ts");
     const { parts, cache } = await cachedLoadRunParts(dir, { cacheDir });
     return { parts, cache };
   };
