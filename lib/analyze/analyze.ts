@@ -326,8 +326,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
 
 /**
  * Merges a bootstrap outcome into contributions.json: `se_bootstrap` and
- * `ci` into every coefficient and the top-level `bootstrap` block (null
- * with a note when the bootstrap was requested but is unavailable).
+ * `ci` into every coefficient and the top-level `bootstrap` block.
  *
  * @param contributions The document from {@linkcode analyzeDataset}.
  * @param outcome What the bootstrap hook returned.
@@ -339,7 +338,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
  * import { deepEqual } from "node:assert/strict";
  * const doc = { metrics: { reward: { coefficients: { a: { estimate: 1 } } } } };
  * // deno-lint-ignore no-explicit-any
- * const merged = mergeBootstrap(doc as any, { block: { draws: 10 }, perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } } });
+ * const merged = mergeBootstrap(doc as any, { block: { draws: 10 }, perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } }, stability: null });
  * deepEqual(merged.metrics.reward!.coefficients.a!.se_bootstrap, 0.1);
  * deepEqual(merged.bootstrap, { draws: 10 });
  * ```
@@ -350,7 +349,7 @@ export function mergeBootstrap(
 ): ContributionsOutput {
   const metrics: Record<string, MetricOutput> = {};
   for (const [m, out] of Object.entries(contributions.metrics)) {
-    const per = outcome.perCoefficient?.[m];
+    const per = outcome.perCoefficient[m];
     const coefficients: Record<string, CoefficientOutput> = {};
     for (const [v, c] of Object.entries(out.coefficients)) {
       const b = per?.[v];
@@ -358,17 +357,8 @@ export function mergeBootstrap(
     }
     metrics[m] = { ...out, coefficients };
   }
-  const block = outcome.block ?? null;
-  const bootstrap = block === null && outcome.note ? null : block;
   const { tasks, generator, ...head } = contributions;
-  return {
-    ...head,
-    metrics,
-    bootstrap,
-    ...(block === null && outcome.note ? { bootstrap_note: outcome.note } : {}),
-    tasks,
-    generator,
-  };
+  return { ...head, metrics, bootstrap: outcome.block, tasks, generator };
 }
 
 /**
@@ -406,6 +396,6 @@ export async function runAnalysis(
   return {
     ...analysis,
     contributions: mergeBootstrap(analysis.contributions, outcome),
-    stability: outcome.stability ?? null,
+    stability: outcome.stability,
   };
 }

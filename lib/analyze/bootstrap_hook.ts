@@ -1,12 +1,8 @@
 /**
- * THE PLACE WHERE THE TASK BOOTSTRAP PLUGS INTO `gate analyze`.
- *
- * The inference engineer replaces the body of {@linkcode runBootstrap}
- * with a call to `bootstrapDataset` from lib/infer and fills the two
- * returned parts. Nothing else in lib/analyze needs to change: the
- * pipeline merges `perCoefficient` into every coefficient (`se_bootstrap`,
- * `ci`) and writes `block` as the top-level `bootstrap` of
- * contributions.json.
+ * The adapter between the task bootstrap (lib/infer `bootstrapDataset`)
+ * and the analysis: it runs the bootstrap with the analysis's settings and
+ * returns the top-level `bootstrap` block of contributions.json plus the
+ * `se_bootstrap` and `ci` of every coefficient, which the pipeline merges.
  *
  * @module
  */
@@ -38,16 +34,12 @@ export interface BootstrapCoefficient {
 
 /** What the hook hands back to the pipeline. */
 export interface BootstrapOutcome {
-  /** Top-level `bootstrap` block (conventions, draws, seed, degenerate counts, stability...); null when unavailable. */
-  readonly block: Readonly<Record<string, unknown>> | null;
-  /** metric -> version_id -> numbers; null when unavailable. */
-  readonly perCoefficient:
-    | Readonly<Record<string, Readonly<Record<string, BootstrapCoefficient>>>>
-    | null;
-  /** Why the block is null, when it is. */
-  readonly note?: string;
+  /** Top-level `bootstrap` block (conventions, draws, seed, degenerate counts, stability...). */
+  readonly block: Readonly<Record<string, unknown>>;
+  /** metric -> version_id -> numbers. */
+  readonly perCoefficient: Readonly<Record<string, Readonly<Record<string, BootstrapCoefficient>>>>;
   /** Selection stability across draws (also inside `block`), typed for tables. */
-  readonly stability?: SelectionStability | null;
+  readonly stability: SelectionStability | null;
 }
 
 /**
@@ -73,7 +65,6 @@ export function runBootstrap(
   dataset: PairedDataset,
   request: BootstrapRequest,
 ): Promise<BootstrapOutcome> {
-  // --- BOOTSTRAP: lib/infer's bootstrapDataset (inference engineer) ---
   const result = bootstrapDataset(dataset, {
     draws: request.draws,
     seed: request.seed,
@@ -96,5 +87,4 @@ export function runBootstrap(
     perCoefficient,
     stability: result.stability,
   });
-  // --- END BOOTSTRAP ---
 }

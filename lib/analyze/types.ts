@@ -111,10 +111,8 @@ export interface ContributionsOutput {
   readonly columns: readonly DesignColumn[];
   readonly metrics: Readonly<Record<string, MetricOutput>>;
   readonly warnings: readonly AnalysisWarning[];
-  /** Task-bootstrap block; null when requested but not available, absent when skipped. */
-  readonly bootstrap?: Readonly<Record<string, unknown>> | null;
-  /** Why `bootstrap` is null. */
-  readonly bootstrap_note?: string;
+  /** Task-bootstrap block; absent when the bootstrap was skipped (`--bootstrap 0`). */
+  readonly bootstrap?: Readonly<Record<string, unknown>>;
   readonly tasks: readonly TaskRow[];
   readonly generator: { tool: string; version: string; command: string };
 }

@@ -180,9 +180,6 @@ export async function run(args: string[]): Promise<number> {
   if (!ledgerInOut) await writeFileAtomic(ledgerPath, ledgerText);
 
   for (const w of contributions.warnings) console.error(`warning  ${w.kind}  ${w.message}`);
-  if (contributions.bootstrap === null && contributions.bootstrap_note) {
-    console.error(`note  ${contributions.bootstrap_note}`);
-  }
   if (!values.quiet) {
     const m = contributions.metrics[metric]!;
     console.log(
