@@ -2,24 +2,24 @@
  * gatelab: re-analysis of randomized skill-validation gates.
  *
  * The one public entry point for notebooks and the CLI. Each stage lives
- * in its own folder under lib/ and is re-exported here.
+ * in its own folder under lib/ and is re-exported here, in pipeline order.
  *
  * @module
  */
-export * from "./core/mod.ts";
-export * from "./report/mod.ts";
-export * from "./contract/mod.ts";
-export * from "./load/mod.ts";
-export * from "./validate/mod.ts";
-export * from "./study/mod.ts";
-export * from "./infer/mod.ts";
-export * from "./demo/mod.ts";
-export * from "./fit/mod.ts";
-export * from "./select/mod.ts";
-export * from "./analyze/mod.ts";
-export * from "./reward/mod.ts";
-export * from "./gateb/mod.ts";
-export * from "./sql/mod.ts";
-export * from "./figures/mod.ts";
-export * from "./html/mod.ts";
-export * from "./cache/mod.ts";
+export * from "./core/mod.ts"; // issues, hashing, atomic writes, PRNG, quantile rule, shared types
+export * from "./contract/mod.ts"; // zod schemas of the data contract
+export * from "./load/mod.ts"; // streaming JSONL, run and gate readers
+export * from "./cache/mod.ts"; // content-addressed run cache (Arrow IPC)
+export * from "./validate/mod.ts"; // strict pairing checks -> PairedDataset
+export * from "./sql/mod.ts"; // DuckDB (started only when called)
+export * from "./fit/mod.ts"; // no-intercept OLS, HC0-HC3, CR1
+export * from "./select/mod.ts"; // family winners, positive top-K, ledger
+export * from "./analyze/mod.ts"; // the gate analysis pipeline
+export * from "./infer/mod.ts"; // bootstrap, stability, held-out, diagnostics, power
+export * from "./gateb/mod.ts"; // Gate B comparison
+export * from "./study/mod.ts"; // paper statistics of a study
+export * from "./reward/mod.ts"; // level-to-reward recipes
+export * from "./report/mod.ts"; // Markdown and LaTeX tables
+export * from "./figures/mod.ts"; // Observable Plot figures
+export * from "./html/mod.ts"; // HTML report and notebook display
+export * from "./demo/mod.ts"; // the seeded demo simulator
