@@ -16,6 +16,7 @@ import {
   quiet,
   tempDir,
   writeGateFixture,
+  writePooledRounds,
 } from "./fixtures.ts";
 import { validateGates } from "../lib/validate/mod.ts";
 import { analyzeDataset } from "../lib/analyze/mod.ts";
@@ -202,21 +203,7 @@ Deno.test("analyze diagnostics: a planted interaction is the first flagged pair,
 
 Deno.test("analyze diagnostics: pooled rounds screen interactions with CR1 by task (df2 = tasks - 1)", async () => {
   await using dir = await tempDir();
-  const a = await writeGateFixture(dir.path, {
-    tasks: 30,
-    slots: addSlots(3),
-    seed: 1,
-    gateName: "r1",
-    gateId: "r1",
-  });
-  const b = await writeGateFixture(dir.path, {
-    tasks: 30,
-    slots: addSlots(3),
-    seed: 2,
-    gateName: "r2",
-    gateId: "r2",
-    existingBareDir: a.bareDir,
-  });
+  const [a, b] = await writePooledRounds(dir.path, { tasks: 30, slots: addSlots(3) });
   const v = await validateGates([a.gateDir, b.gateDir]);
   ok(v.ok && v.dataset, JSON.stringify(v.issues));
   const { diagnostics } = analyzeDataset(v.dataset);

@@ -15,6 +15,7 @@ import {
   quiet,
   tempDir,
   writeGateFixture,
+  writePooledRounds,
 } from "./fixtures.ts";
 import { validateGates } from "../lib/validate/mod.ts";
 import { analyzeDataset, runAnalysis } from "../lib/analyze/mod.ts";
@@ -84,21 +85,7 @@ Deno.test("analyze: pipeline passes the shared-QR fits through and shapes contri
 
 Deno.test("analyze: pooled rounds share one bare run, label rows by gate and cluster by task", async () => {
   await using dir = await tempDir();
-  const a = await writeGateFixture(dir.path, {
-    tasks: 30,
-    slots: addSlots(3),
-    seed: 1,
-    gateName: "r1",
-    gateId: "r1",
-  });
-  const b = await writeGateFixture(dir.path, {
-    tasks: 30,
-    slots: addSlots(3),
-    seed: 2,
-    gateName: "r2",
-    gateId: "r2",
-    existingBareDir: a.bareDir,
-  });
+  const [a, b] = await writePooledRounds(dir.path, { tasks: 30, slots: addSlots(3) });
   const v = await validateGates([a.gateDir, b.gateDir]);
   ok(v.ok && v.dataset, JSON.stringify(v.issues));
   const { contributions: c } = analyzeDataset(v.dataset);

@@ -425,6 +425,25 @@ export async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose]()
   return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
 
+/**
+ * Two rounds of masks over one bare run (gates "r1" with mask seed 1 and
+ * "r2" with mask seed 2), for pooled-analysis tests.
+ */
+export async function writePooledRounds(
+  dir: string,
+  options: Omit<FixtureOptions, "gateName" | "gateId" | "seed" | "existingBareDir"> = {},
+): Promise<[GateFixture, GateFixture]> {
+  const a = await writeGateFixture(dir, { ...options, gateName: "r1", gateId: "r1", seed: 1 });
+  const b = await writeGateFixture(dir, {
+    ...options,
+    gateName: "r2",
+    gateId: "r2",
+    seed: 2,
+    existingBareDir: a.bareDir,
+  });
+  return [a, b];
+}
+
 /** Runs `f` with console.log and console.error silenced (CLI tests). */
 export async function quiet<T>(f: () => Promise<T>): Promise<T> {
   const { log, error } = console;

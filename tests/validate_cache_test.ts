@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { run as validateCli } from "../lib/cli/validate.ts";
 import { run as analyzeCli } from "../lib/cli/analyze.ts";
-import { mutateJsonl, tempDir, writeGateFixture } from "./fixtures.ts";
+import { mutateJsonl, tempDir, writeGateFixture, writePooledRounds } from "./fixtures.ts";
 
 const DEMO_GATE = "data/demo/ckpt-a/gate-a";
 
@@ -55,14 +55,7 @@ Deno.test("demo gate A through the cache: miss, then hit; the dataset equals the
 Deno.test("pooled rounds: a one-byte change of the bare traces misses for the bare run only", async () => {
   await using dir = await tempDir();
   const cacheDir = join(dir.path, "cache");
-  const a = await writeGateFixture(dir.path, { tasks: 10, gateName: "r1", gateId: "r1", seed: 1 });
-  const b = await writeGateFixture(dir.path, {
-    tasks: 10,
-    gateName: "r2",
-    gateId: "r2",
-    seed: 2,
-    existingBareDir: a.bareDir,
-  });
+  const [a, b] = await writePooledRounds(dir.path, { tasks: 10 });
   const gates = [a.gateDir, b.gateDir];
   const first = await validateGates(gates, { cacheDir });
   deepEqual(cacheOf(first), ["bare:miss", "gate:-", "masked:miss", "gate:-", "masked:miss"]);
