@@ -144,11 +144,40 @@ export function expectedOlsCoefficients(
   columns: readonly TruthColumn[],
   model: LatentModel,
 ): EffectTable {
-  const k = columns.length;
+  const beta = expectedNormalSolution(
+    rows,
+    model,
+    columns.length,
+    (row) => designRow(row, columns),
+  );
+  const out: EffectTable = {};
+  TRUTH_METRICS.forEach((m, mi) => {
+    out[m] = {};
+    columns.forEach((c, i) => (out[m]![c.version_id] = round6(beta[mi]![i]!)));
+  });
+  return out;
+}
+
+/** The 0/1 design row of a truth row. */
+function designRow(row: TruthRow, columns: readonly TruthColumn[]): number[] {
+  return columns.map((c) => (row.slots[c.slot_id] === c.version_id ? 1 : 0));
+}
+
+/**
+ * Solves the normal equations `(Z'Z) b = Z' mu` per metric for the design
+ * rows `z(row)` (k columns, 0/1), with `mu` the expected masked minus the
+ * expected bare metric of each row.
+ */
+function expectedNormalSolution(
+  rows: readonly TruthRow[],
+  model: LatentModel,
+  k: number,
+  z: (row: TruthRow) => readonly number[],
+): Float64Array[] {
   const xtx = new Float64Array(k * k);
   const xty = TRUTH_METRICS.map(() => new Float64Array(k));
   for (const row of rows) {
-    const x = columns.map((c) => (row.slots[c.slot_id] === c.version_id ? 1 : 0));
+    const x = z(row);
     for (let i = 0; i < k; i++) {
       if (!x[i]) continue;
       for (let j = 0; j < k; j++) if (x[j]) xtx[i * k + j]! += 1;
@@ -160,13 +189,7 @@ export function expectedOlsCoefficients(
       for (let i = 0; i < k; i++) if (x[i]) xty[mi]![i]! += mu;
     });
   }
-  const out: EffectTable = {};
-  TRUTH_METRICS.forEach((m, mi) => {
-    const beta = solveSpd(xtx, xty[mi]!, k);
-    out[m] = {};
-    columns.forEach((c, i) => (out[m]![c.version_id] = round6(beta[i]!)));
-  });
-  return out;
+  return TRUTH_METRICS.map((_, mi) => solveSpd(xtx, xty[mi]!, k));
 }
 
 /**
@@ -215,24 +238,13 @@ export function expectedProductCoefficient(
     );
   }
   const k = columns.length + 1;
-  const xtx = new Float64Array(k * k);
-  const xty = TRUTH_METRICS.map(() => new Float64Array(k));
-  for (const row of rows) {
-    const x: number[] = columns.map((c) => (row.slots[c.slot_id] === c.version_id ? 1 : 0));
+  const beta = expectedNormalSolution(rows, model, k, (row) => {
+    const x = designRow(row, columns);
     x.push(x[ia]! * x[ib]!);
-    for (let i = 0; i < k; i++) {
-      if (!x[i]) continue;
-      for (let j = 0; j < k; j++) if (x[j]) xtx[i * k + j]! += 1;
-    }
-    const masked = expectedWebshopRewards(row.task, latentShift(model, injectedOf(row.slots)));
-    const bare = expectedWebshopRewards(row.task, latentShift(model, []));
-    TRUTH_METRICS.forEach((m, mi) => {
-      const mu = metricValue(masked, m) - metricValue(bare, m);
-      for (let i = 0; i < k; i++) if (x[i]) xty[mi]![i]! += mu;
-    });
-  }
+    return x;
+  });
   const out: Record<string, number> = {};
-  TRUTH_METRICS.forEach((m, mi) => (out[m] = round6(solveSpd(xtx, xty[mi]!, k)[k - 1]!)));
+  TRUTH_METRICS.forEach((m, mi) => (out[m] = round6(beta[mi]![k - 1]!)));
   return out;
 }
 
