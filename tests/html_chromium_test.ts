@@ -9,7 +9,7 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { run } from "../lib/cli/report.ts";
-import { writeAnalysisFixture } from "./html_fixture.ts";
+import { addGateBAndPower, writeAnalysisFixture } from "./html_fixture.ts";
 
 const available =
   Deno.permissions.querySync({ name: "run", command: "chromium" }).state === "granted";
@@ -71,10 +71,12 @@ Deno.test({
 });
 
 Deno.test({
-  name: "chromium: report.html loads without console messages and shows figures and tables",
+  name:
+    "chromium: report.html (with Gate B and power tables) loads without console messages and shows figures and tables",
   ignore: !available,
   async fn() {
     const dir = await writeAnalysisFixture();
+    await addGateBAndPower(dir);
     const out = await Deno.makeTempDir();
     const { log } = console;
     console.log = () => {};
@@ -89,7 +91,9 @@ Deno.test({
     deepEqual(figures.length, 7);
     ok(dom.includes("<caption>Coefficients of reward</caption>"));
     ok(dom.includes("<caption>Study comparisons</caption>"));
-    deepEqual((dom.match(/<table/g) ?? []).length, 10);
+    ok(dom.includes("<caption>Gate B: equipped vs bare, task-aligned</caption>"));
+    ok(dom.includes("<caption>Minimum detectable effect by number of tasks</caption>"));
+    deepEqual((dom.match(/<table/g) ?? []).length, 15);
     // Plot's marks survived parsing: the forest plot's dots and the stability bars.
     ok((dom.match(/<circle/g) ?? []).length >= 8);
     await Deno.remove(dir, { recursive: true });

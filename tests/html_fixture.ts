@@ -2,8 +2,15 @@
  * A small analysis output directory (contributions.json, selection.json,
  * study.json per docs/FORMAT.md sections 5 and 6) for the report tests.
  * The numbers are made up: the tests check rendering, not estimation.
+ * {@linkcode addGateBAndPower} adds a real comparison.json and power.json
+ * made by the commands themselves.
  */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { toJsonText, writeFilesAtomic } from "../lib/core/atomic_write.ts";
+import { run as compare } from "../lib/cli/compare.ts";
+import { run as planPower } from "../lib/cli/plan_power.ts";
+import { quiet } from "./fixtures.ts";
 
 const versions = ["query-formulation", "variant-price-check", "old-cart", "new-cart"];
 
@@ -239,4 +246,63 @@ export async function writeAnalysisFixture(
   if (parts.heldout ?? true) files["heldout.json"] = toJsonText(HELDOUT);
   await writeFilesAtomic(dir, files);
   return dir;
+}
+
+/** The demo's Gate B runs (data/demo/gate-b), small enough for a quick `gate compare`. */
+const GATE_B = fileURLToPath(new URL("../data/demo/gate-b/", import.meta.url));
+
+/**
+ * Adds a real comparison.json (`gate compare` on the demo's Gate B runs,
+ * 200 bootstrap draws, seed 3) and power.json (`gate plan-power`, N 60,
+ * M 4, p 0.5, s 0.3, K 2, 50 simulations, seed 2) to `dir`; the commands'
+ * other files stay in a scratch directory.
+ */
+export async function addGateBAndPower(dir: string): Promise<void> {
+  const scratch = await Deno.makeTempDir({ prefix: "gatelab-html-gateb-" });
+  try {
+    const args = ["--out", scratch];
+    const compared = await quiet(() =>
+      compare([
+        "--bare",
+        join(GATE_B, "bare-test"),
+        "--equipped",
+        join(GATE_B, "equipped-test"),
+        "--bootstrap",
+        "200",
+        "--seed",
+        "3",
+        "--quiet",
+        ...args,
+      ])
+    );
+    const planned = await quiet(() =>
+      planPower([
+        "--tasks",
+        "60",
+        "--columns",
+        "4",
+        "--p-present",
+        "0.5",
+        "--resid-sd",
+        "0.3",
+        "--effects",
+        "0.1,0.05,0,-0.02",
+        "--budget-k",
+        "2",
+        "--sims",
+        "50",
+        "--seed",
+        "2",
+        ...args,
+      ])
+    );
+    if (compared !== 0 || planned !== 0) {
+      throw new Error(`Cannot make the Gate B/power fixture: exit codes ${compared}, ${planned}`);
+    }
+    for (const name of ["comparison.json", "power.json"]) {
+      await Deno.copyFile(join(scratch, name), join(dir, name));
+    }
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
 }

@@ -1,9 +1,9 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { quiet } from "./fixtures.ts";
 import { run } from "../lib/cli/report.ts";
-import { readAnalysisDir, renderReport } from "../lib/html/mod.ts";
+import { readAnalysisDir, renderReport, reportSections } from "../lib/html/mod.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
-import { CONTRIBUTIONS, writeAnalysisFixture } from "./html_fixture.ts";
+import { addGateBAndPower, CONTRIBUTIONS, writeAnalysisFixture } from "./html_fixture.ts";
 
 function count(text: string, needle: string): number {
   return text.split(needle).length - 1;
@@ -76,6 +76,103 @@ Deno.test("a study-only directory gives a study-only report", async () => {
   const { html, figures } = renderReport(r.value);
   deepEqual(figures.map((f) => f.name), ["study_arms", "study_comparisons"]);
   ok(!html.includes("Coefficients"));
+  await Deno.remove(dir, { recursive: true });
+});
+
+/** A right-aligned cell as toHtmlTable writes it. */
+const cell = (text: string): string => `<td class="r">${text}</td>`;
+const fixed = (x: number, digits: number): string => x.toFixed(digits);
+
+Deno.test("comparison.json and power.json become tables, not raw JSON", async () => {
+  const dir = await writeAnalysisFixture({ selection: false, heldout: false, study: false });
+  await addGateBAndPower(dir);
+  const comparison = JSON.parse(await Deno.readTextFile(`${dir}/comparison.json`));
+  const power = JSON.parse(await Deno.readTextFile(`${dir}/power.json`));
+  const out = await Deno.makeTempDir();
+  deepEqual(await quiet(() => run([dir, "--out", out])), 0);
+  const html = await Deno.readTextFile(`${out}/report.html`);
+  // Analysis (overview, means, coefficients) + Gate B (2) + power (3) + inputs.
+  deepEqual(count(html, "<table"), 9);
+  ok(html.includes("<h2>Gate B: equipped vs bare</h2>"));
+  ok(html.includes("<h2>Power plan</h2>"));
+  for (
+    const caption of [
+      "Gate B: equipped vs bare, task-aligned",
+      "Gate B: failures and cost",
+      "Power plan",
+      "Minimum detectable effect by number of tasks",
+      "Minimum detectable effect by number of candidate columns",
+    ]
+  ) ok(html.includes(`<caption>${caption}</caption>`), caption);
+  // Gate B: the reward row, bare / equipped / difference / interval at 4 decimals.
+  const reward = comparison.metrics.reward;
+  ok(
+    html.includes(
+      `<td class="l">reward</td>${cell(fixed(reward.bare, 4))}${cell(fixed(reward.equipped, 4))}${
+        cell(fixed(reward.difference, 4))
+      }${cell(`[${fixed(reward.ci[0], 4)}, ${fixed(reward.ci[1], 4)}]`)}`,
+    ),
+  );
+  const steps = comparison.behaviour.steps;
+  ok(html.includes(`<td class="l">steps</td>${cell(fixed(steps.bare, 2))}`));
+  ok(html.includes(`${comparison.n_pairs} paired episodes over ${comparison.n_tasks} tasks`));
+  // Power: design, analytic MDE, and the first row of each grid.
+  ok(html.includes(`<td class="l">tasks N</td>${cell("60")}`));
+  ok(html.includes(`<td class="l">budget K</td>${cell("2")}`));
+  ok(
+    html.includes(
+      `<td class="l">MDE at 80% power, alpha 0.05</td>${cell(fixed(power.analytic.mde_80, 4))}`,
+    ),
+  );
+  const t0 = power.mde_by_tasks[0], c0 = power.mde_by_columns[0];
+  ok(
+    html.includes(
+      `${cell(String(t0.tasks))}${cell(fixed(t0.se_beta, 4))}${cell(fixed(t0.mde_80, 4))}`,
+    ),
+  );
+  ok(
+    html.includes(
+      `${cell(String(c0.columns))}${cell(fixed(c0.se_beta, 4))}${cell(fixed(c0.mde_80, 4))}`,
+    ),
+  );
+  ok(html.includes(`${power.simulation.sims} simulated gates, seed ${power.simulation.seed}.`));
+  // The raw-JSON fallback is gone.
+  ok(!html.includes("<details") && !html.includes("<pre") && !html.includes("Other outputs"));
+  ok(!html.includes("gatelab.comparison/v1") && !html.includes("gatelab.power/v1"));
+  // Both files are recorded as inputs, with their hashes.
+  const meta = JSON.parse(await Deno.readTextFile(`${out}/report.json`));
+  deepEqual(Object.keys(meta.inputs), ["comparison.json", "contributions.json", "power.json"]);
+  deepEqual(meta.inputs["power.json"], sha256Hex(await Deno.readFile(`${dir}/power.json`)));
+  // A Gate B / power-only directory is reportable on its own, deterministically.
+  await Deno.remove(`${dir}/contributions.json`);
+  const a = await readAnalysisDir(dir), b = await readAnalysisDir(dir);
+  ok(a.ok && b.ok);
+  deepEqual(reportSections(a.value).map((s) => s.heading), [
+    "Gate B: equipped vs bare",
+    "Power plan",
+  ]);
+  deepEqual(renderReport(a.value).html, renderReport(b.value).html);
+  await Deno.remove(dir, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("a malformed power.json or comparison.json is a schema_error with its field path", async () => {
+  const dir = await writeAnalysisFixture({ selection: false, heldout: false, study: false });
+  await addGateBAndPower(dir);
+  const power = JSON.parse(await Deno.readTextFile(`${dir}/power.json`));
+  power.analytic.mde_80 = "small";
+  await Deno.writeTextFile(`${dir}/power.json`, JSON.stringify(power));
+  const comparison = JSON.parse(await Deno.readTextFile(`${dir}/comparison.json`));
+  delete comparison.metrics.reward.difference;
+  await Deno.writeTextFile(`${dir}/comparison.json`, JSON.stringify(comparison));
+  const r = await readAnalysisDir(dir);
+  deepEqual(
+    r.ok ? [] : r.issues.map((i) => [i.code, i.file?.split("/").pop(), i.path]).sort(),
+    [
+      ["schema_error", "comparison.json", "metrics.reward.difference"],
+      ["schema_error", "power.json", "analytic.mde_80"],
+    ],
+  );
   await Deno.remove(dir, { recursive: true });
 });
 

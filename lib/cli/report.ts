@@ -1,7 +1,8 @@
 /**
  * `deno task gate report <analysis_out_dir> --out <dir>`: one
  * self-contained `report.html` (tables and inline SVG, no script, no
- * network) from the outputs of `gate analyze` and/or `gate study`, plus
+ * network) from the outputs of `gate analyze`, `gate heldout`, `gate study`,
+ * `gate compare` and/or `gate plan-power`, plus
  * each figure as `figures/<name>.svg` and a `report.json` listing inputs and
  * figures. All files are written in one atomic step.
  *
@@ -23,7 +24,8 @@ const HELP = `usage: deno task gate report <analysis_out_dir> --out <dir> [--tit
 
 Writes <dir>/report.html: a self-contained HTML report (tables, inline SVG
 figures, no script, no network) of the contributions.json, selection.json,
-study.json and other gatelab outputs found in <analysis_out_dir>. Also
+heldout.json, study.json, comparison.json (gate compare) and power.json
+(gate plan-power) found in <analysis_out_dir>. Also
 writes <dir>/figures/<name>.svg and <dir>/report.json (inputs with sha256,
 figure list, generator).
 

@@ -3,6 +3,7 @@ export * from "./escape_html.ts";
 export * from "./html_table.ts";
 export * from "./display.ts";
 export * from "./notebook_progress.ts";
+export * from "./extra_shapes.ts";
 export * from "./read_analysis_dir.ts";
 export * from "./report_tables.ts";
 export * from "./report.ts";

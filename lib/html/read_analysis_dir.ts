@@ -19,6 +19,12 @@ import {
   type StudyFile,
   StudyFileSchema,
 } from "../figures/output_shapes.ts";
+import {
+  type ComparisonFile,
+  ComparisonFileSchema,
+  type PowerFile,
+  PowerFileSchema,
+} from "./extra_shapes.ts";
 
 /** What an analysis directory holds. Every file is optional; at least one must exist. */
 export interface AnalysisOutputs {
@@ -27,17 +33,13 @@ export interface AnalysisOutputs {
   readonly selection: SelectionFile | null;
   readonly study: StudyFile | null;
   readonly heldout: HeldoutFile | null;
-  /** Other gatelab JSON outputs found (e.g. comparison.json, power.json), parsed but unchecked. */
-  readonly extras: Readonly<Record<string, unknown>>;
+  /** comparison.json of `gate compare` (Gate B). */
+  readonly comparison: ComparisonFile | null;
+  /** power.json of `gate plan-power`. */
+  readonly power: PowerFile | null;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
 }
-
-/** Extra files picked up when present, passed through to the report as data. */
-export const EXTRA_OUTPUT_FILES = [
-  "comparison.json",
-  "power.json",
-] as const;
 
 async function readOptional(path: string): Promise<Uint8Array | null> {
   try {
@@ -49,11 +51,13 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 }
 
 /**
- * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json` and the
- * {@linkcode EXTRA_OUTPUT_FILES} from `dir`. Checked files must match their
- * section of docs/FORMAT.md (unknown fields are kept).
+ * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json`,
+ * `comparison.json` and `power.json` from `dir`. Each file found must match
+ * its section of docs/FORMAT.md or its command's documentation (the fields
+ * the report reads are checked; unknown fields are accepted).
  *
- * @param dir Output directory of `gate analyze` and/or `gate study`.
+ * @param dir Output directory of `gate analyze`, `gate study`, `gate heldout`,
+ *   `gate compare` and/or `gate plan-power`.
  * @returns The outputs, or issues: `io_error` when the directory cannot be
  *   read or holds none of the files, `parse_error` for invalid JSON,
  *   `schema_error` (with file and field path) for a wrong shape.
@@ -94,7 +98,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     };
   }
 
-  async function load<T>(name: string, schema: z.ZodType<T> | null): Promise<T | null> {
+  async function load<T>(name: string, schema: z.ZodType<T>): Promise<T | null> {
     const file = join(dir, name);
     let bytes: Uint8Array | null;
     try {
@@ -120,7 +124,6 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       });
       return null;
     }
-    if (schema === null) return value as T;
     const parsed = parseWithSchema(schema, value, { file });
     if (!parsed.ok) {
       issues.push(...parsed.issues);
@@ -133,11 +136,8 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   const selection = await load("selection.json", SelectionFileSchema);
   const study = await load("study.json", StudyFileSchema);
   const heldout = await load("heldout.json", HeldoutFileSchema);
-  const extras: Record<string, unknown> = {};
-  for (const name of EXTRA_OUTPUT_FILES) {
-    const value = await load<unknown>(name, null);
-    if (value !== null) extras[name] = value;
-  }
+  const comparison = await load("comparison.json", ComparisonFileSchema);
+  const power = await load("power.json", PowerFileSchema);
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {
@@ -145,7 +145,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       issues: [{
         code: "io_error",
         message:
-          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json",
+          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json",
         file: dir,
       }],
     };
@@ -154,7 +154,16 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   for (const name of Object.keys(inputs).sort()) sortedInputs[name] = inputs[name]!;
   return {
     ok: true,
-    value: { dir, contributions, selection, study, heldout, extras, inputs: sortedInputs },
+    value: {
+      dir,
+      contributions,
+      selection,
+      study,
+      heldout,
+      comparison,
+      power,
+      inputs: sortedInputs,
+    },
     issues: [],
   };
 }

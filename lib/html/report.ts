@@ -13,12 +13,18 @@ import { rankAgreementPlot } from "../figures/heldout.ts";
 import { acrossGateRankPoints, heldoutGainPoints, studyRows } from "../figures/adapters.ts";
 import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout.ts";
 import type { SelectionStability } from "../infer/bootstrap.ts";
-import { acrossGateTable, heldoutSummaryTable, stabilityTable } from "../report/infer_tables.ts";
+import {
+  acrossGateTable,
+  heldoutSummaryTable,
+  powerTables,
+  stabilityTable,
+} from "../report/infer_tables.ts";
+import type { PowerPlan } from "../infer/power.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
-import { selectionTable } from "../report/gate_tables.ts";
+import { comparisonTables, selectionTable } from "../report/gate_tables.ts";
 import {
   coefficientsTable,
   metricMeansTable,
@@ -36,7 +42,7 @@ export interface ReportSection {
 /**
  * The report's sections, in order: analysis overview, coefficients,
  * selection (with bootstrap stability when present), held-out checks,
- * study. Sections without data are left out.
+ * Gate B comparison, power plan, study. Sections without data are left out.
  *
  * @param outputs What {@linkcode readAnalysisDir} found.
  * @returns The sections with their tables and figures.
@@ -45,7 +51,8 @@ export interface ReportSection {
  * ```ts
  * import { reportSections } from "./report.ts";
  * import { deepEqual } from "node:assert/strict";
- * const sections = reportSections({ dir: "x", contributions: null, selection: null, heldout: null, extras: {}, inputs: {},
+ * const sections = reportSections({ dir: "x", contributions: null, selection: null, heldout: null,
+ *   comparison: null, power: null, inputs: {},
  *   study: { format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
  *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true } },
  *     comparisons: [] } });
@@ -116,6 +123,19 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     }
     sections.push({ heading: "Held-out checks", items });
   }
+  if (outputs.comparison) {
+    sections.push({
+      heading: "Gate B: equipped vs bare",
+      items: comparisonTables(outputs.comparison),
+    });
+  }
+  if (outputs.power) {
+    // The schema checked every field the shared tables read.
+    sections.push({
+      heading: "Power plan",
+      items: powerTables(outputs.power as unknown as PowerPlan),
+    });
+  }
   if (study) {
     const { arms, comparisons } = studyRows(study);
     const items: (Table | Figure)[] = [studyArmsFileTable(study)];
@@ -151,7 +171,6 @@ tfoot td { font-size: 0.85em; color: #555; border: none; }
 .r { text-align: right; } .l { text-align: left; } .c { text-align: center; }
 .figure { margin: 1em 0; overflow-x: auto; }
 code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
-pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 12px; }
 `;
 
 /** Options of {@linkcode renderReport}. */
@@ -170,8 +189,7 @@ export interface RenderReportOptions {
 
 /**
  * Renders the report as one HTML document: inline CSS, tables, inline SVG
- * figures, the other outputs found (power, comparison) as JSON in
- * collapsible blocks, and the sha256 of every input file. No script and no
+ * figures, and the sha256 of every input file. No script and no
  * external reference; a Content Security Policy blocks any load.
  * Deterministic: the same outputs give the same bytes.
  *
@@ -183,7 +201,8 @@ export interface RenderReportOptions {
  * ```ts
  * import { renderReport } from "./report.ts";
  * import { ok } from "node:assert/strict";
- * const { html, figures } = renderReport({ dir: "out", contributions: null, selection: null, heldout: null, extras: {},
+ * const { html, figures } = renderReport({ dir: "out", contributions: null, selection: null, heldout: null,
+ *   comparison: null, power: null,
  *   inputs: { "study.json": "ab" }, study: { format: "gatelab.study/v1",
  *   bootstrap: { draws: 10, seed: 1, resample: "tasks" }, comparisons: [],
  *   arms: { M: { planned: 2, observed: 2, successes: 1, estimate: 0.5, bounds: [0.5, 0.5], complete: true } } } });
@@ -213,18 +232,6 @@ export function renderReport(
       } else {
         body.push(toHtmlTable(item));
       }
-    }
-    body.push("</section>");
-  }
-  const extraNames = Object.keys(outputs.extras).sort();
-  if (extraNames.length > 0) {
-    body.push("<section>\n<h2>Other outputs</h2>");
-    for (const name of extraNames) {
-      body.push(
-        `<details><summary>${escapeHtml(name)}</summary><pre>${
-          escapeHtml(JSON.stringify(outputs.extras[name], null, 2))
-        }</pre></details>`,
-      );
     }
     body.push("</section>");
   }
