@@ -24,9 +24,6 @@ import { run } from "../lib/cli/analyze.ts";
 import { createPrng } from "../lib/core/prng.ts";
 import type { PairedDataset } from "../lib/core/types.ts";
 
-const online = ONLINE_SLOTS;
-const effects = ONLINE_EFFECTS;
-
 const run0 = { run_id: "r", run_dir: "r", sha256: "00" };
 
 /** An in-memory dataset of plain (one-version) columns with one row per task. */
@@ -119,8 +116,8 @@ Deno.test("analyze diagnostics: every metric's AMCE equals the hand computation 
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, {
     tasks: 60,
-    slots: online,
-    effects,
+    slots: ONLINE_SLOTS,
+    effects: ONLINE_EFFECTS,
     stage: "online",
     budgetK: 2,
     components: ["r_strict", "r_success"],
@@ -220,8 +217,8 @@ Deno.test("gate analyze: diagnostics and stability files are written in the same
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, {
     tasks: 40,
-    slots: online,
-    effects,
+    slots: ONLINE_SLOTS,
+    effects: ONLINE_EFFECTS,
     stage: "online",
     budgetK: 2,
   });

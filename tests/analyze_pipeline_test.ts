@@ -24,15 +24,12 @@ import { run } from "../lib/cli/analyze.ts";
 import type { PairedDataset } from "../lib/core/types.ts";
 import { UsageError } from "../lib/cli/args.ts";
 
-const online = ONLINE_SLOTS;
-const effects = ONLINE_EFFECTS;
-
 Deno.test("analyze: pipeline passes the shared-QR fits through and shapes contributions as FORMAT section 5", async () => {
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, {
     tasks: 60,
-    slots: online,
-    effects,
+    slots: ONLINE_SLOTS,
+    effects: ONLINE_EFFECTS,
     stage: "online",
     budgetK: 2,
     components: ["r_strict", "r_success", "r_type"],
@@ -181,8 +178,8 @@ Deno.test("gate analyze: writes all outputs, is deterministic, and re-running do
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, {
     tasks: 40,
-    slots: online,
-    effects,
+    slots: ONLINE_SLOTS,
+    effects: ONLINE_EFFECTS,
     stage: "online",
     budgetK: 2,
   });

@@ -72,25 +72,27 @@ Deno.test("decode(encode(run)) deep-equals the run for random attempts", () => {
   );
 });
 
+/** A failed attempt with every optional field null. */
+const FAILED: Attempt = {
+  split: "val",
+  task_id: "t",
+  sample_id: 0,
+  attempt: 0,
+  status: "failed",
+  reward: null,
+  rewards: {},
+  success: null,
+  injected: [],
+  job_seed: null,
+  steps: null,
+  tokens: null,
+  error: "timeout",
+  provenance: null,
+  line: 1,
+};
+
 Deno.test("encoding is deterministic and keeps -0, empty lists and all-null columns", () => {
-  const base: Attempt = {
-    split: "val",
-    task_id: "t",
-    sample_id: 0,
-    attempt: 0,
-    status: "failed",
-    reward: null,
-    rewards: {},
-    success: null,
-    injected: [],
-    job_seed: null,
-    steps: null,
-    tokens: null,
-    error: "timeout",
-    provenance: null,
-    line: 1,
-  };
-  const attempts = [base, { ...base, reward: -0, rewards: { r: -0 }, line: 2 }];
+  const attempts = [FAILED, { ...FAILED, reward: -0, rewards: { r: -0 }, line: 2 }];
   const run: LoadedRun = { dir: "r", manifest: MANIFEST, sha256: "00", attempts };
   const a = encodeRunTable(run, { key: "k", loaderVersion: "v" });
   const b = encodeRunTable(run, { key: "k", loaderVersion: "v" });
@@ -106,23 +108,7 @@ Deno.test("a lone surrogate cannot be stored exactly: encode throws, the cache s
     dir: "r",
     manifest: MANIFEST,
     sha256: "00",
-    attempts: [{
-      split: "val",
-      task_id: "t\ud800",
-      sample_id: 0,
-      attempt: 0,
-      status: "failed",
-      reward: null,
-      rewards: {},
-      success: null,
-      injected: [],
-      job_seed: null,
-      steps: null,
-      tokens: null,
-      error: null,
-      provenance: null,
-      line: 1,
-    }],
+    attempts: [{ ...FAILED, task_id: "t\ud800", error: null }],
   };
   throws(() => encodeRunTable(one, { key: "k", loaderVersion: "v" }), RangeError);
   // A run file whose task id is "\ud800"-escaped JSON: valid, read, never cached.
