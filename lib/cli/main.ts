@@ -28,6 +28,10 @@ const COMMANDS: Record<string, Command> = {
   reward: { summary: "level-to-reward recipes", load: () => import("./reward.ts") },
   report: { summary: "self-contained HTML report", load: () => import("./report.ts") },
   sql: { summary: "SQL over loaded runs (DuckDB)", load: () => import("./sql.ts") },
+  history: {
+    summary: "chunk lifecycles and lineage across gates",
+    load: () => import("./history.ts"),
+  },
 };
 
 function usage(): string {

@@ -37,6 +37,19 @@ export const EXTENSION_CODES = [
   "comparison_invalid",
   "baseline_changed",
   "plan_invalid",
+  // gate history (docs/FORMAT.md, Extensions: history)
+  "lineage_mismatch",
+  "version_reused",
+  // gate ledger-audit
+  "operation_invalid",
+  "rewrite_target_missing",
+  "reproposed_rejected",
+  "ledger_result_mismatch",
+  // gate firewall
+  "gold_asin",
+  "task_id_leak",
+  "title_leak",
+  "instance_identifier",
 ] as const;
 
 /** A stable issue code. */
@@ -58,6 +71,11 @@ export interface Issue {
   readonly path?: string;
   /** Episode key `split/task_id/sample_id` the problem concerns. */
   readonly episode?: string;
+  /**
+   * `warning` for an issue a command was told to record without failing
+   * (e.g. `gate history --allow-lineage-gaps`); absent means an error.
+   */
+  readonly severity?: "warning";
 }
 
 /** Options of {@linkcode IssueList}. */
@@ -160,7 +178,8 @@ export function formatIssue(issue: Issue): string {
   if (issue.line !== undefined) where += `:${issue.line}`;
   if (issue.path !== undefined && issue.path !== "") where += (where ? " " : "") + issue.path;
   if (issue.episode !== undefined) where += (where ? " " : "") + `[${issue.episode}]`;
-  return where ? `${issue.code}  ${where}  ${issue.message}` : `${issue.code}  ${issue.message}`;
+  const code = issue.severity === "warning" ? `${issue.code} (warning)` : issue.code;
+  return where ? `${code}  ${where}  ${issue.message}` : `${code}  ${issue.message}`;
 }
 
 /**

@@ -42,10 +42,12 @@ export function validationDocument(
     list = new IssueList();
     list.addAll(issues);
   }
+  const kept = list.toArray();
   return {
     format: "gatelab.validation/v1",
-    ok: list.ok,
-    issues: list.toArray(),
+    // Warnings (issues a command was told to record without failing) leave ok true.
+    ok: kept.every((issue) => issue.severity === "warning") && list.count === kept.length,
+    issues: kept,
     counts: list.counts(),
     generator: generatorMeta(command),
     inputs,

@@ -1,0 +1,125 @@
+/**
+ * `deno task gate history <gate_dir_or_analysis_dir>... --out <dir>`: a
+ * training history across checkpoints: lineage checks, chunk lifecycles,
+ * the internalization screen, tables and figures (docs/history.md).
+ *
+ * Exit codes: 0 ok (lineage gaps allowed are warnings), 2 issues (only
+ * validation.json is written), 1 crash.
+ *
+ * @module
+ */
+import { intOption, parseCommand } from "./args.ts";
+import { formatIssue, type Issue } from "../core/issue.ts";
+import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
+import { readHistorySteps } from "../history/read_steps.ts";
+import { buildHistory } from "../history/history.ts";
+import { internalizationTable, lifecycleTable } from "../history/tables.ts";
+import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
+import { figureFiles } from "../figures/figure_files.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+
+const HELP = `usage: deno task gate history <gate_dir_or_analysis_dir>... --out <dir> [options]
+
+Reads the gates of a training history in order (Gate A, then one online gate
+or pooled rounds per later checkpoint): analysis directories as written by
+gate analyze, or gate directories analysed now (rounds sharing one bare run
+are pooled into one step). Checks lineage (lineage_mismatch, version_reused),
+builds every chunk's lifecycle across steps and the descriptive
+internalization screen, and writes history.json, history.md/.tex and the
+figures history_lifecycle and history_trajectories (docs/history.md).
+
+  --out <dir>             output directory (required)
+  --allow-lineage-gaps    record lineage issues as warnings instead of failing
+  --bootstrap <B>         task-bootstrap draws for gates analysed now (default 0)
+  --seed <S>              bootstrap seed (default 20260927)
+  --cache <dir>           read runs of gates analysed now through the run cache
+  --no-png                skip PNG copies of the figures
+  --quiet                 print only the summary`;
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const cli = parseCommand(args, {
+    name: "history",
+    help: HELP,
+    options: {
+      out: { type: "string" },
+      "allow-lineage-gaps": { type: "boolean" },
+      bootstrap: { type: "string" },
+      seed: { type: "string" },
+      cache: { type: "string" },
+      "no-png": { type: "boolean" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { min: 1, what: "gate or analysis directory" },
+    required: { out: "<dir>" },
+  });
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
+  const out = values.out;
+  const draws = intOption("bootstrap", values.bootstrap, 0, { min: 0 });
+  const seed = intOption("seed", values.seed, 20260927, { min: 0 });
+  const read = await readHistorySteps(positionals, {
+    draws,
+    seed,
+    command,
+    ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
+  });
+  const quiet = { quiet: values.quiet };
+  if (read.issues.length > 0) {
+    return await refuse(out, validationDocument(read.issues, command, read.inputs), quiet);
+  }
+  const metrics = [...new Set(read.steps.map((s) => s.metric))];
+  if (metrics.length > 1) {
+    const issue: Issue = {
+      code: "usage_error",
+      message: `the steps rank by different metrics (${
+        metrics.join(", ")
+      }); re-analyse with one --metric`,
+    };
+    return await refuse(out, validationDocument([issue], command, read.inputs), quiet);
+  }
+  const { document, issues } = buildHistory(read.steps, {
+    allowLineageGaps: values["allow-lineage-gaps"] === true,
+    command,
+  });
+  const validation = validationDocument(issues, command, read.inputs);
+  if (!validation.ok) return await refuse(out, validation, quiet);
+
+  const tables = [lifecycleTable(document), internalizationTable(document)];
+  const figures = await figureFiles([lifecycleFigure(document), trajectoryFigure(document)], {
+    png: values["no-png"] !== true,
+  });
+  await writeFilesAtomic(out, {
+    "validation.json": toJsonText(validation),
+    "history.json": toJsonText(document),
+    "history.md": tables.map(toMarkdown).join("\n"),
+    "history.tex": tables.map(toLatex).join("\n"),
+    ...figures,
+  });
+  if (!values.quiet) {
+    for (const issue of issues) console.log(formatIssue(issue));
+    for (const s of document.steps) {
+      console.log(
+        `  step ${s.step}  ${s.checkpoint_id ?? "?"}  ${
+          s.gate_ids.join("+")
+        }  selected ${s.selected.length}/${s.budget_k}`,
+      );
+    }
+    for (const r of document.internalization) {
+      console.log(
+        `  trend ${r.chunk_id.padEnd(30)} slope ${r.slope.toFixed(4)} [${
+          r.slope_ci[0].toFixed(4)
+        }, ${r.slope_ci[1].toFixed(4)}]${r.flagged ? "  flagged (descriptive)" : ""}`,
+      );
+    }
+  }
+  const flagged = document.internalization.filter((r) => r.flagged).map((r) => r.chunk_id);
+  console.log(
+    `ok: ${document.steps.length} steps, ${Object.keys(document.chunks).length} chunks; lineage ${
+      issues.length === 0 ? "clean" : `${issues.length} warning(s)`
+    }; internalization flagged: ${flagged.join(", ") || "none"}; wrote ${out}/`,
+  );
+  return 0;
+}

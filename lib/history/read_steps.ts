@@ -1,0 +1,266 @@
+/**
+ * Reads the steps of a history from disk: analysis output directories as
+ * they are, gate directories analysed now (rounds that share one bare run
+ * pooled into one step, as `gate analyze` pools them).
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { GatelabError, type Issue } from "../core/issue.ts";
+import { normalQuantile } from "../infer/distributions.ts";
+import { validateGates } from "../validate/validate_gates.ts";
+import { runAnalysis } from "../analyze/analyze.ts";
+import type { Role } from "../core/types.ts";
+import type { SelectionStatus } from "../select/select.ts";
+import type { HistoryStep, IntervalKind, StepVersion } from "./step.ts";
+
+/** Options of {@linkcode readHistorySteps}. */
+export interface ReadHistoryStepsOptions {
+  /** Bootstrap draws for gates analysed now (0: HC3 or CR1 intervals). @default {0} */
+  readonly draws?: number;
+  /** Bootstrap seed for gates analysed now. @default {20260927} */
+  readonly seed?: number;
+  /** Run cache directory for gates analysed now. */
+  readonly cacheDir?: string;
+  /** Command line recorded by analyses made now. @default {"history"} */
+  readonly command?: string;
+}
+
+/** What was read: the steps (when every input could be used), issues, and the inputs. */
+export interface ReadHistorySteps {
+  readonly steps: HistoryStep[];
+  readonly issues: Issue[];
+  readonly inputs: { readonly dir: string; readonly kind: "analysis" | "gate" }[];
+}
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readJson(path: string, issues: Issue[]): Promise<Json | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    issues.push({
+      code: "io_error",
+      message: `cannot read: ${error instanceof Error ? error.message : error}`,
+      file: path,
+    });
+    return null;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    issues.push({
+      code: "parse_error",
+      message: `not valid JSON: ${error instanceof Error ? error.message : error}`,
+      file: path,
+    });
+    return null;
+  }
+}
+
+async function readJsonQuiet(path: string): Promise<Json | null> {
+  try {
+    return JSON.parse(await Deno.readTextFile(path));
+  } catch {
+    return null;
+  }
+}
+
+const Z975 = normalQuantile(0.975);
+
+/**
+ * Converts one analysis (contributions.json and selection.json contents)
+ * into a {@linkcode HistoryStep}. Intervals: the bootstrap percentile
+ * interval (`ci`, with `se_bootstrap`) when the analysis ran the
+ * bootstrap; otherwise estimate -/+ z_0.975 times the CR1 task-clustered
+ * error for pooled rounds (rows share tasks, so HC3 would understate the
+ * error) and the HC3 error for a single gate.
+ */
+async function toStep(
+  step: number,
+  contributions: Json,
+  selection: Json,
+  source: HistoryStep["source"],
+): Promise<HistoryStep> {
+  const metric: string = selection.metric;
+  const gates: Json[] = Array.isArray(contributions.gates) ? contributions.gates : [];
+  const gateDirs: string[] = gates.map((g) => String(g.gate_dir ?? ""));
+  const texts = new Map<string, string>();
+  for (const dir of gateDirs) {
+    const plan = await readJsonQuiet(join(dir, "gate.json"));
+    for (const slot of plan?.slots ?? []) {
+      for (const v of slot?.versions ?? []) {
+        if (typeof v?.text_sha256 === "string") texts.set(v.version_id, v.text_sha256);
+      }
+    }
+  }
+  const manifest = await readJsonQuiet(
+    join(String(contributions.baseline?.run_dir ?? ""), "manifest.json"),
+  );
+  const checkpoint = manifest?.provenance?.checkpoint_id;
+  const coefficients = contributions.metrics?.[metric]?.coefficients ?? {};
+  const pooled = gates.length > 1;
+  const decisions = new Map<string, Json>(
+    (selection.decisions as Json[]).map((d) => [d.version_id, d]),
+  );
+  const versions = (contributions.columns as Json[]).map((c): StepVersion => {
+    const coef = coefficients[c.version_id] ?? {};
+    const d = decisions.get(c.version_id) ?? {};
+    const estimate: number = coef.estimate;
+    let se: number | null, lo: number | null, hi: number | null, interval: IntervalKind;
+    if (Array.isArray(coef.ci) && typeof coef.se_bootstrap === "number") {
+      interval = "bootstrap";
+      se = coef.se_bootstrap;
+      [lo, hi] = coef.ci;
+    } else {
+      interval = pooled ? "cr1_normal" : "hc3_normal";
+      se = (pooled ? coef.se_cluster : coef.se_hc3) ?? null;
+      lo = se === null ? null : estimate - Z975 * se;
+      hi = se === null ? null : estimate + Z975 * se;
+    }
+    return {
+      version_id: c.version_id,
+      slot_id: c.slot_id,
+      chunk_id: c.chunk_id,
+      role: c.role as Role,
+      text_sha256: texts.get(c.version_id) ?? null,
+      estimate,
+      se,
+      ci_lower: lo ?? null,
+      ci_upper: hi ?? null,
+      interval,
+      status: d.status as SelectionStatus,
+      rank: d.rank ?? null,
+      retired: d.retired === true,
+    };
+  });
+  const boot = contributions.bootstrap;
+  return {
+    step,
+    gate_ids: gates.map((g) => String(g.gate_id)),
+    gate_dirs: gateDirs,
+    plan_files: gateDirs.map((d) => join(d, "gate.json")),
+    checkpoint_id: typeof checkpoint === "string" ? checkpoint : null,
+    stage: selection.stage ?? gates[0]?.stage ?? "online",
+    metric,
+    budget_k: selection.budget_k,
+    baseline_sha256: String(contributions.baseline?.sha256 ?? ""),
+    source,
+    bootstrap: boot && typeof boot.draws === "number"
+      ? { draws: boot.draws, seed: boot.seed }
+      : null,
+    selected: [...selection.selected],
+    versions,
+  };
+}
+
+/**
+ * Reads the steps of a history. Each input is an analysis output directory
+ * (with contributions.json and selection.json) or a gate directory
+ * (gate.json); consecutive gate directories whose bare run is the same
+ * directory form one step and are validated and analysed now (strict
+ * pairing; with `draws` > 0 also the task bootstrap). An exploratory
+ * analysis (waived pairing codes, or an overridden budget) cannot be a
+ * step: its selection was never made.
+ *
+ * @param dirs Analysis or gate directories in training order.
+ * @param options Bootstrap draws and seed, run cache, command.
+ * @returns The steps, any issues (validation issues of gates analysed now,
+ *   unreadable or exploratory analyses), and the inputs.
+ *
+ * @example
+ * ```ts
+ * import { readHistorySteps } from "./read_steps.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const read = await readHistorySteps(["/nonexistent-dir"]);
+ * deepEqual(read.issues.map((i) => i.code), ["io_error"]);
+ * ```
+ */
+export async function readHistorySteps(
+  dirs: readonly string[],
+  options: ReadHistoryStepsOptions = {},
+): Promise<ReadHistorySteps> {
+  const issues: Issue[] = [];
+  const inputs: ReadHistorySteps["inputs"][number][] = [];
+  type Group = { kind: "analysis"; dir: string } | { kind: "gates"; dirs: string[]; bare: string };
+  const groups: Group[] = [];
+  for (const dir of dirs) {
+    if (
+      await exists(join(dir, "selection.json")) || await exists(join(dir, "contributions.json"))
+    ) {
+      groups.push({ kind: "analysis", dir });
+      inputs.push({ dir, kind: "analysis" });
+    } else if (await exists(join(dir, "gate.json"))) {
+      inputs.push({ dir, kind: "gate" });
+      const plan = await readJson(join(dir, "gate.json"), issues);
+      const bare = resolve(dir, String(plan?.bare_run_dir ?? ""));
+      const last = groups[groups.length - 1];
+      if (last?.kind === "gates" && last.bare === bare) last.dirs.push(dir);
+      else groups.push({ kind: "gates", dirs: [dir], bare });
+    } else {
+      issues.push({
+        code: "io_error",
+        message:
+          "neither an analysis directory (contributions.json, selection.json) nor a gate directory (gate.json)",
+        file: dir,
+      });
+    }
+  }
+  const steps: HistoryStep[] = [];
+  for (const group of groups) {
+    const n = steps.length + 1;
+    if (group.kind === "analysis") {
+      const contributions = await readJson(join(group.dir, "contributions.json"), issues);
+      const selection = await readJson(join(group.dir, "selection.json"), issues);
+      if (contributions === null || selection === null) continue;
+      if (contributions.exploratory === true || selection.exploratory === true) {
+        issues.push({
+          code: "usage_error",
+          message:
+            "this analysis is exploratory (waived pairing checks or an overridden budget); a history step needs the selection the gate made",
+          file: join(group.dir, "selection.json"),
+        });
+        continue;
+      }
+      steps.push(
+        await toStep(n, contributions, selection, { kind: "analysis", dirs: [group.dir] }),
+      );
+      continue;
+    }
+    const validation = await validateGates(group.dirs, {
+      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    });
+    if (!validation.ok || validation.dataset === null) {
+      issues.push(...validation.issues);
+      continue;
+    }
+    try {
+      const analysis = await runAnalysis(validation.dataset, {
+        draws: options.draws ?? 0,
+        seed: options.seed ?? 20260927,
+        command: options.command ?? "history",
+      });
+      steps.push(
+        await toStep(n, analysis.contributions, analysis.selection, {
+          kind: "gates",
+          dirs: group.dirs,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof GatelabError) issues.push(...error.issues);
+      else throw error;
+    }
+  }
+  return { steps, issues, inputs };
+}
