@@ -21,6 +21,7 @@ import {
   ONLINE_SLOTS,
   REWARD_DECIMALS,
 } from "./params.ts";
+import { generateHistoryDemo } from "./history_demo.ts";
 import { demoReadme } from "./readme.ts";
 import { refitSelection } from "./refit.ts";
 import { type SimulatedRun, simulateRun } from "./run.ts";
@@ -385,6 +386,20 @@ export function generateDemo(): Record<string, string> {
     gateBDifference: gateBDifference,
     gateAInteraction,
   });
+
+  // Checkpoint C, the proposal ledger and the gold firewall inputs (new files only).
+  Object.assign(
+    files,
+    generateHistoryDemo({
+      valTasks,
+      bareB,
+      onlineGates: onlineGates.map((gate, i) => ({
+        gateId: rounds[i]![0],
+        maskSeed: rounds[i]![1],
+        gate,
+      })),
+    }),
+  );
 
   const sorted: Record<string, string> = {};
   for (const key of Object.keys(files).sort()) sorted[key] = files[key]!;

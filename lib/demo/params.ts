@@ -386,6 +386,7 @@ export const ENVIRONMENT_CONFIG =
 export const CHECKPOINTS = {
   "ckpt-a": "qwen3.5-4b-sft@rev-8d2f1c0",
   "ckpt-b": "qwen3.5-4b-grpo-round3@rev-41b9e77",
+  "ckpt-c": "qwen3.5-4b-grpo-round6@rev-c75e0d2",
 } as const;
 
 /** Study (FORMAT section 3) settings. */
