@@ -22,6 +22,10 @@ import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
 import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { legacyComparison } from "../explore/legacy_intercept.ts";
+import { legacyComparisonTable } from "../explore/table.ts";
+import { WAIVABLE_CODES } from "../explore/waivable.ts";
+import type { IssueCode } from "../core/issue.ts";
 
 const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
 
@@ -42,6 +46,12 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl)
   --cache <dir>      read runs through the run cache in <dir> (written on a miss);
                      validation.json records hit/miss per run (default: off)
+  --exploratory <codes>  waive these pairing codes (only provenance_mismatch,
+                     seed_mismatch; comma-separated): the outputs say
+                     "exploratory": true and list every waived issue; no
+                     selection.json and no ledger entry are written
+  --estimator legacy_intercept  also refit R_i - mean(B) = a + C_i' b + e_i and
+                     write legacy_comparison.json/.md/.tex beside the paired fit
   --quiet            print only the summary`;
 
 const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
@@ -61,6 +71,8 @@ export async function run(args: string[]): Promise<number> {
       cov: { type: "string" },
       ledger: { type: "string" },
       cache: { type: "string" },
+      exploratory: { type: "string" },
+      estimator: { type: "string" },
       quiet: { type: "boolean" },
     },
     positionals: { min: 1, what: "gate directory" },
@@ -81,8 +93,16 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError(`--cov must be one of ${COVS.join(", ")}, got "${values.cov}"`);
   }
   const metric = values.metric ?? "reward";
+  const waive = exploratoryCodes(values.exploratory);
+  const estimator = values.estimator ?? "paired_delta_ols_no_intercept";
+  if (estimator !== "paired_delta_ols_no_intercept" && estimator !== "legacy_intercept") {
+    throw new UsageError(
+      `--estimator must be legacy_intercept (the paired-delta fit always runs), got "${estimator}"`,
+    );
+  }
 
   const validation = await validateGates(positionals, {
+    ...(waive.length > 0 ? { waive } : {}),
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
     ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
   });
@@ -131,7 +151,12 @@ export async function run(args: string[]): Promise<number> {
     if (error instanceof GatelabError) return await refuse(error.issues);
     throw error;
   }
-  const { contributions, selection, diagnostics, stability } = analysis;
+  const { selection, diagnostics, stability } = analysis;
+  const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
+  const exploratory = waive.length > 0;
+  const contributions = exploratory
+    ? { ...analysis.contributions, exploratory: true, waived_codes: waive, waived_issues: waived }
+    : analysis.contributions;
 
   // Proposal ledger: merged by key, so re-running the same analysis replaces its lines.
   const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
@@ -148,10 +173,17 @@ export async function run(args: string[]): Promise<number> {
   const ledgerText = mergeLedger(await readTextOr(ledgerPath, ""), entries);
   const ledgerInOut = resolve(dirname(ledgerPath)) === resolve(out);
 
-  const coefTables = coefficientTables(contributions);
+  const coefTables = coefficientTables(contributions).map((t) =>
+    exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t
+  );
   const selTable = selectionTable(selection);
+  const validationDoc = validationReport(validation, command);
   const files: Record<string, string> = {
-    "validation.json": toJsonText(validationReport(validation, command)),
+    "validation.json": toJsonText(
+      exploratory
+        ? { ...validationDoc, exploratory: true, issues: [...validationDoc.issues, ...waived] }
+        : validationDoc,
+    ),
     // JSON.stringify writes 0.0 as 0; the contract and seed 000 spell the
     // fixed metadata `intercept: 0.0`, so keep it a float for typed readers.
     "contributions.json": toJsonText(contributions).replace(
@@ -174,6 +206,32 @@ export async function run(args: string[]): Promise<number> {
     const table = stabilityTable(stability);
     files["stability.md"] = toMarkdown(table);
     files["stability.tex"] = toLatex(table);
+  }
+  if (estimator === "legacy_intercept") {
+    const legacy = legacyComparison(dataset, { metric, budgetK: selection.budget_k });
+    const table = legacyComparisonTable(legacy);
+    files["legacy_comparison.json"] = toJsonText({
+      ...legacy,
+      exploratory: true,
+      generator: contributions.generator,
+    });
+    files["legacy_comparison.md"] = toMarkdown(table);
+    files["legacy_comparison.tex"] = toLatex(table);
+  }
+  if (exploratory) {
+    // An exploratory analysis never selects: no selection and no ledger entry.
+    for (const name of ["selection.json", "selection.md", "selection.tex"]) delete files[name];
+    if (diagnostics !== null) {
+      files["diagnostics.json"] = toJsonText({ ...diagnostics, exploratory: true });
+    }
+    await writeFilesAtomic(out, files);
+    for (const issue of waived) console.log(formatIssue(issue));
+    console.log(
+      `ok (exploratory, waived ${waived.length} issue(s): ${
+        waive.join(", ")
+      }): ${dataset.n} pairs, ${dataset.k} columns; no selection, no ledger entry; wrote ${out}/`,
+    );
+    return 0;
   }
   if (ledgerInOut) files[basename(ledgerPath)] = ledgerText;
   await writeFilesAtomic(out, files);
@@ -233,4 +291,19 @@ async function baselineCheckpoint(runDir: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** Parses `--exploratory a,b`: only the waivable pairing codes. */
+function exploratoryCodes(value: string | undefined): IssueCode[] {
+  if (value === undefined) return [];
+  const codes = value.split(",").map((c) => c.trim()).filter((c) => c !== "");
+  const bad = codes.filter((c) => !(WAIVABLE_CODES as readonly string[]).includes(c));
+  if (codes.length === 0 || bad.length > 0) {
+    throw new UsageError(
+      `--exploratory waives only ${
+        WAIVABLE_CODES.join(", ")
+      } (differences of conditions), got "${value}"; coverage, duplicates, injections, rewards and identifiability are never waived`,
+    );
+  }
+  return [...new Set(codes)] as IssueCode[];
 }

@@ -1,5 +1,5 @@
 import { isAbsolute, join, normalize, resolve } from "node:path";
-import { type Issue, IssueList } from "../core/issue.ts";
+import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
   type DesignColumn,
@@ -48,6 +48,8 @@ export interface GateValidation {
   readonly counts: Record<string, number>;
   /** The paired data, built only when there is no issue. */
   readonly dataset: PairedDataset | null;
+  /** Issues of the waived codes (`options.waive`); present only when codes were waived. */
+  readonly waived?: readonly Issue[];
   readonly inputs: readonly ValidationInput[];
 }
 
@@ -72,6 +74,13 @@ export interface ValidateGatesOptions {
    * @default {undefined}
    */
   readonly cacheDir?: string;
+  /**
+   * Codes to waive (exploratory analysis only; the CLI allows
+   * `provenance_mismatch` and `seed_mismatch`): issues with these codes go
+   * to `waived` instead of `issues` and do not stop the dataset.
+   * @default {[]}
+   */
+  readonly waive?: readonly IssueCode[];
 }
 
 interface GateRead {
@@ -378,11 +387,18 @@ export async function validateGates(
     }
   }
 
-  const ok = issues.ok;
+  const waive = new Set<IssueCode>(options.waive ?? []);
+  const kept = issues.toArray().filter((i) => !waive.has(i.code));
+  const counts = Object.fromEntries(
+    Object.entries(issues.counts()).filter(([code]) => !waive.has(code as IssueCode)),
+  );
+  const ok = Object.keys(counts).length === 0;
   const dataset = ok && bare && bareManifest
     ? buildDataset(bare, bareManifest, gates, columns, columnIndex, allRows, bareCompleted)
     : null;
-  return { ok, issues: issues.toArray(), counts: issues.counts(), dataset, inputs };
+  if (waive.size === 0) return { ok, issues: kept, counts, dataset, inputs };
+  const waived = issues.toArray().filter((i) => waive.has(i.code));
+  return { ok, issues: kept, counts, dataset, inputs, waived };
 }
 
 /**
