@@ -1,0 +1,206 @@
+/**
+ * `gate history` and the exploratory re-analysis on the demo's three
+ * checkpoints. Reference numbers: tests/data/history_wls_reference.json,
+ * made by `python3 scripts/reference/history_wls.py` (statsmodels: OLS with
+ * HC3 or task-clustered errors per step, WLS with the scale fixed at 1 for
+ * the trend; OLS with an intercept on R - mean(B) for the legacy fit).
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { main } from "../lib/cli/main.ts";
+import { wlsTrend } from "../lib/history/wls_trend.ts";
+import { quiet } from "./fixtures.ts";
+
+const REF = JSON.parse(
+  await Deno.readTextFile(new URL("./data/history_wls_reference.json", import.meta.url)),
+);
+const DEMO = "data/demo";
+const A = `${DEMO}/ckpt-a/gate-a`;
+const B = [`${DEMO}/ckpt-b/gate-online-r1`, `${DEMO}/ckpt-b/gate-online-r2`];
+const C = `${DEMO}/ckpt-c/gate-online-c`;
+const XSVC = `${DEMO}/ckpt-c/gate-online-c-xsvc`;
+
+const close = (a: number, b: number, tol = 1e-12) =>
+  ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
+const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+
+Deno.test("wlsTrend matches statsmodels WLS (fixed scale) on a synthetic case", () => {
+  const s = REF.synthetic;
+  const fit = wlsTrend(s.x, s.y, s.se);
+  close(fit.slope, s.slope);
+  close(fit.slopeSe, s.slope_se);
+  close(fit.slopeCi[0], s.slope_ci[0]);
+  close(fit.slopeCi[1], s.slope_ci[1]);
+});
+
+Deno.test("history a -> b -> c: strict lineage fails at step 2 with exactly the demo's gaps", async () => {
+  const out = await Deno.makeTempDir();
+  const code = await quiet(() => main(["history", A, ...B, C, "--out", out, "--no-png"]));
+  deepEqual(code, 2);
+  const v = await readJson(`${out}/validation.json`);
+  deepEqual(v.counts, { lineage_mismatch: 8 });
+  // ckpt-b starts from two chunks Gate A did not select and lacks six it did.
+  deepEqual(
+    v.issues.map((i: { path: string }) => i.path.replace("slots.", "")).sort(),
+    [
+      "candidate-comparison",
+      "candidate-inspection",
+      "explicit-constraint-checklist",
+      "persona-budget-inference",
+      "persona-preference-reasoning",
+      "query-refinement",
+      "review-reading",
+      "variant-option-selection",
+    ],
+  );
+  ok(v.issues.every((i: { file: string }) => i.file === `${B[0]}/gate.json`));
+  deepEqual(await exists(`${out}/history.json`), false);
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("history b -> c is a clean lineage", async () => {
+  const out = await Deno.makeTempDir();
+  deepEqual(await quiet(() => main(["history", ...B, C, "--out", out, "--no-png"])), 0);
+  const h = await readJson(`${out}/history.json`);
+  deepEqual([h.lineage.ok, h.steps.length], [true, 2]);
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("history with gaps allowed: lifecycles, exposure and the internalization screen", async () => {
+  const out = await Deno.makeTempDir();
+  const code = await quiet(() =>
+    main(["history", A, ...B, C, "--out", out, "--allow-lineage-gaps", "--no-png"])
+  );
+  deepEqual(code, 0);
+  const h = await readJson(`${out}/history.json`);
+  const v = await readJson(`${out}/validation.json`);
+  deepEqual([v.ok, v.counts], [true, { lineage_mismatch: 8 }]);
+  ok(v.issues.every((i: { severity: string }) => i.severity === "warning"));
+  deepEqual(h.format, "gatelab.history/v1");
+  deepEqual(h.steps.map((s: { checkpoint_id: string }) => s.checkpoint_id), [
+    "qwen3.5-4b-sft@rev-8d2f1c0",
+    "qwen3.5-4b-grpo-round3@rev-41b9e77",
+    "qwen3.5-4b-grpo-round6@rev-c75e0d2",
+  ]);
+  deepEqual(h.steps.map((s: { gate_ids: string[] }) => s.gate_ids), [
+    ["gate-a"],
+    ["gate-online-r1", "gate-online-r2"],
+    ["gate-online-c"],
+  ]);
+  const at = (chunk: string) =>
+    h.chunks[chunk].map((e: { version_id: string; status: string; transition: string } | null) =>
+      e === null ? null : [e.version_id, e.status, e.transition]
+    );
+  // Planted: the internalizing chunk stays selected at all three steps.
+  deepEqual(at("query-formulation"), [
+    ["query-formulation.v1", "selected", "added"],
+    ["query-formulation.v1", "selected", "kept"],
+    ["query-formulation.v1", "selected", "kept"],
+  ]);
+  // Planted: retired at ckpt-c.
+  deepEqual(at("candidate-comparison")[2], ["candidate-comparison.v1", "retired", "retired"]);
+  // Planted: a rewrite that wins, one that loses.
+  deepEqual(at("attribute-matching")[2], ["attribute-matching.v2", "selected", "replaced"]);
+  deepEqual(at("purchase-termination")[2], ["purchase-termination.v3", "selected", "kept"]);
+  deepEqual(h.chunks["purchase-termination"][2].others, [{
+    version_id: "purchase-termination.v4",
+    role: "new",
+    estimate: h.chunks["purchase-termination"][2].others[0].estimate,
+    status: "rewrite_loser",
+  }]);
+  // The re-proposed brand guard: rejected at ckpt-b (v1) and again at ckpt-c (v2, a new id).
+  deepEqual(at("brand-guard"), [
+    null,
+    ["brand-guard.v1", "non_positive", "rejected"],
+    ["brand-guard.v2", "non_positive", "rejected"],
+  ]);
+  deepEqual(h.exposure["query-formulation"], { steps_in_skill: 2, steps_selected: 3 });
+  // Internalization: only query-formulation has three selected steps of one version.
+  deepEqual(h.internalization.length, 1);
+  const row = h.internalization[0];
+  const ref = REF.demo;
+  deepEqual([row.chunk_id, row.steps, row.flagged], [ref.chunk_id, ref.steps, true]);
+  ref.estimates.forEach((e: number, i: number) => close(row.estimates[i], e, 1e-10));
+  ref.standard_errors.forEach((s: number, i: number) => close(row.standard_errors[i], s, 1e-10));
+  close(row.slope, ref.slope, 1e-10);
+  close(row.slope_se, ref.slope_se, 1e-10);
+  close(row.slope_ci[0], ref.slope_ci[0], 1e-10);
+  close(row.slope_ci[1], ref.slope_ci[1], 1e-10);
+  ok(h.conventions.internalization.note.includes("does not prove internalization"));
+  for (
+    const f of ["history.md", "history.tex", "history_lifecycle.svg", "history_trajectories.svg"]
+  ) {
+    ok(await exists(`${out}/${f}`), f);
+  }
+  ok((await Deno.readTextFile(`${out}/history_lifecycle.svg`)).includes("attribute-matching.v2"));
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("the cross-service gate fails strict pairing on provenance only", async () => {
+  const out = await Deno.makeTempDir();
+  deepEqual(await quiet(() => main(["analyze", XSVC, "--out", out, "--bootstrap", "0"])), 2);
+  const v = await readJson(`${out}/validation.json`);
+  deepEqual(v.counts, { provenance_mismatch: 1 });
+  deepEqual(v.issues[0].path, "provenance.endpoint");
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("analyze --exploratory: waived issues listed, no selection, no ledger; legacy side by side", async () => {
+  const out = await Deno.makeTempDir();
+  const code = await quiet(() =>
+    main([
+      "analyze",
+      XSVC,
+      "--out",
+      out,
+      "--bootstrap",
+      "0",
+      "--exploratory",
+      "provenance_mismatch",
+      "--estimator",
+      "legacy_intercept",
+    ])
+  );
+  deepEqual(code, 0);
+  const contributions = await readJson(`${out}/contributions.json`);
+  deepEqual(contributions.exploratory, true);
+  deepEqual(contributions.waived_codes, ["provenance_mismatch"]);
+  deepEqual(contributions.waived_issues.map((i: { code: string }) => i.code), [
+    "provenance_mismatch",
+  ]);
+  deepEqual(await exists(`${out}/selection.json`), false);
+  deepEqual(await exists(`${out}/ledger.jsonl`), false);
+  const legacy = await readJson(`${out}/legacy_comparison.json`);
+  const ref = REF.legacy_xsvc;
+  deepEqual(legacy.rows.map((r: { version_id: string }) => r.version_id), ref.versions);
+  legacy.rows.forEach(
+    (
+      r: {
+        paired_delta: { estimate: number };
+        legacy_intercept: { estimate: number; se_hc3: number };
+      },
+      j: number,
+    ) => {
+      close(r.paired_delta.estimate, ref.paired_delta[j], 1e-10);
+      close(r.legacy_intercept.estimate, ref.legacy_intercept[j], 1e-10);
+      close(r.legacy_intercept.se_hc3, ref.legacy_intercept_se_hc3[j], 1e-10);
+    },
+  );
+  close(legacy.legacy_intercept_estimate, ref.intercept, 1e-10);
+  close(legacy.bare_mean, ref.bare_mean, 1e-12);
+  // The two estimators would select differently on this gate.
+  ok(
+    JSON.stringify(legacy.selected.paired_delta) !==
+      JSON.stringify(legacy.selected.legacy_intercept),
+  );
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("analyze --exploratory refuses codes that are not differences of conditions", async () => {
+  const out = await Deno.makeTempDir();
+  const code = await quiet(() =>
+    main(["analyze", XSVC, "--out", out, "--exploratory", "coverage_incomplete"])
+  );
+  deepEqual(code, 2);
+  await Deno.remove(out, { recursive: true });
+});
