@@ -28,6 +28,14 @@ const COMMANDS: Record<string, Command> = {
   reward: { summary: "level-to-reward recipes", load: () => import("./reward.ts") },
   report: { summary: "self-contained HTML report", load: () => import("./report.ts") },
   sql: { summary: "SQL over loaded runs (DuckDB)", load: () => import("./sql.ts") },
+  "ledger-audit": {
+    summary: "audit a proposal ledger",
+    load: () => import("./ledger_audit.ts"),
+  },
+  firewall: {
+    summary: "gold firewall audit of deployable texts",
+    load: () => import("./firewall.ts"),
+  },
   history: {
     summary: "chunk lifecycles and lineage across gates",
     load: () => import("./history.ts"),

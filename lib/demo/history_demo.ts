@@ -1,8 +1,10 @@
 /**
  * The demo's third checkpoint and the files around the history commands:
  * ckpt-c's bare val run and online gate (skill = the pooled ckpt-b
- * selection) and a cross-service copy of that gate that fails strict
- * pairing on provenance. New files only: everything else in data/demo/ stays as it was.
+ * selection), a cross-service copy of that gate that fails strict pairing
+ * on provenance, a proposal ledger with a re-proposed rejected candidate,
+ * and chunks, cards and gold items with planted leaks for the gold
+ * firewall. New files only: everything else in data/demo/ stays as it was.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import type { LatentModel } from "./latent.ts";
 import { CHECKPOINTS, GATE_SETTINGS, ONLINE_SLOTS } from "./params.ts";
 import { refitDataset, type RefitGate, type RefitRun } from "./refit.ts";
 import { type SimulatedRun, simulateRun } from "./run.ts";
+import { firewallDemoFiles } from "./firewall_demo.ts";
 import {
   CROSS_SERVICE_ENDPOINT,
   GATE_C_BUDGET,
@@ -20,6 +23,8 @@ import {
   HISTORY_SEEDS,
 } from "./history_params.ts";
 import type { DemoTask } from "./webshop.ts";
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /** What the ckpt-c generator takes from the ckpt-b part of the demo. */
 export interface HistoryDemoInput {
@@ -213,6 +218,10 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
     { command: "deno task gen-demo" },
   );
 
+  // The proposal ledger of the online candidates (seed 001 section 9 fields).
+  const ledger = ledgerLines(bAnalysis, cAnalysis);
+  files["ledger/ledger.jsonl"] = ledger.map((l) => JSON.stringify(l)).join("\n") + "\n";
+
   const skillC = GATE_C_SLOTS.flatMap((s) =>
     s.versions.filter((v) => v.role === "current" || v.role === "old").map((v) => v.version_id)
   );
@@ -255,5 +264,95 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
     },
   };
   files["ckpt-c/truth.json"] = JSON.stringify(truth, null, 2) + "\n";
+  Object.assign(files, firewallDemoFiles());
   return files;
+}
+
+type Analysis = ReturnType<typeof analyzeDataset>;
+
+/** Failure mechanism, consolidation cluster and evidence cards of every demo candidate. */
+const MECHANISMS: Record<string, { mechanism: string; cluster: string; cards: string[] }> = {
+  "size-chart-check.v1": {
+    mechanism: "size requested but size chart not mapped",
+    cluster: "cl-size",
+    cards: ["fc-0112", "fc-0140"],
+  },
+  "pack-quantity-check.v1": {
+    mechanism: "pack count ignored for multi-pack requests",
+    cluster: "cl-pack",
+    cards: ["fc-0121"],
+  },
+  "brand-guard.v1": {
+    mechanism: "unrequested brand added to the search query",
+    cluster: "cl-brand",
+    cards: ["fc-0133", "sc-0041"],
+  },
+  "variant-price-check.v2": {
+    mechanism: "default variant price checked instead of the target variant",
+    cluster: "cl-variant-price",
+    cards: ["fc-0108", "fc-0150"],
+  },
+  "purchase-termination.v2": {
+    mechanism: "browsing continues after every constraint is met",
+    cluster: "cl-termination-late",
+    cards: ["fc-0117"],
+  },
+  "purchase-termination.v3": {
+    mechanism: "purchase before every constraint is verified",
+    cluster: "cl-termination-early",
+    cards: ["fc-0118", "fc-0126"],
+  },
+  "attribute-matching.v2": {
+    mechanism: "attribute matched on the title only",
+    cluster: "cl-attribute",
+    cards: ["fc-0203", "fc-0219"],
+  },
+  "purchase-termination.v4": {
+    mechanism: "step budget spent re-opening the chosen item",
+    cluster: "cl-termination-steps",
+    cards: ["fc-0224"],
+  },
+  "unit-price-normalisation.v1": {
+    mechanism: "price ceiling compared per pack instead of per unit",
+    cluster: "cl-unit-price",
+    cards: ["fc-0207"],
+  },
+  // The planted re-proposal: the rejected brand-guard mechanism comes back at ckpt-c.
+  "brand-guard.v2": {
+    mechanism: "unrequested brand added to the search query",
+    cluster: "cl-brand",
+    cards: ["fc-0231"],
+  },
+};
+
+/** Ledger lines of the ADD and REWRITE candidates at ckpt-b and ckpt-c. */
+function ledgerLines(b: Analysis, c: Analysis): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  const add = (analysis: Analysis, checkpoint: string) => {
+    const columns = analysis.contributions.columns;
+    for (const d of analysis.selection.decisions) {
+      if (d.role !== "add" && d.role !== "new") continue;
+      const col = columns.find((x) => x.version_id === d.version_id)!;
+      const family = d.role === "new" ? d.slot_id : null;
+      const m = MECHANISMS[d.version_id]!;
+      lines.push({
+        candidate_id: d.version_id,
+        operation: d.role === "add" ? "ADD" : "REWRITE",
+        target_chunk_id: d.role === "new" ? col.chunk_id : null,
+        source_card_ids: m.cards,
+        failure_mechanism: m.mechanism,
+        proposal_checkpoint: checkpoint,
+        stage: "online",
+        consolidation_cluster_id: m.cluster,
+        replacement_family_id: family,
+        validation_result: d.status,
+        estimated_effect: round4(d.alpha),
+        contribution_rank: d.rank,
+        notes: null,
+      });
+    }
+  };
+  add(b, CHECKPOINTS["ckpt-b"]);
+  add(c, CHECKPOINTS["ckpt-c"]);
+  return lines;
 }
