@@ -10,8 +10,12 @@ import { main } from "./main.ts";
 const DATA = "data/demo";
 const OUT = "reports/demo";
 
-/** The demo's steps: a title and the `gate` command line it runs. */
-export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
+/**
+ * The demo's steps: a title, the `gate` command line it runs and, for the
+ * steps that show a check finding planted problems, the exit code expected
+ * (default 0).
+ */
+export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?])[] = [
   ["Validate the cold-start gate", [
     "validate",
     `${DATA}/ckpt-a/gate-a`,
@@ -69,6 +73,18 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
     "--out",
     `${OUT}/online-c`,
   ]],
+  [
+    "History, strict lineage (expected exit 2: the ckpt-b rounds do not start from Gate A's selection)",
+    [
+      "history",
+      `${OUT}/gate-a`,
+      `${OUT}/online`,
+      `${OUT}/online-c`,
+      "--out",
+      `${OUT}/history-strict`,
+    ],
+    2,
+  ],
   ["History over three checkpoints (lineage gaps of the ckpt-b rounds recorded as warnings)", [
     "history",
     `${OUT}/gate-a`,
@@ -88,6 +104,29 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
     "--out",
     `${OUT}/exploratory-xsvc`,
   ]],
+  [
+    "Proposal ledger audit against the history (expected exit 2: one re-proposed rejected candidate)",
+    [
+      "ledger-audit",
+      `${DATA}/ledger/ledger.jsonl`,
+      "--history",
+      `${OUT}/history`,
+      "--out",
+      `${OUT}/ledger-audit`,
+    ],
+    2,
+  ],
+  ["Gold firewall over chunks and cards (expected exit 2: six planted leaks)", [
+    "firewall",
+    "--texts",
+    `${DATA}/firewall/chunks.jsonl`,
+    "--texts",
+    `${DATA}/firewall/cards.jsonl`,
+    "--gold",
+    `${DATA}/firewall/gold.jsonl`,
+    "--out",
+    `${OUT}/firewall`,
+  ], 2],
   ["Study outcomes (paper tables)", ["study", `${DATA}/study`, "--out", `${OUT}/study`]],
   ["Reward recipes", [
     "reward",
@@ -103,11 +142,11 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[]])[] = [
 
 if (import.meta.main) {
   let failed = 0;
-  for (const [title, args] of DEMO_STEPS) {
+  for (const [title, args, expected = 0] of DEMO_STEPS) {
     console.error(`\n== ${title}\n$ deno task gate ${args.join(" ")}`);
     const code = await main([...args]);
-    if (code !== 0) {
-      console.error(`step failed with exit code ${code}: ${title}`);
+    if (code !== expected) {
+      console.error(`step failed with exit code ${code} (expected ${expected}): ${title}`);
       failed++;
     }
   }

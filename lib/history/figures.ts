@@ -52,8 +52,9 @@ export function lifecycleFigure(doc: HistoryDocument): Figure {
     )
   );
   const statuses = Object.keys(STATUS_COLORS);
-  const marginLeft = Math.min(260, 16 + 6.5 * Math.max(...chunks.map((c) => c.length)));
-  const stepWidth = 230;
+  // About 6 px per 10 px glyph: size the columns so every label fits its cell.
+  const marginLeft = Math.min(300, 24 + 7 * Math.max(...chunks.map((c) => c.length)));
+  const stepWidth = Math.max(180, 24 + 6 * Math.max(0, ...cells.map((c) => c.label.length)));
   return renderPlot("history_lifecycle", `Chunk lifecycles (${doc.metric})`, {
     width: marginLeft + stepWidth * doc.steps.length + 20,
     height: 50 + 24 * chunks.length,
