@@ -188,6 +188,13 @@ Deno.test("analyze --exploratory: waived issues listed, no selection, no ledger;
   );
   close(legacy.legacy_intercept_estimate, ref.intercept, 1e-10);
   close(legacy.bare_mean, ref.bare_mean, 1e-12);
+  // gate report marks every section of an exploratory analysis.
+  deepEqual(await quiet(() => main(["report", out, "--out", `${out}/report`])), 0);
+  const html = await Deno.readTextFile(`${out}/report/report.html`);
+  deepEqual([...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1]), [
+    "Exploratory (waived: provenance_mismatch): Gate analysis",
+    "Exploratory (waived: provenance_mismatch): Coefficients",
+  ]);
   // The two estimators would select differently on this gate.
   ok(
     JSON.stringify(legacy.selected.paired_delta) !==

@@ -74,6 +74,9 @@ export const ContributionsFileSchema = z.object({
   ),
   bootstrap: z.object({ stability: StabilityFileSchema.nullable().optional() }).nullable()
     .optional(),
+  /** Set by `gate analyze --exploratory`: waived pairing codes, no selection. */
+  exploratory: z.boolean().optional(),
+  waived_codes: list(z.string()).optional(),
   tasks: list(
     z.object({
       split: z.string(),

@@ -157,6 +157,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     }
     sections.push({ heading: "Study", items });
   }
+  if (contributions?.exploratory) {
+    // An exploratory analysis (waived pairing codes) must never read as a strict one.
+    const waived = (contributions.waived_codes ?? []).join(", ");
+    return sections.map((s) =>
+      s.heading === "Study" ? s : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
+    );
+  }
   return sections;
 }
 
