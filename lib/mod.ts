@@ -16,6 +16,10 @@ export * from "./fit/mod.ts"; // no-intercept OLS, HC0-HC3, CR1
 export * from "./select/mod.ts"; // family winners, positive top-K, ledger
 export * from "./analyze/mod.ts"; // the gate analysis pipeline
 export * from "./infer/mod.ts"; // bootstrap, stability, held-out, diagnostics, power
+export * from "./explore/mod.ts"; // exploratory re-analysis: waivable codes, legacy intercept
+export * from "./history/mod.ts"; // histories across checkpoints: lineage, lifecycles, trends
+export * from "./ledger_audit/mod.ts"; // proposal ledger schema and audit
+export * from "./firewall/mod.ts"; // gold firewall over deployable texts
 export * from "./gateb/mod.ts"; // Gate B comparison
 export * from "./study/mod.ts"; // paper statistics of a study
 export * from "./reward/mod.ts"; // level-to-reward recipes

@@ -16,7 +16,7 @@ import { generatorMeta } from "../core/meta.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "../load/jsonl.ts";
-import { type LedgerEntry, LedgerEntrySchema } from "../ledger_audit/schema.ts";
+import { type LedgerLine, LedgerLineSchema } from "../ledger_audit/schema.ts";
 import { type CitedResult, ledgerIssues } from "../ledger_audit/checks.ts";
 import { refuse } from "./refuse.ts";
 
@@ -53,12 +53,12 @@ export async function run(args: string[]): Promise<number> {
   const out = values.out;
   const file = positionals[0]!;
   const issues: Issue[] = [];
-  const entries: LedgerEntry[] = [];
+  const entries: LedgerLine[] = [];
   const chunks: Uint8Array[] = [];
   try {
     issues.push(
       ...await forEachJsonlLine(file, (value, line) => {
-        const parsed = parseWithSchema(LedgerEntrySchema, value, { file, line });
+        const parsed = parseWithSchema(LedgerLineSchema, value, { file, line });
         if (parsed.ok) entries.push({ ...parsed.value, line });
         else issues.push(...parsed.issues);
       }, { onBytes: (c) => chunks.push(c.slice()) }),

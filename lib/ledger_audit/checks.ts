@@ -4,7 +4,7 @@
  * @module
  */
 import type { Issue } from "../core/issue.ts";
-import type { LedgerEntry } from "./schema.ts";
+import type { LedgerLine } from "./schema.ts";
 
 /** Results that reject a candidate (a budget-excluded one had a positive estimate and may return). */
 export const REJECTED_RESULTS = ["non_positive", "rewrite_loser"] as const;
@@ -42,7 +42,7 @@ export interface LedgerChecksOptions {
 const norm = (s: string | null | undefined) =>
   typeof s === "string" ? s.trim().toLowerCase().replace(/\s+/g, " ") : "";
 
-const isProposal = (e: LedgerEntry) =>
+const isProposal = (e: LedgerLine) =>
   !(e.operation === null && (e.role === "current" || e.role === "old"));
 
 /**
@@ -84,13 +84,13 @@ const isProposal = (e: LedgerEntry) =>
  * ```
  */
 export function ledgerIssues(
-  entries: readonly LedgerEntry[],
+  entries: readonly LedgerLine[],
   options: LedgerChecksOptions,
 ): Issue[] {
   const { file } = options;
   const tolerance = options.effectTolerance ?? 5e-5;
   const issues: Issue[] = [];
-  const rejected: LedgerEntry[] = [];
+  const rejected: LedgerLine[] = [];
   for (const e of entries) {
     const at = { file, line: e.line };
     if (e.operation === null) {

@@ -3,5 +3,5 @@
  *
  * @module
  */
-export { type LedgerEntry, LedgerEntrySchema, VALIDATION_RESULTS } from "./schema.ts";
+export { type LedgerLine, LedgerLineSchema, VALIDATION_RESULTS } from "./schema.ts";
 export { type CitedResult, ledgerIssues, REJECTED_RESULTS } from "./checks.ts";

@@ -28,18 +28,18 @@ export const VALIDATION_RESULTS = [
  *
  * @example gatelab's own ledger line is an instance
  * ```ts
- * import { LedgerEntrySchema } from "./schema.ts";
+ * import { LedgerLineSchema } from "./schema.ts";
  * import { ok } from "node:assert/strict";
- * ok(LedgerEntrySchema.safeParse({
+ * ok(LedgerLineSchema.safeParse({
  *   format: "gatelab.ledger/v1", key: "g|a.v1|h|reward|4", candidate_id: "a.v1", operation: "ADD", role: "add",
  *   chunk_id: "a", target_chunk_id: null, replacement_family_id: null, stage: "online", proposal_checkpoint: "c",
  *   gate_ids: ["g"], baseline_sha256: "h", metric: "reward", budget_k: 4, exploratory: false,
  *   validation_result: "selected", status: "selected", estimated_effect: 0.1, contribution_rank: 1,
  * }).success);
- * ok(!LedgerEntrySchema.safeParse({ candidate_id: "a.v1" }).success);
+ * ok(!LedgerLineSchema.safeParse({ candidate_id: "a.v1" }).success);
  * ```
  */
-export const LedgerEntrySchema = z.looseObject({
+export const LedgerLineSchema = z.looseObject({
   candidate_id: z.string().min(1),
   operation: z.string().nullable(),
   target_chunk_id: z.string().nullable(),
@@ -58,4 +58,4 @@ export const LedgerEntrySchema = z.looseObject({
 });
 
 /** One parsed ledger line with its one-based line number. */
-export type LedgerEntry = z.infer<typeof LedgerEntrySchema> & { readonly line: number };
+export type LedgerLine = z.infer<typeof LedgerLineSchema> & { readonly line: number };
