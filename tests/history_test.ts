@@ -211,3 +211,100 @@ Deno.test("analyze --exploratory refuses codes that are not differences of condi
   deepEqual(code, 2);
   await Deno.remove(out, { recursive: true });
 });
+
+Deno.test("history reads analysis directories (bootstrap intervals) and refuses an exploratory one", async () => {
+  const tmp = await Deno.makeTempDir();
+  deepEqual(
+    await quiet(() =>
+      main(["analyze", A, "--out", `${tmp}/a`, "--bootstrap", "200", "--seed", "7"])
+    ),
+    0,
+  );
+  deepEqual(
+    await quiet(() => main(["history", `${tmp}/a`, "--out", `${tmp}/h`, "--no-png"])),
+    0,
+  );
+  const h = await readJson(`${tmp}/h/history.json`);
+  const c = await readJson(`${tmp}/a/contributions.json`);
+  const qf = h.chunks["query-formulation"][0];
+  const coef = c.metrics.reward.coefficients["query-formulation.v1"];
+  deepEqual(
+    [qf.interval, qf.se, qf.ci_lower, qf.ci_upper],
+    ["bootstrap", coef.se_bootstrap, coef.ci[0], coef.ci[1]],
+  );
+  deepEqual(h.steps[0].bootstrap, { draws: 200, seed: 7 });
+  deepEqual(h.steps[0].source, { kind: "analysis", dirs: [`${tmp}/a`] });
+  deepEqual(
+    await quiet(() =>
+      main([
+        "analyze",
+        XSVC,
+        "--out",
+        `${tmp}/x`,
+        "--bootstrap",
+        "0",
+        "--exploratory",
+        "provenance_mismatch",
+      ])
+    ),
+    0,
+  );
+  deepEqual(
+    await quiet(() => main(["history", `${tmp}/a`, `${tmp}/x`, "--out", `${tmp}/h2`])),
+    2,
+  );
+  const v = await readJson(`${tmp}/h2/validation.json`);
+  deepEqual(v.counts, { usage_error: 1 });
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("lineage: a changed text under a selected version id, and a reused rejected id", async () => {
+  const { lineageIssues } = await import("../lib/history/lineage.ts");
+  const v = (
+    version_id: string,
+    role: "add" | "current" | "new" | "old",
+    status: "selected" | "non_positive" | "rewrite_loser",
+    text_sha256: string | null,
+  ) => ({
+    version_id,
+    slot_id: version_id.split(".")[0]!,
+    chunk_id: version_id.split(".")[0]!,
+    role,
+    text_sha256,
+    estimate: 0.1,
+    se: 0.05,
+    ci_lower: 0,
+    ci_upper: 0.2,
+    interval: "hc3_normal" as const,
+    status,
+    rank: 1,
+    retired: false,
+  });
+  const step = (n: number, versions: ReturnType<typeof v>[]) => ({
+    step: n,
+    gate_ids: [`g${n}`],
+    gate_dirs: [`g${n}`],
+    plan_files: [`g${n}/gate.json`],
+    checkpoint_id: null,
+    stage: "online" as const,
+    metric: "reward",
+    budget_k: 4,
+    baseline_sha256: "",
+    bootstrap: null,
+    source: { kind: "analysis" as const, dirs: [] },
+    selected: versions.filter((x) => x.status === "selected").map((x) => x.version_id),
+    versions,
+  });
+  const issues = lineageIssues([
+    step(1, [
+      v("a.v1", "old", "selected", "aaa"),
+      v("a.v2", "new", "rewrite_loser", "bbb"),
+    ]),
+    step(2, [v("a.v1", "old", "selected", "ccc"), v("a.v2", "new", "selected", "bbb")]),
+  ]);
+  deepEqual(issues.map((i) => [i.code, i.file, i.path]), [
+    ["lineage_mismatch", "g2/gate.json", "slots.a"],
+    ["version_reused", "g2/gate.json", "slots.a"],
+  ]);
+  ok(issues[0]!.message.includes("text_sha256 ccc") && issues[0]!.message.includes("aaa"));
+});

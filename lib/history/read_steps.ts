@@ -222,15 +222,23 @@ export async function readHistorySteps(
     const n = steps.length + 1;
     if (group.kind === "analysis") {
       const contributions = await readJson(join(group.dir, "contributions.json"), issues);
-      const selection = await readJson(join(group.dir, "selection.json"), issues);
-      if (contributions === null || selection === null) continue;
-      if (contributions.exploratory === true || selection.exploratory === true) {
+      if (contributions === null) continue;
+      const exploratory = (file: string) =>
         issues.push({
           code: "usage_error",
           message:
             "this analysis is exploratory (waived pairing checks or an overridden budget); a history step needs the selection the gate made",
-          file: join(group.dir, "selection.json"),
+          file: join(group.dir, file),
         });
+      // An exploratory analysis with waived codes writes no selection.json at all.
+      if (contributions.exploratory === true) {
+        exploratory("contributions.json");
+        continue;
+      }
+      const selection = await readJson(join(group.dir, "selection.json"), issues);
+      if (selection === null) continue;
+      if (selection.exploratory === true) {
+        exploratory("selection.json");
         continue;
       }
       steps.push(
