@@ -104,11 +104,23 @@ export interface IssueListOptions {
  * deepEqual(list.toArray().length, 3); // two kept, one summary
  * deepEqual(list.counts(), { parse_error: 5 });
  * ```
+ *
+ * @example Warnings past the cap stay warnings
+ * ```ts
+ * import { IssueList } from "./issue.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const list = new IssueList({ capPerCode: 1 });
+ * list.add({ code: "lineage_mismatch", message: "gap", severity: "warning" });
+ * list.add({ code: "lineage_mismatch", message: "gap", severity: "warning" });
+ * deepEqual([list.hasErrors, list.toArray()[1]!.severity], [false, "warning"]);
+ * ```
  */
 export class IssueList {
   readonly #cap: number;
   readonly #kept: Issue[] = [];
   readonly #perCode = new Map<IssueCode, number>();
+  /** Codes of which at least one error (an issue without `severity: "warning"`) was seen. */
+  readonly #errorCodes = new Set<IssueCode>();
 
   constructor(options: IssueListOptions = {}) {
     this.#cap = options.capPerCode ?? 50;
@@ -118,6 +130,7 @@ export class IssueList {
   add(issue: Issue): void {
     const seen = (this.#perCode.get(issue.code) ?? 0) + 1;
     this.#perCode.set(issue.code, seen);
+    if (issue.severity !== "warning") this.#errorCodes.add(issue.code);
     if (seen <= this.#cap) this.#kept.push(issue);
   }
 
@@ -145,15 +158,24 @@ export class IssueList {
     return out;
   }
 
+  /** Whether an error (an issue that is not a warning) was recorded. */
+  get hasErrors(): boolean {
+    return this.#errorCodes.size > 0;
+  }
+
   /**
    * The kept issues in the order they were found, followed by one summary
-   * issue per code that went past the cap.
+   * issue per code that went past the cap (a warning when every issue of
+   * that code was one).
    */
   toArray(): Issue[] {
     const out = [...this.#kept];
     for (const [code, n] of this.#perCode) {
       if (n > this.#cap) {
-        out.push({ code, message: `${n - this.#cap} more ${code} issues not listed` });
+        const message = `${n - this.#cap} more ${code} issues not listed`;
+        out.push(
+          this.#errorCodes.has(code) ? { code, message } : { code, message, severity: "warning" },
+        );
       }
     }
     return out;

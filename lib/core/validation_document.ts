@@ -46,7 +46,7 @@ export function validationDocument(
   return {
     format: "gatelab.validation/v1",
     // Warnings (issues a command was told to record without failing) leave ok true.
-    ok: kept.every((issue) => issue.severity === "warning") && list.count === kept.length,
+    ok: !list.hasErrors,
     issues: kept,
     counts: list.counts(),
     generator: generatorMeta(command),
