@@ -133,6 +133,17 @@ Deno.test("history with gaps allowed: lifecycles, exposure and the internalizati
     ok(await exists(`${out}/${f}`), f);
   }
   ok((await Deno.readTextFile(`${out}/history_lifecycle.svg`)).includes("attribute-matching.v2"));
+  // The history reaches the HTML report: its tables and both figures.
+  deepEqual(await quiet(() => main(["report", out, "--out", `${out}/report`])), 0);
+  const html = await Deno.readTextFile(`${out}/report/report.html`);
+  deepEqual([...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1]), [
+    "History across checkpoints",
+  ]);
+  ok(
+    html.includes('data-figure="history_lifecycle"') &&
+      html.includes('data-figure="history_trajectories"'),
+  );
+  ok(html.includes("Internalization screen (descriptive)"));
   await Deno.remove(out, { recursive: true });
 });
 

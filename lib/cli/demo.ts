@@ -94,6 +94,12 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
     "--out",
     `${OUT}/history`,
   ]],
+  ["HTML report of the history (lifecycles, trends, figures)", [
+    "report",
+    `${OUT}/history`,
+    "--out",
+    `${OUT}/report-history`,
+  ]],
   ["Exploratory re-analysis of a cross-service gate, legacy intercept side by side", [
     "analyze",
     `${DATA}/ckpt-c/gate-online-c-xsvc`,

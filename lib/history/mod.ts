@@ -14,3 +14,4 @@ export { wlsTrend } from "./wls_trend.ts";
 export { internalizationTable, lifecycleTable } from "./tables.ts";
 export { lifecycleFigure, trajectoryFigure } from "./figures.ts";
 export type { HistoryStep, StepVersion } from "./step.ts";
+export { HistoryFileSchema } from "./history_file.ts";

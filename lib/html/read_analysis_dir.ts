@@ -25,6 +25,8 @@ import {
   type PowerFile,
   PowerFileSchema,
 } from "./extra_shapes.ts";
+import { HistoryFileSchema } from "../history/history_file.ts";
+import type { HistoryDocument } from "../history/history.ts";
 
 /** What an analysis directory holds. Every file is optional; at least one must exist. */
 export interface AnalysisOutputs {
@@ -37,6 +39,8 @@ export interface AnalysisOutputs {
   readonly comparison: ComparisonFile | null;
   /** power.json of `gate plan-power`. */
   readonly power: PowerFile | null;
+  /** history.json of `gate history` (absent in outputs made before it existed). */
+  readonly history?: HistoryDocument | null;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
 }
@@ -52,7 +56,7 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 
 /**
  * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json`,
- * `comparison.json` and `power.json` from `dir`. Each file found must match
+ * `comparison.json`, `power.json` and `history.json` from `dir`. Each file found must match
  * its section of docs/FORMAT.md or its command's documentation (the fields
  * the report reads are checked; unknown fields are accepted).
  *
@@ -138,6 +142,10 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   const heldout = await load("heldout.json", HeldoutFileSchema);
   const comparison = await load("comparison.json", ComparisonFileSchema);
   const power = await load("power.json", PowerFileSchema);
+  // The schema checks every field the history tables and figures read.
+  const history = (await load("history.json", HistoryFileSchema)) as unknown as
+    | HistoryDocument
+    | null;
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {
@@ -145,7 +153,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       issues: [{
         code: "io_error",
         message:
-          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json",
+          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json",
         file: dir,
       }],
     };
@@ -162,6 +170,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       heldout,
       comparison,
       power,
+      history,
       inputs: sortedInputs,
     },
     issues: [],

@@ -32,6 +32,8 @@ import {
   studyArmsFileTable,
   studyComparisonsFileTable,
 } from "./report_tables.ts";
+import { internalizationTable, lifecycleTable } from "../history/tables.ts";
+import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 
 /** One section of the report: a heading, then tables and figures in order. */
 export interface ReportSection {
@@ -42,7 +44,9 @@ export interface ReportSection {
 /**
  * The report's sections, in order: analysis overview, coefficients,
  * selection (with bootstrap stability when present), held-out checks,
- * Gate B comparison, power plan, study. Sections without data are left out.
+ * Gate B comparison, power plan, study, history across checkpoints.
+ * Sections without data are left out; every section of an exploratory
+ * analysis is headed as exploratory.
  *
  * @param outputs What {@linkcode readAnalysisDir} found.
  * @returns The sections with their tables and figures.
@@ -157,11 +161,20 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     }
     sections.push({ heading: "Study", items });
   }
+  if (outputs.history) {
+    const h = outputs.history;
+    sections.push({
+      heading: "History across checkpoints",
+      items: [lifecycleTable(h), lifecycleFigure(h), internalizationTable(h), trajectoryFigure(h)],
+    });
+  }
   if (contributions?.exploratory) {
     // An exploratory analysis (waived pairing codes) must never read as a strict one.
     const waived = (contributions.waived_codes ?? []).join(", ");
     return sections.map((s) =>
-      s.heading === "Study" ? s : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
+      s.heading === "Study" || s.heading === "History across checkpoints"
+        ? s
+        : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
     );
   }
   return sections;
