@@ -99,6 +99,8 @@ Deno.test("history with gaps allowed: lifecycles, exposure and the internalizati
   ]);
   // Planted: retired at ckpt-c.
   deepEqual(at("candidate-comparison")[2], ["candidate-comparison.v1", "retired", "retired"]);
+  // Not planted, a draw of the noise (docs/history.md says so): also retired at ckpt-c.
+  deepEqual(at("variant-price-check")[2], ["variant-price-check.v2", "retired", "retired"]);
   // Planted: a rewrite that wins, one that loses.
   deepEqual(at("attribute-matching")[2], ["attribute-matching.v2", "selected", "replaced"]);
   deepEqual(at("purchase-termination")[2], ["purchase-termination.v3", "selected", "kept"]);
