@@ -21,7 +21,7 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
 import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type Table, toLatex, toMarkdown } from "../report/table.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
@@ -173,9 +173,9 @@ export async function run(args: string[]): Promise<number> {
   const ledgerText = mergeLedger(await readTextOr(ledgerPath, ""), entries);
   const ledgerInOut = resolve(dirname(ledgerPath)) === resolve(out);
 
-  const coefTables = coefficientTables(contributions).map((t) =>
-    exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t
-  );
+  const mark = (t: Table): Table =>
+    exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
+  const coefTables = coefficientTables(contributions).map(mark);
   const selTable = selectionTable(selection);
   const validationDoc = validationReport(validation, command);
   const files: Record<string, string> = {
@@ -197,13 +197,13 @@ export async function run(args: string[]): Promise<number> {
     "selection.tex": toLatex(selTable),
   };
   if (diagnostics !== null) {
-    const tables = diagnosticsTables(diagnostics);
+    const tables = diagnosticsTables(diagnostics).map(mark);
     files["diagnostics.json"] = toJsonText(diagnostics);
     files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
     files["diagnostics.tex"] = tables.map(toLatex).join("\n");
   }
   if (stability !== null) {
-    const table = stabilityTable(stability);
+    const table = mark(stabilityTable(stability));
     files["stability.md"] = toMarkdown(table);
     files["stability.tex"] = toLatex(table);
   }
