@@ -188,6 +188,7 @@ Deno.test("gate analyze: writes all outputs, is deterministic, and re-running do
   deepEqual(await quiet(() => run(args)), 0);
   const names = [...Deno.readDirSync(out)].map((e) => e.name).sort();
   deepEqual(names, [
+    ".gatelab-output.json",
     "coefficients.md",
     "coefficients.tex",
     "contributions.json",
@@ -229,6 +230,7 @@ Deno.test("gate analyze: writes all outputs, is deterministic, and re-running do
 
   // An exploratory budget appends its own ledger lines (different key) and is marked.
   const ledger2 = join(dir.path, "elsewhere", "ledger.jsonl");
+  Deno.mkdirSync(join(dir.path, "elsewhere")); // a ledger's directory is never made silently
   const out2 = join(dir.path, "out2");
   deepEqual(
     await quiet(() =>
@@ -266,7 +268,10 @@ Deno.test("gate analyze: invalid input writes only validation.json and exits 2",
   );
   const out = join(dir.path, "out");
   deepEqual(await quiet(() => run([fx.gateDir, "--out", out, "--bootstrap", "0"])), 2);
-  deepEqual([...Deno.readDirSync(out)].map((e) => e.name), ["validation.json"]);
+  deepEqual([...Deno.readDirSync(out)].map((e) => e.name).sort(), [
+    ".gatelab-output.json",
+    "validation.json",
+  ]);
   const report = JSON.parse(Deno.readTextFileSync(join(out, "validation.json")));
   deepEqual(report.ok, false);
   ok(report.issues.length > 0);
@@ -281,8 +286,14 @@ Deno.test("gate analyze: an output directory from another baseline is refused (b
   const before = Deno.readTextFileSync(join(out, "contributions.json"));
   deepEqual(await quiet(() => run([b.gateDir, "--out", out, "--bootstrap", "0"])), 2);
   deepEqual(Deno.readTextFileSync(join(out, "contributions.json")), before);
-  const report = JSON.parse(Deno.readTextFileSync(join(out, "validation.json")));
+  // The earlier result stays whole (its own ok validation.json too); the
+  // failed run's report goes beside it, to <out>.failed.
+  deepEqual(JSON.parse(Deno.readTextFileSync(join(out, "validation.json"))).ok, true);
+  const report = JSON.parse(Deno.readTextFileSync(join(`${out}.failed`, "validation.json")));
   deepEqual(report.issues.map((i: { code: string }) => i.code), ["baseline_changed"]);
+  // A later successful run into the same --out removes the stale failure report.
+  deepEqual(await quiet(() => run([a.gateDir, "--out", out, "--bootstrap", "0"])), 0);
+  deepEqual(await Deno.stat(`${out}.failed`).then(() => true, () => false), false);
 });
 
 Deno.test("gate analyze: bad usage is a UsageError (exit 2 from main), not a crash", async () => {

@@ -63,14 +63,14 @@ Deno.test("parseCommand: --help and -h print the help and return null", async ()
   }
 });
 
-Deno.test("parseCommand: missing required options are named together, then the help", () => {
+Deno.test("parseCommand: missing required options are named together, in one line", () => {
   equal(
     usageMessage(() => parseCommand(["g1", "--plan", "p.json"], SPEC)),
-    `thing needs --out <dir>\n\n${HELP}`,
+    "thing needs --out <dir>; see deno task gate thing --help",
   );
   equal(
     usageMessage(() => parseCommand(["g1"], SPEC)),
-    `thing needs --out <dir> and --plan <plan.json>\n\n${HELP}`,
+    "thing needs --out <dir> and --plan <plan.json>; see deno task gate thing --help",
   );
   // An empty value counts as missing.
   match(usageMessage(() => parseCommand(["g1", "--out", "", "--plan", "p"], SPEC)), /needs --out/);
@@ -80,14 +80,14 @@ Deno.test("parseCommand: too few and too many positionals", () => {
   const required = ["--out", "o", "--plan", "p"];
   equal(
     usageMessage(() => parseCommand(required, SPEC)),
-    `thing needs at least one gate directory\n\n${HELP}`,
+    "thing needs at least one gate directory; see deno task gate thing --help",
   );
   equal(
     usageMessage(() => parseCommand(["a", "b", "c", ...required], SPEC)),
-    `thing takes at most 2 gate directories\n\n${HELP}`,
+    "thing takes at most 2 gate directories; see deno task gate thing --help",
   );
   const one = { ...SPEC, positionals: { min: 1, max: 1, what: "study directory" } };
-  match(usageMessage(() => parseCommand(required, one)), /^thing takes one study directory\n/);
+  match(usageMessage(() => parseCommand(required, one)), /^thing takes one study directory; see/);
   match(usageMessage(() => parseCommand(["a", "b", ...required], one)), /takes one study dir/);
   const none = { ...SPEC, positionals: { max: 0 } };
   match(usageMessage(() => parseCommand(["a", ...required], none)), /takes no positional/);
@@ -96,8 +96,44 @@ Deno.test("parseCommand: too few and too many positionals", () => {
 });
 
 Deno.test("parseCommand: unknown options and options without a value are UsageErrors", () => {
-  match(usageMessage(() => parseCommand(["g", "--nope"], SPEC)), /--nope/);
-  match(usageMessage(() => parseCommand(["g", "--out"], SPEC)), /--out/);
+  equal(
+    usageMessage(() => parseCommand(["g", "--nope"], SPEC)),
+    "thing: unknown option --nope; see deno task gate thing --help",
+  );
+  equal(
+    usageMessage(() => parseCommand(["g", "--caps", "3"], SPEC)),
+    "thing: unknown option --caps; did you mean --cap?; see deno task gate thing --help",
+  );
+  equal(
+    usageMessage(() => parseCommand(["g", "-x"], SPEC)),
+    "thing: unknown option -x; see deno task gate thing --help",
+  );
+  match(usageMessage(() => parseCommand(["g", "--out"], SPEC)), /^thing: --out needs a value;/);
+  match(usageMessage(() => parseCommand(["g", "--out", "--quiet"], SPEC)), /--out needs a value/);
+  match(usageMessage(() => parseCommand(["g", "--quiet=yes"], SPEC)), /--quiet takes no value/);
+});
+
+Deno.test("parseCommand: a value that starts with a dash is the option's value", () => {
+  const spaced = parseCommand(["g", "--out", "o", "--plan", "p", "--cap", "-5"], SPEC);
+  const joined = parseCommand(["g", "--out", "o", "--plan", "p", "--cap=-5"], SPEC);
+  equal(spaced?.values.cap, "-5");
+  equal(joined?.values.cap, "-5");
+  // So the range message is the same for both spellings.
+  equal(
+    usageMessage(() => intOption("cap", spaced?.values.cap, 50, { min: 1 })),
+    usageMessage(() => intOption("cap", joined?.values.cap, 50, { min: 1 })),
+  );
+  // The recorded command line is what the user typed.
+  equal(spaced?.command, "gate thing g --out o --plan p --cap -5");
+  // Everything after -- is positional.
+  deepEqual(parseCommand(["--out", "o", "--plan", "p", "--", "--odd-dir"], SPEC)?.positionals, [
+    "--odd-dir",
+  ]);
+});
+
+Deno.test("parseCommand: every command accepts --quiet", () => {
+  const spec = { name: "x", help: "usage: x", options: { out: { type: "string" } } } as const;
+  equal(parseCommand(["--out", "o", "--quiet"], spec)?.values.quiet, true);
 });
 
 Deno.test("intOption: integers, fallbacks and range errors", () => {
@@ -149,43 +185,75 @@ Deno.test("numberOption: finite numbers, fallbacks and range errors", () => {
   );
 });
 
-// Every command, through main(): usage errors exit 2 and print what is
-// missing, then the command's help; --help exits 0. None of these reach I/O.
+// Every command, through main(): usage errors exit 2 and print one line
+// with what is missing and where the help is; --help exits 0. None of these
+// reach I/O.
 const COMMANDS: readonly (readonly [string, readonly string[], RegExp])[] = [
   [
     "validate",
     ["g"],
-    /^usage_error {2}validate needs --out <dir> for validation.json\n\nusage: deno task gate validate/,
+    /^usage_error {2}validate needs --out <dir> for validation.json; see deno task gate validate --help$/,
   ],
-  ["validate", ["--out", "o"], /validate needs at least one gate directory\n\nusage:/],
+  [
+    "validate",
+    ["--out", "o"],
+    /validate needs at least one gate directory; see deno task gate validate --help$/,
+  ],
   ["validate", ["g", "--out", "o", "--cap", "0"], /--cap must be a positive integer, got "0"/],
-  ["analyze", ["g"], /analyze needs --out <dir>\n\nusage: deno task gate analyze/],
+  ["analyze", ["g"], /analyze needs --out <dir>; see deno task gate analyze --help$/],
   ["analyze", ["--out", "o"], /analyze needs at least one gate directory/],
   ["analyze", ["g", "--out", "o", "--bootstrap=-1"], /--bootstrap must be a non-negative/],
-  ["heldout", ["g"], /heldout needs --out <dir> and --plan <plan.json>\n\nusage:/],
-  ["compare", ["--out", "o"], /compare needs --bare <run_dir> and --equipped <run_dir>\n\nusage:/],
+  [
+    "heldout",
+    ["g"],
+    /heldout needs --out <dir> and --plan <plan.json>; see deno task gate heldout --help$/,
+  ],
+  [
+    "compare",
+    ["--out", "o"],
+    /compare needs --bare <run_dir> and --equipped <run_dir>; see deno task gate compare --help$/,
+  ],
   ["compare", ["x", "--bare", "b", "--equipped", "e", "--out", "o"], /takes no positional/],
-  ["study", ["a", "b", "--out", "o"], /study takes one study directory\n\nusage:/],
+  [
+    "study",
+    ["a", "b", "--out", "o"],
+    /study takes one study directory; see deno task gate study --help$/,
+  ],
   ["study", ["s"], /study needs --out <dir>/],
   ["reward", ["s.jsonl", "--recipe", "A"], /reward needs --out <dir>/],
   ["reward", ["--out", "o"], /reward takes one steps file/],
   ["reward", ["s", "--out", "o", "--recipe", "A", "--bootstrap", "0"], /positive integer/],
-  ["report", ["a", "b", "--out", "o"], /report takes one analysis output directory/],
-  ["report", ["a"], /report needs --out <dir>\n\nusage: deno task gate report/],
-  ["plan-power", ["--tasks", "10"], /plan-power needs --out <dir>\n\nusage:/],
+  ["report", ["a", "--out", "o", "--title"], /report: --title needs a value/],
+  [
+    "analyze",
+    ["g", "--out", "o", "--bootstraps", "5"],
+    /unknown option --bootstraps; did you mean --bootstrap\?/,
+  ],
+  [
+    "analyze",
+    ["g", "--out", "o", "--bootstrap", "-5"],
+    /--bootstrap must be a non-negative integer, got "-5"/,
+  ],
+  ["report", ["a"], /report needs --out <dir>; see deno task gate report --help$/],
+  [
+    "plan-power",
+    ["--tasks", "10"],
+    /plan-power needs --out <dir>; see deno task gate plan-power --help$/,
+  ],
   ["plan-power", ["--out", "o", "--tasks", "1.5"], /--tasks must be an integer, got "1.5"/],
   ["plan-power", ["--out", "o", "--p-present", "x"], /--p-present must be a number/],
-  ["sql", ["g"], /sql needs --query "<SQL>"\n\nusage: deno task gate sql/],
+  ["sql", ["g"], /sql needs --query "<SQL>"; see deno task gate sql --help$/],
   ["sql", ["--query", "select 1"], /sql needs at least one gate or run directory/],
   ["sql", ["g", "-q", "select 1", "--max-rows=-1"], /--max-rows must be a non-negative/],
 ];
 
-Deno.test("every command: usage errors exit 2 with the reason, then the help", async () => {
+Deno.test("every command: usage errors exit 2 with the reason in one line", async () => {
   for (const [name, args, expected] of COMMANDS) {
     const { value, log, err } = await captured(() => main([name, ...args]));
     equal(value, 2, `${name} ${args.join(" ")}`);
     equal(log, "", `${name} ${args.join(" ")} printed to stdout`);
     match(err, expected, `${name} ${args.join(" ")}`);
+    equal(err.split("\n").length, 1, `${name} ${args.join(" ")}: one line`);
   }
 });
 

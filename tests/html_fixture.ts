@@ -258,9 +258,10 @@ const GATE_B = fileURLToPath(new URL("../data/demo/gate-b/", import.meta.url));
  * other files stay in a scratch directory.
  */
 export async function addGateBAndPower(dir: string): Promise<void> {
+  // Each command's --out is one unit replaced whole, so each gets its own.
   const scratch = await Deno.makeTempDir({ prefix: "gatelab-html-gateb-" });
   try {
-    const args = ["--out", scratch];
+    const args = ["--out", join(scratch, "compare")];
     const compared = await quiet(() =>
       compare([
         "--bare",
@@ -293,15 +294,15 @@ export async function addGateBAndPower(dir: string): Promise<void> {
         "50",
         "--seed",
         "2",
-        ...args,
+        "--out",
+        join(scratch, "power"),
       ])
     );
     if (compared !== 0 || planned !== 0) {
       throw new Error(`Cannot make the Gate B/power fixture: exit codes ${compared}, ${planned}`);
     }
-    for (const name of ["comparison.json", "power.json"]) {
-      await Deno.copyFile(join(scratch, name), join(dir, name));
-    }
+    await Deno.copyFile(join(scratch, "compare", "comparison.json"), join(dir, "comparison.json"));
+    await Deno.copyFile(join(scratch, "power", "power.json"), join(dir, "power.json"));
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }

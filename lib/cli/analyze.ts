@@ -4,14 +4,17 @@
  * rule and writes contributions.json, selection.json, misfit diagnostics,
  * selection stability, tables and the proposal ledger (docs/analysis.md).
  *
- * Exit codes: 0 ok, 2 input issues (only validation.json is written), 1 crash.
+ * Exit codes: 0 ok, 2 input issues (only validation.json is written, into
+ * --out or, when --out holds an earlier result, into <out>.failed), 1 crash.
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { intOption, parseCommand, UsageError } from "./args.ts";
 import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
-import { toJsonText, writeFileAtomic, writeFilesAtomic } from "../core/atomic_write.ts";
+import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { refusedWhere } from "./refuse.ts";
+import { inputDir, outputDir, outputFile, within } from "./paths.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
@@ -100,11 +103,21 @@ export async function run(args: string[]): Promise<number> {
       `--estimator must be legacy_intercept (the paired-delta fit always runs), got "${estimator}"`,
     );
   }
+  const gates = positionals.map((path) => ({ label: "gate directory", path }));
+  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
+  await outputDir({ label: "--out", path: out }, [...gates, ...cache]);
+  if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
+  const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
+  if (values.ledger !== undefined) {
+    await outputFile({ label: "--ledger", path: values.ledger }, "a ledger file (JSONL)");
+  }
+  const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
 
   const validation = await validateGates(positionals, {
     ...(waive.length > 0 ? { waive } : {}),
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
-    ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
+    ...(positionals.length > 1 ? progress("reading") : {}),
   });
   const refuse = async (issues: readonly Issue[]): Promise<number> => {
     const list = new IssueList();
@@ -119,10 +132,12 @@ export async function run(args: string[]): Promise<number> {
       },
       command,
     );
-    await writeFilesAtomic(out, { "validation.json": toJsonText(report) });
+    const where = await writeFilesAtomic(out, { "validation.json": toJsonText(report) }, {
+      failure: true,
+    });
     if (!values.quiet) { for (const issue of list.toArray()) console.log(formatIssue(issue)); }
     const byCode = Object.entries(list.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
-    console.log(`not ok: ${list.count} issue(s) (${byCode}); wrote ${out}/validation.json only`);
+    console.log(`not ok: ${list.count} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
     return 2;
   };
   if (!validation.ok || validation.dataset === null) return await refuse(validation.issues);
@@ -145,7 +160,7 @@ export async function run(args: string[]): Promise<number> {
       seed,
       interval,
       ...(budgetK !== undefined ? { budgetK } : {}),
-      ...(draws > 0 ? { onProgress: stderrProgress("bootstrap") } : {}),
+      ...(draws > 0 ? progress("bootstrap") : {}),
     });
   } catch (error) {
     if (error instanceof GatelabError) return await refuse(error.issues);
@@ -159,7 +174,6 @@ export async function run(args: string[]): Promise<number> {
     : analysis.contributions;
 
   // Proposal ledger: merged by key, so re-running the same analysis replaces its lines.
-  const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
   const checkpoint = await baselineCheckpoint(dataset.baseline.run_dir);
   const entries = ledgerEntries(dataset.columns, selection.decisions, {
     gateIds: selection.gate_ids,
@@ -170,15 +184,33 @@ export async function run(args: string[]): Promise<number> {
     exploratory: selection.exploratory,
     proposalCheckpoint: checkpoint,
   });
-  const ledgerText = mergeLedger(await readTextOr(ledgerPath, ""), entries);
-  const ledgerInOut = resolve(dirname(ledgerPath)) === resolve(out);
+  // Merged under the output lock with the ledger as it is then, so a
+  // concurrent run's lines are never lost; a corrupt ledger is refused.
+  const ledger: FileValue = (previous) => {
+    try {
+      return mergeLedger(previous ?? "", entries);
+    } catch (error) {
+      throw new GatelabError("Cannot update the ledger", [{
+        code: "parse_error",
+        file: ledgerPath,
+        message: `${(error as Error).message}; the ledger is never rewritten silently`,
+      }]);
+    }
+  };
+  const ledgerInOut = within(resolve(out), resolve(ledgerPath));
+  // Check and swap are one step under the output lock: a concurrent run
+  // from another baseline that finished first is seen here.
+  const baselineGuard = async (dir: string): Promise<void> => {
+    const issues = await outputDirIssues(dir, dataset.baseline);
+    if (issues.length > 0) throw new GatelabError("Cannot write the output directory", issues);
+  };
 
   const mark = (t: Table): Table =>
     exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
   const coefTables = coefficientTables(contributions).map(mark);
   const selTable = selectionTable(selection);
   const validationDoc = validationReport(validation, command);
-  const files: Record<string, string> = {
+  const files: Record<string, FileValue> = {
     "validation.json": toJsonText(
       exploratory
         ? { ...validationDoc, exploratory: true, issues: [...validationDoc.issues, ...waived] }
@@ -224,7 +256,12 @@ export async function run(args: string[]): Promise<number> {
     if (diagnostics !== null) {
       files["diagnostics.json"] = toJsonText({ ...diagnostics, exploratory: true });
     }
-    await writeFilesAtomic(out, files);
+    try {
+      await writeFilesAtomic(out, files, { check: baselineGuard });
+    } catch (error) {
+      if (error instanceof GatelabError) return await refuse(error.issues);
+      throw error;
+    }
     for (const issue of waived) console.log(formatIssue(issue));
     console.log(
       `ok (exploratory, waived ${waived.length} issue(s): ${
@@ -233,9 +270,18 @@ export async function run(args: string[]): Promise<number> {
     );
     return 0;
   }
-  if (ledgerInOut) files[basename(ledgerPath)] = ledgerText;
-  await writeFilesAtomic(out, files);
-  if (!ledgerInOut) await writeFileAtomic(ledgerPath, ledgerText);
+  if (ledgerInOut) files[relative(resolve(out), resolve(ledgerPath))] = ledger;
+  try {
+    await writeFilesAtomic(out, files, {
+      check: baselineGuard,
+      ...(ledgerInOut ? {} : { alongside: { [ledgerPath]: ledger } }),
+      onWait: (pid) =>
+        console.error(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${out}`),
+    });
+  } catch (error) {
+    if (error instanceof GatelabError) return await refuse(error.issues);
+    throw error;
+  }
 
   for (const w of contributions.warnings) console.error(`warning  ${w.kind}  ${w.message}`);
   if (!values.quiet) {
@@ -271,15 +317,6 @@ export async function run(args: string[]): Promise<number> {
       }; wrote ${out}/`,
   );
   return 0;
-}
-
-async function readTextOr(path: string, fallback: string): Promise<string> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return fallback;
-    throw error;
-  }
 }
 
 /** checkpoint_id of the bare run (the frozen checkpoint the gate validated on), or null. */

@@ -20,8 +20,11 @@ export class UsageError extends Error {
 /** Option declarations as node:util `parseArgs` takes them. */
 export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 
-/** The `--help` / `-h` flag every command gets from {@linkcode parseCommand}. */
-type HelpOption = { readonly help: { readonly type: "boolean"; readonly short: "h" } };
+/** The `--help` / `-h` and `--quiet` flags every command gets from {@linkcode parseCommand}. */
+type HelpOption = {
+  readonly help: { readonly type: "boolean"; readonly short: "h" };
+  readonly quiet: { readonly type: "boolean" };
+};
 
 /** Names of the single-valued string options of `T` (the ones that can be required). */
 export type StringOptionName<T extends CommandOptions> = {
@@ -48,7 +51,7 @@ export interface PositionalSpec {
 export interface CommandSpec<T extends CommandOptions, R extends StringOptionName<T>> {
   /** Command name as typed after `deno task gate`: `"plan-power"`. */
   readonly name: string;
-  /** Help text, printed for `--help` and appended to every usage error. */
+  /** Help text, printed for `--help`; usage errors point to it in one line. */
   readonly help: string;
   /** Option declarations; `--help`/`-h` is added. */
   readonly options: T;
@@ -74,9 +77,12 @@ export interface ParsedCommand<T extends CommandOptions, R extends StringOptionN
 }
 
 /**
- * Parses a command's arguments: options with node:util's strict parser,
- * then `--help` (prints the help and returns `null`; the caller returns
- * exit code 0), then the number of positionals, then the required options.
+ * Parses a command's arguments: option names and values (see
+ * `normalizeArgs`: unknown options get a "did you mean", a value may start
+ * with a dash), node:util's strict parser, then `--help` (prints the help
+ * and returns `null`; the caller returns exit code 0), then the number of
+ * positionals, then the required options. Every command also accepts
+ * `--quiet` (print only the summary line).
  *
  * @param args The arguments after the command name.
  * @param spec The command's name, help, options, positionals and required options.
@@ -84,7 +90,7 @@ export interface ParsedCommand<T extends CommandOptions, R extends StringOptionN
  *   present), the positionals and the recorded command line.
  * @throws {UsageError} For an unknown option, an option without its value,
  *   too few or too many positionals, or missing required options; the
- *   message says what is wrong, then the help.
+ *   message is one line: what is wrong, then where the help is.
  *
  * @example Required option and positionals
  * ```ts
@@ -104,6 +110,7 @@ export interface ParsedCommand<T extends CommandOptions, R extends StringOptionN
  * deepEqual(parsed?.command, "gate study s1 --out o");
  * throws(() => parseCommand(["s1"], spec), UsageError);
  * throws(() => parseCommand(["s1", "s2", "--out", "o"], spec), /study takes one study directory/);
+ * throws(() => parseCommand(["s1", "--outt", "o"], spec), /unknown option --outt; did you mean --out\?/);
  * ```
  *
  * @example `--help` prints the help and returns null
@@ -125,16 +132,19 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
   spec: CommandSpec<T, R>,
 ): ParsedCommand<T, R> | null {
   const { name, help } = spec;
+  const see = `; see deno task gate ${name} --help`;
+  const options = {
+    ...spec.options,
+    help: { type: "boolean", short: "h" },
+    quiet: { type: "boolean" },
+  } as unknown as T & HelpOption;
+  const normalized = normalizeArgs(name, args, options, see);
   let parsed: Parsed<T & HelpOption>;
   try {
-    parsed = parseArgs({
-      args,
-      options: { ...spec.options, help: { type: "boolean", short: "h" } } as T & HelpOption,
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args: normalized, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+    throw new UsageError(`${name}: ${message}${see}`);
   }
   const values = parsed.values as Record<string, unknown>;
   if (values["help"]) {
@@ -144,19 +154,126 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
   const positionals = parsed.positionals;
   if (spec.positionals !== undefined) {
     const problem = positionalProblem(name, positionals.length, spec.positionals);
-    if (problem !== null) throw new UsageError(`${problem}\n\n${help}`);
+    if (problem !== null) throw new UsageError(`${problem}${see}`);
   }
   const missing = Object.entries<string>(spec.required ?? {})
     .filter(([option]) => values[option] === undefined || values[option] === "")
     .map(([option, placeholder]) => `--${option} ${placeholder}`);
   if (missing.length > 0) {
-    throw new UsageError(`${name} needs ${listWords(missing)}\n\n${help}`);
+    throw new UsageError(`${name} needs ${listWords(missing)}${see}`);
   }
   return {
     values: values as unknown as ParsedCommand<T, R>["values"],
     positionals,
     command: ["gate", name, ...args].join(" "),
   };
+}
+
+/**
+ * Checks every option name and gives each string option its value as
+ * `--name=value`, so a value that starts with a dash (`--bootstrap -5`,
+ * `--seed -3`) is read as the value, exactly like `--bootstrap=-5`. Unknown
+ * options are named with the nearest known one; a string option followed by
+ * nothing or by another option "needs a value"; a flag given a value "takes
+ * no value". Everything after `--` is positional.
+ */
+function normalizeArgs(
+  command: string,
+  args: readonly string[],
+  options: CommandOptions,
+  see: string,
+): string[] {
+  const long = new Map(Object.entries(options));
+  const short = new Map(
+    Object.entries(options).flatMap(([n, o]) => (o.short ? [[o.short, n] as const] : [])),
+  );
+  const isOption = (token: string): boolean =>
+    (token.startsWith("--") && long.has(token.slice(2).split("=")[0]!)) ||
+    (/^-[A-Za-z]$/.test(token) && short.has(token.slice(1)));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    if (token === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    let name: string, inline: string | undefined;
+    if (token.startsWith("--")) {
+      const eq = token.indexOf("=");
+      name = eq < 0 ? token.slice(2) : token.slice(2, eq);
+      inline = eq < 0 ? undefined : token.slice(eq + 1);
+      if (!long.has(name)) {
+        const near = nearestOption(name, [...long.keys()]);
+        throw new UsageError(
+          `${command}: unknown option --${name}${near ? `; did you mean --${near}?` : ""}${see}`,
+        );
+      }
+    } else if (/^-[A-Za-z]/.test(token)) {
+      const letter = token.slice(1, 2);
+      const full = short.get(letter);
+      if (full === undefined) throw new UsageError(`${command}: unknown option -${letter}${see}`);
+      name = full;
+      inline = token.length > 2 ? token.slice(2).replace(/^=/, "") : undefined;
+    } else {
+      out.push(token);
+      continue;
+    }
+    const type = long.get(name)!.type;
+    if (type === "boolean") {
+      if (inline !== undefined) throw new UsageError(`${command}: --${name} takes no value${see}`);
+      out.push(`--${name}`);
+      continue;
+    }
+    if (inline === undefined) {
+      const next = args[i + 1];
+      if (next === undefined || isOption(next)) {
+        throw new UsageError(`${command}: --${name} needs a value${see}`);
+      }
+      inline = next;
+      i++;
+    }
+    out.push(`--${name}=${inline}`);
+  }
+  return out;
+}
+
+/**
+ * The known option closest to `name` (edit distance at most a third of its
+ * length, at least 2, or a prefix), for "did you mean".
+ *
+ * @example
+ * ```ts
+ * import { nearestOption } from "./args.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(nearestOption("bootstraps", ["bootstrap", "budget-k", "out"]), "bootstrap");
+ * equal(nearestOption("boot", ["bootstrap", "out"]), "bootstrap");
+ * equal(nearestOption("zzzzzz", ["bootstrap", "out"]), null);
+ * ```
+ */
+export function nearestOption(name: string, known: readonly string[]): string | null {
+  let best: string | null = null, bestDistance = Infinity;
+  for (const k of known) {
+    const d = k.startsWith(name) && name.length >= 3 ? 0.5 : editDistance(name, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
+}
+
+/** Levenshtein distance. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        prev[j]! + 1,
+        row[j - 1]! + 1,
+        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 /** "validate needs at least one gate directory", or null when the count fits. */

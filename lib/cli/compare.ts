@@ -3,11 +3,13 @@
  * Gate B, the frozen selected skill against the bare model on held-out
  * tasks (docs/analysis.md). Refuses runs that differ in more than the skill.
  *
- * Exit codes: 0 ok, 2 input issues (only validation.json is written), 1 crash.
+ * Exit codes: 0 ok, 2 input issues (only validation.json is written, into
+ * --out or, when --out holds an earlier result, into <out>.failed), 1 crash.
  *
  * @module
  */
-import { intOption, parseCommand } from "./args.ts";
+import { intOption, parseCommand, UsageError } from "./args.ts";
+import { inputDir, inputFile, outputDir } from "./paths.ts";
 import type { Issue } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
@@ -57,8 +59,20 @@ export async function run(args: string[]): Promise<number> {
   const { bare, equipped, out } = values;
   const draws = intOption("bootstrap", values.bootstrap, 10000, { min: 0 });
   const seed = intOption("seed", values.seed, 20260927, { min: 0 });
+  const runs = [{ label: "--bare", path: bare }, { label: "--equipped", path: equipped }];
+  for (const r of runs) await inputDir(r, "a run directory (manifest.json, traces.jsonl)");
+  const selection = values.selection !== undefined
+    ? [{ label: "--selection", path: values.selection }]
+    : [];
+  for (const s of selection) await inputFile(s, "a Gate A selection.json");
+  await outputDir({ label: "--out", path: out }, [...runs, ...selection]);
 
   const [b, e] = await Promise.all([readRun(bare), readRun(equipped)]);
+  if (b.ok && e.ok && b.value.manifest.arm === "equipped" && e.value.manifest.arm === "bare") {
+    throw new UsageError(
+      `--bare ${bare} is an equipped run and --equipped ${equipped} is a bare run (manifest.json arm); swap --bare and --equipped`,
+    );
+  }
   const inputs = [
     {
       dir: bare,
@@ -90,7 +104,7 @@ export async function run(args: string[]): Promise<number> {
     command,
     checkedFields: GATE_B_FIELDS,
     ...(values.selection !== undefined ? { selectionFile: values.selection } : {}),
-    ...(draws > 0 ? { onProgress: stderrProgress("bootstrap") } : {}),
+    ...(draws > 0 && !values.quiet ? { onProgress: stderrProgress("bootstrap") } : {}),
   });
   const tables = comparisonTables(comparison);
   await writeFilesAtomic(out, {

@@ -21,6 +21,7 @@ import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldo
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { parseCommand } from "./args.ts";
+import { inputDir, inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
@@ -57,6 +58,16 @@ export async function run(args: string[]): Promise<number> {
   const out = values.out;
   const planFile = values.plan;
   const against = values.against ?? [];
+  const gates = [
+    ...positionals.map((path) => ({ label: "gate directory", path })),
+    ...against.map((path) => ({ label: "--against", path })),
+  ];
+  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  const planPath = { label: "--plan", path: planFile };
+  await inputFile(planPath, "a heldout plan file (JSON)");
+  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
+  await outputDir({ label: "--out", path: out }, [...gates, planPath, ...cache]);
+  if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
 
   const issues = new IssueList();
   let planBytes: Uint8Array | null = null;

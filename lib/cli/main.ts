@@ -2,13 +2,14 @@
  * gatelab command line: `deno task gate <command> ...`.
  *
  * Exit codes: 0 success, 2 input issues (written to validation.json where
- * the command has an --out), 1 crash. Each command module is imported only
+ * the command has an --out) or a usage or path mistake (one line), 1 crash. Each command module is imported only
  * when called, so a command that needs no SQL never starts DuckDB.
  *
  * @module
  */
 
 import { UsageError } from "./args.ts";
+import { PathError } from "../core/path_error.ts";
 
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
 
@@ -68,7 +69,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     return await (await command.load()).run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof PathError) {
       console.error(`usage_error  ${error.message}`);
       return 2;
     }

@@ -20,6 +20,7 @@ import { powerTables } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { join } from "node:path";
 import { intOption, numberOption, parseCommand, UsageError } from "./args.ts";
+import { inputDir, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate plan-power --tasks N --columns M --p-present p --resid-sd s --out <dir>
@@ -37,7 +38,8 @@ probability that the truly best K versions are selected.
   --sims S         simulated gates (default 2000)
   --seed S         simulation seed (default 20260927)
   --metric m       metric read with --from (default reward)
-  --out <dir>      where power.json, power.md, power.tex go`;
+  --out <dir>      where power.json, power.md, power.tex go (not the --from directory)
+  --quiet          print only the summary line`;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -77,6 +79,9 @@ export async function run(args: string[]): Promise<number> {
   const sims = intOption("sims", values.sims, 2000);
   const seed = intOption("seed", values.seed, 20260927);
   const inputs: { path: string; sha256: string }[] = [];
+  const from = values.from !== undefined ? [{ label: "--from", path: values.from }] : [];
+  for (const f of from) await inputDir(f, "an analysis output directory (contributions.json)");
+  await outputDir({ label: "--out", path: out }, from);
   let source: Record<string, unknown> | null = null;
 
   if (values.from !== undefined) {
@@ -112,7 +117,7 @@ export async function run(args: string[]): Promise<number> {
         if (Number.isSafeInteger(sel.budget_k)) budgetK = sel.budget_k;
       } catch { /* no selection.json: the default K applies */ }
     }
-    if (!issues.ok) return await refuse(out, validationDocument(issues, command, inputs));
+    if (!issues.ok) return await refuse(out, validationDocument(issues, command, inputs), values);
   }
   const missing = [
     ["tasks", tasks],
@@ -135,7 +140,7 @@ export async function run(args: string[]): Promise<number> {
         seed,
         ...(budgetK === undefined ? {} : { budgetK }),
         ...(effects === undefined ? {} : { effects }),
-        onProgress: stderrProgress("simulating"),
+        ...(values.quiet ? {} : { onProgress: stderrProgress("simulating") }),
       },
     );
   } catch (error) {
@@ -161,7 +166,7 @@ export async function run(args: string[]): Promise<number> {
     "power.md": tables.map(toMarkdown).join("\n"),
     "power.tex": tables.map(toLatex).join("\n"),
   });
-  console.log(toMarkdown(tables[0]!));
+  if (!values.quiet) console.log(toMarkdown(tables[0]!));
   console.log(`ok: wrote ${out}/power.json`);
   return 0;
 }

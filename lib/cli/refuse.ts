@@ -4,18 +4,35 @@ import type { ValidationDocument } from "../core/validation_document.ts";
 
 /**
  * How every command refuses input with issues: print one line per issue
- * (unless quiet) and a summary, write `<out>/validation.json` and nothing
- * else, and return exit code 2.
+ * (unless quiet) and a summary, write the failed run's `validation.json`
+ * and return exit code 2.
+ *
+ * The report is written as a failure ({@linkcode writeFilesAtomic} with
+ * `failure: true`): into `<out>` when it holds nothing or an earlier
+ * failure, else into `<out>.failed/` so an earlier successful result in
+ * `<out>` stays whole. The summary line names where it went.
  */
 export async function refuse(
   out: string,
   doc: ValidationDocument,
   options: { readonly quiet?: boolean | undefined } = {},
 ): Promise<2> {
-  await writeFilesAtomic(out, { "validation.json": toJsonText(doc) });
+  const where = await writeFilesAtomic(out, { "validation.json": toJsonText(doc) }, {
+    failure: true,
+  });
   if (!options.quiet) { for (const issue of doc.issues) console.log(formatIssue(issue)); }
   const total = Object.values(doc.counts).reduce((a, b) => a + b, 0);
   const byCode = Object.entries(doc.counts).map(([code, n]) => `${code} ${n}`).join(", ");
-  console.log(`not ok: ${total} issue(s) (${byCode}); wrote ${out}/validation.json only`);
+  console.log(`not ok: ${total} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
   return 2;
+}
+
+/**
+ * "wrote out/validation.json only", or, when an earlier result was kept,
+ * "wrote out.failed/validation.json; out keeps its earlier result".
+ */
+export function refusedWhere(out: string, where: string): string {
+  return where === out
+    ? `wrote ${out}/validation.json only`
+    : `wrote ${where}/validation.json; ${out} keeps its earlier result`;
 }

@@ -25,6 +25,7 @@ import { computeRewards } from "../reward/rewards.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { intOption, parseCommand, UsageError } from "./args.ts";
+import { inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
@@ -61,6 +62,17 @@ export async function run(args: string[]): Promise<number> {
   const draws = intOption("bootstrap", values.bootstrap, 10_000, { min: 1 });
   const seed = intOption("seed", values.seed, 20260927);
   const stepsPath = positionals[0]!, out = values.out;
+  const given = [
+    { label: "steps file", path: stepsPath, what: "a steps file (JSONL)" },
+    ...(values.groups !== undefined
+      ? [{ label: "--groups", path: values.groups, what: "a groups file (JSONL)" }]
+      : []),
+    ...(values["prm-weights"] !== undefined
+      ? [{ label: "--prm-weights", path: values["prm-weights"], what: "a PRM weights file (JSON)" }]
+      : []),
+  ];
+  for (const f of given) await inputFile(f, f.what);
+  await outputDir({ label: "--out", path: out }, given);
 
   const steps = await loadSteps(stepsPath);
   if (!steps.ok) return await refuse(out, validationDocument(steps.issues, command), values);

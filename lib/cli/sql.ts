@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
 import { intOption, parseCommand } from "./args.ts";
 import { formatIssue } from "../core/issue.ts";
-import { writeFilesAtomic } from "../core/atomic_write.ts";
+import { writeFileAtomic } from "../core/atomic_write.ts";
+import { inputDir, outputFile } from "./paths.ts";
 import { openDuckDb } from "../sql/engine.ts";
 import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
@@ -23,8 +23,10 @@ Loads gates (plan, assignments, masked and bare runs) and runs into DuckDB
 gates, versions, assignments (see docs/validation.md).
 
   --query <sql>     the SQL to run (required)
-  --out <file.csv>  write the result as CSV instead of printing it
-  --max-rows <n>    rows printed (default 100)`;
+  --out <file.csv>  write the result as CSV instead of printing it (its directory
+                    must exist; the file is replaced atomically)
+  --max-rows <n>    rows printed (default 100)
+  --quiet           no warnings about what could not be loaded`;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -42,10 +44,17 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals } = cli;
   const maxRows = intOption("max-rows", values["max-rows"], 100, { min: 0 });
+  for (const path of positionals) {
+    await inputDir({ label: "directory", path }, "a gate or run directory");
+  }
+  if (values.out !== undefined) {
+    await outputFile({ label: "--out", path: values.out }, "a CSV file");
+  }
 
   const sources = await readSqlSources(positionals);
-  for (const issue of sources.issues.slice(0, 20)) console.error(`warning: ${formatIssue(issue)}`);
-  if (sources.issues.length > 20) {
+  const shown = values.quiet ? [] : sources.issues.slice(0, 20);
+  for (const issue of shown) console.error(`warning: ${formatIssue(issue)}`);
+  if (!values.quiet && sources.issues.length > 20) {
     console.error(`warning: ... and ${sources.issues.length - 20} more issues`);
   }
   if (sources.runs.length === 0) {
@@ -63,7 +72,7 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     }
     if (values.out !== undefined) {
-      await writeFilesAtomic(dirname(values.out), { [basename(values.out)]: toCsv(result) });
+      await writeFileAtomic(values.out, toCsv(result));
       console.log(`wrote ${result.numRows} rows to ${values.out}`);
     } else {
       console.log(toTextTable(result, maxRows).trimEnd());

@@ -18,6 +18,7 @@ import { studyDocument } from "../study/study_json.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { parseCommand } from "./args.ts";
+import { inputDir, outputDir } from "./paths.ts";
 
 const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
 
@@ -37,6 +38,9 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const dir = positionals[0]!, out = values.out;
+  const study = { label: "study directory", path: dir };
+  await inputDir(study, "a study directory (study.json, slots.jsonl, attempts.jsonl)");
+  await outputDir({ label: "--out", path: out }, [study]);
 
   const loaded = await loadStudyDir(dir);
   if (!loaded.ok) return await refuse(out, validationDocument(loaded.issues, command), values);

@@ -9,6 +9,7 @@
  * @module
  */
 import { intOption, parseCommand } from "./args.ts";
+import { inputDir, outputDir } from "./paths.ts";
 import { formatIssue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -44,12 +45,18 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const cap = intOption("cap", values.cap, 50, { min: 1 });
+  const gates = positionals.map((path) => ({ label: "gate directory", path }));
+  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
+  await outputDir({ label: "--out", path: values.out }, [...gates, ...cache]);
+  if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
 
   const validation = await validateGates(positionals, {
     capPerCode: cap,
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
-    ...(positionals.length > 1 ? { onProgress: stderrProgress("reading") } : {}),
+    ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });
+  // The report is validate's result, ok or not: it always replaces --out.
   await writeFilesAtomic(values.out, {
     "validation.json": toJsonText(validationReport(validation, command)),
   });

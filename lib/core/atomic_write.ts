@@ -1,38 +1,294 @@
-import { dirname, join } from "node:path";
+/**
+ * How gatelab writes outputs. Every command's outputs form one directory
+ * that is replaced whole: {@linkcode writeFilesAtomic} builds the new
+ * directory beside the old one and swaps it in, under an exclusive lock,
+ * so the directory holds either the earlier result or the new one, never a
+ * mix, even if the process is killed (kill -9) at any moment.
+ *
+ * Names used next to an output directory `<parent>/<name>` (all removed by
+ * the time a command returns; a killed run's leftovers are cleaned by the
+ * next write to the same directory):
+ *
+ * | name                               | what                                            |
+ * | ---------------------------------- | ----------------------------------------------- |
+ * | `.<name>.gatelab-lock`             | the exclusive lock (lib/core/output_lock.ts)    |
+ * | `.<name>.gatelab-journal`          | what is being swapped, for recovery             |
+ * | `.<name>.gatelab-new-<id>/`        | the new directory being built                   |
+ * | `.<name>.gatelab-old-<id>/`        | the earlier directory during the swap           |
+ * | `<name>.failed/`                   | a failed run's `validation.json`, when `<name>` holds an earlier successful result |
+ *
+ * @module
+ */
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  normalize,
+  resolve,
+  sep as SEPARATOR,
+} from "node:path";
+import { fsProblem, PathError } from "./path_error.ts";
+import { acquireLock, type HeldLock } from "./output_lock.ts";
 
 /**
- * Writes several files into `dir` so that none is left half-written: every
- * file is first written to a temporary name in the same directory, and only
- * when all writes succeeded are they renamed into place. On failure the
- * temporaries are removed and existing files are untouched.
+ * Contents of one output file: text, bytes, or text in chunks (an
+ * `Iterable<string>` or `AsyncIterable<string>`, written piece by piece, so
+ * a very large JSON document never has to exist as one string).
+ */
+export type FileContents = string | Uint8Array | Iterable<string> | AsyncIterable<string>;
+
+/**
+ * A file's contents, or a function of the file's current text (`null` when
+ * it does not exist yet), called under the lock: how a file the user
+ * appends to (the proposal ledger) is merged without losing a concurrent
+ * run's lines.
+ */
+export type FileValue =
+  | FileContents
+  | ((previous: string | null) => FileContents | Promise<FileContents>);
+
+/** The hidden file that marks a directory as a gatelab output (docs/FORMAT.md, Extensions). */
+export const OUTPUT_MARKER = ".gatelab-output.json";
+
+/** Options of {@linkcode writeFilesAtomic}. */
+export interface WriteOptions {
+  /**
+   * Runs under the lock, after recovery and before anything is written, on
+   * the output directory as it is now; throw to refuse (nothing changes).
+   * `gate analyze` re-checks here that the directory was made from the
+   * same baseline, so check and swap are one step.
+   */
+  readonly check?: (dir: string) => void | Promise<void>;
+  /**
+   * Files outside `dir` replaced in the same step (the proposal ledger
+   * given with `--ledger`): path to value. Each is locked, written beside
+   * its target and renamed into place right after the directory swap.
+   */
+  readonly alongside?: Readonly<Record<string, FileValue>>;
+  /**
+   * The files are a failed run's report (`validation.json`). A failure
+   * never replaces an earlier successful result: when `dir` holds one, the
+   * files go to `<dir>.failed/` instead (replaced whole too), and the
+   * returned path says so. A later successful run removes `<dir>.failed/`.
+   */
+  readonly failure?: boolean;
+  /** Told once when another live process holds the lock (its pid). */
+  readonly onWait?: (owner: number | null, lockFile: string) => void;
+}
+
+/**
+ * Writes a command's outputs as one unit: the directory `dir` is replaced
+ * by exactly `files` (plus the hidden {@linkcode OUTPUT_MARKER}), or left as
+ * it was.
  *
- * @param dir Output directory; created if missing.
- * @param files File name (relative to `dir`) to contents.
+ * Steps, under the exclusive lock `.<name>.gatelab-lock` beside `dir`
+ * (stale locks of dead processes are recognised and removed):
+ * 1. recover: finish or undo a swap a killed run left, delete its temporaries;
+ * 2. refuse a `dir` that is a file, a symbolic link, the current directory,
+ *    or a non-empty directory gatelab did not write (no marker);
+ * 3. `check`, if given;
+ * 4. build `.<name>.gatelab-new-<id>/` with every file, the marker last;
+ * 5. swap: rename `dir` away, rename the new directory to `dir` (the
+ *    commit), rename the `alongside` files into place, delete the old one.
  *
- * @example
+ * A journal beside `dir` records steps 4-5, so the next write to `dir`
+ * can tell an unfinished swap (undone: the earlier directory comes back)
+ * from a finished one (completed). No fsync: the guarantee is about killed
+ * processes, not power loss.
+ *
+ * @param dir Output directory; created with missing parents.
+ * @param files File name (relative to `dir`, `/` for subdirectories) to value.
+ * @param options Check under the lock, files alongside, failure reports.
+ * @returns The directory written: `dir`, or `<dir>.failed` for a failure
+ *   report that must not replace an earlier successful result.
+ * @throws {PathError} When a path cannot be used (one line for the user).
+ *
+ * @example Re-running replaces the whole directory
  * ```ts
  * import { writeFilesAtomic } from "./atomic_write.ts";
  * import { deepEqual } from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * await writeFilesAtomic(dir, { "a.json": "{}\n", "b.txt": "hello\n" });
- * deepEqual(await Deno.readTextFile(`${dir}/b.txt`), "hello\n");
- * await Deno.remove(dir, { recursive: true });
+ * const parent = await Deno.makeTempDir();
+ * const out = `${parent}/out`;
+ * await writeFilesAtomic(out, { "a.json": "{}\n", "figures/f.svg": "<svg/>" });
+ * await writeFilesAtomic(out, { "b.txt": ["hel", "lo\n"] }); // text in chunks
+ * deepEqual([...Deno.readDirSync(out)].map((e) => e.name).sort(), [".gatelab-output.json", "b.txt"]);
+ * deepEqual(await Deno.readTextFile(`${out}/b.txt`), "hello\n");
+ * deepEqual([...Deno.readDirSync(parent)].map((e) => e.name), ["out"]); // no temporaries left
+ * await Deno.remove(parent, { recursive: true });
+ * ```
+ *
+ * @example A failure keeps an earlier good result and reports beside it
+ * ```ts
+ * import { writeFilesAtomic } from "./atomic_write.ts";
+ * import { equal } from "node:assert/strict";
+ * const parent = await Deno.makeTempDir();
+ * await writeFilesAtomic(`${parent}/out`, { "result.json": "{}\n" });
+ * const where = await writeFilesAtomic(`${parent}/out`, { "validation.json": "{}\n" }, { failure: true });
+ * equal(where, `${parent}/out.failed`);
+ * equal(await Deno.readTextFile(`${parent}/out/result.json`), "{}\n");
+ * await Deno.remove(parent, { recursive: true });
  * ```
  */
 export async function writeFilesAtomic(
   dir: string,
-  files: Readonly<Record<string, string | Uint8Array>>,
+  files: Readonly<Record<string, FileValue>>,
+  options: WriteOptions = {},
+): Promise<string> {
+  const target = outputTarget(dir);
+  const names = Object.keys(files).map((name) => [name, checkedName(name)] as const);
+  const alongside = Object.entries(options.alongside ?? {}).map(([path, value]) => ({
+    given: path,
+    path: resolve(path),
+    value,
+  }));
+  await makeParent(dir, target);
+  for (const a of alongside) await checkAlongside(a.given, a.path);
+
+  const lockOptions = options.onWait ? { onWait: options.onWait } : {};
+  const paths = [...new Set([target, ...alongside.map((a) => a.path)])].sort();
+  const locks: HeldLock[] = [];
+  try {
+    for (const path of paths) {
+      locks.push(await fsStep(path === target ? dir : path, () => acquireLock(path, lockOptions)));
+    }
+    await recover(target);
+    await recover(target + ".failed");
+    for (const a of alongside) await removeStaleTemps(a.path);
+
+    const state = await dirState(dir, target);
+    const dest = options.failure && state === "good" ? target + ".failed" : target;
+    const shown = dest === target ? dir : `${dir.replace(/[\\/]+$/, "")}.failed`;
+    if (dest !== target) await dirState(shown, dest);
+    if (!options.failure) await options.check?.(target);
+
+    const id = `${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const parent = dirname(dest);
+    const staged = join(parent, `.${basename(dest)}.gatelab-new-${id}`);
+    const old = join(parent, `.${basename(dest)}.gatelab-old-${id}`);
+    const external = alongside.map((a) => ({
+      ...a,
+      temp: join(dirname(a.path), `.${basename(a.path)}.gatelab-new-${id}`),
+    }));
+    const journal: Journal = {
+      phase: "staging",
+      dest,
+      staged,
+      old,
+      alongside: external.map((e) => ({ temp: e.temp, target: e.path })),
+    };
+    await writeJournal(target, journal);
+
+    await fsStep(shown, () => Deno.mkdir(staged));
+    for (const [name, relativeName] of names) {
+      const path = join(staged, relativeName);
+      const contents = await valueOf(files[name]!, join(dest, relativeName));
+      await fsStep(shown, async () => {
+        await Deno.mkdir(dirname(path), { recursive: true });
+        await writeContents(path, contents);
+      });
+    }
+    const marker = {
+      format: "gatelab.output/v1",
+      ok: !options.failure,
+      files: names.map(([, n]) => n.split(SEPARATOR).join("/")).sort(),
+    };
+    await Deno.writeTextFile(join(staged, OUTPUT_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+    for (const e of external) {
+      const contents = await valueOf(e.value, e.path);
+      await fsStep(e.given, () => writeContents(e.temp, contents));
+    }
+
+    await writeJournal(target, { ...journal, phase: "commit" });
+    if (state !== "missing" || dest !== target) {
+      try {
+        await Deno.rename(dest, old);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+    }
+    await Deno.rename(staged, dest); // the commit
+    for (const e of external) await Deno.rename(e.temp, e.path);
+    await Deno.remove(journalOf(target));
+    await Deno.remove(old, { recursive: true }).catch(() => {});
+    if (!options.failure) await removeOwned(target + ".failed");
+    return shown;
+  } catch (error) {
+    // Undo what this call started (a killed process leaves it to the next run).
+    await recover(target).catch(() => {});
+    throw error;
+  } finally {
+    for (const lock of locks.reverse()) await lock.release();
+  }
+}
+
+/**
+ * Writes one file atomically: a temporary file beside it, then a rename.
+ * For single files that are not a command's output directory (cache
+ * entries, `gate sql --out`). Creates missing parent directories.
+ *
+ * @example A bare file name is written in the current directory, whole
+ * ```ts
+ * import { writeFileAtomic } from "./atomic_write.ts";
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const cwd = Deno.cwd();
+ * Deno.chdir(dir);
+ * try {
+ *   await writeFileAtomic("ledger.jsonl", "{}\n");
+ *   equal(await Deno.readTextFile(`${dir}/ledger.jsonl`), "{}\n");
+ * } finally {
+ *   Deno.chdir(cwd);
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeFileAtomic(path: string, contents: FileContents): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const temp = join(
+    dirname(path),
+    `.${basename(path)}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
+  );
+  try {
+    await writeContents(temp, contents);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Writes several files into `dir` in place, each atomically (temporary
+ * file, rename), leaving other files in `dir` alone. Only for trees that
+ * are not a command's output directory (the generated demo data, which is
+ * checked in and pruned by its writer); commands use
+ * {@linkcode writeFilesAtomic}.
+ *
+ * @example
+ * ```ts
+ * import { writeFilesInPlace } from "./atomic_write.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/keep.txt`, "x");
+ * await writeFilesInPlace(dir, { "a/b.txt": "hello\n" });
+ * deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["a", "keep.txt"]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeFilesInPlace(
+  dir: string,
+  files: Readonly<Record<string, FileContents>>,
 ): Promise<void> {
   const suffix = `.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   const staged: [string, string][] = [];
   try {
     for (const [name, contents] of Object.entries(files)) {
-      const target = join(dir, name);
+      const target = join(dir, checkedName(name));
       await Deno.mkdir(dirname(target), { recursive: true });
       const temp = target + suffix;
       staged.push([temp, target]);
-      if (typeof contents === "string") await Deno.writeTextFile(temp, contents);
-      else await Deno.writeFile(temp, contents);
+      await writeContents(temp, contents);
     }
   } catch (error) {
     for (const [temp] of staged) await Deno.remove(temp).catch(() => {});
@@ -41,12 +297,291 @@ export async function writeFilesAtomic(
   for (const [temp, target] of staged) await Deno.rename(temp, target);
 }
 
-/** Writes one file atomically (temporary file, then rename). */
-export function writeFileAtomic(path: string, contents: string | Uint8Array): Promise<void> {
-  return writeFilesAtomic(dirname(path), { [path.slice(dirname(path).length + 1)]: contents });
-}
-
 /** Stable JSON text: two-space indent and a final newline. */
 export function toJsonText(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
+}
+
+/**
+ * Finishes or undoes a swap that a killed run left at `target`, and
+ * deletes its temporaries. Called by {@linkcode writeFilesAtomic} under the
+ * lock; exported for tests and for a caller that holds the lock.
+ *
+ * After it, `target` is the complete earlier directory (when the kill came
+ * before the commit rename) or the complete new one (after it), the files
+ * alongside match, and no `.<name>.gatelab-*` temporary remains.
+ */
+export async function recover(target: string): Promise<void> {
+  const parent = dirname(target), name = basename(target);
+  const journal = await readJournal(target);
+  if (journal !== null) {
+    if (journal.phase === "commit" && !(await exists(journal.staged))) {
+      // Committed: complete the files alongside, then drop the earlier directory.
+      for (const a of journal.alongside) {
+        if (await exists(a.temp)) await Deno.rename(a.temp, a.target);
+      }
+    } else {
+      // Not committed: bring the earlier directory back if it was moved away.
+      if (!(await exists(journal.dest)) && (await exists(journal.old))) {
+        await Deno.rename(journal.old, journal.dest);
+      }
+      for (const a of journal.alongside) await Deno.remove(a.temp).catch(() => {});
+    }
+    await Deno.remove(journal.staged, { recursive: true }).catch(() => {});
+    await Deno.remove(journal.old, { recursive: true }).catch(() => {});
+    await Deno.remove(journalOf(target)).catch(() => {});
+  }
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(parent)];
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  const lock = `.${name}.gatelab-lock`;
+  for (const e of entries) {
+    if (!e.name.startsWith(`.${name}.gatelab-`) || e.name === lock) continue;
+    const path = join(parent, e.name);
+    const oldOf = e.name.match(/^\.(.*)\.gatelab-old-[0-9]+-[0-9a-f]{8}$/);
+    // An earlier directory with no journal: the journal is removed only after
+    // the commit, so it is stale unless its destination is missing.
+    if (oldOf && !(await exists(join(parent, oldOf[1]!)))) {
+      await Deno.rename(path, join(parent, oldOf[1]!));
+      continue;
+    }
+    await Deno.remove(path, { recursive: true }).catch(() => {});
+  }
+}
+
+interface Journal {
+  readonly phase: "staging" | "commit";
+  readonly dest: string;
+  readonly staged: string;
+  readonly old: string;
+  readonly alongside: readonly { readonly temp: string; readonly target: string }[];
+}
+
+function journalOf(target: string): string {
+  return join(dirname(target), `.${basename(target)}.gatelab-journal`);
+}
+
+async function writeJournal(target: string, journal: Journal): Promise<void> {
+  const path = journalOf(target);
+  const temp = `${path}-new-${Deno.pid}`;
+  await Deno.writeTextFile(temp, JSON.stringify(journal));
+  await Deno.rename(temp, path);
+}
+
+async function readJournal(target: string): Promise<Journal | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(journalOf(target));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as Journal;
+  } catch {
+    return null; // a journal is written complete, then renamed; an unreadable one is not ours
+  }
+}
+
+/** Deletes a killed run's temporaries beside a file we hold the lock of. */
+async function removeStaleTemps(path: string): Promise<void> {
+  const prefixes = [`.${basename(path)}.gatelab-new-`, `.${basename(path)}.gatelab-lock-new-`];
+  for (const e of Deno.readDirSync(dirname(path))) {
+    if (prefixes.some((p) => e.name.startsWith(p))) {
+      await Deno.remove(join(dirname(path), e.name)).catch(() => {});
+    }
+  }
+}
+
+/**
+ * Runs one file-system step; an operating-system error (permission, read-only
+ * or full disk, a file in the way) becomes a {@linkcode PathError} naming `given`.
+ */
+async function fsStep<T>(given: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const os = [
+      Deno.errors.NotFound,
+      Deno.errors.PermissionDenied,
+      Deno.errors.NotCapable,
+      Deno.errors.AlreadyExists,
+      Deno.errors.IsADirectory,
+      Deno.errors.NotADirectory,
+    ].some((kind) => error instanceof kind) || /space|read-only|quota/i.test(String(error));
+    if (!os) throw error;
+    throw new PathError(given, `cannot be written: ${fsProblem(error)}`);
+  }
+}
+
+/** Removes `dir` if it is a gatelab output (a stale `<out>.failed`). */
+async function removeOwned(dir: string): Promise<void> {
+  if (await exists(join(dir, OUTPUT_MARKER))) await Deno.remove(dir, { recursive: true });
+}
+
+/** `dir` resolved, after refusing paths that can never be an output directory. */
+function outputTarget(dir: string): string {
+  if (dir === "") throw new PathError('""', "is empty; expected an output directory");
+  const target = resolve(dir);
+  if (dirname(target) === target) {
+    throw new PathError(
+      dir,
+      "is the root directory; expected a directory of its own for the outputs",
+    );
+  }
+  let cwd: string | null = null;
+  try {
+    cwd = Deno.cwd();
+  } catch { /* no read permission for the cwd: nothing to compare */ }
+  if (cwd !== null && (cwd === target || cwd.startsWith(target + SEPARATOR))) {
+    throw new PathError(
+      dir,
+      "is (or contains) the current directory; the output directory is replaced whole, so give a directory of its own",
+    );
+  }
+  return target;
+}
+
+/** Creates the parent of the output directory (with missing ancestors). */
+async function makeParent(dir: string, target: string): Promise<void> {
+  try {
+    await Deno.mkdir(dirname(target), { recursive: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotADirectory) {
+      throw new PathError(dir, "has a file where a directory is expected in its path");
+    }
+    throw new PathError(dir, fsProblem(error));
+  }
+}
+
+/** A file written alongside must be a file (or missing) in an existing directory. */
+async function checkAlongside(given: string, path: string): Promise<void> {
+  try {
+    const info = await Deno.lstat(path);
+    if (info.isDirectory) throw new PathError(given, "is a directory; expected a file");
+    if (!info.isFile) throw new PathError(given, "is not a regular file; expected a file");
+  } catch (error) {
+    if (error instanceof PathError) throw error;
+    if (!(error instanceof Deno.errors.NotFound)) throw new PathError(given, fsProblem(error));
+  }
+  try {
+    if (!(await Deno.stat(dirname(path))).isDirectory) {
+      throw new PathError(given, "has a file where a directory is expected in its path");
+    }
+  } catch (error) {
+    if (error instanceof PathError) throw error;
+    throw new PathError(
+      given,
+      `cannot be written: its directory ${dirname(given) || "."} ${fsProblem(error)}`,
+    );
+  }
+}
+
+type DirState = "missing" | "empty" | "good" | "failed";
+
+/**
+ * What is at an output path now: nothing, an empty directory, or a gatelab
+ * output (successful or a failure report). Anything else is refused.
+ */
+async function dirState(given: string, path: string): Promise<DirState> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "missing";
+    throw new PathError(given, fsProblem(error));
+  }
+  if (info.isSymlink) {
+    throw new PathError(
+      given,
+      "is a symbolic link; give the directory it points to (the output directory is replaced whole)",
+    );
+  }
+  if (!info.isDirectory) {
+    throw new PathError(given, "is a file; expected a directory for the outputs (or a new path)");
+  }
+  try {
+    const marker = JSON.parse(await Deno.readTextFile(join(path, OUTPUT_MARKER)));
+    return marker?.ok === false ? "failed" : "good";
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound) && !(error instanceof SyntaxError)) {
+      throw new PathError(given, fsProblem(error));
+    }
+  }
+  const entries = [...Deno.readDirSync(path)];
+  if (entries.length === 0) return "empty";
+  const legacy = await legacyState(path, entries);
+  if (legacy !== null) return legacy;
+  throw new PathError(
+    given,
+    "holds files gatelab did not write; the output directory is replaced whole, so give a new or empty directory",
+  );
+}
+
+/**
+ * A directory written by gatelab before the marker existed: a top-level
+ * JSON file with `generator.tool` "gatelab". Failed when its only such
+ * file is a validation.json with `ok: false`.
+ */
+async function legacyState(path: string, entries: Deno.DirEntry[]): Promise<DirState | null> {
+  const ours: { name: string; ok: unknown }[] = [];
+  for (const e of entries) {
+    if (!e.isFile || !e.name.endsWith(".json")) continue;
+    try {
+      const doc = JSON.parse(await Deno.readTextFile(join(path, e.name)));
+      if (doc?.generator?.tool === "gatelab") ours.push({ name: e.name, ok: doc.ok });
+    } catch { /* not ours */ }
+  }
+  if (ours.length === 0) return null;
+  return ours.length === 1 && ours[0]!.name === "validation.json" && ours[0]!.ok === false
+    ? "failed"
+    : "good";
+}
+
+/** A relative output name without `..`, absolute parts or the marker's name. */
+function checkedName(name: string): string {
+  const n = normalize(name);
+  if (
+    name === "" || isAbsolute(name) || n === "." || n === ".." ||
+    n.startsWith(`..${SEPARATOR}`) || n === OUTPUT_MARKER
+  ) {
+    throw new RangeError(`Cannot write output file "${name}": not a plain relative name`);
+  }
+  return n;
+}
+
+async function valueOf(value: FileValue, current: string): Promise<FileContents> {
+  if (typeof value !== "function") return value;
+  let previous: string | null = null;
+  try {
+    previous = await Deno.readTextFile(current);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return await value(previous);
+}
+
+async function writeContents(path: string, contents: FileContents): Promise<void> {
+  if (typeof contents === "string") {
+    return await Deno.writeTextFile(path, contents, { createNew: true });
+  }
+  if (contents instanceof Uint8Array) {
+    return await Deno.writeFile(path, contents, { createNew: true });
+  }
+  const file = await Deno.open(path, { write: true, createNew: true });
+  await ReadableStream.from(contents).pipeThrough(new TextEncoderStream()).pipeTo(file.writable);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { join, relative } from "node:path";
-import { writeFilesAtomic } from "../core/atomic_write.ts";
+import { writeFilesInPlace } from "../core/atomic_write.ts";
 import { generateDemo } from "./generate.ts";
 
 async function listFiles(dir: string, root = dir): Promise<string[]> {
@@ -47,7 +47,7 @@ async function listFiles(dir: string, root = dir): Promise<string[]> {
  */
 export async function writeDemo(dir: string): Promise<{ written: string[]; removed: string[] }> {
   const files = generateDemo();
-  await writeFilesAtomic(dir, files);
+  await writeFilesInPlace(dir, files);
   const removed: string[] = [];
   for (const path of await listFiles(dir)) {
     if (!(path in files)) {

@@ -1,0 +1,178 @@
+/**
+ * Checks of the paths a command was given, made before any work so a path
+ * mistake costs no time and reads as one line (exit 2), never as a crash:
+ * `--out README.md is a file; expected a directory for the outputs`.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { UsageError } from "./args.ts";
+import { fsProblem } from "../core/path_error.ts";
+
+/** A path as the user gave it, with the option (or positional) that named it. */
+export interface GivenPath {
+  /** `--out`, `--ledger`, or a positional's name ("gate directory"). */
+  readonly label: string;
+  readonly path: string;
+}
+
+function shown(p: GivenPath): string {
+  return p.label.startsWith("-") ? `${p.label} ${p.path}` : p.path;
+}
+
+async function lstatOrNull(p: GivenPath): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.stat(p.path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw new UsageError(`${shown(p)} ${fsProblem(error)}`);
+  }
+}
+
+/**
+ * An input directory: must exist and be a directory.
+ *
+ * @param what What it should be, for the message: "a gate directory".
+ * @throws {UsageError} `gate-a/gate.json is a file; expected a gate directory`.
+ *
+ * @example
+ * ```ts
+ * import { inputDir } from "./paths.ts";
+ * import { rejects } from "node:assert/strict";
+ * const file = await Deno.makeTempFile();
+ * await rejects(inputDir({ label: "gate directory", path: file }, "a gate directory"), /is a file; expected a gate directory/);
+ * await Deno.remove(file);
+ * ```
+ */
+export async function inputDir(p: GivenPath, what: string): Promise<void> {
+  const info = await lstatOrNull(p);
+  if (info === null) throw new UsageError(`${shown(p)} does not exist; expected ${what}`);
+  if (!info.isDirectory) {
+    throw new UsageError(
+      `${shown(p)} is ${info.isFile ? "a file" : "not a directory"}; expected ${what}`,
+    );
+  }
+}
+
+/**
+ * An input file: must exist and be a regular file (not a directory, FIFO or device).
+ *
+ * @throws {UsageError} `--plan plans is a directory; expected a heldout plan file (JSON)`.
+ */
+export async function inputFile(p: GivenPath, what: string): Promise<void> {
+  const info = await lstatOrNull(p);
+  if (info === null) throw new UsageError(`${shown(p)} does not exist; expected ${what}`);
+  if (info.isDirectory) throw new UsageError(`${shown(p)} is a directory; expected ${what}`);
+  if (!info.isFile) throw new UsageError(`${shown(p)} is not a regular file; expected ${what}`);
+}
+
+/**
+ * An output directory: a directory or a path that does not exist yet (it
+ * is created, with missing parents). The directory is replaced whole, so
+ * it must not contain an input.
+ *
+ * @param inputs Inputs that must lie outside it (`--from`, report sources, a cache).
+ * @throws {UsageError} `--out README.md is a file; expected a directory for the outputs`.
+ */
+export async function outputDir(p: GivenPath, inputs: readonly GivenPath[] = []): Promise<void> {
+  const info = await lstatOrNull(p);
+  if (info !== null && !info.isDirectory) {
+    throw new UsageError(
+      `${shown(p)} is a file; expected a directory for the outputs (or a new path)`,
+    );
+  }
+  const out = resolve(p.path);
+  for (const input of inputs) {
+    if (within(out, resolve(input.path))) {
+      throw new UsageError(
+        `${shown(p)} contains ${
+          shown(input)
+        }; the output directory is replaced whole, so write to another directory`,
+      );
+    }
+  }
+  await existingAncestor(p);
+}
+
+/**
+ * An output file the command replaces (`--ledger`, `sql --out`): a regular
+ * file or a new path in a directory that exists. Directories are not made
+ * silently: a typo in the directory is refused.
+ *
+ * @throws {UsageError} `--ledger /tmp is a directory; expected a file`,
+ *   `--out /no/such/dir/x.csv: directory /no/such/dir does not exist`.
+ */
+export async function outputFile(p: GivenPath, what = "a file"): Promise<void> {
+  const info = await lstatOrNull(p);
+  if (info !== null && info.isDirectory) {
+    throw new UsageError(`${shown(p)} is a directory; expected ${what}`);
+  }
+  if (info !== null && !info.isFile) {
+    throw new UsageError(`${shown(p)} is not a regular file; expected ${what}`);
+  }
+  const parent = dirname(p.path);
+  const dir = await lstatOrNull({ label: "", path: parent });
+  if (dir === null) {
+    throw new UsageError(
+      `${
+        shown(p)
+      }: directory ${parent} does not exist (it is not created for ${what}; make it first)`,
+    );
+  }
+  if (!dir.isDirectory) throw new UsageError(`${shown(p)}: ${parent} is not a directory`);
+}
+
+/**
+ * Whether `path` is `dir` or inside it (both absolute).
+ *
+ * @example
+ * ```ts
+ * import { within } from "./paths.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(within("/a/out", "/a/out/x.json"), true);
+ * equal(within("/a/out", "/a/out"), true);
+ * equal(within("/a/out", "/a/output"), false);
+ * equal(within("/a/out", "/a/out/..x"), true);
+ * ```
+ */
+export function within(dir: string, path: string): boolean {
+  const r = relative(dir, path);
+  return r === "" || (r !== ".." && !r.startsWith(`..${sep}`) && !isAbsolute(r));
+}
+
+/**
+ * The nearest existing ancestor of an output path must be a directory that
+ * accepts new files (probed with a file created and removed at once).
+ */
+async function existingAncestor(p: GivenPath): Promise<void> {
+  let dir = dirname(resolve(p.path));
+  for (;;) {
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = await Deno.stat(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) {
+        throw new UsageError(`${shown(p)}: ${dir} ${fsProblem(error)}`);
+      }
+    }
+    if (info !== null) {
+      if (!info.isDirectory) {
+        throw new UsageError(`${shown(p)}: ${dir} is a file; expected a directory in the path`);
+      }
+      const probe = join(dir, `.gatelab-probe-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`);
+      try {
+        await Deno.writeFile(probe, new Uint8Array(), { createNew: true });
+      } catch (error) {
+        const why = error instanceof Deno.errors.NotFound
+          ? "it does not accept new files"
+          : fsProblem(error);
+        throw new UsageError(`${shown(p)} cannot be created in ${dir}: ${why}`);
+      }
+      await Deno.remove(probe).catch(() => {});
+      return;
+    }
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
+  }
+}
