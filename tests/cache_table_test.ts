@@ -181,7 +181,9 @@ Deno.test("an entry of the older table format is ignored and rewritten", async (
 async function staticImports(entry: string): Promise<Set<string>> {
   const seen = new Set<string>();
   const pending = [resolve(entry)];
-  const statement = /(?:^|\n)\s*(import|export)(\s+type\b)?[^;'"]*?(?:\bfrom\s*)?["']([^"']+)["']/g;
+  // `import x from "m"`, `export { x } from "m"`, `import "m"`; not `export const x = "m"`.
+  const statement =
+    /(?:^|\n)\s*(import|export)(\s+type\b)?(?:[^;'"]*?\bfrom\s*|\s*)["']([^"']+)["']/g;
   while (pending.length > 0) {
     const file = pending.pop()!;
     if (seen.has(file)) continue;

@@ -79,7 +79,13 @@ Deno.test("gate compare: arm means, differences and paired task-bootstrap interv
     }
   }
   const names = [...Deno.readDirSync(out)].map((e) => e.name).sort();
-  deepEqual(names, ["comparison.json", "comparison.md", "comparison.tex", "validation.json"]);
+  deepEqual(names, [
+    ".gatelab-output.json",
+    "comparison.json",
+    "comparison.md",
+    "comparison.tex",
+    "validation.json",
+  ]);
   ok((await Deno.readTextFile(join(out, "comparison.md"))).includes("| r_success |"));
 });
 
@@ -133,7 +139,10 @@ for (const [what, edit, code] of refusals) {
       await quiet(() => run(["--bare", bare, "--equipped", eq, "--out", out, "--bootstrap", "0"])),
       2,
     );
-    deepEqual([...Deno.readDirSync(out)].map((x) => x.name), ["validation.json"]);
+    deepEqual([...Deno.readDirSync(out)].map((x) => x.name).sort(), [
+      ".gatelab-output.json",
+      "validation.json",
+    ]);
     const report = JSON.parse(await Deno.readTextFile(join(out, "validation.json")));
     deepEqual(report.ok, false);
     ok(report.issues.some((i: { code: string }) => i.code === code), JSON.stringify(report.issues));

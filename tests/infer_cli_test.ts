@@ -72,7 +72,10 @@ Deno.test("cli heldout: writes heldout.json with plan, conventions and per-split
   );
   const bad = join(dir.path, "bad");
   deepEqual(await quiet(["heldout", fx.gateDir, "--plan", plan, "--out", bad]), 2);
-  deepEqual([...Deno.readDirSync(bad)].map((e) => e.name), ["validation.json"]);
+  deepEqual([...Deno.readDirSync(bad)].map((e) => e.name).sort(), [
+    ".gatelab-output.json",
+    "validation.json",
+  ]);
   const v = await readJson(join(bad, "validation.json"));
   deepEqual([v.ok, v.issues[0].code, v.issues[0].path], [false, "plan_invalid", "repeats"]);
 });

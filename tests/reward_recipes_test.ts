@@ -109,6 +109,7 @@ Deno.test("reward: CLI writes rewards.jsonl and recipe_comparison.json", async (
   ok(close(comparison.recipes.B.ci[0], REF.comparison.B.ci[0]));
   deepEqual(comparison.c_equals_a, false);
   deepEqual((await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort(), [
+    ".gatelab-output.json",
     "recipe_comparison.json",
     "reward_tables.md",
     "reward_tables.tex",
@@ -131,7 +132,8 @@ Deno.test("reward: bad input writes only validation.json and exits 2", async () 
     ["schema_error", 1],
     ["parse_error", 2],
   ]);
-  deepEqual((await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name), [
+  deepEqual((await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort(), [
+    ".gatelab-output.json",
     "validation.json",
   ]);
   await Deno.writeTextFile(`${dir}/w.json`, '{"a:7": 2, "a:x": 1, "b:0": 0}');

@@ -108,6 +108,8 @@ Deno.test("gate sql writes the result as CSV atomically; refuses bad usage and e
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, { tasks: 6 });
   const out = join(dir.path, "res", "arms.csv");
+  await Deno.mkdir(join(dir.path, "res")); // sql --out never makes directories
+  await Deno.mkdir(join(dir.path, "nothing-here"));
   const log = console.log, err = console.error;
   const printed: string[] = [];
   console.log = (s: string) => printed.push(s);
@@ -126,6 +128,11 @@ Deno.test("gate sql writes the result as CSV atomically; refuses bad usage and e
     );
     deepEqual(await run([join(dir.path, "nothing-here"), "--query", "select 1"]), 2);
     await rejects(() => run([fx.gateDir]), UsageError);
+    await rejects(() => run([join(dir.path, "no-such-dir"), "--query", "select 1"]), UsageError);
+    await rejects(
+      () => run([fx.gateDir, "--query", "select 1", "--out", join(dir.path, "no", "x.csv")]),
+      /directory .* does not exist/,
+    );
   } finally {
     console.log = log;
     console.error = err;

@@ -62,7 +62,7 @@ Deno.test("study CLI: outputs, hand-checked numbers, determinism and table snaps
   await writeFixture(dir);
   deepEqual(await run([dir, "--out", `${dir}/out1`, "--quiet"]), 0);
   const names = (await Array.fromAsync(Deno.readDir(`${dir}/out1`))).map((e) => e.name).sort();
-  deepEqual(names, ["study.json", "study_tables.md", "study_tables.tex"]);
+  deepEqual(names, [".gatelab-output.json", "study.json", "study_tables.md", "study_tables.tex"]);
   const first = await Promise.all(names.map((n) => Deno.readTextFile(`${dir}/out1/${n}`)));
   deepEqual(await run([dir, "--out", `${dir}/out1`, "--quiet"]), 0);
   const second = await Promise.all(names.map((n) => Deno.readTextFile(`${dir}/out1/${n}`)));
@@ -112,7 +112,8 @@ Deno.test("study CLI: input issues write only validation.json and exit 2", async
     { append: true },
   );
   deepEqual(await run([dir, "--out", `${dir}/out`, "--quiet"]), 2);
-  deepEqual((await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name), [
+  deepEqual((await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort(), [
+    ".gatelab-output.json",
     "validation.json",
   ]);
   const v = JSON.parse(await Deno.readTextFile(`${dir}/out/validation.json`));

@@ -228,10 +228,10 @@ Deno.test("validation.json is deterministic: same inputs, same bytes", async () 
   // Only the recorded command differs (its --out and --quiet).
   deepEqual(text.replace(/"command": ".*"/, ""), again.replace(/"command": ".*"/, ""));
   deepEqual(report.ok, false);
-  deepEqual(
-    await Deno.readDir(out1)[Symbol.asyncIterator]().next().then((r) => r.value?.name),
+  deepEqual((await Array.fromAsync(Deno.readDir(out1))).map((e) => e.name).sort(), [
+    ".gatelab-output.json",
     "validation.json",
-  );
+  ]);
 });
 
 Deno.test("the CLI exits 0 on a clean gate and writes ok validation.json", async () => {

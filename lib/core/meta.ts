@@ -24,6 +24,7 @@ export function generatorMeta(command: string): { tool: string; version: string;
 }
 
 let cached: string | undefined;
+const DOT_GIT = ".git";
 
 /**
  * The version written as `generator.version`: the release, then the code
@@ -97,7 +98,7 @@ function readText(path: string): string | null {
  * ```
  */
 export function gitCommit(root: string): string | null {
-  const dotGit = join(root, ".git");
+  const dotGit = join(root, DOT_GIT);
   let gitDir: string;
   try {
     if (Deno.statSync(dotGit).isDirectory) gitDir = dotGit;
