@@ -47,7 +47,9 @@ export function fsProblem(error: unknown): string {
     return "cannot be written or read (permission denied)";
   }
   if (error instanceof Deno.errors.NotCapable) {
-    return "is outside what this deno process may read or write (its --allow-read/--allow-write)";
+    return "is not accessible under this run's Deno permissions (its --allow-read and " +
+      "--allow-write; system paths such as /proc, /dev and /sys need --allow-all, which the " +
+      "gate task does not grant): choose another path";
   }
   if (/read-only/i.test(String(error))) {
     return "is on a read-only file system";
