@@ -19,6 +19,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256Hex } from "../lib/core/sha256.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DEMO = join(ROOT, "data", "demo");
@@ -370,4 +371,40 @@ Deno.test("CLI: two concurrent analyses with different baselines into one --out:
   deepEqual(report.issues.map((i: { code: string }) => i.code), ["baseline_changed"]);
   ok(contributions.baseline.sha256.length === 64);
   deepEqual(names(u.path), ["shared", "shared.failed"]);
+});
+
+Deno.test("determinism: two --out directories of the same command differ only in the recorded --out", async () => {
+  const { main } = await import("../lib/cli/main.ts");
+  await using u = await tempDir();
+  const gateA = join(DEMO, "ckpt-a", "gate-a");
+  const log = console.log, error = console.error;
+  console.log = console.error = () => {};
+  const outs = ["first", "second", "first"].map((n) => join(u.path, n));
+  try {
+    for (const out of outs) {
+      equal(await main(["analyze", gateA, "--out", out, "--bootstrap", "200", "--seed", "7"]), 0);
+      equal(await main(["report", out, "--out", `${out}-report`]), 0);
+    }
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  // A report records the sha256 of the outputs it read, which record their own --out.
+  const hashes = Object.entries(tree(outs[1]!)!).map(([name, text]) => [
+    sha256Hex(new TextEncoder().encode(text)),
+    sha256Hex(new TextEncoder().encode(tree(outs[0]!)![name]!)),
+  ]);
+  for (const suffix of ["", "-report"]) {
+    const first = tree(`${outs[0]}${suffix}`)!, second = tree(`${outs[1]}${suffix}`)!;
+    deepEqual(Object.keys(first), Object.keys(second));
+    for (const [name, text] of Object.entries(first)) {
+      // Re-run into the same --out (the third run): byte-identical.
+      // Another --out: identical once its path (and the hashes of inputs
+      // that record their path) are put back.
+      let other = second[name]!.replaceAll(outs[1]!, outs[0]!);
+      for (const [from, to] of hashes) other = other.replaceAll(from!, to!);
+      equal(other, text, `${suffix} ${name}`);
+    }
+    ok(Object.values(first).some((text) => text.includes(outs[0]!)), "the --out is recorded");
+  }
 });

@@ -81,7 +81,9 @@ export async function main(args: string[]): Promise<number> {
 if (import.meta.main) {
   // `deno task` runs from the project root; resolve the user's relative
   // paths against the directory the task was started from (INIT_CWD).
-  const initCwd = Deno.env.get("INIT_CWD");
+  // (Run directly with narrower permissions, without --allow-env: no INIT_CWD.)
+  const env = Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" }).state;
+  const initCwd = env === "granted" ? Deno.env.get("INIT_CWD") : undefined;
   if (initCwd) Deno.chdir(initCwd);
   Deno.exit(await main(Deno.args));
 }

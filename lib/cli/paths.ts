@@ -151,6 +151,8 @@ async function existingAncestor(p: GivenPath): Promise<void> {
     try {
       info = await Deno.stat(dir);
     } catch (error) {
+      // A directory above what a narrowed run may read: the write decides.
+      if (error instanceof Deno.errors.NotCapable) return;
       if (!(error instanceof Deno.errors.NotFound)) {
         throw new UsageError(`${shown(p)}: ${dir} ${fsProblem(error)}`);
       }
