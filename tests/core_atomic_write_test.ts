@@ -297,7 +297,7 @@ console.log("held");
 setInterval(() => {}, 1000);
 `,
   );
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command("deno", {
     args: ["run", `--allow-read=${t.path}`, `--allow-write=${t.path}`, script],
     stdout: "piped",
     stderr: "inherit",

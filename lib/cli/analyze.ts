@@ -46,7 +46,7 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --interval <rule>  percentile | bca for the bootstrap ci (default percentile)
   --budget-k <K>     override the gate's budget_k (exploratory only)
   --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default hc3)
-  --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl)
+  --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl; its directory must exist)
   --cache <dir>      read runs through the run cache in <dir> (written on a miss);
                      validation.json records hit/miss per run (default: off)
   --exploratory <codes>  waive these pairing codes (only provenance_mismatch,
@@ -109,7 +109,7 @@ export async function run(args: string[]): Promise<number> {
   await outputDir({ label: "--out", path: out }, [...gates, ...cache]);
   if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
   const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
-  if (values.ledger !== undefined) {
+  if (values.ledger !== undefined && !within(resolve(out), resolve(values.ledger))) {
     await outputFile({ label: "--ledger", path: values.ledger }, "a ledger file (JSONL)");
   }
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };

@@ -36,7 +36,7 @@ with sha256, figure list, generator).
 
   --out <dir>     output directory (required; not one of the inputs)
   --title <text>  page title (default "gatelab report")
-  --quiet         print nothing on success`;
+  --quiet         print only the summary line (all report prints)`;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -83,7 +83,6 @@ export async function run(args: string[]): Promise<number> {
     files[`figures/${name}`] = contents;
   }
   await writeFilesAtomic(values.out, files);
-  if (values.quiet) return 0;
   console.log(
     `wrote ${values.out}/report.html (${figures.length} figures, ${
       Object.keys(read.value.inputs).length

@@ -29,7 +29,7 @@ import {
   sep as SEPARATOR,
 } from "node:path";
 import { fsProblem, PathError } from "./path_error.ts";
-import { acquireLock, type HeldLock } from "./output_lock.ts";
+import { acquireLock, type HeldLock, lockFileOf } from "./output_lock.ts";
 
 /**
  * Contents of one output file: text, bytes, or text in chunks (an
@@ -214,8 +214,9 @@ export async function writeFilesAtomic(
     if (!options.failure) await removeOwned(target + ".failed");
     return shown;
   } catch (error) {
-    // Undo what this call started (a killed process leaves it to the next run).
-    await recover(target).catch(() => {});
+    // Undo what this call started (a killed process leaves it to the next run);
+    // only with the lock held, never touching another run's temporaries.
+    if (locks.some((l) => l.path === lockFileOf(target))) await recover(target).catch(() => {});
     throw error;
   } finally {
     for (const lock of locks.reverse()) await lock.release();
