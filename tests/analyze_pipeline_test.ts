@@ -291,6 +291,19 @@ Deno.test("gate analyze: an output directory from another baseline is refused (b
   deepEqual(JSON.parse(Deno.readTextFileSync(join(out, "validation.json"))).ok, true);
   const report = JSON.parse(Deno.readTextFileSync(join(`${out}.failed`, "validation.json")));
   deepEqual(report.issues.map((i: { code: string }) => i.code), ["baseline_changed"]);
+  // A corrupt ledger is refused (parse_error naming it), never rewritten; the result stays.
+  const ledgerPath = join(dir.path, "ledger.jsonl");
+  await Deno.writeTextFile(ledgerPath, "not json\n");
+  deepEqual(
+    await quiet(() => run([a.gateDir, "--out", out, "--bootstrap", "0", "--ledger", ledgerPath])),
+    2,
+  );
+  deepEqual(Deno.readTextFileSync(ledgerPath), "not json\n");
+  deepEqual(Deno.readTextFileSync(join(out, "contributions.json")), before);
+  const corrupt = JSON.parse(Deno.readTextFileSync(join(`${out}.failed`, "validation.json")));
+  deepEqual(corrupt.issues.map((i: { code: string; file: string }) => [i.code, i.file]), [
+    ["parse_error", ledgerPath],
+  ]);
   // A later successful run into the same --out removes the stale failure report.
   deepEqual(await quiet(() => run([a.gateDir, "--out", out, "--bootstrap", "0"])), 0);
   deepEqual(await Deno.stat(`${out}.failed`).then(() => true, () => false), false);

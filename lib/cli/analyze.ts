@@ -275,8 +275,6 @@ export async function run(args: string[]): Promise<number> {
     await writeFilesAtomic(out, files, {
       check: baselineGuard,
       ...(ledgerInOut ? {} : { alongside: { [ledgerPath]: ledger } }),
-      onWait: (pid) =>
-        console.error(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${out}`),
     });
   } catch (error) {
     if (error instanceof GatelabError) return await refuse(error.issues);

@@ -73,7 +73,10 @@ export interface WriteOptions {
    * returned path says so. A later successful run removes `<dir>.failed/`.
    */
   readonly failure?: boolean;
-  /** Told once when another live process holds the lock (its pid). */
+  /**
+   * Told once when another live process holds the lock (its pid).
+   * @default a line "waiting: another gatelab run (pid N) is writing <dir>" on stderr
+   */
   readonly onWait?: (owner: number | null, lockFile: string) => void;
 }
 
@@ -145,7 +148,11 @@ export async function writeFilesAtomic(
   await makeParent(dir, target);
   for (const a of alongside) await checkAlongside(a.given, a.path);
 
-  const lockOptions = options.onWait ? { onWait: options.onWait } : {};
+  const lockOptions = {
+    onWait: options.onWait ??
+      ((pid: number | null) =>
+        console.error(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${dir}`)),
+  };
   const paths = [...new Set([target, ...alongside.map((a) => a.path)])].sort();
   const locks: HeldLock[] = [];
   try {
