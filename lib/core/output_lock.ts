@@ -15,9 +15,10 @@
  *   stale. It is recognised by the operating system itself: a process's
  *   advisory locks are released when it exits, however it exits, so a
  *   lock file whose `flock` can be taken has no live owner. This needs
- *   neither `--allow-run` nor `/proc`, works on Linux and macOS, and is not
- *   fooled by a pid reused by an unrelated process. The pid in the file
- *   only names the owner in messages.
+ *   neither `--allow-run` nor `/proc` (Deno lets a process read
+ *   `/proc/<pid>` only with `--allow-all`, which the CLI does not have),
+ *   works on Linux and macOS, and is not fooled by a pid reused by an
+ *   unrelated process. The pid in the file only names the owner in messages.
  * - A live owner is waited for (polling every 100 ms); `onWait` is told
  *   once, with the owner's pid, so the CLI can say why it pauses.
  *
