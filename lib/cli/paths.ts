@@ -166,9 +166,13 @@ async function existingAncestor(p: GivenPath): Promise<void> {
         await Deno.writeFile(probe, new Uint8Array(), { createNew: true });
       } catch (error) {
         const why = error instanceof Deno.errors.NotFound
-          ? "it does not accept new files"
+          ? "does not accept new files"
           : fsProblem(error);
-        throw new UsageError(`${shown(p)} cannot be created in ${dir}: ${why}`);
+        throw new UsageError(
+          `${
+            shown(p)
+          } cannot be written: ${dir} ${why} (outputs are built beside --out, in this directory)`,
+        );
       }
       await Deno.remove(probe).catch(() => {});
       return;
