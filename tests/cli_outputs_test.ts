@@ -143,7 +143,7 @@ Deno.test("CLI path mistakes and option typos: exit 2, one line naming the path 
     ],
     [
       ["analyze", gateA, "--out", "papers", "--bootstrap", "0"],
-      /^usage_error {2}papers holds files gatelab did not write; /,
+      /^usage_error {2}--out papers holds files gatelab did not write; /,
     ],
     [
       ["plan-power", "--from", "a0", "--out", "a0"],

@@ -107,7 +107,11 @@ export async function run(args: string[]): Promise<number> {
   for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
   const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
   await outputDir({ label: "--out", path: out }, [...gates, ...cache]);
-  if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
+  if (values.cache !== undefined) {
+    await outputDir({ label: "--cache", path: values.cache }, [], {
+      replacedWhole: false,
+    });
+  }
   const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
   if (values.ledger !== undefined && !within(resolve(out), resolve(values.ledger))) {
     await outputFile({ label: "--ledger", path: values.ledger }, "a ledger file (JSONL)");

@@ -67,7 +67,11 @@ export async function run(args: string[]): Promise<number> {
   await inputFile(planPath, "a heldout plan file (JSON)");
   const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
   await outputDir({ label: "--out", path: out }, [...gates, planPath, ...cache]);
-  if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
+  if (values.cache !== undefined) {
+    await outputDir({ label: "--cache", path: values.cache }, [], {
+      replacedWhole: false,
+    });
+  }
 
   const issues = new IssueList();
   let planBytes: Uint8Array | null = null;

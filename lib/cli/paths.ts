@@ -7,7 +7,8 @@
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { UsageError } from "./args.ts";
-import { fsProblem } from "../core/path_error.ts";
+import { fsProblem, PathError } from "../core/path_error.ts";
+import { checkReplaceable } from "../core/atomic_write.ts";
 
 /** A path as the user gave it, with the option (or positional) that named it. */
 export interface GivenPath {
@@ -72,14 +73,28 @@ export async function inputFile(p: GivenPath, what: string): Promise<void> {
  * it must not contain an input.
  *
  * @param inputs Inputs that must lie outside it (`--from`, report sources, a cache).
+ * @param options `replacedWhole: false` for a directory written into, not
+ *   replaced (the run cache): then any existing directory will do.
  * @throws {UsageError} `--out README.md is a file; expected a directory for the outputs`.
  */
-export async function outputDir(p: GivenPath, inputs: readonly GivenPath[] = []): Promise<void> {
+export async function outputDir(
+  p: GivenPath,
+  inputs: readonly GivenPath[] = [],
+  options: { readonly replacedWhole?: boolean } = {},
+): Promise<void> {
   const info = await lstatOrNull(p);
   if (info !== null && !info.isDirectory) {
     throw new UsageError(
       `${shown(p)} is a file; expected a directory for the outputs (or a new path)`,
     );
+  }
+  if (options.replacedWhole ?? true) {
+    try {
+      await checkReplaceable(p.path); // a symbolic link, or a directory gatelab did not write
+    } catch (error) {
+      if (error instanceof PathError) throw new UsageError(`${p.label} ${error.message}`);
+      throw error;
+    }
   }
   const out = resolve(p.path);
   for (const input of inputs) {

@@ -49,7 +49,11 @@ export async function run(args: string[]): Promise<number> {
   for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
   const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
   await outputDir({ label: "--out", path: values.out }, [...gates, ...cache]);
-  if (values.cache !== undefined) await outputDir({ label: "--cache", path: values.cache });
+  if (values.cache !== undefined) {
+    await outputDir({ label: "--cache", path: values.cache }, [], {
+      replacedWhole: false,
+    });
+  }
 
   const validation = await validateGates(positionals, {
     capPerCode: cap,

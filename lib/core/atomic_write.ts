@@ -489,6 +489,24 @@ async function checkAlongside(given: string, path: string): Promise<void> {
   }
 }
 
+/**
+ * Throws the {@linkcode PathError} {@linkcode writeFilesAtomic} would throw
+ * for `dir` now (a file, a symbolic link, a directory gatelab did not
+ * write), so a command can refuse before its work instead of after it.
+ *
+ * @example
+ * ```ts
+ * import { checkReplaceable } from "./atomic_write.ts";
+ * import { rejects } from "node:assert/strict";
+ * const file = await Deno.makeTempFile();
+ * await rejects(checkReplaceable(file), /is a file; expected a directory/);
+ * await Deno.remove(file);
+ * ```
+ */
+export async function checkReplaceable(dir: string): Promise<void> {
+  await dirState(dir, resolve(dir));
+}
+
 type DirState = "missing" | "empty" | "good" | "failed";
 
 /**
