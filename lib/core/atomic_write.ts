@@ -30,6 +30,17 @@ import {
 } from "node:path";
 import { fsProblem, PathError } from "./path_error.ts";
 import { acquireLock, type HeldLock, lockFileOf } from "./output_lock.ts";
+import {
+  type Journal,
+  journalOf,
+  recover,
+  removeStaleTemps,
+  writeJournal,
+} from "./_output_swap.ts";
+import { dirState, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
+
+export { recover } from "./_output_swap.ts";
+export { checkReplaceable, OUTPUT_MARKER } from "./_output_state.ts";
 
 /**
  * Contents of one output file: text, bytes, or text in chunks (an
@@ -47,9 +58,6 @@ export type FileContents = string | Uint8Array | Iterable<string> | AsyncIterabl
 export type FileValue =
   | FileContents
   | ((previous: string | null) => FileContents | Promise<FileContents>);
-
-/** The hidden file that marks a directory as a gatelab output (docs/FORMAT.md, Extensions). */
-export const OUTPUT_MARKER = ".gatelab-output.json";
 
 /** Options of {@linkcode writeFilesAtomic}. */
 export interface WriteOptions {
@@ -311,101 +319,6 @@ export function toJsonText(value: unknown): string {
 }
 
 /**
- * Finishes or undoes a swap that a killed run left at `target`, and
- * deletes its temporaries. Called by {@linkcode writeFilesAtomic} under the
- * lock; exported for tests and for a caller that holds the lock.
- *
- * After it, `target` is the complete earlier directory (when the kill came
- * before the commit rename) or the complete new one (after it), the files
- * alongside match, and no `.<name>.gatelab-*` temporary remains.
- */
-export async function recover(target: string): Promise<void> {
-  const parent = dirname(target), name = basename(target);
-  const journal = await readJournal(target);
-  if (journal !== null) {
-    if (journal.phase === "commit" && !(await exists(journal.staged))) {
-      // Committed: complete the files alongside, then drop the earlier directory.
-      for (const a of journal.alongside) {
-        if (await exists(a.temp)) await Deno.rename(a.temp, a.target);
-      }
-    } else {
-      // Not committed: bring the earlier directory back if it was moved away.
-      if (!(await exists(journal.dest)) && (await exists(journal.old))) {
-        await Deno.rename(journal.old, journal.dest);
-      }
-      for (const a of journal.alongside) await Deno.remove(a.temp).catch(() => {});
-    }
-    await Deno.remove(journal.staged, { recursive: true }).catch(() => {});
-    await Deno.remove(journal.old, { recursive: true }).catch(() => {});
-    await Deno.remove(journalOf(target)).catch(() => {});
-  }
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(parent)];
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
-  }
-  const lock = `.${name}.gatelab-lock`;
-  for (const e of entries) {
-    if (!e.name.startsWith(`.${name}.gatelab-`) || e.name === lock) continue;
-    const path = join(parent, e.name);
-    const oldOf = e.name.match(/^\.(.*)\.gatelab-old-[0-9]+-[0-9a-f]{8}$/);
-    // An earlier directory with no journal: the journal is removed only after
-    // the commit, so it is stale unless its destination is missing.
-    if (oldOf && !(await exists(join(parent, oldOf[1]!)))) {
-      await Deno.rename(path, join(parent, oldOf[1]!));
-      continue;
-    }
-    await Deno.remove(path, { recursive: true }).catch(() => {});
-  }
-}
-
-interface Journal {
-  readonly phase: "staging" | "commit";
-  readonly dest: string;
-  readonly staged: string;
-  readonly old: string;
-  readonly alongside: readonly { readonly temp: string; readonly target: string }[];
-}
-
-function journalOf(target: string): string {
-  return join(dirname(target), `.${basename(target)}.gatelab-journal`);
-}
-
-async function writeJournal(target: string, journal: Journal): Promise<void> {
-  const path = journalOf(target);
-  const temp = `${path}-new-${Deno.pid}`;
-  await Deno.writeTextFile(temp, JSON.stringify(journal));
-  await Deno.rename(temp, path);
-}
-
-async function readJournal(target: string): Promise<Journal | null> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(journalOf(target));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-  try {
-    return JSON.parse(text) as Journal;
-  } catch {
-    return null; // a journal is written complete, then renamed; an unreadable one is not ours
-  }
-}
-
-/** Deletes a killed run's temporaries beside a file we hold the lock of. */
-async function removeStaleTemps(path: string): Promise<void> {
-  const prefixes = [`.${basename(path)}.gatelab-new-`, `.${basename(path)}.gatelab-lock-new-`];
-  for (const e of Deno.readDirSync(dirname(path))) {
-    if (prefixes.some((p) => e.name.startsWith(p))) {
-      await Deno.remove(join(dirname(path), e.name)).catch(() => {});
-    }
-  }
-}
-
-/**
  * Runs one file-system step; an operating-system error (permission, read-only
  * or full disk, a file in the way) becomes a {@linkcode PathError} naming `given`.
  */
@@ -424,11 +337,6 @@ async function fsStep<T>(given: string, step: () => Promise<T>): Promise<T> {
     if (!os) throw error;
     throw new PathError(given, `cannot be written: ${fsProblem(error)}`);
   }
-}
-
-/** Removes `dir` if it is a gatelab output (a stale `<out>.failed`). */
-async function removeOwned(dir: string): Promise<void> {
-  if (await exists(join(dir, OUTPUT_MARKER))) await Deno.remove(dir, { recursive: true });
 }
 
 /** `dir` resolved, after refusing paths that can never be an output directory. */
@@ -489,85 +397,6 @@ async function checkAlongside(given: string, path: string): Promise<void> {
   }
 }
 
-/**
- * Throws the {@linkcode PathError} {@linkcode writeFilesAtomic} would throw
- * for `dir` now (a file, a symbolic link, a directory gatelab did not
- * write), so a command can refuse before its work instead of after it.
- *
- * @example
- * ```ts
- * import { checkReplaceable } from "./atomic_write.ts";
- * import { rejects } from "node:assert/strict";
- * const file = await Deno.makeTempFile();
- * await rejects(checkReplaceable(file), /is a file; expected a directory/);
- * await Deno.remove(file);
- * ```
- */
-export async function checkReplaceable(dir: string): Promise<void> {
-  await dirState(dir, resolve(dir));
-}
-
-type DirState = "missing" | "empty" | "good" | "failed";
-
-/**
- * What is at an output path now: nothing, an empty directory, or a gatelab
- * output (successful or a failure report). Anything else is refused.
- */
-async function dirState(given: string, path: string): Promise<DirState> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return "missing";
-    throw new PathError(given, fsProblem(error));
-  }
-  if (info.isSymlink) {
-    throw new PathError(
-      given,
-      "is a symbolic link; give the directory it points to (the output directory is replaced whole)",
-    );
-  }
-  if (!info.isDirectory) {
-    throw new PathError(given, "is a file; expected a directory for the outputs (or a new path)");
-  }
-  try {
-    const marker = JSON.parse(await Deno.readTextFile(join(path, OUTPUT_MARKER)));
-    return marker?.ok === false ? "failed" : "good";
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound) && !(error instanceof SyntaxError)) {
-      throw new PathError(given, fsProblem(error));
-    }
-  }
-  const entries = [...Deno.readDirSync(path)];
-  if (entries.length === 0) return "empty";
-  const legacy = await legacyState(path, entries);
-  if (legacy !== null) return legacy;
-  throw new PathError(
-    given,
-    "holds files gatelab did not write; the output directory is replaced whole, so give a new or empty directory",
-  );
-}
-
-/**
- * A directory written by gatelab before the marker existed: a top-level
- * JSON file with `generator.tool` "gatelab". Failed when its only such
- * file is a validation.json with `ok: false`.
- */
-async function legacyState(path: string, entries: Deno.DirEntry[]): Promise<DirState | null> {
-  const ours: { name: string; ok: unknown }[] = [];
-  for (const e of entries) {
-    if (!e.isFile || !e.name.endsWith(".json")) continue;
-    try {
-      const doc = JSON.parse(await Deno.readTextFile(join(path, e.name)));
-      if (doc?.generator?.tool === "gatelab") ours.push({ name: e.name, ok: doc.ok });
-    } catch { /* not ours */ }
-  }
-  if (ours.length === 0) return null;
-  return ours.length === 1 && ours[0]!.name === "validation.json" && ours[0]!.ok === false
-    ? "failed"
-    : "good";
-}
-
 /** A relative output name without `..`, absolute parts or the marker's name. */
 function checkedName(name: string): string {
   const n = normalize(name);
@@ -600,14 +429,4 @@ async function writeContents(path: string, contents: FileContents): Promise<void
   }
   const file = await Deno.open(path, { write: true, createNew: true });
   await ReadableStream.from(contents).pipeThrough(new TextEncoderStream()).pipeTo(file.writable);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }

@@ -2,7 +2,6 @@
 export * from "./issue.ts";
 export * from "./sha256.ts";
 export * from "./atomic_write.ts";
-export * from "./output_lock.ts";
 export * from "./path_error.ts";
 export * from "./prng.ts";
 export * from "./quantile.ts";

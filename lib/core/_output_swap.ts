@@ -1,0 +1,114 @@
+/**
+ * The swap of an output directory, as a journal beside it records it, and
+ * the recovery after a killed run (private to lib/core/atomic_write.ts).
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Finishes or undoes a swap that a killed run left at `target`, and
+ * deletes its temporaries. Called by `writeFilesAtomic` under the
+ * lock; exported for tests and for a caller that holds the lock.
+ *
+ * After it, `target` is the complete earlier directory (when the kill came
+ * before the commit rename) or the complete new one (after it), the files
+ * alongside match, and no `.<name>.gatelab-*` temporary remains.
+ */
+export async function recover(target: string): Promise<void> {
+  const parent = dirname(target), name = basename(target);
+  const journal = await readJournal(target);
+  if (journal !== null) {
+    if (journal.phase === "commit" && !(await exists(journal.staged))) {
+      // Committed: complete the files alongside, then drop the earlier directory.
+      for (const a of journal.alongside) {
+        if (await exists(a.temp)) await Deno.rename(a.temp, a.target);
+      }
+    } else {
+      // Not committed: bring the earlier directory back if it was moved away.
+      if (!(await exists(journal.dest)) && (await exists(journal.old))) {
+        await Deno.rename(journal.old, journal.dest);
+      }
+      for (const a of journal.alongside) await Deno.remove(a.temp).catch(() => {});
+    }
+    await Deno.remove(journal.staged, { recursive: true }).catch(() => {});
+    await Deno.remove(journal.old, { recursive: true }).catch(() => {});
+    await Deno.remove(journalOf(target)).catch(() => {});
+  }
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(parent)];
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  const lock = `.${name}.gatelab-lock`;
+  for (const e of entries) {
+    if (!e.name.startsWith(`.${name}.gatelab-`) || e.name === lock) continue;
+    const path = join(parent, e.name);
+    const oldOf = e.name.match(/^\.(.*)\.gatelab-old-[0-9]+-[0-9a-f]{8}$/);
+    // An earlier directory with no journal: the journal is removed only after
+    // the commit, so it is stale unless its destination is missing.
+    if (oldOf && !(await exists(join(parent, oldOf[1]!)))) {
+      await Deno.rename(path, join(parent, oldOf[1]!));
+      continue;
+    }
+    await Deno.remove(path, { recursive: true }).catch(() => {});
+  }
+}
+
+/** What a write is doing, written before it starts and before it commits. */
+export interface Journal {
+  readonly phase: "staging" | "commit";
+  readonly dest: string;
+  readonly staged: string;
+  readonly old: string;
+  readonly alongside: readonly { readonly temp: string; readonly target: string }[];
+}
+
+export function journalOf(target: string): string {
+  return join(dirname(target), `.${basename(target)}.gatelab-journal`);
+}
+
+export async function writeJournal(target: string, journal: Journal): Promise<void> {
+  const path = journalOf(target);
+  const temp = `${path}-new-${Deno.pid}`;
+  await Deno.writeTextFile(temp, JSON.stringify(journal));
+  await Deno.rename(temp, path);
+}
+
+async function readJournal(target: string): Promise<Journal | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(journalOf(target));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as Journal;
+  } catch {
+    return null; // a journal is written complete, then renamed; an unreadable one is not ours
+  }
+}
+
+/** Deletes a killed run's temporaries beside a file we hold the lock of. */
+export async function removeStaleTemps(path: string): Promise<void> {
+  const prefixes = [`.${basename(path)}.gatelab-new-`, `.${basename(path)}.gatelab-lock-new-`];
+  for (const e of Deno.readDirSync(dirname(path))) {
+    if (prefixes.some((p) => e.name.startsWith(p))) {
+      await Deno.remove(join(dirname(path), e.name)).catch(() => {});
+    }
+  }
+}
+
+/** Whether anything (even a broken link) is at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
