@@ -158,6 +158,18 @@ Deno.test("CLI path mistakes and option typos: exit 2, one line naming the path 
       /^usage_error {2}--plan \S+ is a directory; expected a heldout plan file/,
     ],
     [
+      ["history", "a0", "no-such-step", "--out", "h"],
+      /^usage_error {2}no-such-step does not exist; expected a gate or analysis directory$/,
+    ],
+    [
+      ["ledger-audit", "a0", "--out", "l"],
+      /^usage_error {2}a0 is a directory; expected a proposal ledger file \(JSONL\)$/,
+    ],
+    [
+      ["firewall", "--gold", "README.md", "--texts", "nope.jsonl", "--out", "f"],
+      /^usage_error {2}--texts nope\.jsonl does not exist; expected a JSONL file$/,
+    ],
+    [
       ["report", "a0", "--out", "r", "--title"],
       /^usage_error {2}report: --title needs a value; see deno task gate report --help$/,
     ],

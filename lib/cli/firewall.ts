@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { inputFile, outputDir } from "./paths.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { type Issue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
@@ -52,9 +53,17 @@ export async function run(args: string[]): Promise<number> {
   const { values, command } = cli;
   const texts = values.texts ?? [];
   if (texts.length === 0) {
-    throw new UsageError(`firewall needs at least one --texts <file>\n\n${HELP}`);
+    throw new UsageError(
+      "firewall needs at least one --texts <file>; see deno task gate firewall --help",
+    );
   }
   const out = values.out;
+  const given = [
+    { label: "--gold", path: values.gold },
+    ...texts.map((path) => ({ label: "--texts", path })),
+  ];
+  for (const g of given) await inputFile(g, "a JSONL file");
+  await outputDir({ label: "--out", path: out }, given);
   const input = new IssueList();
   const inputs: { file: string; kind: "gold" | "texts"; sha256: string | null }[] = [];
   const read = async (

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { inputDir, outputDir } from "./paths.ts";
 import { intOption, parseCommand } from "./args.ts";
 import { formatIssue, type Issue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
@@ -60,6 +61,13 @@ export async function run(args: string[]): Promise<number> {
   const out = values.out;
   const draws = intOption("bootstrap", values.bootstrap, 0, { min: 0 });
   const seed = intOption("seed", values.seed, 20260927, { min: 0 });
+  const steps = positionals.map((path) => ({ label: "step directory", path }));
+  for (const s of steps) await inputDir(s, "a gate or analysis directory");
+  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
+  await outputDir({ label: "--out", path: out }, [...steps, ...cache]);
+  if (values.cache !== undefined) {
+    await outputDir({ label: "--cache", path: values.cache }, [], { replacedWhole: false });
+  }
   const read = await readHistorySteps(positionals, {
     draws,
     seed,

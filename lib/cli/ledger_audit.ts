@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { inputDir, inputFile, outputDir } from "./paths.ts";
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
 import type { Issue } from "../core/issue.ts";
@@ -52,6 +53,15 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals, command } = cli;
   const out = values.out;
   const file = positionals[0]!;
+  const given = [
+    { label: "ledger file", path: file },
+    ...(values.history !== undefined ? [{ label: "--history", path: values.history }] : []),
+  ];
+  await inputFile(given[0]!, "a proposal ledger file (JSONL)");
+  if (values.history !== undefined) {
+    await inputDir(given[1]!, "a history output directory (history.json)");
+  }
+  await outputDir({ label: "--out", path: out }, given);
   const issues: Issue[] = [];
   const entries: LedgerLine[] = [];
   const chunks: Uint8Array[] = [];
