@@ -4,6 +4,7 @@ import type { Result } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
 import { LOADER_VERSION } from "../load/version.ts";
 import { type LoadedRun, loadRunParts, type RunParts } from "../load/read_run.ts";
+import { openRegularFile } from "../load/regular_file.ts";
 import { runCacheKeyHeader } from "./run_cache_key.ts";
 import { decodeRunTable, encodeRunTable } from "./run_table.ts";
 
@@ -54,7 +55,7 @@ const HASH_CHUNK = 1 << 20;
  */
 async function readBytes(path: string): Promise<Uint8Array | null> {
   try {
-    using file = await Deno.open(path);
+    using file = await openRegularFile(path);
     const size = (await file.stat()).size;
     const buf = new Uint8Array(size);
     let at = 0;
@@ -83,7 +84,7 @@ async function hashRunFiles(
   const manifest = await readBytes(join(dir, "manifest.json"));
   if (manifest === null) return null;
   try {
-    using traces = await Deno.open(join(dir, "traces.jsonl"));
+    using traces = await openRegularFile(join(dir, "traces.jsonl"));
     const keyHash = createHash("sha256"), runHash = createHash("sha256");
     keyHash.update(runCacheKeyHeader(manifest.length, { loaderVersion }));
     keyHash.update(manifest), runHash.update(manifest);

@@ -50,6 +50,9 @@ export const EXTENSION_CODES = [
   "task_id_leak",
   "title_leak",
   "instance_identifier",
+  // strict input reading and the run cache
+  "reward_out_of_range",
+  "cache_corrupt",
 ] as const;
 
 /** A stable issue code. */
@@ -183,7 +186,8 @@ export class IssueList {
 }
 
 /**
- * Renders one issue as a single readable line: code, where, what.
+ * Renders one issue as a single readable line: code, where, what. Control
+ * characters in any value are escaped (see {@linkcode escapeControl}).
  *
  * @example
  * ```ts
@@ -196,12 +200,43 @@ export class IssueList {
  * ```
  */
 export function formatIssue(issue: Issue): string {
-  let where = issue.file ?? "";
+  let where = escapeControl(issue.file ?? "");
   if (issue.line !== undefined) where += `:${issue.line}`;
-  if (issue.path !== undefined && issue.path !== "") where += (where ? " " : "") + issue.path;
-  if (issue.episode !== undefined) where += (where ? " " : "") + `[${issue.episode}]`;
+  if (issue.path !== undefined && issue.path !== "") {
+    where += (where ? " " : "") + escapeControl(issue.path);
+  }
+  if (issue.episode !== undefined) {
+    where += (where ? " " : "") + `[${escapeControl(issue.episode)}]`;
+  }
+  const message = escapeControl(issue.message);
   const code = issue.severity === "warning" ? `${issue.code} (warning)` : issue.code;
-  return where ? `${code}  ${where}  ${issue.message}` : `${code}  ${issue.message}`;
+  return where ? `${code}  ${where}  ${message}` : `${code}  ${message}`;
+}
+
+/**
+ * Escapes control characters (C0, DEL, C1, and the Unicode line and
+ * paragraph separators) as `\n`, `\r`, `\t` or `\uXXXX`, so that a value
+ * from the data (a task id with a newline) can never split or rewrite a
+ * printed line. Every other character is kept.
+ *
+ * @param text Any text.
+ * @returns The text on one line.
+ *
+ * @example
+ * ```ts
+ * import { escapeControl } from "./issue.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(escapeControl("ws\n0001\t\u001b[2J é"), "ws\\n0001\\t\\u001b[2J é");
+ * ```
+ */
+export function escapeControl(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { Issue } from "../core/issue.ts";
+import { parseJsonText } from "./json_text.ts";
+import { openRegularFile } from "./regular_file.ts";
 
 /** Options of {@linkcode forEachJsonlLine}. */
 export interface JsonlOptions {
@@ -17,14 +19,17 @@ export interface JsonlOptions {
  * Reads a JSONL file line by line without holding it in memory: every
  * non-blank line is parsed as JSON and passed to `visit` with its one-based
  * line number. Blank (whitespace-only) lines are skipped; `\r\n` endings are
- * accepted. A line that is not valid JSON, or not a JSON object, becomes a
- * `parse_error` issue naming file and line, and reading goes on.
+ * accepted. A line that is not valid UTF-8, not valid JSON (see
+ * `parseJsonText`: a key twice in one object, or nesting deeper than
+ * `MAX_JSON_DEPTH`, is refused too), or not a JSON object becomes a
+ * `parse_error` issue naming file and line, and reading goes on. Only a
+ * regular file is opened (a FIFO would block forever).
  *
  * @param path File to read.
  * @param visit Called for every parsed object line.
  * @param options Byte hook and file label.
  * @returns The parse issues, in line order.
- * @throws Deno.errors.NotFound and other I/O errors when the file cannot be read.
+ * @throws Deno.errors.NotFound, `NotRegularFileError` and other I/O errors when the file cannot be read.
  *
  * @example
  * ```ts
@@ -47,53 +52,96 @@ export async function forEachJsonlLine(
   const label = options.label ?? path;
   const issues: Issue[] = [];
   const report = options.onIssue ?? ((issue: Issue) => void issues.push(issue));
-  const decoder = new TextDecoder("utf-8", { fatal: false });
-  let pending = "";
+  const fail = (message: string, line: number) =>
+    report({ code: "parse_error", message, file: label, line });
   let lineNo = 0;
-  const handle = (text: string) => {
+  const handleText = (text: string) => {
     lineNo++;
     const trimmed = text.trim();
     if (trimmed === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      report({
-        code: "parse_error",
-        message: `line is not valid JSON: ${why}`,
-        file: label,
-        line: lineNo,
-      });
+    const parsed = parseJsonText(trimmed);
+    if (!parsed.ok) {
+      fail(`line ${parsed.why}`, lineNo);
       return;
     }
+    const value = parsed.value;
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      report({
-        code: "parse_error",
-        message: `line is not a JSON object (got ${
+      fail(
+        `line is not a JSON object (got ${
           Array.isArray(value) ? "array" : value === null ? "null" : typeof value
         })`,
-        file: label,
-        line: lineNo,
-      });
+        lineNo,
+      );
       return;
     }
     visit(value as Record<string, unknown>, lineNo);
   };
-  using file = await Deno.open(path, { read: true });
+  const handleBytes = (bytes: Uint8Array) => {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      lineNo++;
+      fail("line is not valid UTF-8", lineNo);
+      return;
+    }
+    handleText(text);
+  };
+  // Whole lines, cut on the byte 0x0A (never part of a multi-byte UTF-8
+  // sequence), decoded together; only when that fails is each line decoded
+  // alone, to name the one that is not UTF-8.
+  const handleLines = (bytes: Uint8Array) => {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      let start = 0;
+      for (let nl = bytes.indexOf(NEWLINE); nl !== -1; nl = bytes.indexOf(NEWLINE, start)) {
+        handleBytes(bytes.subarray(start, nl));
+        start = nl + 1;
+      }
+      handleBytes(bytes.subarray(start));
+      return;
+    }
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      handleText(text.slice(start, nl));
+      start = nl + 1;
+    }
+    handleText(text.slice(start));
+  };
+  // The pieces of a line that spans chunks are kept in a list and joined
+  // once, so a long line costs time linear in its length.
+  const pieces: Uint8Array[] = [];
+  using file = await openRegularFile(path);
   for await (const chunk of file.readable) {
     options.onBytes?.(chunk);
-    pending += decoder.decode(chunk, { stream: true });
-    let start = 0;
-    let nl = pending.indexOf("\n", start);
-    while (nl !== -1) {
-      handle(pending.slice(start, nl));
-      start = nl + 1;
-      nl = pending.indexOf("\n", start);
+    const first = chunk.indexOf(NEWLINE);
+    if (first === -1) {
+      pieces.push(chunk);
+      continue;
     }
-    pending = pending.slice(start);
+    pieces.push(chunk.subarray(0, first));
+    handleBytes(concat(pieces));
+    pieces.length = 0;
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last > first) handleLines(chunk.subarray(first + 1, last));
+    if (last + 1 < chunk.length) pieces.push(chunk.subarray(last + 1));
   }
-  pending += decoder.decode();
-  if (pending !== "") handle(pending);
+  if (pieces.length > 0) handleBytes(concat(pieces));
   return issues;
+}
+
+const NEWLINE = 10;
+/** Decodes one line; invalid UTF-8 throws instead of becoming U+FFFD. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
 }

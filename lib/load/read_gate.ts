@@ -6,6 +6,7 @@ import { type AssignmentLine, AssignmentLineSchema } from "../contract/assignmen
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
 import { readJsonFile } from "./read_run.ts";
+import { readFailure } from "./regular_file.ts";
 
 /** One assignment with its one-based line in assignments.jsonl. */
 export type LoadedAssignment = AssignmentLine & { readonly line: number };
@@ -68,8 +69,11 @@ export async function readGateParts(dir: string): Promise<GateParts> {
     });
   } catch (error) {
     bytesOk = false;
-    const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
-    issues.push({ code: "io_error", message: `cannot read file: ${why}`, file: assignmentsPath });
+    issues.push({
+      code: "io_error",
+      message: `cannot read file: ${readFailure(error)}`,
+      file: assignmentsPath,
+    });
   }
   return { dir, plan, assignments, sha256: bytesOk ? hash.digest("hex") : null, issues };
 }

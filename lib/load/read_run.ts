@@ -7,6 +7,8 @@ import { type TraceLine, TraceLineSchema } from "../contract/trace.ts";
 import { isTraceLineFast } from "../contract/trace_fast.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
+import { parseJsonText } from "./json_text.ts";
+import { readFailure, readRegularFile } from "./regular_file.ts";
 
 /** A run directory read into memory (docs/FORMAT.md section 1). */
 export interface LoadedRun {
@@ -33,29 +35,37 @@ export interface RunParts {
   readonly issues: readonly Issue[];
 }
 
-/** Reads a JSON file: the value, or an io_error/parse_error issue. */
+/**
+ * Reads a JSON file: the value, or an io_error (also for anything that is
+ * not a regular file) or parse_error issue (invalid UTF-8, invalid JSON, a
+ * duplicate key, nesting deeper than `MAX_JSON_DEPTH`).
+ */
 export async function readJsonFile(
   path: string,
 ): Promise<{ ok: true; value: unknown; bytes: Uint8Array } | { ok: false; issue: Issue }> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await readRegularFile(path);
   } catch (error) {
-    const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
     return {
       ok: false,
-      issue: { code: "io_error", message: `cannot read file: ${why}`, file: path },
+      issue: { code: "io_error", message: `cannot read file: ${readFailure(error)}`, file: path },
     };
   }
+  let text: string;
   try {
-    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)), bytes };
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
     return {
       ok: false,
-      issue: { code: "parse_error", message: `file is not valid JSON: ${why}`, file: path },
+      issue: { code: "parse_error", message: "file is not valid UTF-8", file: path },
     };
   }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    return { ok: false, issue: { code: "parse_error", message: `file ${parsed.why}`, file: path } };
+  }
+  return { ok: true, value: parsed.value, bytes };
 }
 
 function finiteRewards(raw: Record<string, unknown> | undefined): Record<string, number> {
@@ -132,8 +142,11 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
     });
   } catch (error) {
     tracesRead = false;
-    const why = error instanceof Deno.errors.NotFound ? "file not found" : String(error);
-    issues.push({ code: "io_error", message: `cannot read file: ${why}`, file: tracesPath });
+    issues.push({
+      code: "io_error",
+      message: `cannot read file: ${readFailure(error)}`,
+      file: tracesPath,
+    });
   }
   const sha256 = manifestBytes && tracesRead ? hash.digest("hex") : null;
   return { dir, manifest, sha256, attempts, issues };

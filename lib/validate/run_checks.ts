@@ -84,8 +84,17 @@ export function indexCompleted(
 }
 
 /**
+ * Largest reward magnitude analysis accepts (docs/FORMAT.md, "Extensions").
+ * Rewards may have any scale, but squares and sums of values near the
+ * float64 limit (1.8e308) overflow to infinity.
+ */
+export const MAX_REWARD_MAGNITUDE = 1e100;
+
+/**
  * Checks the rewards of a completed attempt: `reward` and every manifest
- * component present and finite (`reward_incomplete`), and
+ * component present and finite (`reward_incomplete`), no magnitude above
+ * {@linkcode MAX_REWARD_MAGNITUDE} in `reward` or any component
+ * (`reward_out_of_range`), and
  * `reward == rewards.r_strict` (`reward_not_strict`, equal up to a relative
  * 1e-12 so that re-serialised floats pass).
  *
@@ -120,6 +129,22 @@ export function rewardIssues(
         message: `reward component ${c} is missing or not a finite number`,
         ...where,
         path: `rewards.${c}`,
+      });
+    }
+  }
+  const named: [string, number | null][] = [
+    ["reward", reward],
+    ...Object.entries(attempt.rewards)
+      .map(([c, x]): [string, number] => [`rewards.${c}`, x]),
+  ];
+  for (const [path, x] of named) {
+    if (x !== null && Number.isFinite(x) && Math.abs(x) > MAX_REWARD_MAGNITUDE) {
+      out.push({
+        code: "reward_out_of_range",
+        message:
+          `${path} is ${x}; magnitudes above ${MAX_REWARD_MAGNITUDE} cannot be analysed (their squares and sums overflow)`,
+        ...where,
+        path,
       });
     }
   }

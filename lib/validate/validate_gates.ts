@@ -355,6 +355,19 @@ export async function validateGates(
   const allRows = gateRows.flat();
   const usable = allRows.filter((r) => r.mask !== null);
   const k = columns.length;
+  if (k > 0 && usable.length === 0 && issues.ok) {
+    // Nothing paired at all (every masked run plans zero tasks): name the
+    // manifests, since no row and no trace line is there to point at.
+    for (const g of gates) {
+      issues.add({
+        code: "not_identifiable",
+        message:
+          `the masked run plans no tasks, so the gate has 0 paired rows and none of its ${k} coefficients can be estimated`,
+        file: join(g.dir, "manifest.json"),
+        path: "tasks",
+      });
+    }
+  }
   if (k > 0 && usable.length > 0) {
     const design = new Uint8Array(usable.length * k);
     usable.forEach((r, i) => {
