@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { cachedReadRun, runCacheKey } from "../lib/cache/mod.ts";
 import { readRun } from "../lib/load/read_run.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
+import { validateGates } from "../lib/validate/validate_gates.ts";
+import { validationReport } from "../lib/validate/report.ts";
 
 // The demo's masked run of Gate A: 400 attempts with failed ones, tokens,
 // provenance and six reward components.
@@ -39,10 +41,12 @@ Deno.test("miss, then hit with identical data; the hit equals a fresh parse", as
   deepEqual(second.value.run, fresh.value);
   deepEqual(first.value.run, fresh.value);
   ok(fresh.value.attempts.some((a) => a.status === "failed" && a.error !== null));
-  // One Arrow IPC file per key, no temporaries left behind.
-  deepEqual(await listCache(cacheDir), [`${first.value.key}.arrow`]);
+  // One sealed entry per key (88-byte checksum header, then an Arrow IPC
+  // file), no temporaries left behind.
+  deepEqual(await listCache(cacheDir), [`${first.value.key}.run`]);
   const bytes = await Deno.readFile(first.value.path);
-  deepEqual(new TextDecoder().decode(bytes.subarray(0, 6)), "ARROW1");
+  deepEqual(new TextDecoder().decode(bytes.subarray(0, 24)), "gatelab.sealed/1 sha256=");
+  deepEqual(new TextDecoder().decode(bytes.subarray(88, 94)), "ARROW1");
   await Deno.remove(run, { recursive: true });
   await Deno.remove(cacheDir, { recursive: true });
 });
@@ -112,6 +116,81 @@ Deno.test("a corrupt cache file is ignored and rewritten", async () => {
   }
   await Deno.remove(run, { recursive: true });
   await Deno.remove(cacheDir, { recursive: true });
+});
+
+Deno.test("single-bit flips anywhere in a real entry are all detected: cache_corrupt, entry discarded, numbers identical", async () => {
+  // Before the checksum, 9 of 24 flips gave silently wrong numbers and 8 an
+  // error blaming traces.jsonl. Positions: every header byte, then 300
+  // positions spread over the payload, the bit cycling 0..7; and the last
+  // byte.
+  const run = await copyRun(DEMO_RUN);
+  const cacheDir = await Deno.makeTempDir();
+  const fresh = await readRun(run);
+  const first = await cachedReadRun(run, { cacheDir });
+  ok(fresh.ok && first.ok);
+  const good = await Deno.readFile(first.value.path);
+  const flips: [number, number][] = [];
+  for (let at = 0; at < 88; at++) flips.push([at, at % 8]);
+  for (let i = 0; i < 300; i++) {
+    flips.push([88 + Math.floor((i * (good.length - 88)) / 300), i % 8]);
+  }
+  flips.push([good.length - 1, 7]);
+  let detected = 0;
+  for (const [at, bit] of flips) {
+    const bad = good.slice();
+    bad[at]! ^= 1 << bit;
+    await Deno.writeFile(first.value.path, bad);
+    const again = await cachedReadRun(run, { cacheDir });
+    ok(again.ok, `flip ${at}:${bit} made the run unreadable`);
+    // The numbers are those of a fresh parse, never the damaged entry's.
+    deepEqual(again.value.run, fresh.value, `flip ${at}:${bit} changed the data`);
+    deepEqual(again.value.cache, "miss");
+    const [warning, ...more] = again.value.warnings;
+    deepEqual(more, []);
+    deepEqual([warning?.code, warning?.file], ["cache_corrupt", first.value.path]);
+    ok(!warning!.message.includes("traces.jsonl"));
+    // Discarded and stored again from the parse: the next read is a clean hit.
+    deepEqual(sha256Hex(await Deno.readFile(first.value.path)), sha256Hex(good));
+    detected++;
+  }
+  deepEqual(detected, 88 + 300 + 1);
+  const hit = await cachedReadRun(run, { cacheDir });
+  ok(hit.ok);
+  deepEqual([hit.value.cache, hit.value.warnings], ["hit", []]);
+  await Deno.remove(run, { recursive: true });
+  await Deno.remove(cacheDir, { recursive: true });
+});
+
+Deno.test("a corrupt entry during validation is a warning in validation.json, never an issue", async () => {
+  const run = await copyRun(DEMO_RUN);
+  const cacheDir = await Deno.makeTempDir();
+  const bareDir = await copyRun("data/demo/ckpt-a/bare-val");
+  const gateDir = join(run, "..", "gate-a-copy");
+  await Deno.mkdir(gateDir);
+  for (const name of ["manifest.json", "traces.jsonl", "gate.json", "assignments.jsonl"]) {
+    await Deno.copyFile(join(DEMO_RUN, name), join(gateDir, name));
+  }
+  const plan = JSON.parse(await Deno.readTextFile(join(gateDir, "gate.json")));
+  plan.bare_run_dir = bareDir;
+  await Deno.writeTextFile(join(gateDir, "gate.json"), JSON.stringify(plan));
+  const clean = await validateGates([gateDir], { cacheDir });
+  ok(clean.ok);
+  deepEqual(clean.warnings, undefined);
+  const entries = await listCache(cacheDir);
+  deepEqual(entries.length, 2);
+  for (const name of entries) {
+    const path = join(cacheDir, "runs", name);
+    const bytes = await Deno.readFile(path);
+    bytes[bytes.length >> 1]! ^= 4;
+    await Deno.writeFile(path, bytes);
+  }
+  const again = await validateGates([gateDir], { cacheDir });
+  ok(again.ok);
+  deepEqual(again.dataset, clean.dataset);
+  deepEqual(again.warnings?.map((w) => w.code), ["cache_corrupt", "cache_corrupt"]);
+  const report = validationReport(again, "gate validate");
+  deepEqual([report.ok, report.counts, report.warnings?.length], [true, {}, 2]);
+  for (const dir of [run, bareDir, gateDir, cacheDir]) await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("a valid entry stored under another run's key is not trusted", async () => {

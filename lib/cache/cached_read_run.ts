@@ -1,17 +1,18 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { Result } from "../core/issue.ts";
+import type { Issue, Result } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
 import { LOADER_VERSION } from "../load/version.ts";
 import { type LoadedRun, loadRunParts, type RunParts } from "../load/read_run.ts";
 import { openRegularFile } from "../load/regular_file.ts";
 import { runCacheKeyHeader } from "./run_cache_key.ts";
 import { decodeRunTable, encodeRunTable } from "./run_table.ts";
+import { openSealedEntry, sealEntry } from "./sealed_entry.ts";
 
 /** Options of {@linkcode cachedReadRun} and {@linkcode cachedLoadRunParts}. */
 export interface CachedReadRunOptions {
   /**
-   * Cache directory; entries go to `<cacheDir>/runs/<key>.arrow`.
+   * Cache directory; entries go to `<cacheDir>/runs/<key>.run`.
    * @default {".cache"}
    */
   readonly cacheDir?: string;
@@ -31,6 +32,8 @@ export interface CachedRun {
   readonly key: string;
   /** Path of the cache entry. */
   readonly path: string;
+  /** `cache_corrupt` when a damaged entry was discarded (see {@linkcode CachedRunParts}). */
+  readonly warnings: readonly Issue[];
 }
 
 /** The parts of a run (as `loadRunParts` gives them) read through the cache. */
@@ -43,6 +46,11 @@ export interface CachedRunParts {
   readonly key: string | null;
   /** Path of the cache entry, or null when a file could not be read. */
   readonly path: string | null;
+  /**
+   * `cache_corrupt` when the stored entry failed its checksum: it was
+   * removed and the run parsed again (then stored again when clean).
+   */
+  readonly warnings: readonly Issue[];
 }
 
 /** Chunk size for hashing traces.jsonl as a stream. */
@@ -104,7 +112,7 @@ async function hashRunFiles(
 /**
  * Reads a run directory's parts through the content-addressed cache (seed
  * 004): like `loadRunParts`, but a clean run is looked up under
- * `<cacheDir>/runs/<key>.arrow` first (see {@linkcode cachedReadRun} for the
+ * `<cacheDir>/runs/<key>.run` first (see {@linkcode cachedReadRun} for the
  * key and the entry). A run with issues is parsed every time and never
  * stored, so validation still sees every issue with its file and line.
  *
@@ -127,15 +135,34 @@ export async function cachedLoadRunParts(
   const loaderVersion = options.loaderVersion ?? LOADER_VERSION;
   const hashed = await hashRunFiles(dir, loaderVersion);
   if (hashed === null) {
-    return { parts: await loadRunParts(dir), cache: "miss", key: null, path: null };
+    return {
+      parts: await loadRunParts(dir),
+      cache: "miss",
+      key: null,
+      path: null,
+      warnings: [],
+    };
   }
   const { key, sha256 } = hashed;
-  const path = join(options.cacheDir ?? ".cache", "runs", `${key}.arrow`);
+  const path = join(options.cacheDir ?? ".cache", "runs", `${key}.run`);
+  const warnings: Issue[] = [];
   const stored = await readBytes(path);
   if (stored !== null) {
-    const decoded = decodeRunTable(stored, dir);
-    if (decoded && decoded.meta.key === key && decoded.meta.loader_version === loaderVersion) {
-      return { parts: { ...decoded.run, issues: [] }, cache: "hit", key, path };
+    const opened = openSealedEntry(stored);
+    if (opened.ok) {
+      const decoded = decodeRunTable(opened.payload, dir);
+      if (decoded && decoded.meta.key === key && decoded.meta.loader_version === loaderVersion) {
+        return { parts: { ...decoded.run, issues: [] }, cache: "hit", key, path, warnings };
+      }
+    } else {
+      // Damaged on disk: never trusted, removed, and the run parsed again.
+      warnings.push({
+        code: "cache_corrupt",
+        message:
+          `run cache entry failed its check (${opened.why}); discarded it and parsed ${dir} again (the run's files are not at fault)`,
+        file: path,
+      });
+      await Deno.remove(path).catch(() => {});
     }
   }
   const parts = await loadRunParts(dir);
@@ -158,20 +185,23 @@ export async function cachedLoadRunParts(
       // Not representable exactly (a lone surrogate): serve it parsed, uncached.
       if (!(error instanceof RangeError)) throw error;
     }
-    if (bytes !== null) await writeFileAtomic(path, bytes);
+    if (bytes !== null) await writeFileAtomic(path, sealEntry(bytes));
   }
-  return { parts, cache: "miss", key, path };
+  return { parts, cache: "miss", key, path, warnings };
 }
 
 /**
- * Reads a run directory through a content-addressed cache (seed 004): the
- * key is the sha256 of the loader version and the manifest.json and
- * traces.jsonl bytes; the parsed attempts are stored as one Arrow IPC file
- * `<cacheDir>/runs/<key>.arrow`, written once, atomically (temporary file,
- * then rename). A hit skips JSON parsing and schema checks. An entry that
- * cannot be decoded, or whose stored identity disagrees with the key, is
- * ignored and rewritten. Runs with issues are never cached, nor runs whose
- * strings Arrow cannot hold exactly (a lone surrogate in a task id).
+ * Reads a run directory through a content-addressed cache: the key is the
+ * sha256 of the loader version and the manifest.json and traces.jsonl
+ * bytes; the parsed attempts are stored as one Arrow IPC file sealed with
+ * its sha256 (`sealEntry`) as `<cacheDir>/runs/<key>.run`, written once,
+ * atomically (temporary file, then rename). A hit skips JSON parsing and
+ * schema checks. Every hit verifies the checksum first: an entry that fails
+ * it is removed, the run is parsed again, and a `cache_corrupt` warning
+ * (naming the entry, never the run's files) says so. An entry that decodes
+ * to another format or identity is ignored and rewritten. Runs with issues
+ * are never cached, nor runs whose strings Arrow cannot hold exactly (a
+ * lone surrogate in a task id).
  *
  * @param dir Run directory (manifest.json + traces.jsonl).
  * @param options Cache directory and loader version.
@@ -189,7 +219,7 @@ export async function cachedReadRun(
   dir: string,
   options: CachedReadRunOptions = {},
 ): Promise<Result<CachedRun>> {
-  const { parts, cache, key, path } = await cachedLoadRunParts(dir, options);
+  const { parts, cache, key, path, warnings } = await cachedLoadRunParts(dir, options);
   if (parts.issues.length > 0) return { ok: false, issues: parts.issues };
   if (parts.manifest === null || parts.sha256 === null || key === null || path === null) {
     return {
@@ -207,5 +237,5 @@ export async function cachedReadRun(
     sha256: parts.sha256,
     attempts: parts.attempts,
   };
-  return { ok: true, value: { run, cache, key, path }, issues: [] };
+  return { ok: true, value: { run, cache, key, path, warnings }, issues: [] };
 }

@@ -24,7 +24,7 @@ Several gate directories are validated as pooled rounds over one bare run.
   --out <dir>   where validation.json is written (required)
   --cap <n>     issues listed per code before summarising (default 50)
   --cache <dir> read bare and masked runs through the run cache in <dir>
-                (parsed runs as <dir>/runs/<key>.arrow, written on a miss);
+                (parsed runs as <dir>/runs/<key>.run, written on a miss);
                 validation.json records cache hit/miss per run (default: off)
   --quiet       print only the summary line`;
 
@@ -60,6 +60,7 @@ export async function run(args: string[]): Promise<number> {
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });
+  for (const w of validation.warnings ?? []) console.error(`warning  ${formatIssue(w)}`);
   // The report is validate's result, ok or not: it always replaces --out.
   await writeFilesAtomic(values.out, {
     "validation.json": toJsonText(validationReport(validation, command)),

@@ -1,3 +1,4 @@
+import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import type { GateValidation, ValidationInput } from "./validate_gates.ts";
@@ -5,6 +6,8 @@ import type { GateValidation, ValidationInput } from "./validate_gates.ts";
 /** The `validation.json` document of a gate validation: the shared document with typed inputs. */
 export interface ValidationReport extends ValidationDocument {
   readonly inputs: readonly ValidationInput[];
+  /** Present only when there were warnings (`cache_corrupt`); they never make `ok` false. */
+  readonly warnings?: readonly Issue[];
 }
 
 /**
@@ -32,5 +35,6 @@ export function validationReport(v: GateValidation, command: string): Validation
     counts: v.counts,
     generator: generatorMeta(command),
     inputs: v.inputs,
+    ...(v.warnings !== undefined && v.warnings.length > 0 ? { warnings: v.warnings } : {}),
   };
 }

@@ -51,6 +51,11 @@ export interface GateValidation {
   /** Issues of the waived codes (`options.waive`); present only when codes were waived. */
   readonly waived?: readonly Issue[];
   readonly inputs: readonly ValidationInput[];
+  /**
+   * Warnings that do not fail the validation: `cache_corrupt` when a run
+   * cache entry failed its checksum and the run was parsed again.
+   */
+  readonly warnings?: readonly Issue[];
 }
 
 /** Options of {@linkcode validateGates}. */
@@ -69,7 +74,7 @@ export interface ValidateGatesOptions {
   readonly onProgress?: ProgressCallback;
   /**
    * Run cache directory (seed 004): bare and masked runs are read through
-   * `cachedLoadRunParts` (entries `<cacheDir>/runs/<key>.arrow`, written on
+   * `cachedLoadRunParts` (entries `<cacheDir>/runs/<key>.run`, written on
    * a miss). Unset: every run is parsed and nothing is written.
    * @default {undefined}
    */
@@ -129,13 +134,15 @@ export async function validateGates(
   );
   const dimensionCap = options.dimensionCap ?? 16;
   const cacheDir = options.cacheDir;
+  const warnings: Issue[] = [];
   const loadRun = async (dir: string): Promise<{ parts: RunParts; cache: RunCacheStatus }> => {
     if (cacheDir === undefined) return { parts: await loadRunParts(dir), cache: "off" };
     // Loaded only with a cache directory: lib/cache pulls in apache-arrow,
     // which commands without --cache should not pay for.
     const { cachedLoadRunParts } = await import("../cache/cached_read_run.ts");
-    const { parts, cache } = await cachedLoadRunParts(dir, { cacheDir });
-    return { parts, cache };
+    const loaded = await cachedLoadRunParts(dir, { cacheDir });
+    warnings.push(...loaded.warnings);
+    return { parts: loaded.parts, cache: loaded.cache };
   };
   const inputs: ValidationInput[] = [];
   if (gateDirs.length === 0) {
@@ -409,9 +416,10 @@ export async function validateGates(
   const dataset = ok && bare && bareManifest
     ? buildDataset(bare, bareManifest, gates, columns, columnIndex, allRows, bareCompleted)
     : null;
-  if (waive.size === 0) return { ok, issues: kept, counts, dataset, inputs };
+  const extra = warnings.length > 0 ? { warnings } : {};
+  if (waive.size === 0) return { ok, issues: kept, counts, dataset, inputs, ...extra };
   const waived = issues.toArray().filter((i) => waive.has(i.code));
-  return { ok, issues: kept, counts, dataset, inputs, waived };
+  return { ok, issues: kept, counts, dataset, inputs, waived, ...extra };
 }
 
 /**
