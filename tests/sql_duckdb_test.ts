@@ -10,7 +10,7 @@ import { openDuckDb } from "../lib/sql/engine.ts";
 import { loadIntoDuckDb } from "../lib/sql/load_tables.ts";
 import { readSqlSources } from "../lib/sql/read_sources.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
-import { tempDir, writeGateFixture } from "./fixtures.ts";
+import { quiet, tempDir, writeGateFixture } from "./fixtures.ts";
 
 Deno.test("SQL over a loaded gate agrees with the paired dataset", async (t) => {
   await using dir = await tempDir();
@@ -139,4 +139,80 @@ Deno.test("gate sql writes the result as CSV atomically; refuses bad usage and e
   }
   deepEqual(await Deno.readTextFile(out), "arm,n_tasks\nbare,6\nmasked,6\n");
   deepEqual([...Deno.readDirSync(join(dir.path, "res"))].map((e) => e.name), ["arms.csv"]);
+});
+
+Deno.test("gate sql refuses COPY, EXPORT, ATTACH, INSTALL, LOAD and writes with exit 2 and one line; nothing is written", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, { tasks: 4 });
+  const target = join(dir.path, "leak.csv");
+  const refused = [
+    `COPY runs TO '${target}'`,
+    `copy (select * from attempts) to '${target}' (format csv)`,
+    `EXPORT DATABASE '${dir.path}/exported'`,
+    `ATTACH '${dir.path}/other.db' AS other`,
+    "INSTALL httpfs",
+    "LOAD httpfs",
+    "SET enable_external_access = true",
+    "insert into runs select * from runs",
+    "with c as (select * from runs) insert into runs select * from c",
+    "select 1; drop table runs",
+    "create table x as select 1",
+    "PRAGMA database_list",
+  ];
+  for (const query of refused) {
+    const lines: string[] = [];
+    const log = console.log, err = console.error;
+    console.log = (s: string) => lines.push(s);
+    console.error = (s: string) => lines.push(s);
+    let code: number;
+    try {
+      code = await run([fx.gateDir, "--query", query, "--out", join(dir.path, "out.csv")]);
+    } finally {
+      console.log = log;
+      console.error = err;
+    }
+    deepEqual(code, 2, query);
+    deepEqual(lines.length, 1, `${query}: ${lines.join(" | ")}`);
+    ok(/^sql: [A-Z]+ is not allowed: the SQL session is read-only/.test(lines[0]!), lines[0]);
+  }
+  deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["bare-val", "gate"]);
+});
+
+Deno.test("the DuckDB session itself is read-only and has no file access", async () => {
+  await using dir = await tempDir();
+  const db = await openDuckDb();
+  try {
+    await rejects(() => db.query(`copy (select 1) to '${dir.path}/x.csv'`), /read-only/);
+    await rejects(() => db.query("select 1 as x; create table t as select 1"), /CREATE/);
+    // Past the word check (a query), DuckDB's own lock still refuses files.
+    await rejects(() => db.query("select * from read_csv('/etc/hostname')"), /disabled/);
+    deepEqual((await db.query("select 'COPY' as \"set\"")).column("set"), ["COPY"]);
+  } finally {
+    await db.close();
+  }
+  deepEqual([...Deno.readDirSync(dir.path)], []);
+});
+
+Deno.test("gate sql --out prefixes text cells a spreadsheet would run as formulas", async () => {
+  await using dir = await tempDir();
+  const fx = await writeGateFixture(dir.path, { tasks: 2 });
+  const out = join(dir.path, "cells.csv");
+  const query = `select * from (values
+    ('=1+1', -0.5), ('+SUM(A1:A2)', 1.0), ('-2+3', 2.0), ('@cmd', 3.0),
+    ('-0.5', 4.0), ('a=b', 5.0), ('=HYPERLINK("http://x")', 6.0)) v(text, num) order by num`;
+  deepEqual(await quiet(() => run([fx.gateDir, "--query", query, "--out", out])), 0);
+  deepEqual(
+    await Deno.readTextFile(out),
+    [
+      "text,num",
+      "'=1+1,-0.5",
+      "'+SUM(A1:A2),1",
+      "'-2+3,2",
+      "'@cmd,3",
+      "-0.5,4",
+      "a=b,5",
+      `"'=HYPERLINK(""http://x"")",6`,
+      "",
+    ].join("\n"),
+  );
 });

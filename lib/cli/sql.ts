@@ -15,16 +15,20 @@ import { openDuckDb } from "../sql/engine.ts";
 import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
 import { toCsv, toTextTable } from "../sql/format.ts";
+import { readOnlyRefusal } from "../sql/read_only.ts";
 
 const HELP = `usage: deno task gate sql <gate_or_run_dir>... --query "<SQL>" [--out file.csv]
 
 Loads gates (plan, assignments, masked and bare runs) and runs into DuckDB
 (in memory) and runs one query. Tables: runs, attempts, rewards, injected,
-gates, versions, assignments (see docs/validation.md).
+gates, versions, assignments (see docs/validation.md). The session is
+read-only: COPY, EXPORT, ATTACH, INSTALL, LOAD, SET and writes are refused.
 
   --query <sql>     the SQL to run (required)
   --out <file.csv>  write the result as CSV instead of printing it (its directory
-                    must exist; the file is replaced atomically)
+                    must exist; the file is replaced atomically; text cells
+                    starting with = + - @ get a leading ' so spreadsheets
+                    show them as text)
   --max-rows <n>    rows printed (default 100)
   --quiet           no warnings about what could not be loaded`;
 
@@ -44,6 +48,11 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals } = cli;
   const maxRows = intOption("max-rows", values["max-rows"], 100, { min: 0 });
+  const refusal = readOnlyRefusal(values.query);
+  if (refusal !== null) {
+    console.error(`sql: ${refusal}`);
+    return 2;
+  }
   for (const path of positionals) {
     await inputDir({ label: "directory", path }, "a gate or run directory");
   }

@@ -8,10 +8,15 @@
  */
 import { fileURLToPath } from "node:url";
 import { fromArrowTable, type QueryResult } from "./query_result.ts";
+import { readOnlyRefusal } from "./read_only.ts";
 
 /** An open in-memory DuckDB database with one connection. */
 export interface DuckDb {
-  /** Runs SQL and returns typed columns. @throws Error with DuckDB's message when the SQL fails. */
+  /**
+   * Runs read-only SQL and returns typed columns.
+   * @throws Error with the reason when the SQL is not read-only (see `readOnlyRefusal`),
+   *   or with DuckDB's message when it fails.
+   */
   query(sql: string): Promise<QueryResult>;
   /** Creates table `name` from an Arrow IPC stream (`tableToIPC(table, "stream")`). */
   insertArrowIpc(name: string, ipcStream: Uint8Array): Promise<void>;
@@ -23,7 +28,12 @@ export interface DuckDb {
  * Starts duckdb-wasm (node blocking bundle, in memory) and opens one
  * connection. Extension autoloading and autoinstalling are switched off
  * first, so no query can ever try to download an extension (under Deno
- * such an attempt would kill the process).
+ * such an attempt would kill the process). The session is read-only:
+ * `query` refuses anything but read-only statements (`readOnlyRefusal`:
+ * no COPY, EXPORT, ATTACH, INSTALL, LOAD, SET or writes), and DuckDB runs
+ * with external access disabled and its configuration locked, so no
+ * statement reads or writes a file. Tables come in through
+ * `insertArrowIpc` only.
  *
  * Permissions: `--allow-read` (the wasm bundle) and `--allow-sys=cpus`.
  *
@@ -57,14 +67,22 @@ export async function openDuckDb(): Promise<DuckDb> {
   const conn = db.connect();
   conn.query("SET autoload_known_extensions=false");
   conn.query("SET autoinstall_known_extensions=false");
+  conn.query("SET enable_external_access=false");
+  conn.query("SET lock_configuration=true");
   let open = true;
   const ensureOpen = (what: string) => {
     if (!open) throw new Error(`Cannot ${what}: the DuckDB handle is closed`);
   };
   return {
     query(sql: string) {
-      ensureOpen("run query");
-      return Promise.resolve(fromArrowTable(conn.query(sql)));
+      try {
+        ensureOpen("run query");
+        const refusal = readOnlyRefusal(sql);
+        if (refusal !== null) throw new Error(refusal);
+        return Promise.resolve(fromArrowTable(conn.query(sql)));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     insertArrowIpc(name: string, ipcStream: Uint8Array) {
       ensureOpen(`create table ${name}`);

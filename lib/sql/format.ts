@@ -3,13 +3,36 @@ import type { QueryResult } from "./query_result.ts";
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isNaN(value) ? "" : String(value);
-  return String(value);
+  return defuseFormula(String(value));
+}
+
+/**
+ * A text cell a spreadsheet would run as a formula (starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return) gets a leading `'`, which
+ * spreadsheets show as text and do not evaluate (OWASP's advice against CSV
+ * injection). Text that is a plain decimal number (`-0.5`, `+3e-2`) is
+ * read as a number, never a formula, and is kept as it is; numeric columns
+ * are never changed.
+ *
+ * @example
+ * ```ts
+ * import { defuseFormula } from "./format.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(["=1+1", "@SUM(A1)", "-2+3", "-0.5", "a=b"].map(defuseFormula), ["'=1+1", "'@SUM(A1)", "'-2+3", "-0.5", "a=b"]);
+ * ```
+ */
+export function defuseFormula(text: string): string {
+  if (!/^[=+\-@\t\r]/.test(text)) return text;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return text;
+  return `'${text}`;
 }
 
 /**
  * Renders a query result as RFC 4180 CSV: header line, one line per row,
  * fields quoted when they hold a comma, quote or line break; NULL (and NaN)
- * is an empty field; numbers in JavaScript's shortest round-trip form.
+ * is an empty field; numbers in JavaScript's shortest round-trip form. Text
+ * cells (and column names) that a spreadsheet would evaluate as a formula
+ * get a leading `'` ({@linkcode defuseFormula}).
  *
  * @example
  * ```ts
@@ -17,15 +40,15 @@ function cellText(value: unknown): string {
  * import { fromArrowTable } from "./query_result.ts";
  * import { tableFromArrays } from "apache-arrow";
  * import { deepEqual } from "node:assert/strict";
- * const r = fromArrowTable(tableFromArrays({ x: Float64Array.from([0.5, NaN]), s: ["a,b", "c"] }));
- * deepEqual(toCsv(r), 'x,s\n0.5,"a,b"\n,c\n');
+ * const r = fromArrowTable(tableFromArrays({ x: Float64Array.from([-0.5, NaN]), s: ["a,b", "=HYPERLINK(\"x\")"] }));
+ * deepEqual(toCsv(r), 'x,s\n-0.5,"a,b"\n,"\'=HYPERLINK(""x"")"\n');
  * ```
  */
 export function toCsv(result: QueryResult): string {
   const quote = (
     text: string,
   ) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  const lines = [result.names.map(quote).join(",")];
+  const lines = [result.names.map((name) => quote(defuseFormula(name))).join(",")];
   for (let r = 0; r < result.numRows; r++) {
     lines.push(result.columns.map((c) => quote(cellText(c[r]))).join(","));
   }
