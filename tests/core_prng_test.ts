@@ -1,54 +1,69 @@
 /**
- * lib/core/prng.ts against an independent Python implementation of
- * splitmix32-seeded xoshiro128** (scripts/reference/prng_xoshiro.py).
- * Reference numbers: `python3 scripts/reference/prng_xoshiro.py` (Python
- * 3.11), pasted below unchanged.
+ * lib/core/prng.ts against an implementation of xoshiro128** in C written
+ * from the public-domain reference algorithm (scripts/reference/xoshiro128ss.c),
+ * which checks itself against published test vectors of the reference
+ * implementation before printing anything. `python3
+ * scripts/reference/prng_xoshiro.py` compiles and runs it with cc, checks
+ * that its independent Python port agrees, and writes
+ * tests/data/reference/prng_xoshiro.json, read here (CI re-runs the script
+ * and fails when the JSON changes).
  */
 import { deepEqual, ok, throws } from "node:assert/strict";
 import { createPrng } from "../lib/core/prng.ts";
 
-const FIRST_UINT32: Record<number, number[]> = {
-  0: [3809008728, 1133695204, 53579671, 2891528803, 139681546, 2203266335],
-  1: [2442144158, 3238099751, 3819917871, 2104621829, 2021136066, 4223536128],
-  20260927: [1500964473, 3762274207, 2008709996, 3661007696, 4040352291, 3401783673],
-  // 2^32 + 7: the high 32 bits enter the seed state.
-  4294967303: [3142239856, 2553708286, 2393956051, 857604252, 2106879000, 3899934706],
-};
+const REFERENCE: {
+  readonly published_vectors: string;
+  readonly published_outputs: readonly number[];
+  readonly [stream: string]: unknown;
+} = JSON.parse(
+  await Deno.readTextFile(new URL("./data/reference/prng_xoshiro.json", import.meta.url)),
+).reference;
 
-Deno.test("prng: first uint32 outputs match the Python reference for several seeds", () => {
-  for (const [seed, expected] of Object.entries(FIRST_UINT32)) {
-    const prng = createPrng(Number(seed));
+/** A stream of the reference output by name. */
+function stream(name: string): number[] {
+  const value = REFERENCE[name];
+  ok(Array.isArray(value) && value.length > 0, `no reference stream ${name}`);
+  return value as number[];
+}
+
+Deno.test("prng: the C reference passed the published test vectors of xoshiro128**", () => {
+  deepEqual(REFERENCE.published_vectors, "hold");
+  // edorfaus/xoshiro-6502 test-rom/testdata.asm (made with the reference
+  // C implementation): state 964D4A0C D40AB895 AD7FDECB 3006F0F0 gives
+  // F1391922 6FE53806 A5BE2840 F510EE70.
+  deepEqual(REFERENCE.published_outputs.slice(0, 4), [
+    0xF1391922,
+    0x6FE53806,
+    0xA5BE2840,
+    0xF510EE70,
+  ]);
+});
+
+Deno.test("prng: first uint32 outputs match the C reference for several seeds", () => {
+  // 2^32 + 7: the high 32 bits enter the seed state.
+  for (const seed of [0, 1, 20260927, 4294967303]) {
+    const expected = stream(`seed_${seed}`);
+    const prng = createPrng(seed);
     deepEqual(expected.map(() => prng.nextUint32()), expected, `seed ${seed}`);
   }
+  const prng = createPrng(7);
+  const long = stream("stream_7_first_1000");
+  deepEqual(long.map(() => prng.nextUint32()), long);
 });
 
 Deno.test("prng: nextInt and nextFloat follow the reference stream", () => {
   const prng = createPrng(20260927);
-  deepEqual(Array.from({ length: 8 }, () => prng.nextInt(400)), [
-    73,
-    207,
-    396,
-    96,
-    291,
-    73,
-    195,
-    258,
-  ]);
-  deepEqual(Array.from({ length: 3 }, () => prng.nextFloat()), [
-    0.14841428744511675,
-    0.3312448642074486,
-    0.6651914645577657,
-  ]);
+  deepEqual(Array.from({ length: 8 }, () => prng.nextInt(400)), stream("ints_20260927_n400"));
+  deepEqual(Array.from({ length: 3 }, () => prng.nextFloat()), stream("floats_after"));
   // A bound above 2^31 exercises the rejection branch of nextInt.
   const big = createPrng(42);
-  deepEqual(Array.from({ length: 6 }, () => big.nextInt(3000000000)), [
-    2837322924,
-    544945897,
-    479756282,
-    339756180,
-    113173290,
-    65323186,
-  ]);
+  deepEqual(
+    Array.from({ length: 6 }, () => big.nextInt(3000000000)),
+    stream("ints_42_n3000000000"),
+  );
+  // The numbers pasted before the C reference existed still hold.
+  deepEqual(stream("ints_20260927_n400"), [73, 207, 396, 96, 291, 73, 195, 258]);
+  deepEqual(stream("floats_after"), [0.14841428744511675, 0.3312448642074486, 0.6651914645577657]);
 });
 
 Deno.test("prng: ranges of nextInt, nextFloat and nextUint32", () => {

@@ -8,9 +8,17 @@ splitmix32 step adds 0x9e3779b9 and mixes. nextInt(n) rejects draws at or
 above 2^32 - (2^32 mod n) and returns x mod n; nextFloat takes 27 + 26 bits.
 
 Run: python3 scripts/reference/prng_xoshiro.py
-prints the reference numbers pasted into tests/core_prng_test.ts.
+It also compiles scripts/reference/xoshiro128ss.c (the reference algorithm
+in C, checked against published test vectors of the reference
+implementation) with cc, runs it, checks that this Python port gives the
+same numbers, and writes the C program's output to
+tests/data/reference/prng_xoshiro.json, which tests/core_prng_test.ts reads.
 """
 import json
+import os
+import subprocess
+import sys
+import tempfile
 
 M32 = 0xFFFFFFFF
 
@@ -68,14 +76,45 @@ class Xoshiro128ss:
         return x % n
 
 
-if __name__ == "__main__":
+def python_port():
     out = {}
     for seed in (0, 1, 20260927, 4294967296 + 7):
         g = Xoshiro128ss(seed)
-        out[str(seed)] = {"uint32": [g.next_uint32() for _ in range(6)]}
+        out["seed_%d" % seed] = [g.next_uint32() for _ in range(6)]
     g = Xoshiro128ss(20260927)
     out["ints_20260927_n400"] = [g.next_int(400) for _ in range(8)]
     out["floats_after"] = [g.next_float() for _ in range(3)]
     g = Xoshiro128ss(42)
     out["ints_42_n3000000000"] = [g.next_int(3000000000) for _ in range(6)]
-    print(json.dumps(out, indent=1))
+    g = Xoshiro128ss(7)
+    out["stream_7_first_1000"] = [g.next_uint32() for _ in range(1000)]
+    return out
+
+
+def c_reference():
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "xoshiro128ss")
+        subprocess.run(["cc", "-O2", "-std=c99", "-o", exe, os.path.join(here, "xoshiro128ss.c")],
+                       check=True)
+        return json.loads(subprocess.run([exe], check=True, capture_output=True, text=True).stdout)
+
+
+if __name__ == "__main__":
+    c = c_reference()
+    port = python_port()
+    for key, value in port.items():
+        if c[key] != value:
+            sys.exit("prng_xoshiro.py: the Python port and the C reference differ in " + key)
+    doc = {
+        "generated_by": "python3 scripts/reference/prng_xoshiro.py (compiles and runs "
+                        "scripts/reference/xoshiro128ss.c with cc; the Python port in this script "
+                        "agrees on every number)",
+        "reference": c,
+    }
+    path = os.path.join("tests", "data", "reference", "prng_xoshiro.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print("wrote " + path)
