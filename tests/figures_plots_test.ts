@@ -1,4 +1,4 @@
-import { deepEqual, ok, throws } from "node:assert/strict";
+import { deepEqual, ok, rejects, throws } from "node:assert/strict";
 import fc from "fast-check";
 import {
   deltaByCountPlot,
@@ -12,6 +12,7 @@ import {
   studyRows,
 } from "../lib/figures/mod.ts";
 import type { ContributionsFile, StudyFile } from "../lib/figures/mod.ts";
+import { ignoreWithout } from "./ci_tools.ts";
 
 const rows = [
   { label: "v_add_1", estimate: 0.12, lo: 0.02, hi: 0.22, group: "reward" },
@@ -199,21 +200,35 @@ Deno.test("studyRows keeps arms' bounds and comparisons' intervals", () => {
   deepEqual(comparisons[0]!.label, "M − B");
 });
 
-Deno.test("figureFiles: an SVG per figure, PNG only where rsvg-convert may run", async () => {
+Deno.test("figureFiles: an SVG per figure; duplicate names refused", async () => {
   const fig = stabilityPlot([{ label: "a", frequency: 0.5 }]);
-  const files = await figureFiles([fig]);
+  const files = await figureFiles([fig], { png: false });
+  deepEqual(Object.keys(files), ["selection_stability.svg"]);
   deepEqual(files["selection_stability.svg"], fig.svg + "\n");
-  const canRun =
-    Deno.permissions.querySync({ name: "run", command: "rsvg-convert" }).state === "granted";
-  if (!canRun) deepEqual(Object.keys(files), ["selection_stability.svg"]);
-  await (async () => {
-    try {
-      await figureFiles([fig, fig]);
-      ok(false, "expected a duplicate-name error");
-    } catch (error) {
-      ok(String(error).includes("two figures are named"));
-    }
-  })();
+  await rejects(() => figureFiles([fig, fig]), /two figures are named/);
+});
+
+Deno.test({
+  name: "figureFiles: a PNG beside each SVG, a real PNG of the SVG's size (rsvg-convert)",
+  ignore: ignoreWithout("rsvg-convert", "figures_plots_test PNG"),
+  async fn() {
+    const fig = stabilityPlot([{ label: "a", frequency: 0.5 }, { label: "b", frequency: 1 }]);
+    const files = await figureFiles([fig]);
+    deepEqual(Object.keys(files).sort(), ["selection_stability.png", "selection_stability.svg"]);
+    const png = files["selection_stability.png"];
+    ok(png instanceof Uint8Array, "no PNG bytes");
+    // PNG signature, then the IHDR chunk: width and height, big-endian.
+    deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    deepEqual(new TextDecoder().decode(png.subarray(12, 16)), "IHDR");
+    const view = new DataView(png.buffer, png.byteOffset);
+    const svgTag = /<svg[^>]*>/.exec(fig.svg)![0];
+    const size = (name: string) =>
+      Math.ceil(Number(new RegExp(`\\s${name}="([\\d.]+)"`).exec(svgTag)![1]));
+    deepEqual([view.getUint32(16), view.getUint32(20)], [size("width"), size("height")]);
+    // Not a blank image: the IDAT data of a drawn plot is far larger than a
+    // white rectangle's.
+    ok(png.length > 2000, `PNG of ${png.length} bytes`);
+  },
 });
 
 Deno.test("property: forest plot draws one dot per finite estimate", () => {

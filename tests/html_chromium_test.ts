@@ -3,22 +3,17 @@
  * `chromium` package), launched as docs/STACK.md says. The page must load
  * with no console message at all (the report has no script, so any console
  * line is a CSP violation, a failed load or an error) and its DOM must hold
- * the figures and tables. Skipped, with a message, when chromium is not
- * installed or `--allow-run=chromium` is not given (CI installs it:
+ * the figures and tables. Skipped, with a message, when
+ * `--allow-run=chromium` is not given, except in CI (`CI=true`), where it
+ * always runs and fails without Chromium (.ci/run installs it:
  * `apt-get install -y chromium`).
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { run } from "../lib/cli/report.ts";
 import { addGateBAndPower, writeAnalysisFixture } from "./html_fixture.ts";
+import { ignoreWithout } from "./ci_tools.ts";
 
-const available =
-  Deno.permissions.querySync({ name: "run", command: "chromium" }).state === "granted";
-if (!available) {
-  console.warn(
-    "html_chromium_test: skipped — chromium not found on PATH or --allow-run=chromium not given " +
-      "(install with `apt-get install -y chromium`)",
-  );
-}
+const skip = ignoreWithout("chromium", "html_chromium_test");
 
 /** Loads a file in headless Chromium; returns the DOM after load and the console lines. */
 async function openInChromium(path: string): Promise<{ dom: string; console: string[] }> {
@@ -54,7 +49,7 @@ async function openInChromium(path: string): Promise<{ dom: string; console: str
 
 Deno.test({
   name: "chromium: console capture sees errors and blocked loads (negative control)",
-  ignore: !available,
+  ignore: skip,
   async fn() {
     const dir = await Deno.makeTempDir();
     const page = `${dir}/bad.html`;
@@ -73,7 +68,7 @@ Deno.test({
 Deno.test({
   name:
     "chromium: report.html (with Gate B and power tables) loads without console messages and shows figures and tables",
-  ignore: !available,
+  ignore: skip,
   async fn() {
     const dir = await writeAnalysisFixture();
     await addGateBAndPower(dir);
