@@ -370,11 +370,19 @@ export function mergeBootstrap(
  * @returns The analysis with bootstrap fields merged.
  * @throws As {@linkcode analyzeDataset}.
  *
- * @example
+ * @example Demo gate A, with a 50-draw bootstrap
  * ```ts
  * import { runAnalysis } from "./analyze.ts";
- * import { ok } from "node:assert/strict";
- * ok(typeof runAnalysis === "function");
+ * import { validateGates } from "../validate/validate_gates.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { dataset } = await validateGates(["data/demo/ckpt-a/gate-a"]);
+ * const a = await runAnalysis(dataset!, { draws: 50, seed: 1 });
+ * const c = a.contributions.metrics.reward!.coefficients["query-formulation.v1"]!;
+ * deepEqual(
+ *   [c.estimate.toFixed(4), c.se_hc3!.toFixed(4), c.se_bootstrap!.toFixed(4), c.ci!.map((x) => x.toFixed(4))],
+ *   ["0.1076", "0.0349", "0.0360", ["0.0376", "0.1728"]],
+ * );
+ * deepEqual(a.selection.selected.slice(0, 2), ["explicit-constraint-checklist.v1", "query-formulation.v1"]);
  * ```
  */
 export async function runAnalysis(

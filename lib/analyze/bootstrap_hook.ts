@@ -54,11 +54,18 @@ export interface BootstrapOutcome {
  * @param request Draws, seed, metrics, budget.
  * @returns The outcome to merge.
  *
- * @example
+ * @example Demo gate A, 50 draws
  * ```ts
  * import { runBootstrap } from "./bootstrap_hook.ts";
- * import { ok } from "node:assert/strict";
- * ok(typeof runBootstrap === "function");
+ * import { validateGates } from "../validate/validate_gates.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { dataset } = await validateGates(["data/demo/ckpt-a/gate-a"]);
+ * const out = await runBootstrap(dataset!, {
+ *   draws: 50, seed: 1, interval: "percentile", metrics: ["reward"], budgetK: 10, selectionMetric: "reward",
+ * });
+ * const b = out.perCoefficient["reward"]!["query-formulation.v1"]!;
+ * deepEqual([b.se_bootstrap!.toFixed(4), b.ci!.map((x) => x.toFixed(4))], ["0.0360", ["0.0376", "0.1728"]]);
+ * deepEqual([out.block["draws"], out.block["seed"], out.stability!.draws_used], [50, 1, 50]);
  * ```
  */
 export function runBootstrap(

@@ -105,11 +105,23 @@ interface RatioQuantity {
  * @param options See {@linkcode CompareOptions}.
  * @returns The comparison.json document.
  *
- * @example
+ * @example The demo's Gate B pair, 200 draws
  * ```ts
  * import { compareRuns } from "./compare.ts";
- * import { ok } from "node:assert/strict";
- * ok(typeof compareRuns === "function");
+ * import { gateBIssues } from "./checks.ts";
+ * import { readRun } from "../load/read_run.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const bare = await readRun("data/demo/gate-b/bare-test");
+ * const equipped = await readRun("data/demo/gate-b/equipped-test");
+ * if (!bare.ok || !equipped.ok) throw new Error("cannot read the demo's Gate B runs");
+ * const { pairs } = gateBIssues(bare.value, equipped.value);
+ * const c = compareRuns(bare.value, equipped.value, pairs!, { draws: 200, seed: 1 });
+ * const r = c.metrics["reward"]!;
+ * deepEqual([c.n_tasks, c.n_pairs], [300, 300]);
+ * deepEqual(
+ *   [r.bare, r.equipped, r.difference, r.ci].map((x) => JSON.stringify(x, (_k, v) => typeof v === "number" ? +v.toFixed(4) : v)),
+ *   ["0.54", "0.9854", "0.4455", "[0.4126,0.4869]"],
+ * );
  * ```
  */
 export function compareRuns(
