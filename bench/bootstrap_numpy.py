@@ -8,7 +8,7 @@ Usage: python3 bench/bootstrap_numpy.py [--tasks 400] [--columns 16] [--metrics 
        [--draws 10000] [--repeats 3] [--unset-openblas-env]
 
 --unset-openblas-env removes OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE before
-numpy loads (they pin a slower kernel on this machine; see STACK.md).
+numpy loads (set in some environments, they pin a slower kernel).
 """
 import argparse
 import json

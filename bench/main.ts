@@ -11,7 +11,7 @@
  *    work) as a fresh process. Best wall time of `--repeats` runs each.
  *
  * The Python side runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed
- * (this machine pins a slower kernel through them; see STACK.md); the
+ * (some environments pin a slower kernel through them); the
  * OpenBLAS kernel numpy actually used is printed. Timings are never test
  * assertions. Usage: deno task bench [--repeats 3] [--draws 10000] [--gate <dir>]
  *

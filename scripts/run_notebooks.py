@@ -14,7 +14,7 @@ fails, naming the notebook, the cell and the line, and exits 1 after the
 other notebooks ran.
 
 It handles the two traps of stock `nbconvert --execute` with the Deno
-kernel (docs/notebooks.md, ../shared/STACK.md):
+kernel (docs/notebooks.md):
 
 1. Late outputs. The kernel sometimes publishes a cell's output shortly
    after reporting the cell idle. Every IOPub message is filed into the cell

@@ -1,6 +1,7 @@
 /**
  * Gate B of the demo injects S_0, the selection `gate analyze` makes from
- * the committed Gate A files (seed 001, 2.1.4), not the true top-K.
+ * the committed Gate A files (the skill Gate B tests is the one the gate
+ * selected), not the true top-K.
  *
  * Reference numbers: `python3 scripts/reference/demo_check.py data/demo reward`
  * (numpy: paired-delta no-intercept OLS on completed attempts, then the

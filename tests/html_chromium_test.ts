@@ -1,6 +1,6 @@
 /**
  * End-to-end: `gate report` output opened in headless Chromium (Debian's
- * `chromium` package), launched as docs/STACK.md says. The page must load
+ * `chromium` package), launched headless with a throw-away profile. The page must load
  * with no console message at all (the report has no script, so any console
  * line is a CSP violation, a failed load or an error) and its DOM must hold
  * the figures and tables. Skipped, with a message, when

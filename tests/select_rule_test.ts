@@ -1,4 +1,4 @@
-/** Selection rule (seed 001 sections 6.2 and 8): family winners, then positive top-K. */
+/** Selection rule (docs/analysis.md, "Selection"): family winners, then positive top-K. */
 import { deepEqual, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { compileSelection, selectVersions } from "../lib/select/mod.ts";

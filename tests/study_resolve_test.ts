@@ -1,6 +1,6 @@
 /**
  * Slot resolution, bounds and plan checks of the study stage. Expected
- * values follow from the rules of seed 003 by hand (closed forms: counts,
+ * values follow from the rules of docs/study.md by hand (closed forms: counts,
  * S/H and (S+H-J)/H), stated next to each assertion.
  */
 import { deepEqual, ok } from "node:assert/strict";

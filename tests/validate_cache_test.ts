@@ -1,5 +1,5 @@
 /**
- * validateGates and the CLI commands through the run cache (seed 004):
+ * validateGates and the CLI commands through the run cache:
  * first call all `miss`, second all `hit`, the dataset identical to an
  * uncached validation; a one-byte change of a run misses for that run only;
  * runs with issues are never served from the cache.

@@ -1,5 +1,5 @@
 /**
- * No resume across a changed baseline (seed 000): an output directory made
+ * No resume across a changed baseline: an output directory made
  * from another baseline or estimator is refused.
  *
  * @module
@@ -68,7 +68,7 @@ export async function outputDirIssues(outDir: string, baseline: RunRef): Promise
       message: `Cannot resume in this output directory: it was made from baseline ` +
         `${String(previous.baseline?.run_id ?? "?")} sha256 ${String(oldSha)}, ` +
         `but the bare run ${baseline.run_id} now hashes to ${baseline.sha256}; ` +
-        `use a new --out (seed 000: no resume across a changed baseline)`,
+        `use a new --out (results from two baselines never share a directory)`,
     });
   }
   if (

@@ -124,7 +124,7 @@ export interface SelectionOutput {
   readonly budget_k: number;
   readonly selected: readonly string[];
   readonly decisions: readonly SelectionDecision[];
-  /** True when --budget-k overrode the gate's budget (exploration only; seed 001 2.1.4). */
+  /** True when --budget-k overrode the gate's budget (exploration only: the gate's budget is part of its plan). */
   readonly exploratory: boolean;
   readonly gate_budget_k: number;
   readonly stage: "cold_start" | "online";

@@ -58,7 +58,7 @@ const HASH_CHUNK = 1 << 20;
 
 /**
  * Reads a whole file into one buffer of its size (stat, then read into
- * it), or null when unreadable. On this machine that is about twice as
+ * it), or null when unreadable. That is about twice as
  * fast as `Deno.readFile` for a file of tens of MB (which grows its buffer).
  */
 async function readBytes(path: string): Promise<Uint8Array | null> {

@@ -221,7 +221,7 @@ export async function run(args: string[]): Promise<number> {
         ? { ...validationDoc, exploratory: true, issues: [...validationDoc.issues, ...waived] }
         : validationDoc,
     ),
-    // JSON.stringify writes 0.0 as 0; the contract and seed 000 spell the
+    // JSON.stringify writes 0.0 as 0; the contract spells the
     // fixed metadata `intercept: 0.0`, so keep it a float for typed readers.
     "contributions.json": toJsonText(contributions).replace(
       /"intercept": 0(?=[,\n])/,

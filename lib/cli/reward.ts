@@ -1,7 +1,7 @@
 /**
  * `deno task gate reward <steps.jsonl> --recipe A|B|C [--prm-weights FILE]
  * [--groups groups.jsonl] [--bootstrap B] [--seed S] --out <dir>`: reward
- * recipes of seed 002 (docs/reward.md). Writes rewards.jsonl,
+ * recipes of docs/reward.md. Writes rewards.jsonl,
  * rewards_meta.json and reward tables; with --groups also
  * recipe_comparison.json. All in one atomic step; on input issues only
  * validation.json, exit 2.

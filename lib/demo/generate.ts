@@ -50,7 +50,7 @@ function runFiles(run: SimulatedRun): Record<string, string> {
 
 /**
  * Positive top-K by a true effect, rewrite families first reduced to their
- * best version (ties keep the old one), as the selection rule of seed 001.
+ * best version (ties keep the old one), as the gate's selection rule does.
  */
 function trueSelection(
   effects: Readonly<Record<string, number>>,

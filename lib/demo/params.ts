@@ -85,8 +85,7 @@ export const DEMO_NOISE = {
 const all = (x: number): LatentEffect => [x, x, x, x];
 
 /**
- * The 14 ADD chunks of cold-start Gate A, after the shopping skeleton of
- * seed 001 section 2.1.2 (query formulation, explicit constraints, persona,
+ * The 14 ADD chunks of cold-start Gate A, after a shopping skeleton (query formulation, explicit constraints, persona,
  * candidate inspection, variant and price, backtracking and termination).
  */
 export const GATE_A_CHUNKS: readonly DemoVersion[] = [

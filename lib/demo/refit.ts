@@ -3,8 +3,8 @@
  * simulated bare and masked rewards become a {@linkcode PairedDataset} and
  * go through `analyzeDataset` (paired-delta no-intercept OLS, selection
  * rule) exactly as `gate analyze` does after loading the files. Gate B of
- * the demo injects this selection S_0, not the true top-K (seed 001,
- * section 2.1.4).
+ * the demo injects this selection S_0, not the true top-K (the skill Gate B
+ * tests is the one the gate selected).
  *
  * @module
  */

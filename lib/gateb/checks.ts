@@ -1,5 +1,5 @@
 /**
- * Gate B admissibility (seed 001 section 2.1.4): a bare and an equipped
+ * Gate B admissibility: a bare and an equipped
  * test run may be compared only when they differ in the skill alone.
  *
  * @module
@@ -171,7 +171,7 @@ export function gateBIssues(
 
 /**
  * Checks that the equipped run carries exactly the frozen Gate A selection
- * (seed 001 2.1.4: Gate B injects the whole selected skill S_0). Compared as
+ * (Gate B injects the whole selected skill S_0). Compared as
  * sets; the order of injection is the runtime's business.
  *
  * @param equipped The equipped run.

@@ -1,5 +1,5 @@
 /**
- * Recipe comparison (seed 002 section 6): per recipe, the good-minus-bad
+ * Recipe comparison (docs/reward.md, "Recipe comparison"): per recipe, the good-minus-bad
  * group mean difference with a fixed-seed bootstrap interval, and
  * Spearman's rho against a reference score.
  *

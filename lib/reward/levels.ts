@@ -1,5 +1,5 @@
 /**
- * The frozen level-to-reward mapping of seed 002 (decision D2/D3) and the
+ * The frozen level-to-reward mapping (docs/reward.md, "Level to reward") and the
  * recipe-B penalty factor (D6).
  *
  * @module

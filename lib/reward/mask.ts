@@ -19,7 +19,7 @@ export const MASK_REASONS: readonly MaskReason[] = [
 export type VerdictMode = "session" | "legacy";
 
 /**
- * Masks the steps of one trajectory (docs/FORMAT.md section 4, seed 002
+ * Masks the steps of one trajectory (docs/FORMAT.md section 4, docs/reward.md
  * section 8). In session mode (some step carries a verdict) a `revoked`
  * step is masked as `revoked`, a `provisional` one as
  * `provisional_not_final` and one without a verdict as `no_verdict_record`;

@@ -1,4 +1,4 @@
-/** Reward recipes of seed 002: level-to-reward mapping, verdict masking, recipes A/B/C, recipe comparison. */
+/** Reward recipes (docs/reward.md): level-to-reward mapping, verdict masking, recipes A/B/C, recipe comparison. */
 export * from "./levels.ts";
 export * from "./schema.ts";
 export * from "./mask.ts";

@@ -2,7 +2,7 @@ import { levelReward, PENALTY_GAMMA } from "./levels.ts";
 import { MASK_REASONS, type MaskReason, maskSteps, type VerdictMode } from "./mask.ts";
 import type { StepRecord } from "./schema.ts";
 
-/** The recipes of seed 002: A mean, B mean with the level-0 penalty, C PRM-weighted mean. */
+/** The recipes of docs/reward.md: A mean, B mean with the level-0 penalty, C PRM-weighted mean. */
 export type Recipe = "A" | "B" | "C";
 
 /** All recipes. */
@@ -37,7 +37,7 @@ export interface TrajectoryRewardOptions {
 }
 
 /**
- * Reward of one trajectory under a recipe (seed 002). Steps are taken in
+ * Reward of one trajectory under a recipe (docs/reward.md). Steps are taken in
  * `order`; masking comes first (see `maskSteps`), then
  *
  * - A: mean of the level rewards of the unmasked steps;

@@ -1,5 +1,5 @@
 /**
- * The proposal ledger (seed 001 section 9): one JSONL line per version and
+ * The proposal ledger (docs/analysis.md, "Proposal ledger"): one JSONL line per version and
  * analysis, keyed so that re-running the same analysis replaces its lines
  * instead of duplicating them.
  *

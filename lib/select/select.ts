@@ -1,5 +1,5 @@
 /**
- * The gate's selection rule (seed 001 sections 6.2 and 8): REWRITE family
+ * The gate's selection rule (docs/analysis.md, "Selection"): REWRITE family
  * winners first, then strictly positive top-K of the survivors.
  *
  * @module

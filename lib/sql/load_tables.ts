@@ -1,6 +1,6 @@
 /**
  * Loads runs and gate plans into DuckDB tables through Arrow IPC streams
- * (the fast path measured in STACK.md). apache-arrow is imported on call.
+ * (much faster than inserting rows one by one). apache-arrow is imported on call.
  *
  * @module
  */

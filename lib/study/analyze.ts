@@ -1,7 +1,6 @@
 /**
  * The study analysis: resolve slots, summarise arms, compare arms with the
- * paired seeds x tasks bootstrap, and account costs (seed 003, "Statistical
- * and Cost Protocol"; docs/FORMAT.md sections 3 and 6).
+ * paired seeds x tasks bootstrap, and account costs (docs/study.md; docs/FORMAT.md sections 3 and 6).
  *
  * @module
  */

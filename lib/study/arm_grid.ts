@@ -1,7 +1,7 @@
 /**
  * Per-arm summary of resolved slots: the seeds x tasks grid of cell means
  * (mean over reps), the nested point estimate and the bounds that
- * unresolved slots leave open (seed 003, "Statistical and Cost Protocol").
+ * unresolved slots leave open (docs/study.md, "Estimates and bounds").
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Cost accounting of a study from the attempt fields (seed 003, "Cost"):
+ * Cost accounting of a study from the attempt fields (docs/study.md, "Costs"):
  * every attempt as made counts, used or not.
  *
  * @module

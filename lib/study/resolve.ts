@@ -1,5 +1,5 @@
 /**
- * Slot resolution (seed 003, "Attempt identity and missingness"): which
+ * Slot resolution (docs/study.md, "Slot resolution"): which
  * attempt decides each planned logical slot, and which attempts break the
  * retry policy.
  *

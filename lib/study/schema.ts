@@ -9,7 +9,7 @@ import { z } from "zod";
 
 /** Default number of bootstrap draws when the plan names none. */
 export const DEFAULT_BOOTSTRAP_DRAWS = 10_000;
-/** Default bootstrap seed when the plan names none (seed 003). */
+/** Default bootstrap seed when the plan names none. */
 export const DEFAULT_BOOTSTRAP_SEED = 20260927;
 
 /** `study.json`: comparisons (a, b) meaning a - b, and the bootstrap plan. */

@@ -2,7 +2,8 @@ import type { Issue } from "../core/issue.ts";
 
 /**
  * Manifest fields that must be equal between a bare run and a masked run
- * of the same gate (seed 000, pairing checks): split and plan size,
+ * of the same gate (a masked run may differ from its bare run only in the
+ * skill it injects): split and plan size,
  * checkpoint, model, endpoint, sampling, send_seed, base prompt hash,
  * environment, runtime protocol, reward version and components. The task
  * list is compared as a set separately.

@@ -73,7 +73,7 @@ export interface ValidateGatesOptions {
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
   /**
-   * Run cache directory (seed 004): bare and masked runs are read through
+   * Run cache directory: bare and masked runs are read through
    * `cachedLoadRunParts` (entries `<cacheDir>/runs/<key>.run`, written on
    * a miss). Unset: every run is parsed and nothing is written.
    * @default {undefined}

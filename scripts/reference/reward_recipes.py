@@ -2,7 +2,7 @@
 
 Writes a small steps/groups/PRM-weights fixture (numpy RandomState(11)) to
 tests/snapshots/reward_fixture/ and computes, independently of gatelab:
-  * seed 002 rewards per trajectory for recipes A, B, C (C with the fixture
+  * rewards per trajectory (docs/reward.md) for recipes A, B, C (C with the fixture
     PRM weights) with the FORMAT section 4 masking rules;
   * the good-minus-bad group mean difference per recipe and its percentile
     interval from a within-group bootstrap driven by the Python

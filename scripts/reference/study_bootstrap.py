@@ -1,6 +1,6 @@
 """Reference numbers for tests/study_bootstrap_test.ts.
 
-An independent numpy re-implementation of the study statistics of seed 003
+An independent numpy re-implementation of the study statistics of docs/study.md
 (nested mean, bounds, crossed seeds x tasks percentile bootstrap), driven by
 the same random index stream: the Python xoshiro128** of prng_xoshiro.py
 with the documented draw order (per draw K next_int(K) for seeds, then
