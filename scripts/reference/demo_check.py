@@ -11,6 +11,9 @@ CR1 task-clustered standard errors.
 
 Run from the repository root:
     python3 scripts/reference/demo_check.py [data/demo] [metric]
+With --json it prints Gate A's reward refit (S_0, estimates, HC3 errors) as
+JSON; scripts/reference/regenerate.sh writes that to
+tests/data/reference/demo_check.json, which tests/demo_refit_test.ts reads.
 """
 import json
 import sys
@@ -78,9 +81,29 @@ def table(title, names, beta, se, expected, ame):
         print(f"| {v} | {beta[i]:.4f} | {se[i]:.4f} | {expected[v]:.4f} | {ame[v]:.4f} | {z:+.2f} |")
 
 
+def main_json(root):
+    """Gate A reward refit as JSON (what tests/demo_refit_test.ts reads)."""
+    names, X, y, _ = gate_rows(root / "ckpt-a/gate-a", "reward")
+    beta, se = ols(X, y)
+    budget = json.loads((root / "ckpt-a/gate-a/gate.json").read_text())["budget_k"]
+    order = sorted(range(len(names)), key=lambda j: (-beta[j], names[j]))
+    doc = {
+        "generated_by": "python3 scripts/reference/demo_check.py data/demo reward --json "
+                        "(numpy paired-delta no-intercept OLS, HC3)",
+        "budget_k": budget,
+        "selected": [names[j] for j in order[:budget] if beta[j] > 0],
+        "estimates": {v: float(beta[i]) for i, v in enumerate(names)},
+        "se_hc3": {v: float(se[i]) for i, v in enumerate(names)},
+    }
+    print(json.dumps(doc, indent=1))
+
+
 def main():
-    root = Path(sys.argv[1] if len(sys.argv) > 1 else "data/demo")
-    metric = sys.argv[2] if len(sys.argv) > 2 else "reward"
+    args = [a for a in sys.argv[1:] if a != "--json"]
+    root = Path(args[0] if args else "data/demo")
+    if "--json" in sys.argv:
+        return main_json(root)
+    metric = args[1] if len(args) > 1 else "reward"
     truth = json.loads((root / "truth.json").read_text())
     names, X, y, _ = gate_rows(root / "ckpt-a/gate-a", metric)
     beta, se = ols(X, y)

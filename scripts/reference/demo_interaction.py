@@ -17,6 +17,11 @@ every component):
 
 Run from the repository root:
     python3 scripts/reference/demo_interaction.py [data/demo] [metric ...]
+With --json it prints, per metric, the planted pair's numbers, its rank, the
+Holm-flagged pairs and the best other pair's Holm p as JSON;
+scripts/reference/regenerate.sh writes that to
+tests/data/reference/demo_interaction.json, which
+tests/demo_interaction_test.ts reads.
 """
 import itertools
 import json
@@ -65,9 +70,36 @@ def product_test(X, y, i, j):
     return float(res.params[-1]), float(res.bse[-1]), float(w.statistic), float(w.pvalue), float(w.df_denom)
 
 
+def main_json(root):
+    doc = {"generated_by": "python3 scripts/reference/demo_interaction.py data/demo --json "
+                           "(statsmodels OLS + product column, HC3, wald_test(use_f=True), "
+                           "multipletests(method='holm'))",
+           "metrics": {}}
+    for metric in METRICS:
+        names, X, y = gate_rows(root / "ckpt-a/gate-a", metric)
+        pairs = list(itertools.combinations(range(len(names)), 2))
+        tests = [product_test(X, y, i, j) for i, j in pairs]
+        holm = multipletests([t[3] for t in tests], method="holm")[1]
+        target = pairs.index((names.index(PAIR[0]), names.index(PAIR[1])))
+        order = sorted(range(len(pairs)), key=lambda q: tests[q][3])
+        g, se, f, p, df2 = tests[target]
+        second = order[1] if order[0] == target else order[0]
+        doc["metrics"][metric] = {
+            "pairs": len(pairs), "df2": df2,
+            "gamma": g, "se": se, "f": f, "p": p, "holm": float(holm[target]),
+            "rank": order.index(target) + 1,
+            "flagged": [f"{names[pairs[q][0]]} x {names[pairs[q][1]]}" for q in order if holm[q] < 0.05],
+            "best_other_holm": float(holm[second]),
+        }
+    print(json.dumps(doc, indent=1))
+
+
 def main():
-    root = Path(sys.argv[1] if len(sys.argv) > 1 else "data/demo")
-    metrics = sys.argv[2:] or METRICS
+    args = [a for a in sys.argv[1:] if a != "--json"]
+    root = Path(args[0] if args else "data/demo")
+    if "--json" in sys.argv:
+        return main_json(root)
+    metrics = args[1:] or METRICS
     truth = json.loads((root / "truth.json").read_text())
     expected = truth["gate_a"]["interaction"]["expected_product_coefficient"]
     print(f"statsmodels {sm.__version__ if hasattr(sm, '__version__') else ''}".strip())

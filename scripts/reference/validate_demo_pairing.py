@@ -6,7 +6,8 @@ bare, and reports per metric the mean and sum of squares of the deltas, the
 presence count of every design column (gate.json order) and the design rank.
 
 Run from the repository root:
-    python3 scripts/reference/validate_demo_pairing.py
+    python3 scripts/reference/validate_demo_pairing.py > tests/data/reference/validate_demo_pairing.json
+(scripts/reference/regenerate.sh runs it; the test reads the JSON).
 """
 import json
 import os
