@@ -4,42 +4,29 @@ import { drawAssignment } from "../lib/demo/gate.ts";
 import { latentShift } from "../lib/demo/latent.ts";
 import { jobSeed } from "../lib/demo/run.ts";
 import { drawWebshopRewards, expectedWebshopRewards } from "../lib/demo/webshop.ts";
+import { referenceJson } from "./reference_data.ts";
 
-// Reference values: scipy.integrate.quad over the rollout shock, made with
-//   python3 scripts/reference/demo_expected.py
-// (scipy 1.x, numpy; printed to 12 decimals).
-const REFERENCE = [
-  {
-    task: { task_id: "t", difficulty: 0, offsets: [0, 0, 0, 0] as const, nAttr: 2, nOpt: 1 },
-    shift: [0, 0, 0, 0],
-    expected: {
-      r_strict: 0.568220412626,
-      r_success: 0.172013141174,
-      r_type: 0.87463826542,
-      r_attr: 0.659719534767,
-      r_option: 0.615976051065,
-      r_price: 0.63812093115,
-    },
+// Reference values: scipy.integrate.quad over the rollout shock, written by
+//   python3 scripts/reference/demo_expected.py > tests/data/reference/demo_expected.json
+// (through scripts/reference/regenerate.sh; 12 decimals), read here.
+const REFERENCE = (await referenceJson<{
+  difficulty: number;
+  offsets: [number, number, number, number];
+  nAttr: number;
+  nOpt: number;
+  shift: number[];
+  expected: Record<"r_strict" | "r_success" | "r_type" | "r_attr" | "r_option" | "r_price", number>;
+}[]>("demo_expected")).map((r) => ({
+  task: {
+    task_id: "t",
+    difficulty: r.difficulty,
+    offsets: r.offsets,
+    nAttr: r.nAttr,
+    nOpt: r.nOpt,
   },
-  {
-    task: {
-      task_id: "t",
-      difficulty: -0.8,
-      offsets: [0.3, -0.2, 0.1, 0] as const,
-      nAttr: 3,
-      nOpt: 2,
-    },
-    shift: [1.3, 0.6, 0.45, 0.4],
-    expected: {
-      r_strict: 0.530049731737,
-      r_success: 0.050417542304,
-      r_type: 0.936207450879,
-      r_attr: 0.570365783618,
-      r_option: 0.558751548708,
-      r_price: 0.547075755027,
-    },
-  },
-];
+  shift: r.shift,
+  expected: r.expected,
+}));
 
 Deno.test("demo model: expected components match scipy quadrature", () => {
   for (const { task, shift, expected } of REFERENCE) {

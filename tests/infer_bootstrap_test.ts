@@ -3,110 +3,35 @@
  * `python3 scripts/reference/infer_bootstrap.py` (numpy 2.4, scipy 1.17)
  * copies the rows of the drawn tasks and refits with numpy.linalg.lstsq,
  * drawing tasks with the independent Python xoshiro128** in the documented
- * order; its output numbers are pasted below unchanged.
+ * order; it writes tests/data/reference/infer_bootstrap.json (through
+ * scripts/reference/regenerate.sh), read here.
  */
 import { deepEqual, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { createPrng } from "../lib/core/prng.ts";
 import { bootstrapFixture as dataset } from "./infer_fixture.ts";
+import { referenceJson } from "./reference_data.ts";
 import { bootstrapDataset, bootstrapToJson, selectionStability } from "../lib/infer/bootstrap.ts";
 import { selectVersions } from "../lib/select/select.ts";
 import { FastStream } from "../lib/infer/_fast_stream.ts";
 import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
 import { bootstrapKernel, kernelWorkspace, solveWeighted } from "../lib/infer/bootstrap_kernel.ts";
 
-const REFERENCE: Record<
-  string,
-  Record<string, { estimate: number; se: number; ci: number[]; bca: number[] }>
-> = {
-  "reward": {
-    "a": {
-      "estimate": 0.11038321184510257,
-      "se": 0.04896638348824517,
-      "ci": [
-        0.006322944016794986,
-        0.21289838497652586,
-      ],
-      "bca": [
-        -0.007267200000000021,
-        0.2001677766990291,
-      ],
-    },
-    "s@old": {
-      "estimate": 0.0526174244495065,
-      "se": 0.06558408835330591,
-      "ci": [
-        -0.09373859546925564,
-        0.17597364421997747,
-      ],
-      "bca": [
-        -0.06000077848101264,
-        0.18623045446584974,
-      ],
-    },
-    "s@new": {
-      "estimate": 0.13011115717539862,
-      "se": 0.054334874175882196,
-      "ci": [
-        0.023795721311475546,
-        0.24083847282608684,
-      ],
-      "bca": [
-        0.03972074137931032,
-        0.2612695333333332,
-      ],
-    },
-  },
-  "r_x": {
-    "a": {
-      "estimate": 0.04825334168564924,
-      "se": 0.022366351720353436,
-      "ci": [
-        0.0010650207823961295,
-        0.09384142201834861,
-      ],
-      "bca": [
-        -0.008456395796847753,
-        0.08504998058252428,
-      ],
-    },
-    "s@old": {
-      "estimate": 0.021899577069096468,
-      "se": 0.03115305976435406,
-      "ci": [
-        -0.04162273076923077,
-        0.081092,
-      ],
-      "bca": [
-        -0.03566219563636365,
-        0.08594607577497149,
-      ],
-    },
-    "s@new": {
-      "estimate": 0.07030799544419133,
-      "se": 0.02299095559112023,
-      "ci": [
-        0.02436651146983857,
-        0.11689358620689659,
-      ],
-      "bca": [
-        0.03183990538033394,
-        0.12492541872340426,
-      ],
-    },
-  },
-};
+interface CoefficientReference {
+  readonly estimate: number;
+  readonly se: number;
+  readonly ci: number[];
+  readonly bca: number[];
+}
 
-const FIRST_DRAWS_REWARD = [[0.13872550124688282, 0.04828738819617623, 0.15496220781379877], [
-  0.05050334649122786,
-  0.13573310964912338,
-  0.19277954678362533,
-], [0.1000412191780821, 0.023958780821917797, 0.09517995890410963]];
-const STABILITY_K1 = {
-  "point": ["s@new"],
-  "freq": { "a": 0.4275, "s@old": 0.065, "s@new": 0.5075 },
-  "set_equal": 0.5075,
-};
+const REF = await referenceJson<{
+  summary: Record<string, Record<string, CoefficientReference>>;
+  first_draws_reward: number[][];
+  stability_k1: { point: string[]; freq: Record<string, number>; set_equal: number };
+}>("infer_bootstrap");
+const REFERENCE = REF.summary;
+const FIRST_DRAWS_REWARD = REF.first_draws_reward;
+const STABILITY_K1 = REF.stability_k1;
 
 const close = (a: number | null | undefined, b: number, tol = 1e-10) =>
   ok(
@@ -140,7 +65,7 @@ Deno.test("bootstrap: selection stability matches the reference rule on the same
   const s = bootstrapDataset(dataset(), { draws: 400, seed: 11, budgetK: 1 }).stability!;
   deepEqual([...s.point_selection].sort(), STABILITY_K1.point);
   close(s.set_equal_frequency, STABILITY_K1.set_equal);
-  for (const v of s.versions) close(v.selected_frequency, STABILITY_K1.freq[v.version_id as "a"]);
+  for (const v of s.versions) close(v.selected_frequency, STABILITY_K1.freq[v.version_id]!);
   // A rewrite loser has no rank in a draw; the family's two shares add up to at most 1.
   const old = s.versions.find((v) => v.version_id === "s@old")!;
   const neu = s.versions.find((v) => v.version_id === "s@new")!;

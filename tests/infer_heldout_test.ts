@@ -2,74 +2,30 @@
  * Held-out ranking checks (lib/infer/heldout.ts). Reference numbers:
  * `python3 scripts/reference/infer_heldout.py` (an independent Fisher-Yates
  * on the Python xoshiro128**, numpy.linalg.lstsq refits of each part,
- * scipy.stats.spearmanr / kendalltau), pasted below unchanged.
+ * scipy.stats.spearmanr / kendalltau) writes
+ * tests/data/reference/infer_heldout.json (through
+ * scripts/reference/regenerate.sh), read here.
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../lib/infer/heldout.ts";
 import { kendallTauB, spearman } from "../lib/infer/rank_agreement.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
+import { referenceJson } from "./reference_data.ts";
 
-const REFERENCE = [{
-  "repeat": 0,
-  "fold": 0,
-  "spearman": -0.5,
-  "kendall": -0.33333333333333337,
-  "selected_fit": ["a"],
-  "selected_heldout": ["s@new"],
-  "overlap": 0,
-  "gain_predicted": 0.1414838440366974,
-  "gain_realised": 0.0670796551724134,
-}, {
-  "repeat": 0,
-  "fold": 1,
-  "spearman": 0.5,
-  "kendall": 0.33333333333333337,
-  "selected_fit": ["a"],
-  "selected_heldout": ["s@new"],
-  "overlap": 0,
-  "gain_predicted": 0.09963976962025317,
-  "gain_realised": 0.14148904545454555,
-}, {
-  "repeat": 0,
-  "fold": 2,
-  "spearman": -0.5,
-  "kendall": -0.33333333333333337,
-  "selected_fit": ["s@new"],
-  "selected_heldout": ["a"],
-  "overlap": 0,
-  "gain_predicted": 0.1663707058823529,
-  "gain_realised": -0.03302410714285708,
-}, {
-  "repeat": 1,
-  "fold": 0,
-  "spearman": -0.5,
-  "kendall": -0.33333333333333337,
-  "selected_fit": ["s@new"],
-  "selected_heldout": ["a"],
-  "overlap": 0,
-  "gain_predicted": 0.18565441843971617,
-  "gain_realised": 0.059217636363636354,
-}, {
-  "repeat": 1,
-  "fold": 1,
-  "spearman": -1.0,
-  "kendall": -1.0,
-  "selected_fit": ["a"],
-  "selected_heldout": ["s@old"],
-  "overlap": 0,
-  "gain_predicted": 0.16636282608695643,
-  "gain_realised": 0.021070468749999915,
-}, {
-  "repeat": 1,
-  "fold": 2,
-  "spearman": 0.5,
-  "kendall": 0.33333333333333337,
-  "selected_fit": ["a"],
-  "selected_heldout": ["s@new"],
-  "overlap": 0,
-  "gain_predicted": 0.1172959405940595,
-  "gain_realised": 0.04814460000000015,
-}];
+/** One split of the reference: rank agreement, selections and gains. */
+interface SplitReference {
+  readonly repeat: number;
+  readonly fold: number;
+  readonly spearman: number;
+  readonly kendall: number;
+  readonly selected_fit: string[];
+  readonly selected_heldout: string[];
+  readonly overlap: number;
+  readonly gain_predicted: number;
+  readonly gain_realised: number;
+}
+
+const REFERENCE = await referenceJson<SplitReference[]>("infer_heldout");
 
 const close = (a: number | null | undefined, b: number, tol = 1e-10) =>
   ok(

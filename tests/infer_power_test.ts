@@ -1,8 +1,9 @@
 /**
  * Power planning (lib/infer/power.ts). Reference numbers: `python3
  * scripts/reference/infer_power.py` (numpy 2.4 inverse of
- * p(1-p) I + p^2 J, scipy 1.17 norm.ppf, and a 20000-sim numpy Monte Carlo),
- * pasted below unchanged.
+ * p(1-p) I + p^2 J, scipy 1.17 norm.ppf, and a 20000-sim numpy Monte Carlo)
+ * writes tests/data/reference/infer_power.json (through
+ * scripts/reference/regenerate.sh), read here.
  */
 import { deepEqual, ok, throws } from "node:assert/strict";
 import {
@@ -11,14 +12,14 @@ import {
   planPower,
   simulatePower,
 } from "../lib/infer/power.ts";
+import { referenceJson } from "./reference_data.ts";
 
-const CASES = [
-  { tasks: 400, columns: 16, p: 0.5, s: 0.3, se: 0.029104275004359956, mde: 0.0815381066361096 },
-  { tasks: 400, columns: 14, p: 0.5, s: 0.25, se: 0.024152294576982397, mde: 0.06766471147038389 },
-  { tasks: 120, columns: 4, p: 0.3, s: 0.1, se: 0.018280283236902728, mde: 0.05121377129942497 },
-  { tasks: 1000, columns: 32, p: 0.7, s: 0.5, se: 0.033967123383443695, mde: 0.09516179077287522 },
-];
-const MONTE_CARLO_SE_400_16 = 0.02963288289409656;
+const REFERENCE = await referenceJson<{
+  cases: { tasks: number; columns: number; p: number; s: number; se: number; mde: number }[];
+  monte_carlo_se_400_16: number;
+}>("infer_power");
+const CASES = REFERENCE.cases;
+const MONTE_CARLO_SE_400_16 = REFERENCE.monte_carlo_se_400_16;
 
 Deno.test("power: analytic SE and MDE match numpy/scipy", () => {
   for (const c of CASES) {

@@ -8,8 +8,11 @@ r_strict = E[r_type] * (n_attr p_attr + n_opt p_opt + p_price) / (n_attr + n_opt
 given the shock; r_success = p_type p_attr^n_attr p_opt^n_opt p_price.
 
 Run from the repository root:
-    python3 scripts/reference/demo_expected.py
+    python3 scripts/reference/demo_expected.py > tests/data/reference/demo_expected.json
+(scripts/reference/regenerate.sh does; tests/demo_model_test.ts reads it).
 """
+import json
+
 import numpy as np
 from scipy import integrate, stats
 
@@ -37,8 +40,12 @@ def expected(difficulty, offsets, n_attr, n_opt, shift):
     }
 
 
-for args in [
+CASES = [
     (0.0, [0, 0, 0, 0], 2, 1, [0, 0, 0, 0]),
     (-0.8, [0.3, -0.2, 0.1, 0.0], 3, 2, [1.3, 0.6, 0.45, 0.4]),
-]:
-    print(args, {k: round(v, 12) for k, v in expected(*args).items()})
+]
+with np.errstate(over="ignore"):  # exp overflows to inf far in the tails: sigmoid 0, harmless
+    doc = [{"difficulty": d, "offsets": o, "nAttr": a, "nOpt": n, "shift": sh,
+             "expected": {k: round(v, 12) for k, v in expected(d, o, a, n, sh).items()}}
+           for d, o, a, n, sh in CASES]
+print(json.dumps(doc, indent=1))

@@ -8,7 +8,9 @@ G calls of next_int(G), G = number of tasks). Also computes the percentile
 interval (sorted[floor(q (B - 1))]), the sd with ddof = 1, BCa with
 scipy.stats.norm, and selection frequencies under the family-then-top-K rule.
 
-Run: python3 scripts/reference/infer_bootstrap.py
+Run: python3 scripts/reference/infer_bootstrap.py > tests/data/reference/infer_bootstrap.json
+(scripts/reference/regenerate.sh does; tests/infer_bootstrap_test.ts and
+tests/infer_fixture.ts read it).
 """
 import json
 import math

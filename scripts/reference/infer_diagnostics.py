@@ -8,7 +8,8 @@ per pair, y ~ a + b + c + d + (i x j) without intercept and
 with `cov_type="cluster"` (groups: rows 2i, 2i+1 = task i) for CR1. AMCE as
 difference of means; residuals of the main-effects fit by number present.
 
-Run: python3 scripts/reference/infer_diagnostics.py
+Run: python3 scripts/reference/infer_diagnostics.py > tests/data/reference/infer_diagnostics.json
+(scripts/reference/regenerate.sh does; tests/infer_diagnostics_test.ts reads it).
 """
 import itertools
 import json

@@ -8,7 +8,8 @@ numpy.linalg.lstsq on its rows; rank agreement with scipy.stats.spearmanr
 and scipy.stats.kendalltau (tau-b); selection = family winner (tie keeps
 old) then positive top-K; gains = sums over the fit part's selection.
 
-Run: python3 scripts/reference/infer_heldout.py
+Run: python3 scripts/reference/infer_heldout.py > tests/data/reference/infer_heldout.json
+(scripts/reference/regenerate.sh does; tests/infer_heldout_test.ts reads it).
 """
 import json
 import os

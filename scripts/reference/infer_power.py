@@ -5,7 +5,8 @@ numpy.linalg.inv (not the closed form used by lib/infer/power.ts), and the
 MDE (norm.ppf(0.975) + norm.ppf(0.8)) * se with scipy.stats.norm. Also a
 Monte Carlo SE from numpy (20000 sims) for N=400, M=16, p=0.5, s=0.3.
 
-Run: python3 scripts/reference/infer_power.py
+Run: python3 scripts/reference/infer_power.py > tests/data/reference/infer_power.json
+(scripts/reference/regenerate.sh does; tests/infer_power_test.ts reads it).
 """
 import json
 

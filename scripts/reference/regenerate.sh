@@ -5,8 +5,9 @@
 # status), so committed reference numbers always come from the committed
 # scripts. Needs python3 with numpy, scipy and statsmodels, and cc.
 #
-# Scripts not listed here (infer_*, study_*) still print numbers that their
-# tests quote inline; each test names its script.
+# Not listed: study_bootstrap.py (tests/study_bootstrap_test.ts still quotes
+# its numbers inline) and study_demo_check.py (a printed check no test
+# reads); each test names its script.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ref=tests/data/reference
@@ -17,5 +18,10 @@ python3 scripts/reference/prng_xoshiro.py > /dev/null
 python3 scripts/reference/validate_demo_pairing.py > "$ref/validate_demo_pairing.json"
 python3 scripts/reference/demo_check.py data/demo reward --json > "$ref/demo_check.json"
 python3 scripts/reference/demo_interaction.py data/demo --json > "$ref/demo_interaction.json"
+python3 scripts/reference/demo_expected.py > "$ref/demo_expected.json"
 python3 scripts/reference/reward_recipes.py > /dev/null
+python3 scripts/reference/infer_bootstrap.py > "$ref/infer_bootstrap.json"
+python3 scripts/reference/infer_diagnostics.py > "$ref/infer_diagnostics.json"
+python3 scripts/reference/infer_heldout.py > "$ref/infer_heldout.json"
+python3 scripts/reference/infer_power.py > "$ref/infer_power.json"
 echo "reference JSON regenerated under tests/data/ and tests/snapshots/reward_fixture/"
