@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { IssueList } from "../core/issue.ts";
+import { formatIssue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { sha256Hex } from "../core/sha256.ts";
@@ -102,6 +102,9 @@ export async function run(args: string[]): Promise<number> {
   issues.addAll(validation.issues);
   const later = against.length > 0 ? await validateGates(against, cacheOption) : null;
   if (later) issues.addAll(later.issues);
+  for (const w of [...(validation.warnings ?? []), ...(later?.warnings ?? [])]) {
+    console.error(`warning  ${formatIssue(w)}`);
+  }
   const inputs = [
     ...validation.inputs,
     ...(later?.inputs ?? []),
