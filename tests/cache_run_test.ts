@@ -165,8 +165,7 @@ Deno.test("a corrupt entry during validation is a warning in validation.json, ne
   const run = await copyRun(DEMO_RUN);
   const cacheDir = await Deno.makeTempDir();
   const bareDir = await copyRun("data/demo/ckpt-a/bare-val");
-  const gateDir = join(run, "..", "gate-a-copy");
-  await Deno.mkdir(gateDir);
+  const gateDir = await Deno.makeTempDir({ prefix: "gatelab-cache-gate-" });
   for (const name of ["manifest.json", "traces.jsonl", "gate.json", "assignments.jsonl"]) {
     await Deno.copyFile(join(DEMO_RUN, name), join(gateDir, name));
   }

@@ -161,6 +161,7 @@ export async function cachedLoadRunParts(
         message:
           `run cache entry failed its check (${opened.why}); discarded it and parsed ${dir} again (the run's files are not at fault)`,
         file: path,
+        severity: "warning",
       });
       await Deno.remove(path).catch(() => {});
     }

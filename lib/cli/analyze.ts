@@ -123,7 +123,7 @@ export async function run(args: string[]): Promise<number> {
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
-  for (const w of validation.warnings ?? []) console.error(`warning  ${formatIssue(w)}`);
+  for (const w of validation.warnings ?? []) console.error(formatIssue(w));
   const refuse = async (issues: readonly Issue[]): Promise<number> => {
     const list = new IssueList();
     list.addAll(issues);

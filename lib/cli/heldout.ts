@@ -103,7 +103,7 @@ export async function run(args: string[]): Promise<number> {
   const later = against.length > 0 ? await validateGates(against, cacheOption) : null;
   if (later) issues.addAll(later.issues);
   for (const w of [...(validation.warnings ?? []), ...(later?.warnings ?? [])]) {
-    console.error(`warning  ${formatIssue(w)}`);
+    console.error(formatIssue(w));
   }
   const inputs = [
     ...validation.inputs,

@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
     ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });
-  for (const w of validation.warnings ?? []) console.error(`warning  ${formatIssue(w)}`);
+  for (const w of validation.warnings ?? []) console.error(formatIssue(w));
   // The report is validate's result, ok or not: it always replaces --out.
   await writeFilesAtomic(values.out, {
     "validation.json": toJsonText(validationReport(validation, command)),

@@ -218,7 +218,7 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
     { command: "deno task gen-demo" },
   );
 
-  // The proposal ledger of the online candidates (seed 001 section 9 fields).
+  // The proposal ledger of the online candidates (the fields of docs/analysis.md, "Proposal ledger").
   const ledger = ledgerLines(bAnalysis, cAnalysis);
   files["ledger/ledger.jsonl"] = ledger.map((l) => JSON.stringify(l)).join("\n") + "\n";
 

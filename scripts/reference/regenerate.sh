@@ -14,6 +14,7 @@ ref=tests/data/reference
 mkdir -p "$ref"
 python3 scripts/reference/fit_ols_statsmodels.py > tests/data/fit_reference.json
 python3 scripts/reference/fit_gateb_bootstrap.py > tests/data/gateb_reference.json
+python3 scripts/reference/history_wls.py > /dev/null
 python3 scripts/reference/prng_xoshiro.py > /dev/null
 python3 scripts/reference/validate_demo_pairing.py > "$ref/validate_demo_pairing.json"
 python3 scripts/reference/demo_check.py data/demo reward --json > "$ref/demo_check.json"
