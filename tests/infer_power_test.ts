@@ -6,13 +6,13 @@
  * scripts/reference/regenerate.sh), read here.
  */
 import { deepEqual, ok, throws } from "node:assert/strict";
+import { referenceJson } from "./reference_data.ts";
 import {
   analyticStandardError,
   minimumDetectableEffect,
   planPower,
   simulatePower,
 } from "../lib/infer/power.ts";
-import { referenceJson } from "./reference_data.ts";
 
 const REFERENCE = await referenceJson<{
   cases: { tasks: number; columns: number; p: number; s: number; se: number; mde: number }[];
