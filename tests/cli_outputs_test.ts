@@ -297,18 +297,20 @@ Deno.test("CLI: kill -9 of a real gate analyze at any moment leaves the old or t
   deepEqual(tree(join(u.path, "k")), OLD);
   deepEqual(names(u.path), ["k"]);
 
-  // Moments: fractions of a full run (3 = after it ended), the moment the
-  // swap's journal appears (write phase begins), and the moment the new
-  // directory being built holds contributions.json (mid-write).
-  type Moment = number | "journal" | "staging";
-  const moments: Moment[] = [0, 0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.5, 3].map((f) => f * runTime);
-  moments.push("journal", "journal", "staging", "staging");
+  // Moments: fractions of a full run, the moment the swap's journal appears
+  // (write phase begins), the moment the new directory being built holds
+  // contributions.json (mid-write), and after the run ended by itself (the
+  // fractions alone cannot promise that on a loaded machine).
+  type Moment = number | "journal" | "staging" | "exited";
+  const moments: Moment[] = [0, 0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.5].map((f) => f * runTime);
+  moments.push("journal", "journal", "staging", "staging", "exited");
   const outcomes: string[] = [];
   for (const moment of moments) {
     const child = spawnGate(u.path, newer, false);
     let exited = false;
     child.status.then(() => (exited = true));
     if (typeof moment === "number") await new Promise((r) => setTimeout(r, moment));
+    else if (moment === "exited") await child.status;
     else {
       const deadline = performance.now() + 60_000;
       while (!exited && performance.now() < deadline) {
