@@ -24,7 +24,7 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
 import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
-import { type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { scopeLabels, type Table, toLatex, toMarkdown } from "../report/table.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
@@ -212,8 +212,10 @@ export async function run(args: string[]): Promise<number> {
 
   const mark = (t: Table): Table =>
     exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
-  const coefTables = coefficientTables(contributions).map(mark);
-  const selTable = selectionTable(selection);
+  // Labels scoped by gate, so tables of several analyses fit in one paper.
+  const scope = selection.gate_ids.join("+");
+  const coefTables = scopeLabels(coefficientTables(contributions), scope).map(mark);
+  const selTable = scopeLabels([selectionTable(selection)], scope)[0]!;
   const validationDoc = validationReport(validation, command);
   const files: Record<string, FileValue> = {
     "validation.json": toJsonText(
@@ -234,13 +236,16 @@ export async function run(args: string[]): Promise<number> {
     "selection.tex": toLatex(selTable),
   };
   if (diagnostics !== null) {
-    const tables = diagnosticsTables(diagnostics).map(mark);
+    const tables = scopeLabels(diagnosticsTables(diagnostics, contributions.columns), scope)
+      .map(mark);
     files["diagnostics.json"] = toJsonText(diagnostics);
     files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
     files["diagnostics.tex"] = tables.map(toLatex).join("\n");
   }
   if (stability !== null) {
-    const table = mark(stabilityTable(stability));
+    const table = mark(
+      scopeLabels([stabilityTable(stability, contributions.columns)], scope)[0]!,
+    );
     files["stability.md"] = toMarkdown(table);
     files["stability.tex"] = toLatex(table);
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
+import { noteText, type Table } from "../report/table.ts";
 import { escapeHtml } from "./escape_html.ts";
 
 /**
@@ -30,13 +30,15 @@ export function toHtmlTable(table: Table): string {
   const body = table.rows
     .map((row) =>
       `<tr>${
-        row.map((cell, j) => `<td class="${cls[j] ?? "l"}">${escapeHtml(cell)}</td>`).join("")
+        row.map((cell, j) =>
+          `<td class="${cls[j] ?? "l"}">${escapeHtml(cell).replaceAll("\n", "<br>")}</td>`
+        ).join("")
       }</tr>`
     )
     .join("\n");
   const notes = table.notes && table.notes.length > 0
     ? `\n<tfoot><tr><td colspan="${table.columns.length}">${
-      table.notes.map((n) => escapeHtml(n)).join("<br>")
+      table.notes.map((n) => escapeHtml(noteText(n))).join("<br>")
     }</td></tr></tfoot>`
     : "";
   const id = table.label ? ` id="${escapeHtml(table.label)}"` : "";

@@ -5,15 +5,39 @@
  * @module
  */
 
-import { formatInterval, formatNumber, type Table } from "./table.ts";
+import {
+  COEFFICIENT,
+  columnNames,
+  formatCount,
+  formatEstimate,
+  formatNumber,
+  formatP,
+  formatRate,
+  formatWithInterval,
+  intervalHeader,
+  statusLabel,
+} from "./format.ts";
+import { escapeLatex, type Table, type TableColumn, type TableNote } from "./table.ts";
+
+export { formatP } from "./format.ts";
 
 /** The parts of contributions.json the coefficient tables read. */
 export interface CoefficientTableInput {
-  readonly columns: readonly { version_id: string; slot_id: string; role: string }[];
+  readonly columns: readonly {
+    version_id: string;
+    slot_id: string;
+    chunk_id?: string;
+    role: string;
+  }[];
   readonly conventions?: { readonly cov_type?: string };
   readonly n_pairs: number;
   readonly n_tasks?: number;
   readonly baseline: { readonly run_id: string; readonly sha256: string };
+  readonly bootstrap?: {
+    readonly draws?: number;
+    readonly seed?: number;
+    readonly interval?: string;
+  } | null;
   readonly metrics: Readonly<
     Record<string, {
       readonly df_resid?: number;
@@ -38,20 +62,71 @@ export interface CoefficientTableInput {
   >;
 }
 
-/** A p-value with 4 decimals, or `<0.0001`. */
-export function formatP(p: number | null | undefined): string {
-  if (p === null || p === undefined || Number.isNaN(p)) return "—";
-  return p < 0.0001 ? "<0.0001" : formatNumber(p, 4);
+/** The paired-delta model as a note: plain text and LaTeX (math mode). */
+export const MODEL_NOTE = {
+  text: "R_i − B_i = C_i′β + e_i, no intercept",
+  latex: "$R_i - B_i = C_i^{\\top}\\beta + e_i$, no intercept",
+} as const;
+
+/**
+ * Metrics whose coefficients equal an earlier metric's in every column
+ * (e.g. `r_strict` when it is the reward itself): metric to the metric it
+ * repeats.
+ *
+ * @example
+ * ```ts
+ * import { identicalMetrics } from "./gate_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const m = (e: number) => ({ coefficients: { a: { estimate: e, ci: [0, 1] } } });
+ * deepEqual(identicalMetrics({ reward: m(1), r_strict: m(1), r_x: m(2) }), new Map([["r_strict", "reward"]]));
+ * ```
+ */
+export function identicalMetrics(
+  metrics: Readonly<
+    Record<string, {
+      readonly coefficients: Readonly<
+        Record<string, {
+          readonly estimate: number | null;
+          readonly ci?: readonly number[] | null;
+        }>
+      >;
+    }>
+  >,
+): Map<string, string> {
+  const key = (m: (typeof metrics)[string]) =>
+    JSON.stringify(
+      Object.entries(m.coefficients).map(([id, c]) => [id, c.estimate, c.ci ?? null]),
+    );
+  const seen = new Map<string, string>();
+  const repeats = new Map<string, string>();
+  for (const [metric, m] of Object.entries(metrics)) {
+    const k = key(m);
+    const first = seen.get(k);
+    if (first !== undefined) repeats.set(metric, first);
+    else seen.set(k, metric);
+  }
+  return repeats;
+}
+
+/** Whether tasks repeat across rows (pooled rounds), so the cluster SE is the one to use. */
+function clustered(contributions: CoefficientTableInput): boolean {
+  return contributions.n_tasks !== undefined && contributions.n_tasks < contributions.n_pairs;
 }
 
 /**
- * One coefficient table per metric: estimate, HC3 (and the chosen HC type
- * when it differs), normal p, CR1 with its p, and the bootstrap SE and
- * percentile interval when present. Notes carry n, df, residual SE,
- * uncentred R-squared and the means.
+ * One coefficient table per distinct metric: the readable chunk name, the
+ * coefficient with its 95% task-bootstrap percentile interval in one
+ * column, and one standard error with its two-sided normal p-value: CR1
+ * clustered by task when tasks repeat across rows (pooled rounds), else
+ * the `--cov` choice (HC3 by default); the other standard errors stay in
+ * contributions.json. Slot and role columns appear only when they carry
+ * information (a slot only when a REWRITE family's version ids do not start
+ * with their slot id; roles only when they differ). A metric whose
+ * coefficients repeat an earlier metric's gets no table of its own, only a
+ * note under that metric's table.
  *
  * @param contributions contributions.json (or the analysis object).
- * @returns Tables, `reward` first, in the document's metric order.
+ * @returns Tables, in the document's metric order.
  *
  * @example
  * ```ts
@@ -59,74 +134,100 @@ export function formatP(p: number | null | undefined): string {
  * import { toMarkdown } from "./table.ts";
  * import { ok } from "node:assert/strict";
  * const t = coefficientTables({
- *   columns: [{ version_id: "a", slot_id: "a", role: "add" }], n_pairs: 3,
+ *   columns: [{ version_id: "a.v1", slot_id: "a", chunk_id: "a", role: "add" }], n_pairs: 3,
  *   baseline: { run_id: "bare", sha256: "ab" },
  *   metrics: { reward: { masked_mean: 0.5, bare_mean: 0.3, delta_mean: 0.2,
- *     coefficients: { a: { estimate: 0.3, se_hc3: 0.1, p: 0.0027, se_cluster: 0.09, p_cluster: 0.0009 } } } },
+ *     coefficients: { "a.v1": { estimate: 0.3, se_hc3: 0.1, p: 0.0027, se_cluster: 0.09, p_cluster: 0.0009 } } } },
  * });
- * ok(toMarkdown(t[0]!).includes("| a | a | add | 0.3000 | 0.1000 | 0.0027 | 0.0900 | 0.0009 |"));
+ * ok(toMarkdown(t[0]!).includes("| a | 0.300 | 0.100 | 0.003 |"));
  * ```
  */
 export function coefficientTables(contributions: CoefficientTableInput): Table[] {
-  const cov = contributions.conventions?.cov_type ?? "hc3";
-  return Object.entries(contributions.metrics).map(([metric, m]) => {
-    const coefs = Object.values(m.coefficients);
-    const hasBoot = coefs.some((c) => c.se_bootstrap !== undefined);
-    const showRobust = cov !== "hc3";
-    const columns = [
-      { label: "version" },
-      { label: "slot" },
-      { label: "role" },
-      { label: "estimate", align: "right" as const },
-      { label: "SE HC3", align: "right" as const },
-      ...(showRobust ? [{ label: `SE ${cov.toUpperCase()}`, align: "right" as const }] : []),
-      { label: `p (${cov.toUpperCase()})`, align: "right" as const },
-      { label: "SE CR1", align: "right" as const },
-      { label: "p (CR1)", align: "right" as const },
-      ...(hasBoot
-        ? [{ label: "SE boot", align: "right" as const }, {
-          label: "95% CI (boot)",
-          align: "right" as const,
-        }]
-        : []),
-    ];
-    const rows = contributions.columns.map((c) => {
-      const x = m.coefficients[c.version_id];
-      return [
-        c.version_id,
-        c.slot_id,
-        c.role,
-        formatNumber(x?.estimate, 4),
-        formatNumber(x?.se_hc3, 4),
-        ...(showRobust ? [formatNumber(x?.se_robust, 4)] : []),
-        formatP(x?.p),
-        formatNumber(x?.se_cluster, 4),
-        formatP(x?.p_cluster),
-        ...(hasBoot ? [formatNumber(x?.se_bootstrap, 4), formatInterval(x?.ci ?? null, 4)] : []),
+  const cov = (contributions.conventions?.cov_type ?? "hc3").toUpperCase();
+  const useCluster = clustered(contributions);
+  const seName = useCluster ? "CR1" : cov;
+  const names = columnNames(contributions.columns);
+  const multiVersion = new Set(contributions.columns.map((c) => c.slot_id)).size <
+    contributions.columns.length;
+  const showSlot = multiVersion &&
+    contributions.columns.some((c) => !names.get(c.version_id)!.startsWith(c.slot_id));
+  const roles = new Set(contributions.columns.map((c) => c.role));
+  const repeats = identicalMetrics(contributions.metrics);
+  return Object.entries(contributions.metrics).filter(([metric]) => !repeats.has(metric)).map(
+    ([metric, m]) => {
+      const coefs = Object.values(m.coefficients);
+      const hasCi = coefs.some((c) => c.ci !== undefined && c.ci !== null);
+      const boot = contributions.bootstrap;
+      const columns: TableColumn[] = [
+        { label: multiVersion ? "version" : "chunk" },
+        ...(showSlot ? [{ label: "slot" }] : []),
+        ...(roles.size > 1 ? [{ label: "role" }] : []),
+        {
+          label: hasCi
+            ? intervalHeader(COEFFICIENT, `task bootstrap, ${boot?.interval ?? "percentile"}`)
+            : COEFFICIENT,
+          align: "right",
+        },
+        { label: `SE (${seName})`, align: "right" },
+        { label: `p (${seName})`, align: "right" },
       ];
-    });
-    const notes = [
-      `R_i - B_i = C_i' beta + e_i, no intercept; n = ${contributions.n_pairs} pairs` +
-      (contributions.n_tasks !== undefined ? `, ${contributions.n_tasks} task clusters` : "") +
-      (m.df_resid !== undefined ? `, df_resid = ${m.df_resid}` : "") +
-      (m.resid_se !== undefined ? `, residual SE = ${formatNumber(m.resid_se, 4)}` : "") +
-      (m.r2_uncentered !== undefined
-        ? `, uncentred R^2 = ${formatNumber(m.r2_uncentered, 4)}`
-        : ""),
-      `means: masked ${formatNumber(m.masked_mean, 4)}, bare ${formatNumber(m.bare_mean, 4)}, ` +
-      `delta ${formatNumber(m.delta_mean, 4)}; p-values two-sided normal; CR1 clustered by task`,
-      `baseline ${contributions.baseline.run_id} sha256 ${
-        contributions.baseline.sha256.slice(0, 12)
-      }`,
-    ];
-    return {
-      caption: `Paired-delta coefficients: ${metric}`,
-      label: `tab:coefficients-${metric.replaceAll("_", "-")}`,
-      columns,
-      rows,
-      notes,
-    };
-  });
+      const rows = contributions.columns.map((c) => {
+        const x = m.coefficients[c.version_id];
+        return [
+          names.get(c.version_id)!,
+          ...(showSlot ? [c.slot_id] : []),
+          ...(roles.size > 1 ? [c.role] : []),
+          hasCi ? formatWithInterval(x?.estimate, x?.ci ?? null) : formatEstimate(x?.estimate),
+          formatEstimate(useCluster ? x?.se_cluster : (x?.se_robust ?? x?.se_hc3)),
+          formatP(useCluster ? x?.p_cluster : x?.p),
+        ];
+      });
+      const n = `n = ${formatCount(contributions.n_pairs)} pairs` +
+        (contributions.n_tasks !== undefined
+          ? ` over ${formatCount(contributions.n_tasks)} tasks`
+          : "") +
+        (m.df_resid !== undefined ? `, residual df ${formatCount(m.df_resid)}` : "") +
+        (m.resid_se !== undefined && m.resid_se !== null
+          ? `, residual SE ${formatEstimate(m.resid_se)}`
+          : "");
+      const r2 = m.r2_uncentered !== undefined && m.r2_uncentered !== null
+        ? formatRate(m.r2_uncentered)
+        : null;
+      const same = [...repeats].filter(([, first]) => first === metric).map(([r]) => r);
+      const notes: TableNote[] = [
+        {
+          text: `${MODEL_NOTE.text}; ${n}` + (r2 !== null ? `; uncentred R² ${r2}` : "") + ".",
+          latex: `${MODEL_NOTE.latex}; ${escapeLatex(n)}` +
+            (r2 !== null ? `; uncentred $R^2$ ${r2}` : "") + ".",
+        },
+        `Means: masked ${formatEstimate(m.masked_mean)}, bare ${
+          formatEstimate(m.bare_mean)
+        }, delta ${formatEstimate(m.delta_mean)}.`,
+        (useCluster
+          ? "SE and p: CR1 clustered by task (tasks repeat across pooled rounds)"
+          : `SE and p: ${cov} heteroskedasticity-robust`) +
+        "; p two-sided, normal; p below 0.001 shown as <0.001" +
+        (hasCi && boot?.draws !== undefined
+          ? `; intervals from ${formatCount(boot.draws)} task-bootstrap draws, seed ${boot.seed}`
+          : "") +
+        ". Other standard errors: contributions.json.",
+        `Baseline ${contributions.baseline.run_id}, sha256 ${
+          contributions.baseline.sha256.slice(0, 12)
+        }.`,
+        ...(same.length > 0
+          ? [`${same.join(", ")}: identical to ${metric} in every coefficient, not repeated.`]
+          : []),
+      ];
+      return {
+        caption: `Paired-delta coefficients: ${metric}` +
+          (same.length > 0 ? ` (= ${same.join(", ")})` : ""),
+        label: `tab:coefficients-${metric.replaceAll("_", "-")}`,
+        columns,
+        rows,
+        notes,
+      };
+    },
+  );
 }
 
 /** The parts of selection.json the decision table reads. */
@@ -138,6 +239,7 @@ export interface SelectionTableInput {
   readonly decisions: readonly {
     readonly slot_id: string;
     readonly version_id: string;
+    readonly chunk_id?: string;
     readonly role: string;
     readonly alpha: number | null;
     readonly rank: number | null;
@@ -148,7 +250,8 @@ export interface SelectionTableInput {
 
 /**
  * The decision table: survivors by rank, then rewrite losers (in column
- * order), with alpha, status and retired.
+ * order), with the coefficient and status; slot, role and retired columns
+ * only when they carry information.
  *
  * @param selection selection.json.
  * @returns The table.
@@ -161,38 +264,46 @@ export interface SelectionTableInput {
  *   { slot_id: "a", version_id: "a", role: "current", alpha: -0.1, rank: 2, status: "non_positive", retired: true },
  *   { slot_id: "b", version_id: "b", role: "add", alpha: 0.2, rank: 1, status: "selected", retired: false },
  * ] });
- * deepEqual(t.rows.map((r) => r[1]), ["b", "a"]);
+ * deepEqual(t.rows, [["1", "b", "add", "0.200", "selected", ""], ["2", "a", "current", "-0.100", "non-positive", "yes"]]);
  * ```
  */
 export function selectionTable(selection: SelectionTableInput): Table {
   const sorted = [...selection.decisions].sort((a, b) =>
     (a.rank ?? Infinity) - (b.rank ?? Infinity)
   );
+  const names = columnNames(selection.decisions);
+  const multiVersion = new Set(selection.decisions.map((d) => d.slot_id)).size <
+    selection.decisions.length;
+  const showSlot = multiVersion &&
+    selection.decisions.some((d) => !names.get(d.version_id)!.startsWith(d.slot_id));
+  const showRole = new Set(selection.decisions.map((d) => d.role)).size > 1;
+  const showRetired = selection.decisions.some((d) => d.retired);
   return {
     caption: `Selection by ${selection.metric}: positive top-${selection.budget_k}` +
       (selection.exploratory ? " (exploratory budget)" : ""),
     label: "tab:selection",
     columns: [
       { label: "rank", align: "right" },
-      { label: "version" },
-      { label: "slot" },
-      { label: "role" },
-      { label: "alpha", align: "right" },
+      { label: multiVersion ? "version" : "chunk" },
+      ...(showSlot ? [{ label: "slot" }] : []),
+      ...(showRole ? [{ label: "role" }] : []),
+      { label: COEFFICIENT, align: "right" },
       { label: "status" },
-      { label: "retired" },
+      ...(showRetired ? [{ label: "retired" }] : []),
     ],
     rows: sorted.map((d) => [
-      d.rank === null ? "—" : String(d.rank),
-      d.version_id,
-      d.slot_id,
-      d.role,
-      formatNumber(d.alpha, 4),
-      d.status.replaceAll("_", " "),
-      d.retired ? "yes" : "",
+      d.rank === null ? "—" : formatCount(d.rank),
+      names.get(d.version_id)!,
+      ...(showSlot ? [d.slot_id] : []),
+      ...(showRole ? [d.role] : []),
+      formatEstimate(d.alpha),
+      statusLabel(d.status),
+      ...(showRetired ? [d.retired ? "yes" : ""] : []),
     ]),
     notes: [
-      `selected (${selection.selected.length}): ${selection.selected.join(", ") || "none"}`,
-      "REWRITE families pick their winner first (a tie keeps old); losers have no rank",
+      `${formatCount(selection.selected.length)} selected. REWRITE families pick their winner ` +
+      "first (a tie keeps old); losers have no rank. Then the strictly positive top-" +
+      `${selection.budget_k} of the survivors by ${COEFFICIENT} (${selection.metric}).`,
     ],
   };
 }
@@ -232,7 +343,7 @@ export interface ComparisonTableInput {
  * const q = { bare: 0.5, equipped: 0.6, difference: 0.1, ci: [0.05, 0.15] };
  * const [m] = comparisonTables({ bare: { run_id: "b" }, equipped: { run_id: "e" }, split: "test", n_tasks: 3, n_pairs: 3,
  *   bootstrap: { draws: 10, seed: 1 }, metrics: { reward: q }, behaviour: { failure_rate: null } });
- * deepEqual(m!.rows[0], ["reward", "0.5000", "0.6000", "0.1000", "[0.0500, 0.1500]"]);
+ * deepEqual(m!.rows[0], ["reward", "0.500", "0.600", "0.100 [0.050, 0.150]"]);
  * ```
  */
 export function comparisonTables(comparison: ComparisonTableInput): Table[] {
@@ -240,23 +351,26 @@ export function comparisonTables(comparison: ComparisonTableInput): Table[] {
     { label: "quantity" },
     { label: "bare", align: "right" as const },
     { label: "equipped", align: "right" as const },
-    { label: "difference", align: "right" as const },
-    { label: "95% CI (paired task bootstrap)", align: "right" as const },
+    {
+      label: intervalHeader("difference", "paired task bootstrap, percentile"),
+      align: "right" as const,
+    },
   ];
   const row = (name: string, q: ComparedRow | null, digits: number): string[] =>
-    q === null ? [name, "—", "—", "—", "—"] : [
+    q === null ? [name, "—", "—", "—"] : [
       name,
       formatNumber(q.bare, digits),
       formatNumber(q.equipped, digits),
-      formatNumber(q.difference, digits),
-      formatInterval(q.ci, digits),
+      formatWithInterval(q.difference, q.ci, digits),
     ];
   const note =
     `${comparison.equipped.run_id} - ${comparison.bare.run_id} on ${comparison.split}: ` +
     `${comparison.n_pairs} paired episodes over ${comparison.n_tasks} tasks; ` +
-    `${comparison.bootstrap.draws} task-bootstrap draws, seed ${comparison.bootstrap.seed}, percentile intervals`;
+    `${
+      formatCount(comparison.bootstrap.draws)
+    } task-bootstrap draws, seed ${comparison.bootstrap.seed}.`;
   const digitsOf: Record<string, number> = {
-    failure_rate: 4,
+    failure_rate: 3,
     steps: 2,
     tokens: 0,
     tokens_prompt: 0,
@@ -267,7 +381,7 @@ export function comparisonTables(comparison: ComparisonTableInput): Table[] {
       caption: "Gate B: equipped vs bare, task-aligned",
       label: "tab:gate-b-metrics",
       columns,
-      rows: Object.entries(comparison.metrics).map(([m, q]) => row(m, q, 4)),
+      rows: Object.entries(comparison.metrics).map(([m, q]) => row(m, q, 3)),
       notes: [note],
     },
     {
@@ -275,7 +389,7 @@ export function comparisonTables(comparison: ComparisonTableInput): Table[] {
       label: "tab:gate-b-behaviour",
       columns,
       rows: Object.entries(comparison.behaviour).map(([m, q]) =>
-        row(m.replaceAll("_", " "), q, digitsOf[m] ?? 4)
+        row(m.replaceAll("_", " "), q, digitsOf[m] ?? 3)
       ),
       notes: [
         "failure rate = failed attempts / attempts; steps of the completed attempt; tokens per episode over all its attempts",

@@ -9,7 +9,20 @@ import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics.ts";
 import type { PowerPlan } from "../infer/power.ts";
 import type { SelectionStability } from "../infer/bootstrap.ts";
-import { formatInterval, formatNumber, type Table } from "./table.ts";
+import {
+  COEFFICIENT,
+  columnNames,
+  formatCount,
+  formatEstimate,
+  formatP,
+  formatPercent,
+  formatRate,
+  formatStatistic,
+  formatWithInterval,
+  intervalHeader,
+  type NamedColumn,
+} from "./format.ts";
+import type { Table } from "./table.ts";
 
 /** The JSON fields of a bootstrap result the tables need. */
 export interface BootstrapTableInput {
@@ -46,10 +59,10 @@ export interface BootstrapTableInput {
  * const t = bootstrapTable({ draws: 10, seed: 1, interval: "percentile", quantile_rule: "r",
  *   degenerate: { singular_draws: 0, draws_with_absent_column: 0 },
  *   metrics: { reward: { coefficients: { a: { estimate: 0.1, se_bootstrap: 0.02, ci: [0.06, 0.14], draws_used: 10 } } } } }, "reward");
- * ok(toMarkdown(t).includes("| a | 0.1000 | 0.0200 | [0.0600, 0.1400] | 10 |"));
+ * ok(toMarkdown(t).includes("| a | 0.100 [0.060, 0.140] | 0.020 | 10 |"));
  * ```
  */
-export function bootstrapTable(result: BootstrapTableInput, metric: string, digits = 4): Table {
+export function bootstrapTable(result: BootstrapTableInput, metric: string): Table {
   const m = result.metrics[metric];
   if (!m) throw new RangeError(`Cannot tabulate bootstrap: no metric "${metric}"`);
   return {
@@ -57,20 +70,23 @@ export function bootstrapTable(result: BootstrapTableInput, metric: string, digi
     label: `tab:bootstrap-${metric}`,
     columns: [
       { label: "version" },
-      { label: "estimate", align: "right" },
-      { label: "se (bootstrap)", align: "right" },
-      { label: `95% ${result.interval} interval`, align: "right" },
+      {
+        label: intervalHeader(COEFFICIENT, `task bootstrap, ${result.interval}`),
+        align: "right",
+      },
+      { label: "SE (bootstrap)", align: "right" },
       { label: "draws used", align: "right" },
     ],
     rows: Object.entries(m.coefficients).map(([id, c]) => [
       id,
-      formatNumber(c.estimate, digits),
-      formatNumber(c.se_bootstrap, digits),
-      formatInterval(c.ci, digits),
-      String(c.draws_used),
+      formatWithInterval(c.estimate, c.ci),
+      formatEstimate(c.se_bootstrap),
+      formatCount(c.draws_used),
     ]),
     notes: [
-      `${result.draws} draws over tasks, seed ${result.seed}; interval ends: ${result.quantile_rule}.`,
+      `${
+        formatCount(result.draws)
+      } draws over tasks, seed ${result.seed}; interval ends: ${result.quantile_rule}.`,
       `Degenerate draws: ${result.degenerate.singular_draws} singular, ${result.degenerate.draws_with_absent_column} with an absent column.`,
     ],
   };
@@ -78,54 +94,72 @@ export function bootstrapTable(result: BootstrapTableInput, metric: string, digi
 
 /**
  * Selection stability: per version, selection frequency, rank distribution
- * and P(rank <= K).
+ * and P(rank ≤ K). Chunks are named by {@linkcode columnNames} when the
+ * design columns are given.
  */
-export function stabilityTable(stability: SelectionStability): Table {
-  const rank = (v: number | null) => (v === null ? "—" : String(v));
+export function stabilityTable(
+  stability: SelectionStability,
+  columns: readonly NamedColumn[] = [],
+): Table {
+  const rank = (v: number | null) => (v === null ? "—" : formatCount(v));
+  const names = columnNames(columns);
   return {
     caption: `Selection stability of ${stability.metric} (K = ${stability.budget_k})`,
     label: "tab:selection-stability",
     columns: [
-      { label: "version" },
-      { label: "selected (point)", align: "center" },
-      { label: "point rank", align: "right" },
-      { label: "selected share", align: "right" },
+      { label: columns.length > 0 ? "chunk" : "version" },
+      { label: "selected", align: "center" },
+      { label: "rank", align: "right" },
+      { label: "share selected", align: "right" },
       { label: "rank median", align: "right" },
       { label: "rank 5–95%", align: "right" },
-      { label: "P(rank <= K)", align: "right" },
+      { label: "P(rank ≤ K)", align: "right" },
     ],
     rows: stability.versions.map((v) => [
-      v.version_id,
+      names.get(v.version_id) ?? v.version_id,
       v.selected_point ? "yes" : "no",
       rank(v.rank_point),
-      formatNumber(v.selected_frequency, 3),
+      formatRate(v.selected_frequency),
       rank(v.rank_median),
       `${rank(v.rank_p05)}–${rank(v.rank_p95)}`,
-      formatNumber(v.p_rank_within_k, 3),
+      formatRate(v.p_rank_within_k),
     ]),
     notes: [
+      "Selected and rank: on the full data. Share selected, rank quantiles and P(rank ≤ K): " +
+      "over task-bootstrap draws.",
       `Whole selected set equal to the point selection in ${
-        formatNumber(100 * stability.set_equal_frequency, 1)
-      }% of ${stability.draws_used} draws; mean Jaccard ${
-        formatNumber(stability.mean_jaccard, 3)
+        formatPercent(stability.set_equal_frequency)
+      } of ${formatCount(stability.draws_used)} draws; mean Jaccard ${
+        formatRate(stability.mean_jaccard)
       }.`,
       `Rule: ${stability.rule}.`,
     ],
   };
 }
 
+const HELDOUT_NAMES: Readonly<Record<string, string>> = {
+  spearman: "Spearman",
+  kendall_tau_b: "Kendall tau-b",
+  topk_overlap: "top-K overlap",
+  topk_jaccard: "top-K Jaccard",
+  gain_predicted: "gain, predicted",
+  gain_realised: "gain, realised",
+};
+
 /** Held-out summary: one row per statistic over the usable splits. */
 export function heldoutSummaryTable(result: HeldoutResult): Table {
   const rows = (Object.keys(result.summary) as (keyof HeldoutResult["summary"])[]).map((key) => {
     const s = result.summary[key];
+    // Correlations are statistics, overlaps counts of chunks, gains rewards.
+    const fmt = key === "spearman" || key === "kendall_tau_b" ? formatStatistic : formatEstimate;
     return [
-      key,
-      String(s.n),
-      formatNumber(s.mean, 3),
-      formatNumber(s.sd, 3),
-      formatNumber(s.p05, 3),
-      formatNumber(s.median, 3),
-      formatNumber(s.p95, 3),
+      HELDOUT_NAMES[key] ?? key,
+      formatCount(s.n),
+      fmt(s.mean),
+      fmt(s.sd),
+      fmt(s.p05),
+      fmt(s.median),
+      fmt(s.p95),
     ];
   });
   const p = result.plan;
@@ -138,17 +172,16 @@ export function heldoutSummaryTable(result: HeldoutResult): Table {
       { label: "statistic" },
       { label: "splits", align: "right" },
       { label: "mean", align: "right" },
-      { label: "sd", align: "right" },
-      { label: "p5", align: "right" },
+      { label: "SD over splits", align: "right" },
+      { label: "5%", align: "right" },
       { label: "median", align: "right" },
-      { label: "p95", align: "right" },
+      { label: "95%", align: "right" },
     ],
     rows,
     notes: [
-      `Tasks split, seed ${p.seed}, K = ${result.budget_k}; ${result.degenerate_splits} degenerate split(s) excluded.`,
-      `Realised / predicted gain of the selected set: ${
-        formatNumber(result.realised_to_predicted, 3)
-      }.`,
+      `Tasks split at random, seed ${p.seed}, K = ${result.budget_k}; ${result.degenerate_splits} degenerate split(s) excluded.`,
+      "SD over splits: spread of the statistic across splits (not a standard error: splits share tasks).",
+      `Realised / predicted gain of the selected set: ${formatRate(result.realised_to_predicted)}.`,
     ],
   };
 }
@@ -168,42 +201,53 @@ export function acrossGateTable(check: AcrossGateCheck): Table {
     rows: check.per_version.map((v) => [
       v.version_id,
       selected.has(v.version_id) ? "yes" : "no",
-      formatNumber(v.earlier, 4),
-      formatNumber(v.later, 4),
+      formatEstimate(v.earlier),
+      formatEstimate(v.later),
     ]),
     notes: [
-      `Shared versions ${check.shared.length}; Spearman ${
-        formatNumber(check.spearman_shared, 3)
-      }, Kendall tau-b ${formatNumber(check.kendall_tau_b_shared, 3)}.`,
+      `Columns: ${COEFFICIENT} on each gate. Shared versions ${check.shared.length}; Spearman ${
+        formatStatistic(check.spearman_shared)
+      }, Kendall tau-b ${formatStatistic(check.kendall_tau_b_shared)}.`,
       `Gain of the selected shared versions: predicted ${
-        formatNumber(check.gain_predicted, 4)
+        formatEstimate(check.gain_predicted)
       }, realised ${
-        formatNumber(check.gain_realised, 4)
+        formatEstimate(check.gain_realised)
       }; selected but not tested later: ${check.selected_not_in_later.length}.`,
     ],
   };
 }
 
-/** Misfit diagnostics: the AMCE table and the flagged interactions. */
-export function diagnosticsTables(d: MisfitDiagnostics): Table[] {
+/**
+ * Misfit diagnostics: the AMCE table and the flagged interactions. Chunks
+ * are named by {@linkcode columnNames} when the design columns are given.
+ */
+export function diagnosticsTables(
+  d: MisfitDiagnostics,
+  columns: readonly NamedColumn[] = [],
+): Table[] {
+  const names = columnNames(columns);
+  const name = (id: string) => names.get(id) ?? id;
   const amce: Table = {
     caption: `OLS coefficient beside AMCE (${d.metric})`,
     label: "tab:amce",
     columns: [
-      { label: "version" },
-      { label: "beta", align: "right" },
+      { label: columns.length > 0 ? "chunk" : "version" },
+      { label: COEFFICIENT, align: "right" },
       { label: "AMCE", align: "right" },
-      { label: "AMCE se", align: "right" },
-      { label: "beta − AMCE", align: "right" },
+      { label: "SE (AMCE)", align: "right" },
+      { label: "gap", align: "right" },
     ],
     rows: d.amce.map((r) => [
-      r.version_id,
-      formatNumber(r.beta, 4),
-      formatNumber(r.amce, 4),
-      formatNumber(r.amce_se, 4),
-      formatNumber(r.gap, 4),
+      name(r.version_id),
+      formatEstimate(r.beta),
+      formatEstimate(r.amce),
+      formatEstimate(r.amce_se),
+      formatEstimate(r.gap),
     ]),
-    notes: ["AMCE: mean delta with the version present minus mean delta with its slot absent."],
+    notes: [
+      "AMCE: mean delta with the version present minus mean delta with its slot absent; " +
+      `gap: ${COEFFICIENT} minus AMCE.`,
+    ],
   };
   const top = [...d.interactions.pairs]
     .filter((p) => p.testable)
@@ -215,28 +259,28 @@ export function diagnosticsTables(d: MisfitDiagnostics): Table[] {
     label: "tab:interactions",
     columns: [
       { label: "pair" },
-      { label: "gamma", align: "right" },
-      { label: `se (${d.interactions.covariance})`, align: "right" },
+      { label: "product coefficient", align: "right" },
+      { label: `SE (${d.interactions.covariance})`, align: "right" },
       { label: "p", align: "right" },
       { label: "p (Holm)", align: "right" },
-      { label: "flagged", align: "center" },
     ],
     rows: top.map((p) => [
-      `${p.a} × ${p.b}`,
-      formatNumber(p.gamma, 4),
-      formatNumber(p.se, 4),
-      formatNumber(p.p_value, 4),
-      formatNumber(p.p_holm, 4),
-      p.flagged ? "yes" : "no",
+      `${name(p.a)} ×\n${name(p.b)}`,
+      formatEstimate(p.gamma),
+      formatEstimate(p.se),
+      formatP(p.p_value),
+      formatP(p.p_holm),
     ]),
     notes: [
       `${d.interactions.covariance} Wald F per pair, Holm over ${
         d.interactions.pairs.filter((p) => p.testable).length
-      } testable pairs at ${d.interactions.alpha}.`,
+      } testable pairs at ${d.interactions.alpha}; flagged (Holm p below ${d.interactions.alpha}): ${
+        d.interactions.pairs.filter((p) => p.flagged).length
+      }.`,
       joint
         ? `Joint test of all products: F(${joint.df1}, ${joint.df2}) = ${
-          formatNumber(joint.f, 3)
-        }, p = ${formatNumber(joint.p_value, 4)}.`
+          formatStatistic(joint.f)
+        }, p = ${formatP(joint.p_value)}.`
         : "Joint test not available (too few rows or singular).",
     ],
   };
@@ -247,13 +291,13 @@ export function diagnosticsTables(d: MisfitDiagnostics): Table[] {
       { label: "chunks present", align: "right" },
       { label: "n", align: "right" },
       { label: "mean residual", align: "right" },
-      { label: "sd", align: "right" },
+      { label: "SD", align: "right" },
     ],
     rows: d.residuals_by_count.map((r) => [
-      String(r.count),
-      String(r.n),
-      formatNumber(r.mean, 4),
-      formatNumber(r.sd, 4),
+      formatCount(r.count),
+      formatCount(r.n),
+      formatEstimate(r.mean),
+      formatEstimate(r.sd),
     ]),
   };
   return [amce, interactions, residuals];
@@ -267,19 +311,19 @@ export function powerTables(plan: PowerPlan): Table[] {
     label: "tab:power",
     columns: [{ label: "quantity" }, { label: "value", align: "right" }],
     rows: [
-      ["tasks N", String(d.tasks)],
-      ["columns M", String(d.columns)],
-      ["p present", formatNumber(d.p_present, 3)],
-      ["residual sd", formatNumber(d.resid_sd, 4)],
-      ["budget K", String(d.budget_k)],
-      ["se(beta), analytic", formatNumber(plan.analytic.se_beta, 4)],
-      ["se(beta), simulated", formatNumber(s.simulated_se, 4)],
-      ["MDE at 80% power, alpha 0.05", formatNumber(plan.analytic.mde_80, 4)],
-      ["P(truly best K selected)", formatNumber(s.p_exact_best_set, 3)],
-      ["mean recall of the best K", formatNumber(s.mean_best_recall, 3)],
+      ["tasks N", formatCount(d.tasks)],
+      ["columns M", formatCount(d.columns)],
+      ["p present", formatRate(d.p_present)],
+      ["residual SD", formatEstimate(d.resid_sd)],
+      ["budget K", formatCount(d.budget_k)],
+      [`SE of a ${COEFFICIENT}, analytic`, formatEstimate(plan.analytic.se_beta)],
+      [`SE of a ${COEFFICIENT}, simulated`, formatEstimate(s.simulated_se)],
+      ["MDE at 80% power, alpha 0.05", formatEstimate(plan.analytic.mde_80)],
+      ["P(truly best K selected)", formatRate(s.p_exact_best_set)],
+      ["mean recall of the best K", formatRate(s.mean_best_recall)],
     ],
     notes: [
-      `${s.sims} simulated gates, seed ${s.seed}.`,
+      `${formatCount(s.sims)} simulated gates, seed ${s.seed}.`,
       ...(s.selection_note ? [s.selection_note] : []),
       plan.analytic.approximation,
     ],
@@ -287,24 +331,24 @@ export function powerTables(plan: PowerPlan): Table[] {
   const byTasks: Table = {
     caption: "Minimum detectable effect by number of tasks",
     label: "tab:power-tasks",
-    columns: [{ label: "tasks", align: "right" }, { label: "se(beta)", align: "right" }, {
+    columns: [{ label: "tasks", align: "right" }, { label: "SE", align: "right" }, {
       label: "MDE (80%)",
       align: "right",
     }],
     rows: plan.mde_by_tasks.map((
       r,
-    ) => [String(r.tasks), formatNumber(r.se_beta, 4), formatNumber(r.mde_80, 4)]),
+    ) => [formatCount(r.tasks), formatEstimate(r.se_beta), formatEstimate(r.mde_80)]),
   };
   const byColumns: Table = {
     caption: "Minimum detectable effect by number of candidate columns",
     label: "tab:power-columns",
-    columns: [{ label: "columns", align: "right" }, { label: "se(beta)", align: "right" }, {
+    columns: [{ label: "columns", align: "right" }, { label: "SE", align: "right" }, {
       label: "MDE (80%)",
       align: "right",
     }],
     rows: plan.mde_by_columns.map((
       r,
-    ) => [String(r.columns), formatNumber(r.se_beta, 4), formatNumber(r.mde_80, 4)]),
+    ) => [formatCount(r.columns), formatEstimate(r.se_beta), formatEstimate(r.mde_80)]),
   };
   return [headline, byTasks, byColumns];
 }

@@ -1,13 +1,20 @@
 /**
  * Reward tables as {@linkcode Table} models for Markdown and LaTeX: a
  * summary of one recipe's rewards and the recipe comparison. Rewards and
- * differences have three decimals, rho two.
+ * differences print as lib/report/format.ts says.
  *
  * @module
  */
 import type { RecipeComparisonResult } from "../reward/compare.ts";
 import type { Recipe, RewardLine } from "../reward/recipe.ts";
-import { formatInterval, formatNumber, type Table } from "./table.ts";
+import {
+  formatCount,
+  formatEstimate,
+  formatStatistic,
+  formatWithInterval,
+  intervalHeader,
+} from "./format.ts";
+import type { Table } from "./table.ts";
 
 /**
  * Summary of one recipe's rewards: trajectories, null rewards, penalised
@@ -47,22 +54,21 @@ export function rewardSummaryTable(lines: readonly RewardLine[], recipe: Recipe)
     ],
     rows: [[
       recipe,
-      String(lines.length),
-      String(lines.length - scored.length),
-      String(lines.filter((l) => l.penalized).length),
-      formatNumber(
+      formatCount(lines.length),
+      formatCount(lines.length - scored.length),
+      formatCount(lines.filter((l) => l.penalized).length),
+      formatEstimate(
         scored.length === 0 ? null : scored.reduce((s, l) => s + l.reward!, 0) / scored.length,
-        3,
       ),
-      String(sum((l) => l.mask_reasons.revoked)),
-      String(sum((l) => l.mask_reasons.provisional_not_final)),
-      String(sum((l) => l.mask_reasons.no_verdict_record)),
-      String(sum((l) => l.mask_reasons.level_minus_one)),
+      formatCount(sum((l) => l.mask_reasons.revoked)),
+      formatCount(sum((l) => l.mask_reasons.provisional_not_final)),
+      formatCount(sum((l) => l.mask_reasons.no_verdict_record)),
+      formatCount(sum((l) => l.mask_reasons.level_minus_one)),
     ]],
     notes: [
       "Level rewards 4: 1.00, 3: 0.85, 2: 0.60, 1: 0.30, 0: 0.00; level -1 masked. " +
       "A: mean of unmasked steps; B: A x 0.30 if any unmasked step is level 0; C: PRM-weighted " +
-      "mean. Null: every step masked (never scored 0). Mean over scored trajectories, 3 decimals.",
+      "mean. Null: every step masked (never scored 0). Mean over scored trajectories.",
       ...(recipe === "C"
         ? [
           lines.every((l) => l.equals_recipe_a)
@@ -87,8 +93,7 @@ export function recipeComparisonTable(result: RecipeComparisonResult): Table {
     label: "tab:recipe-comparison",
     columns: [
       { label: "Recipe" },
-      { label: "Good − bad", align: "right" },
-      { label: "95% CI", align: "right" },
+      { label: intervalHeader("Good − bad", "bootstrap, percentile"), align: "right" },
       { label: "Mean good", align: "right" },
       { label: "Mean bad", align: "right" },
       { label: "n good / bad", align: "right" },
@@ -97,21 +102,19 @@ export function recipeComparisonTable(result: RecipeComparisonResult): Table {
     ],
     rows: result.recipes.map((r) => [
       r.recipe,
-      formatNumber(r.difference, 3),
-      formatInterval(r.ci, 3),
-      formatNumber(r.mean_good, 3),
-      formatNumber(r.mean_bad, 3),
+      formatWithInterval(r.difference, r.ci),
+      formatEstimate(r.mean_good),
+      formatEstimate(r.mean_bad),
       `${r.n_good} / ${r.n_bad}`,
-      formatNumber(r.spearman_rho, 2),
-      String(r.n_reference),
+      formatStatistic(r.spearman_rho),
+      formatCount(r.n_reference),
     ]),
     notes: [
       `Percentile intervals from ${result.draws} draws, seed ${result.seed}, resampling within ` +
       "each group (same indices for every recipe); ends are sorted draws at zero-based index " +
       "floor(q(B-1)), q = 0.025, 0.975.",
       "Spearman's rho of reward against the reference score, average ranks for ties. " +
-      `Trajectories with a null reward left out: ${result.excluded_null.length}. ` +
-      "Differences 3 decimals, rho 2.",
+      `Trajectories with a null reward left out: ${result.excluded_null.length}.`,
     ],
   };
 }

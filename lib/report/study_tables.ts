@@ -1,15 +1,24 @@
 /**
  * Study tables (arms, comparisons, costs) as {@linkcode Table} models for
- * Markdown and LaTeX. Rates and differences have three decimals; an
+ * Markdown and LaTeX, numbers as lib/report/format.ts prints them; an
  * incomplete arm or comparison shows its bounds and the word "incomplete"
  * in place of the estimate and interval.
  *
  * @module
  */
 import type { StudyAnalysis } from "../study/analyze.ts";
-import { formatInterval, formatNumber, type Table } from "./table.ts";
+import {
+  DECIMALS,
+  formatCount,
+  formatInterval,
+  formatNumber,
+  formatRate,
+  formatWithInterval,
+  intervalHeader,
+} from "./format.ts";
+import type { Table } from "./table.ts";
 
-const DIGITS = 3;
+const DIGITS = DECIMALS.rate;
 
 /**
  * Table of arms: planned, resolved, successes, estimate and bounds.
@@ -42,15 +51,15 @@ export function studyArmsTable(analysis: StudyAnalysis): Table {
     ],
     rows: analysis.arms.map((arm) => [
       arm.arm,
-      String(arm.planned),
-      String(arm.observed),
-      String(arm.successes),
-      arm.complete ? formatNumber(arm.estimate, DIGITS) : "incomplete",
+      formatCount(arm.planned),
+      formatCount(arm.observed),
+      formatCount(arm.successes),
+      arm.complete ? formatRate(arm.estimate) : "incomplete",
       formatInterval(arm.bounds, DIGITS),
     ]),
     notes: [
       "Estimate: mean over training seeds of the mean over tasks of the mean over reps; " +
-      `none when a slot is unresolved (incomplete). ${DIGITS} decimals.`,
+      "none when a slot is unresolved (incomplete).",
     ],
   };
 }
@@ -68,16 +77,17 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
     label: "tab:study-comparisons",
     columns: [
       { label: "Comparison" },
-      { label: "Difference", align: "right" },
-      { label: "95% CI", align: "right" },
+      {
+        label: intervalHeader("Difference", "bootstrap, percentile"),
+        align: "right",
+      },
       { label: "Bounds", align: "right" },
       { label: "Resample" },
       { label: "Status" },
     ],
     rows: analysis.comparisons.map((c) => [
       `${c.a} − ${c.b}`,
-      c.complete ? formatNumber(c.estimate, DIGITS) : "incomplete",
-      c.complete ? formatInterval(c.ci, DIGITS) : "incomplete",
+      c.complete ? formatWithInterval(c.estimate, c.ci, DIGITS) : "incomplete",
       formatInterval(c.bounds, DIGITS),
       c.resample,
       c.complete ? "complete" : "incomplete",
@@ -88,7 +98,7 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
       "Each draw resamples training seeds and tasks with replacement, the same indices for both " +
       "arms, all reps of a sampled cell; arms with one seed resample tasks only.",
       "Bounds subtract opposite ends of the arms' bounds. Incomplete: an unresolved slot on " +
-      `either side, so no estimate and no interval. ${DIGITS} decimals.`,
+      "either side, so no estimate and no interval.",
     ],
   };
 }
@@ -104,11 +114,11 @@ export function studyCostsTable(analysis: StudyAnalysis): Table {
   const hasService = [...arms, total].some((c) => c.service_seconds !== null);
   const row = (name: string, c: typeof total) => [
     name,
-    String(c.attempts),
-    String(c.failed_attempts),
-    String(c.verifier_trials),
-    formatNumber(c.gpu_hours, 2),
-    formatNumber(c.tokens, 0),
+    formatCount(c.attempts),
+    formatCount(c.failed_attempts),
+    formatCount(c.verifier_trials),
+    formatNumber(c.gpu_hours, DECIMALS.cost),
+    formatCount(c.tokens),
     ...(hasService
       ? [formatNumber(c.service_seconds?.mean, 1), formatNumber(c.service_seconds?.p95, 1)]
       : []),
@@ -134,7 +144,7 @@ export function studyCostsTable(analysis: StudyAnalysis): Table {
     notes: [
       "Every attempt as made, including retry-policy violations. Failed: infrastructure " +
       "failures (verifier_infra, generation_infra). Verifier trials: report and verifier_infra " +
-      "attempts. GPU-hours 2 decimals, tokens whole." +
+      "attempts." +
       (hasService ? " p95: sorted element floor(0.95(N-1)), zero-based." : ""),
     ],
   };

@@ -1,11 +1,11 @@
 /**
- * One table model, two renderings: Markdown (pipe table) and LaTeX
- * (booktabs). Cells are preformatted strings; number formatting happens in
- * {@linkcode formatNumber} and {@linkcode formatInterval} so precision is
- * stated once per table.
+ * One table model, three renderings: Markdown (pipe table), LaTeX (booktabs,
+ * here) and HTML (lib/html/html_table.ts). Cells are preformatted strings
+ * made by lib/report/format.ts, so a quantity prints the same everywhere.
  *
  * @module
  */
+export { formatInterval, formatNumber } from "./format.ts";
 
 /** A column of a {@linkcode Table}. */
 export interface TableColumn {
@@ -14,56 +14,71 @@ export interface TableColumn {
   readonly align?: "left" | "right" | "center";
 }
 
-/** A rendered-ready table: header, string cells, caption and notes. */
+/**
+ * A note under a table: plain text, or text with its own LaTeX (used for a
+ * formula, which LaTeX sets in math mode).
+ */
+export type TableNote = string | { readonly text: string; readonly latex: string };
+
+/**
+ * A rendered-ready table: header, string cells, caption and notes. A `\n`
+ * in a cell is a preferred line break: LaTeX breaks there, Markdown prints
+ * a space, HTML a line break.
+ */
 export interface Table {
   readonly caption: string;
   readonly columns: readonly TableColumn[];
   readonly rows: readonly (readonly string[])[];
   /** Lines printed under the table (conventions, seeds, hashes). */
-  readonly notes?: readonly string[];
+  readonly notes?: readonly TableNote[];
   /** LaTeX label, e.g. `tab:coefficients`. */
   readonly label?: string;
 }
 
 /**
- * Fixed-point formatting with `digits` decimals; `null`/NaN render as an
- * em dash, and negative zero as zero.
+ * Scopes the LaTeX labels of tables, so that the tables of two analyses
+ * can be `\input` into one paper without clashing labels:
+ * `tab:coefficients-reward` becomes `tab:gate-a:coefficients-reward`.
  *
  * @example
  * ```ts
- * import { formatNumber } from "./table.ts";
+ * import { scopeLabels } from "./table.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(formatNumber(0.123456, 3), "0.123");
- * deepEqual(formatNumber(-0.0001, 3), "0.000");
- * deepEqual(formatNumber(null, 3), "—");
+ * const [t] = scopeLabels([{ caption: "c", columns: [], rows: [], label: "tab:x" }], "gate a");
+ * deepEqual(t!.label, "tab:gate-a:x");
  * ```
  */
-export function formatNumber(value: number | null | undefined, digits: number): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return "—";
-  const text = value.toFixed(digits);
-  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+export function scopeLabels(tables: readonly Table[], scope: string): Table[] {
+  const clean = scope.replace(/[^A-Za-z0-9.+-]/g, "-");
+  return tables.map((t) =>
+    t.label === undefined ? t : { ...t, label: t.label.replace(/^tab:/, `tab:${clean}:`) }
+  );
+}
+
+/** The plain-text form of a note (Markdown, HTML). */
+export function noteText(note: TableNote): string {
+  return typeof note === "string" ? note : note.text;
 }
 
 /**
- * An interval as `[lo, hi]` with `digits` decimals.
+ * Escapes a cell for a GitHub-flavoured Markdown table: `|` and line breaks,
+ * and anything the Markdown renderer would take as raw HTML (`<` before a
+ * letter, `/`, `!` or `?`; `&` starting an entity), so text from the data
+ * never becomes markup. `<0.001` stays as it is.
  *
  * @example
  * ```ts
- * import { formatInterval } from "./table.ts";
+ * import { escapeMarkdown } from "./table.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(formatInterval([-0.0123, 0.2], 3), "[-0.012, 0.200]");
+ * deepEqual(escapeMarkdown("<img src=x onerror=alert(1)> a|b &amp; <0.001"), "&lt;img src=x onerror=alert(1)> a\\|b &amp;amp; <0.001");
  * ```
  */
-export function formatInterval(
-  interval: readonly [number, number] | readonly number[] | null | undefined,
-  digits: number,
-): string {
-  if (!interval) return "—";
-  return `[${formatNumber(interval[0], digits)}, ${formatNumber(interval[1], digits)}]`;
-}
-
-function escapeMarkdown(cell: string): string {
-  return cell.replaceAll("|", "\\|").replaceAll("\n", " ");
+export function escapeMarkdown(cell: string): string {
+  return cell
+    .replace(/&(?=#?[A-Za-z0-9]+;)/g, "&amp;")
+    .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
+    .replaceAll("|", "\\|")
+    .replace(/\r\n|\r|\n/g, " ");
 }
 
 /**
@@ -80,13 +95,15 @@ function escapeMarkdown(cell: string): string {
 export function toMarkdown(table: Table): string {
   const align = { left: ":--", right: "--:", center: ":-:" } as const;
   const lines = [
-    `**${table.caption}**`,
+    `**${escapeMarkdown(table.caption)}**`,
     "",
     `| ${table.columns.map((c) => escapeMarkdown(c.label)).join(" | ")} |`,
     `| ${table.columns.map((c) => align[c.align ?? "left"]).join(" | ")} |`,
     ...table.rows.map((row) => `| ${row.map(escapeMarkdown).join(" | ")} |`),
   ];
-  if (table.notes && table.notes.length > 0) lines.push("", ...table.notes.map((n) => `_${n}_`));
+  if (table.notes && table.notes.length > 0) {
+    lines.push("", ...table.notes.map((n) => `_${escapeMarkdown(noteText(n))}_`));
+  }
   return lines.join("\n") + "\n";
 }
 
@@ -101,44 +118,326 @@ const LATEX_SPECIALS: Record<string, string> = {
   "}": "\\}",
   "~": "\\textasciitilde{}",
   "^": "\\textasciicircum{}",
+  "<": "\\textless{}",
+  ">": "\\textgreater{}",
+  "|": "\\textbar{}",
   "—": "---",
+  "–": "--",
   "−": "$-$",
+  "×": "$\\times$",
+  "≤": "$\\le$",
+  "≥": "$\\ge$",
+  "±": "$\\pm$",
+  "·": "$\\cdot$",
+  "…": "\\ldots{}",
+  "α": "$\\alpha$",
+  "β": "$\\beta$",
+  "γ": "$\\gamma$",
+  "ρ": "$\\rho$",
+  "τ": "$\\tau$",
+  "\u00a0": "~",
+  "“": "``",
+  "”": "''",
+  "‘": "`",
+  "’": "'",
 };
 
-/** Escapes LaTeX special characters in plain text. */
+/**
+ * Escapes plain text for LaTeX: the ten specials (`\ & % $ # _ { } ~ ^`),
+ * `< > |` (which the default font would print as other glyphs), common
+ * typographic characters, and a hyphen before a digit after a space becomes
+ * a true minus. A control sequence in the data prints as text. Other
+ * characters outside ASCII print as `U+XXXX` in typewriter type, because
+ * pdflatex's standard fonts lack them and would stop with an error.
+ *
+ * @example
+ * ```ts
+ * import { escapeLatex } from "./table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(escapeLatex("\\input{x}_1 level -1"), "\\textbackslash{}input\\{x\\}\\_1 level $-$1");
+ * deepEqual(escapeLatex("a中"), "a{\\ttfamily U+4E2D}");
+ * ```
+ */
 export function escapeLatex(text: string): string {
-  return text.replace(/[\\&%$#_{}~^—−]/g, (ch) => LATEX_SPECIALS[ch]!);
+  let out = "";
+  for (const ch of text.replace(/\r\n|\r|\n|\t/g, " ")) {
+    const special = LATEX_SPECIALS[ch];
+    if (special !== undefined) out += special;
+    else if (ch.codePointAt(0)! < 0x20) out += " ";
+    else if (ch.codePointAt(0)! > 0x7e) {
+      out += `{\\ttfamily U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`;
+    } else out += ch;
+  }
+  return out.replace(/(^|[\s([])-(?=\d)/g, "$1$-$");
+}
+
+// A whole cell made of numbers: `-0.081`, `<0.001`, `[0.043, 0.173]`,
+// `0.108 [0.043, 0.173]`, `3–7`, `12 / 18`, `45.7%`. Such cells are set in
+// math mode (true minus, aligned digits).
+const NUMERIC_CELL =
+  /^[<>]?-?\d[\d.]*%?(?:(?: \[|–| \/ )-?\d[\d.]*%?(?:, -?\d[\d.]*%?\])?)?$|^\[-?\d[\d.]*, -?\d[\d.]*\]$/;
+
+/**
+ * One cell as LaTeX: numbers in math mode, anything else escaped text. A
+ * cell never starts with `[`, which the previous row's `\\` would read as
+ * its optional argument.
+ *
+ * @example
+ * ```ts
+ * import { latexCell } from "./table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(latexCell("0.108 [-0.043, 0.173]"), "$0.108\\ [-0.043, 0.173]$");
+ * deepEqual(latexCell("<0.001"), "$<0.001$");
+ * deepEqual(latexCell("[x] 1"), "{}[x] 1");
+ * deepEqual(latexCell("3–7"), "$3\\mbox{--}7$");
+ * ```
+ */
+export function latexCell(cell: string): string {
+  if (cell.includes("\n")) {
+    // A line break the table asked for: a nested tabular, top-aligned.
+    return `\\begin{tabular}[t]{@{}l@{}}${
+      cell.split("\n").map(latexCell).join("\\\\ ")
+    }\\end{tabular}`;
+  }
+  if (NUMERIC_CELL.test(cell)) {
+    const math = cell.replace(" [", "\\ [").replaceAll("%", "\\%").replace("–", "\\mbox{--}");
+    return `$${math}$`;
+  }
+  const text = escapeLatex(cell);
+  return text.startsWith("[") ? `{}${text}` : text;
+}
+
+/** A header cell: one line, or a nested `tabular` of lines aligned like the column. */
+function latexHeader(column: TableColumn, width: number): string {
+  const lines = headerLines(column.label, width);
+  if (lines.length === 1) return latexCell(column.label);
+  const align = (column.align ?? "left")[0];
+  return `\\begin{tabular}[b]{@{}${align}@{}}${lines.map(latexCell).join("\\\\ ")}\\end{tabular}`;
+}
+
+/** The single-column width of a two-column page and the text width of a one-column page (pt). */
+export const LATEX_WIDTHS = { column: 229.5, text: 345 } as const;
+
+// Widths of Computer Modern Roman 10 pt glyphs (pt), from cmr10.tfm; math
+// minus and relations are wider than their text forms.
+const CMR10: Record<string, number> = {
+  a: 5,
+  b: 5.56,
+  c: 4.44,
+  d: 5.56,
+  e: 4.44,
+  f: 3.06,
+  g: 5,
+  h: 5.56,
+  i: 2.78,
+  j: 3.06,
+  k: 5.28,
+  l: 2.78,
+  m: 8.33,
+  n: 5.56,
+  o: 5,
+  p: 5.56,
+  q: 5.28,
+  r: 3.92,
+  s: 3.94,
+  t: 3.89,
+  u: 5.56,
+  v: 5.28,
+  w: 7.22,
+  x: 5.28,
+  y: 5.28,
+  z: 4.44,
+  " ": 3.33,
+  ".": 2.78,
+  ",": 2.78,
+  "-": 3.33,
+  "[": 2.78,
+  "]": 2.78,
+  "(": 3.89,
+  ")": 3.89,
+  "/": 5,
+  "%": 8.33,
+  ":": 2.78,
+  ";": 2.78,
+  "'": 2.78,
+  "_": 5,
+};
+
+/** Estimated natural width (pt, 10 pt type) of a cell as {@linkcode latexCell} sets it. */
+function cellWidth(cell: string): number {
+  if (cell.includes("\n")) return Math.max(...cell.split("\n").map(cellWidth));
+  const numeric = NUMERIC_CELL.test(cell);
+  let w = 0;
+  for (const ch of cell) {
+    if (/\d/.test(ch)) w += 5;
+    else if (numeric && (ch === "-" || ch === "<" || ch === ">")) w += 7.78;
+    else if (numeric && ch === ",") w += 4.44; // comma and thin space
+    else if (/[A-Z]/.test(ch)) w += 7.5;
+    else w += CMR10[ch] ?? 7.5;
+  }
+  return w;
 }
 
 /**
- * Renders a LaTeX `table` environment with booktabs rules.
+ * Splits a header label into lines no wider than the widest data cell of
+ * its column (but never narrower than its longest word), so a long header
+ * such as `coefficient [95% CI, task bootstrap, percentile]` does not set
+ * the column's width.
+ */
+function headerLines(label: string, dataWidth: number): string[] {
+  const words = label.split(" ");
+  const limit = Math.max(dataWidth, ...words.map(cellWidth));
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && cellWidth(`${last} ${word}`) <= limit) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else lines.push(word);
+  }
+  return lines;
+}
+
+/** The widest data cell of column `j` (pt at 10 pt type). */
+function dataWidth(table: Table, j: number): number {
+  let w = 0;
+  for (const row of table.rows) w = Math.max(w, cellWidth(row[j] ?? ""));
+  return w;
+}
+
+/** A font size of a LaTeX table with its scale and column separation. */
+interface LatexSize {
+  readonly command: string;
+  readonly scale: number;
+  readonly tabcolsep: number;
+}
+
+// Scales include the optical sizes: cmr9, cmr8 and cmr7 glyphs are
+// relatively wider than cmr10's (about 3%, 6% and 10%).
+const SIZES: readonly LatexSize[] = [
+  { command: "\\small", scale: 0.93, tabcolsep: 6 },
+  { command: "\\footnotesize", scale: 0.85, tabcolsep: 4 },
+  { command: "\\scriptsize", scale: 0.77, tabcolsep: 3 },
+];
+
+/**
+ * Estimated natural width in pt of a table's tabular at a font scale and
+ * column separation (conservative: glyph widths of cmr10, uppercase and
+ * unknown glyphs as wide as the widest capitals).
+ */
+export function latexTableWidth(table: Table, scale = 0.9, tabcolsep = 6): number {
+  let total = 0;
+  table.columns.forEach((column, j) => {
+    const data = dataWidth(table, j);
+    const head = Math.max(...headerLines(column.label, data).map(cellWidth));
+    total += Math.max(data, head) * scale + 2 * tabcolsep;
+  });
+  return total;
+}
+
+/** How {@linkcode toLatex} lays a table out. */
+export interface LatexLayout {
+  /** `table` when it fits one column of a two-column page, else `table*`. */
+  readonly environment: "table" | "table*";
+  /** Font size command. */
+  readonly size: string;
+  /** Column separation in pt. */
+  readonly tabcolsep: number;
+  /** Estimated width in pt. */
+  readonly width: number;
+}
+
+// Estimates may be a little short of what TeX measures; keep this margin.
+const SAFETY = 0.92;
+
+/**
+ * Picks the layout of a table: a `table` in `\small` or `\footnotesize`
+ * type when it fits one column of a two-column page (229.5 pt); otherwise
+ * a `table*` in the largest of `\small`, `\footnotesize` and
+ * `\scriptsize` at which it fits the text width of a one-column page
+ * (345 pt, narrower than a two-column page's 469 pt).
+ *
+ * @example
+ * ```ts
+ * import { latexLayout } from "./table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(latexLayout({ caption: "T", columns: [{ label: "a" }], rows: [["1"]] }).environment, "table");
+ * ```
+ */
+export function latexLayout(table: Table): LatexLayout {
+  const [small, footnote, script] = SIZES as [LatexSize, LatexSize, LatexSize];
+  const candidates: readonly [number, LatexSize][] = [
+    [LATEX_WIDTHS.column, small],
+    [LATEX_WIDTHS.column, footnote],
+    [LATEX_WIDTHS.text, small],
+    [LATEX_WIDTHS.text, footnote],
+    [LATEX_WIDTHS.text, script],
+  ];
+  const layout = (limit: number, size: LatexSize): LatexLayout => ({
+    environment: limit === LATEX_WIDTHS.column ? "table" : "table*",
+    size: size.command,
+    tabcolsep: size.tabcolsep,
+    width: latexTableWidth(table, size.scale, size.tabcolsep),
+  });
+  for (const [limit, size] of candidates) {
+    const candidate = layout(limit, size);
+    if (candidate.width <= SAFETY * limit) return candidate;
+  }
+  return layout(LATEX_WIDTHS.text, script);
+}
+
+/** The packages every `.tex` table needs in the paper's preamble. */
+export const LATEX_PREAMBLE = "\\usepackage{booktabs}";
+
+/**
+ * Renders a LaTeX float with booktabs rules that a paper can `\input`
+ * (preamble: {@linkcode LATEX_PREAMBLE}). Numbers are set in math mode
+ * (true minus), data-derived text is escaped, rows end with `\\` and no
+ * cell starts with `[`. The layout comes from {@linkcode latexLayout}:
+ * a `table` when the table fits one column of a two-column page, a
+ * `table*` (full text width) otherwise, said in a comment above it. Notes
+ * are a small ragged-right block under the table.
  *
  * @example
  * ```ts
  * import { toLatex } from "./table.ts";
  * import { ok } from "node:assert/strict";
- * const tex = toLatex({ caption: "Coefficients of r_strict", columns: [{ label: "version" }, { label: "beta", align: "right" }], rows: [["c_1", "0.100"]] });
- * ok(tex.includes("\\toprule") && tex.includes("c\\_1 & 0.100 \\\\"));
+ * const tex = toLatex({ caption: "Coefficients of r_strict", columns: [{ label: "version" }, { label: "beta", align: "right" }], rows: [["c_1", "-0.100"]] });
+ * ok(tex.includes("\\toprule") && tex.includes("c\\_1 & $-0.100$ \\\\"));
  * ```
  */
 export function toLatex(table: Table): string {
+  const layout = latexLayout(table);
   const spec = table.columns.map((c) => (c.align ?? "left")[0]).join("");
   const lines = [
-    "\\begin{table}[htbp]",
+    layout.environment === "table"
+      ? `% table: fits one column of a two-column page (about ${
+        Math.ceil(layout.width)
+      } pt at ${layout.size}); preamble: ${LATEX_PREAMBLE}`
+      : `% table*: wider than one column of a two-column page (about ${
+        Math.ceil(layout.width)
+      } pt at ${layout.size}), spans the full text width; preamble: ${LATEX_PREAMBLE}`,
+    `\\begin{${layout.environment}}[tbp]`,
     "\\centering",
+    layout.size,
+    `\\setlength{\\tabcolsep}{${layout.tabcolsep}pt}`,
     `\\caption{${escapeLatex(table.caption)}}`,
-    ...(table.label ? [`\\label{${table.label}}`] : []),
-    `\\begin{tabular}{${spec}}`,
+    ...(table.label ? [`\\label{${table.label.replace(/[^A-Za-z0-9:.-]/g, "-")}}`] : []),
+    `\\begin{tabular}{@{}${spec}@{}}`,
     "\\toprule",
-    table.columns.map((c) => escapeLatex(c.label)).join(" & ") + " \\\\",
+    table.columns.map((c, j) => latexHeader(c, dataWidth(table, j))).join(" & ") + " \\\\",
     "\\midrule",
-    ...table.rows.map((row) => row.map(escapeLatex).join(" & ") + " \\\\"),
+    ...table.rows.map((row) => row.map(latexCell).join(" & ") + " \\\\"),
     "\\bottomrule",
     "\\end{tabular}",
   ];
   if (table.notes && table.notes.length > 0) {
-    lines.push(...table.notes.map((n) => `\\par\\footnotesize ${escapeLatex(n)}`));
+    lines.push(
+      "\\par\\smallskip",
+      `{\\footnotesize\\raggedright ${
+        table.notes.map((n) => typeof n === "string" ? latexCell(n) : n.latex).join("\\par\n")
+      }\\par}`,
+    );
   }
-  lines.push("\\end{table}");
+  lines.push(`\\end{${layout.environment}}`);
   return lines.join("\n") + "\n";
 }

@@ -1,0 +1,36 @@
+/**
+ * Test helper: runs every step of `deno task demo` in-process with the
+ * outputs in a fresh temporary directory instead of reports/demo, once per
+ * test process.
+ *
+ * @module
+ */
+import { DEMO_STEPS } from "../lib/cli/demo.ts";
+import { main } from "../lib/cli/main.ts";
+
+let cached: Promise<string> | null = null;
+
+/** Runs the demo into a temporary directory; returns its path (shared by the callers of one process). */
+export function demoOutputs(): Promise<string> {
+  cached ??= (async () => {
+    const out = await Deno.makeTempDir({ prefix: "gatelab-demo-" });
+    for (const [title, args] of DEMO_STEPS) {
+      const mapped = args.map((a) => a.replace(/^reports\/demo(?=\/|$)/, out));
+      const code = await main(mapped);
+      if (code !== 0) throw new Error(`demo step failed (exit ${code}): ${title}`);
+    }
+    return out;
+  })();
+  return cached;
+}
+
+/** Every file under `dir` whose name ends with `suffix`, sorted. */
+export async function filesUnder(dir: string, suffix: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) found.push(...await filesUnder(path, suffix));
+    else if (entry.name.endsWith(suffix)) found.push(path);
+  }
+  return found.sort();
+}

@@ -1,0 +1,69 @@
+/**
+ * The user's act: every `.tex` table the demo writes is `\input` into a
+ * plain `article` page, once one-column (345 pt text width) and once
+ * two-column (229.5 pt columns, 469 pt text width), and compiled with
+ * pdflatex (TeX Live: texlive-latex-base, -recommended, -extra). Any
+ * Overfull or Underfull box, any error and any missing package fails the
+ * test. Needs `--allow-run=pdflatex`; without it, or without pdflatex, the
+ * test is ignored with a message (CI installs TeX Live and counts an
+ * ignored test as a failure).
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { compileTables, pdflatexAvailable } from "./latex_compile.ts";
+import { demoOutputs, filesUnder } from "./demo_outputs.ts";
+import { toLatex } from "../lib/report/table.ts";
+
+const available = pdflatexAvailable();
+if (!available) {
+  console.warn(
+    "paper_latex_test: skipped — pdflatex not found or --allow-run=pdflatex not given " +
+      "(install with `apt-get install -y texlive-latex-base texlive-latex-recommended texlive-latex-extra`)",
+  );
+}
+
+for (const layout of ["article", "twocolumn"] as const) {
+  Deno.test({
+    name: `latex: every demo table compiles in a ${layout} page with no overfull box`,
+    ignore: !available,
+    async fn() {
+      const out = await demoOutputs();
+      const files = await filesUnder(out, ".tex");
+      // analyze (gate A, online), heldout, plan-power, compare, study, reward.
+      ok(files.length >= 12, `expected the demo's .tex files, found ${files.length}`);
+      const { perFile, exitCode, log } = await compileTables(files, layout);
+      deepEqual(exitCode, 0, log.slice(-2000));
+      deepEqual(
+        perFile.filter((f) => f.problems.length > 0).map((f) => `${f.file}: ${f.problems}`),
+        [],
+      );
+    },
+  });
+}
+
+Deno.test({
+  name: "latex: data-derived strings print as text (specials, control sequences, a leading [)",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const nasty = [
+      "\\errmessage{executed}",
+      "a_b % c & d # e $ f { g } h ~ i ^ j",
+      "[0.1, 0.2] not a bracket argument",
+      "<b>|x|</b> 中",
+    ];
+    const tex = toLatex({
+      caption: "Escapes \\input{x}",
+      label: "tab:esc_1",
+      columns: [{ label: "id" }, { label: "value", align: "right" }],
+      rows: nasty.map((id, i) => [id, (-0.5 * i).toFixed(3)]),
+      notes: ["note with \\def\\x{} and 50% & $"],
+    });
+    ok(tex.includes("{}[0.1, 0.2]"), "a cell starting with [ is protected");
+    await Deno.writeTextFile(`${dir}/t.tex`, tex);
+    const { perFile, exitCode, log } = await compileTables([`${dir}/t.tex`], "article");
+    deepEqual(exitCode, 0, log.slice(-2000));
+    deepEqual(perFile[0]!.problems, []);
+    ok(!log.includes("executed"), "a control sequence from the data ran");
+    await Deno.remove(dir, { recursive: true });
+  },
+});
