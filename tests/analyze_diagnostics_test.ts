@@ -7,6 +7,7 @@
  * are checked against statsmodels in tests/infer_diagnostics_test.ts; here
  * the pipeline must compute them on the right metric and pass them through.
  */
+import { columnNames } from "../lib/report/format.ts";
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {
@@ -258,8 +259,11 @@ Deno.test("gate analyze: diagnostics and stability files are written in the same
   deepEqual(stability.draws_used + stability.draws_excluded, 200);
   const md = first["stability.md"]!;
   ok(md.includes(`Selection stability of reward (K = 2)`));
+  // Rows are named like the coefficient tables: a one-version slot by its chunk.
+  const chunkNames = columnNames(contributions.columns);
   for (const s of stability.versions) {
-    ok(md.includes(`| ${s.version_id} | ${s.selected_point ? "yes" : "no"} |`), s.version_id);
+    const name = chunkNames.get(s.version_id)!;
+    ok(md.includes(`| ${name} | ${s.selected_point ? "yes" : "no"} |`), s.version_id);
   }
 
   // Without the bootstrap there is no stability table, but the diagnostics remain.

@@ -61,12 +61,6 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
     "--out",
     `${OUT}/gate-b`,
   ]],
-  ["HTML report of Gate A (tables and figures, self-contained)", [
-    "report",
-    `${OUT}/gate-a`,
-    "--out",
-    `${OUT}/report`,
-  ]],
   ["Checkpoint C: online gate on the pooled ckpt-b selection", [
     "analyze",
     `${DATA}/ckpt-c/gate-online-c`,
@@ -143,6 +137,18 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
     `${DATA}/steps/groups.jsonl`,
     "--out",
     `${OUT}/reward`,
+  ]],
+  ["One HTML report of the whole study (seven sections, self-contained)", [
+    "report",
+    `${OUT}/gate-a`,
+    `${OUT}/online`,
+    `${OUT}/heldout-a`,
+    `${OUT}/power-a`,
+    `${OUT}/gate-b`,
+    `${OUT}/study`,
+    `${OUT}/reward`,
+    "--out",
+    `${OUT}/report`,
   ]],
 ];
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { columnNames } from "../report/format.ts";
 import type { IntervalRow } from "./forest.ts";
 import type { DeltaPoint } from "./delta_by_count.ts";
 import type { StabilityRow } from "./stability.ts";
@@ -66,6 +67,8 @@ export function forestRows(
   const metrics = options.metrics ?? Object.keys(contributions.metrics);
   const rows: IntervalRow[] = [];
   const sources: IntervalSource[] = [];
+  // Readable names, as in the tables: a one-version slot by its chunk.
+  const names = columnNames(contributions.columns);
   for (const metric of metrics) {
     const m = contributions.metrics[metric];
     if (!m) continue;
@@ -85,7 +88,13 @@ export function forestRows(
           source = c.se_cluster != null ? "normal_se_cluster" : "normal_se_hc3";
         }
       }
-      rows.push({ label: column.version_id, estimate: c.estimate, lo, hi, group: metric });
+      rows.push({
+        label: names.get(column.version_id) ?? column.version_id,
+        estimate: c.estimate,
+        lo,
+        hi,
+        group: metric,
+      });
       sources.push(source);
     }
   }
@@ -152,9 +161,14 @@ export function stabilityRows(
   const selected = new Set(selection.selected);
   const order = selection.decisions.map((d) => d.version_id);
   for (const id of Object.keys(frequencies)) if (!order.includes(id)) order.push(id);
+  const names = columnNames(selection.decisions);
   return order
     .filter((id) => frequencies[id] !== undefined)
-    .map((id) => ({ label: id, frequency: frequencies[id]!, selected: selected.has(id) }));
+    .map((id) => ({
+      label: names.get(id) ?? id,
+      frequency: frequencies[id]!,
+      selected: selected.has(id),
+    }));
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from "./output_shapes.ts";
 
 const SOURCE_TEXT: Record<IntervalSource, string> = {
-  bootstrap_percentile: "bootstrap percentile",
+  bootstrap_percentile: "task bootstrap, percentile",
   normal_se_cluster: "±1.96 SE cluster",
   normal_se_hc3: "±1.96 SE HC3",
   none: "none",
@@ -80,7 +80,10 @@ export function analysisFigures(analysis: AnalysisFigureInputs): Figure[] {
   const { rows, sources } = forestRows(contributions);
   if (rows.length > 0) {
     const kinds = [...new Set(sources)].map((s) => SOURCE_TEXT[s]).join("; ");
-    figures.push(forestPlot(rows, { title: `Coefficients per metric (95% intervals: ${kinds})` }));
+    figures.push(forestPlot(rows, {
+      title: "Coefficients per metric",
+      intervalText: `95% interval (${kinds})`,
+    }));
   }
   const metric = selection?.metric ??
     (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);

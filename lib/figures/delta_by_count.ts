@@ -35,7 +35,8 @@ export interface DeltaByCountOptions {
 /**
  * Draws a box plot of the delta per count of present versions (box:
  * quartiles, whiskers 1.5 IQR, outliers as dots) with the group mean as a
- * red tick and a horizontal rule at zero. Non-finite deltas are dropped.
+ * red tick, a horizontal rule at zero, the episode count above each box,
+ * and a legend line under the title. Non-finite deltas are dropped.
  *
  * @param points One point per episode.
  * @param options Title, name and axis label.
@@ -66,22 +67,28 @@ export function deltaByCountPlot(
     options.title ?? "Paired delta by number of chunks present",
     {
       width: Math.max(360, 120 + 48 * counts.length),
-      height: 300,
+      height: 320,
       marginLeft: 56,
+      // The n= labels sit above the frame, where no box or outlier reaches.
+      marginTop: 36,
       x: { domain: counts, label: "versions present in the mask", type: "band" },
       y: { label: options.yLabel ?? "R − B", grid: true },
       marks: [
-        Plot.ruleY([0], { stroke: "#888" }),
+        Plot.ruleY([0], { stroke: "#888", strokeWidth: 1.5 }),
         Plot.boxY(data, { x: "count", y: "delta", fill: "#c6d4f0", stroke: "#1f2a44" }),
         Plot.tickY(means, { x: "count", y: "mean", stroke: "#d62728", strokeWidth: 2 }),
         Plot.text(means, {
           x: "count",
-          frameAnchor: "bottom",
-          dy: -2,
+          frameAnchor: "top",
+          dy: -10,
           text: (d: { n: number }) => `n=${d.n}`,
           fill: "#555",
         }),
       ],
     },
+    [
+      "Box: quartiles; dark line: median; red line: mean; whiskers: 1.5 IQR; circles: outliers; " +
+      "grey line: zero; n: episodes with that many versions present.",
+    ],
   );
 }

@@ -95,16 +95,6 @@ export function rankAgreementPlot(
       ]
       : []),
   ];
-  if (options.subtitle !== undefined) {
-    marks.push(
-      Plot.text([options.subtitle], {
-        frameAnchor: "top-right",
-        dy: -14,
-        textAnchor: "end",
-        fill: "#555",
-      }),
-    );
-  }
   return renderPlot(
     options.name ?? "heldout_rank_agreement",
     options.title ?? "Held-out rank agreement",
@@ -118,5 +108,9 @@ export function rankAgreementPlot(
       y: { domain, label: yLabel, grid: true },
       marks,
     },
+    [
+      ...(options.subtitle !== undefined ? [options.subtitle] : []),
+      `Dot: one ${showLabels ? "version" : "split"}; dashed line: equal values (y = x).`,
+    ],
   );
 }

@@ -20,7 +20,10 @@ const finiteOrNull = z.number().nullable();
 export const CoefficientFileSchema = z.object({
   estimate: finiteOrNull,
   se_hc3: finiteOrNull.optional(),
+  se_robust: finiteOrNull.optional(),
+  p: finiteOrNull.optional(),
   se_cluster: finiteOrNull.optional(),
+  p_cluster: finiteOrNull.optional(),
   se_bootstrap: finiteOrNull.optional(),
   ci: interval.nullable().optional(),
 });
@@ -54,7 +57,9 @@ export const ContributionsFileSchema = z.object({
   baseline: z.object({ run_id: z.string(), sha256: z.string() }),
   masked: z.object({ run_id: z.string(), sha256: z.string() }).optional(),
   gates: list(z.object({ gate_id: z.string() })).optional(),
+  conventions: z.object({ cov_type: z.string().optional() }).optional(),
   n_pairs: z.number(),
+  n_tasks: z.number().optional(),
   columns: list(
     z.object({
       version_id: z.string(),
@@ -72,8 +77,12 @@ export const ContributionsFileSchema = z.object({
       coefficients: z.record(z.string(), CoefficientFileSchema),
     }),
   ),
-  bootstrap: z.object({ stability: StabilityFileSchema.nullable().optional() }).nullable()
-    .optional(),
+  bootstrap: z.object({
+    draws: z.number().optional(),
+    seed: z.number().optional(),
+    interval: z.string().optional(),
+    stability: StabilityFileSchema.nullable().optional(),
+  }).nullable().optional(),
   /** Set by `gate analyze --exploratory`: waived pairing codes, no selection. */
   exploratory: z.boolean().optional(),
   waived_codes: list(z.string()).optional(),

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { formatRate } from "../report/format.ts";
 import * as Plot from "@observablehq/plot";
 import { type Figure, renderPlot } from "./_render.ts";
 
@@ -49,7 +50,7 @@ export interface StabilityPlotOptions {
  * import { stabilityPlot } from "./stability.ts";
  * import { ok } from "node:assert/strict";
  * const fig = stabilityPlot([{ label: "v1", frequency: 0.9, selected: true }, { label: "v2", frequency: 0.2 }]);
- * ok(fig.svg.includes(">0.90</text>") && fig.svg.includes(">v2</text>"));
+ * ok(fig.svg.includes(">0.900</text>") && fig.svg.includes(">v2</text>"));
  * ```
  */
 export function stabilityPlot(
@@ -89,12 +90,16 @@ export function stabilityPlot(
         Plot.text(rows, {
           y: "label",
           x: "frequency",
-          text: (r: StabilityRow) => r.frequency.toFixed(2),
+          text: (r: StabilityRow) => formatRate(r.frequency),
           textAnchor: "start",
           dx: 4,
         }),
         Plot.ruleX([0]),
       ],
     },
+    [
+      "Dark bar: selected on the full data; pale bar: not selected. Bar length and number: " +
+      "share of task-bootstrap draws whose selection includes the version.",
+    ],
   );
 }

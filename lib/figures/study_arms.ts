@@ -35,12 +35,18 @@ export interface StudyPlotOptions {
    * @default {"resolved rate"}
    */
   readonly xLabel?: string;
+  /**
+   * Draw a rule at zero (for differences, where the sign matters).
+   * @default {false}
+   */
+  readonly zeroLine?: boolean;
 }
 
 /**
  * Draws per row a wide pale bar over the bounds, a dark rule over the
  * interval and a dot at the estimate; a row without an estimate is marked
- * "unresolved" at the right of its bounds.
+ * "unresolved" at the right of its bounds; a legend line under the title
+ * explains the marks.
  *
  * @param rows Arms or comparisons, drawn top to bottom in input order.
  * @param options Title, name and axis label.
@@ -81,6 +87,7 @@ export function studyPlot(rows: readonly StudyRow[], options: StudyPlotOptions =
       x: { label: options.xLabel ?? "resolved rate", grid: true, nice: true },
       y: { domain: labels, label: null },
       marks: [
+        ...(options.zeroLine ? [Plot.ruleX([0], { stroke: "#888", strokeWidth: 1.5 })] : []),
         Plot.ruleY(data, { y: "label", x1: "blo", x2: "bhi", stroke: "#c6d4f0", strokeWidth: 10 }),
         Plot.tickX(data, { y: "label", x: "blo", stroke: "#8aa2d8" }),
         Plot.tickX(data, { y: "label", x: "bhi", stroke: "#8aa2d8" }),
@@ -107,5 +114,11 @@ export function studyPlot(rows: readonly StudyRow[], options: StudyPlotOptions =
         }),
       ],
     },
+    [
+      "Dot: estimate; dark bar: 95% bootstrap percentile interval; pale band between ticks: " +
+      "bounds if every unresolved slot failed or succeeded" +
+      (options.zeroLine ? "; grey line: zero" : "") +
+      ". Unresolved: no estimate while a slot is unresolved.",
+    ],
   );
 }

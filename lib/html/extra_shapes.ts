@@ -87,3 +87,26 @@ export const PowerFileSchema = z.object({
 
 /** Parsed power.json (the fields the report reads). */
 export type PowerFile = z.infer<typeof PowerFileSchema>;
+
+/** `recipe_comparison.json` of `gate reward --groups`: the fields the report reads. */
+export const RecipeComparisonFileSchema = z.object({
+  format: z.literal("gatelab.recipe_comparison/v1"),
+  bootstrap: z.object({ draws: num, seed: num }),
+  excluded_null: z.array(z.string()),
+  recipes: z.record(
+    z.string(),
+    z.object({
+      n_good: num,
+      n_bad: num,
+      mean_good: num.nullable(),
+      mean_bad: num.nullable(),
+      difference: num.nullable(),
+      ci: z.tuple([num, num]).nullable(),
+      n_reference: num,
+      spearman_rho: num.nullable(),
+    }),
+  ),
+});
+
+/** A parsed recipe_comparison.json. */
+export type RecipeComparisonFile = z.infer<typeof RecipeComparisonFileSchema>;

@@ -24,9 +24,21 @@ import {
   ComparisonFileSchema,
   type PowerFile,
   PowerFileSchema,
+  type RecipeComparisonFile,
+  RecipeComparisonFileSchema,
 } from "./extra_shapes.ts";
 import { HistoryFileSchema } from "../history/history_file.ts";
 import type { HistoryDocument } from "../history/history.ts";
+
+/** What the report records of one input file besides its hash. */
+export interface InputProvenance {
+  /** `generator.command` (and tool, version) of the file, when it has one. */
+  readonly generator: string | null;
+  /** The seed of its random numbers (bootstrap, splits, simulation), when any. */
+  readonly seed: number | null;
+  /** Bootstrap draws or simulated gates, when any. */
+  readonly draws: number | null;
+}
 
 /** What an analysis directory holds. Every file is optional; at least one must exist. */
 export interface AnalysisOutputs {
@@ -41,8 +53,43 @@ export interface AnalysisOutputs {
   readonly power: PowerFile | null;
   /** history.json of `gate history` (absent in outputs made before it existed). */
   readonly history?: HistoryDocument | null;
+  /** recipe_comparison.json of `gate reward --groups`. */
+  readonly reward?: RecipeComparisonFile | null;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
+  /** File name to its generator, seed and draws. */
+  readonly provenance?: Readonly<Record<string, InputProvenance>>;
+}
+
+const record = (x: unknown): Record<string, unknown> =>
+  typeof x === "object" && x !== null ? x as Record<string, unknown> : {};
+const numberOrNull = (x: unknown): number | null => typeof x === "number" ? x : null;
+
+/**
+ * The generator, seed and draws an output file records (wherever its
+ * command puts them: `bootstrap`, `plan`, `simulation`).
+ *
+ * @example
+ * ```ts
+ * import { provenanceOf } from "./read_analysis_dir.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(provenanceOf({ bootstrap: { draws: 10, seed: 3 }, generator: { tool: "gatelab", version: "1", command: "gate x" } }),
+ *   { generator: "gatelab 1: gate x", seed: 3, draws: 10 });
+ * ```
+ */
+export function provenanceOf(value: unknown): InputProvenance {
+  const v = record(value);
+  const g = record(v["generator"]);
+  const places = [v["bootstrap"], v["plan"], v["simulation"], v].map(record);
+  const first = (key: string) =>
+    places.map((p) => numberOrNull(p[key])).find((x) => x !== null) ?? null;
+  return {
+    generator: typeof g["command"] === "string"
+      ? `${String(g["tool"] ?? "")} ${String(g["version"] ?? "")}: ${g["command"]}`.trim()
+      : null,
+    seed: first("seed"),
+    draws: first("draws") ?? first("sims"),
+  };
 }
 
 async function readOptional(path: string): Promise<Uint8Array | null> {
@@ -56,7 +103,8 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 
 /**
  * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json`,
- * `comparison.json`, `power.json` and `history.json` from `dir`. Each file found must match
+ * `comparison.json`, `power.json`, `history.json` and `recipe_comparison.json` from `dir`. Each
+ * file found must match
  * its section of docs/FORMAT.md or its command's documentation (the fields
  * the report reads are checked; unknown fields are accepted).
  *
@@ -79,6 +127,7 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutputs>> {
   const issues: Issue[] = [];
   const inputs: Record<string, string> = {};
+  const provenance: Record<string, InputProvenance> = {};
   try {
     const info = await Deno.stat(dir);
     if (!info.isDirectory) {
@@ -128,6 +177,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       });
       return null;
     }
+    provenance[name] = provenanceOf(value);
     const parsed = parseWithSchema(schema, value, { file });
     if (!parsed.ok) {
       issues.push(...parsed.issues);
@@ -146,6 +196,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   const history = (await load("history.json", HistoryFileSchema)) as unknown as
     | HistoryDocument
     | null;
+  const reward = await load("recipe_comparison.json", RecipeComparisonFileSchema);
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {
@@ -153,13 +204,17 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       issues: [{
         code: "io_error",
         message:
-          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json",
+          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json, recipe_comparison.json",
         file: dir,
       }],
     };
   }
   const sortedInputs: Record<string, string> = {};
-  for (const name of Object.keys(inputs).sort()) sortedInputs[name] = inputs[name]!;
+  const sortedProvenance: Record<string, InputProvenance> = {};
+  for (const name of Object.keys(inputs).sort()) {
+    sortedInputs[name] = inputs[name]!;
+    sortedProvenance[name] = provenance[name]!;
+  }
   return {
     ok: true,
     value: {
@@ -171,7 +226,9 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       comparison,
       power,
       history,
+      reward,
       inputs: sortedInputs,
+      provenance: sortedProvenance,
     },
     issues: [],
   };

@@ -25,8 +25,12 @@ import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
 import { comparisonTables, selectionTable } from "../report/gate_tables.ts";
+import { coefficientTables } from "../report/gate_tables.ts";
+import { DECIMALS, formatCount, formatStatistic, P_FLOOR } from "../report/format.ts";
+import { recipeComparisonTable } from "../report/reward_tables.ts";
+import type { RecipeComparisonResult } from "../reward/compare.ts";
+import { forestPlot } from "../figures/forest.ts";
 import {
-  coefficientsTable,
   metricMeansTable,
   overviewTable,
   studyArmsFileTable,
@@ -35,18 +39,57 @@ import {
 import { internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 
-/** One section of the report: a heading, then tables and figures in order. */
-export interface ReportSection {
-  readonly heading: string;
-  readonly items: readonly (Table | Figure)[];
+/** A subheading inside a section. */
+export interface ReportSubheading {
+  readonly subheading: string;
 }
 
+/** What a section holds, in the order a paper reads. */
+export type SectionKind =
+  | "gate"
+  | "pooled"
+  | "history"
+  | "heldout"
+  | "power"
+  | "gate_b"
+  | "study"
+  | "reward";
+
 /**
- * The report's sections, in order: analysis overview, coefficients,
- * selection (with bootstrap stability when present), held-out checks,
- * Gate B comparison, power plan, study, history across checkpoints.
- * Sections without data are left out; every section of an exploratory
- * analysis is headed as exploratory.
+ * Section kinds in paper order: gate analyses, pooled rounds, history across
+ * checkpoints, held-out, power, Gate B, study, reward.
+ */
+export const SECTION_ORDER: readonly SectionKind[] = [
+  "gate",
+  "pooled",
+  "history",
+  "heldout",
+  "power",
+  "gate_b",
+  "study",
+  "reward",
+];
+
+/** One section of the report: a heading, then tables, figures and subheadings in order. */
+export interface ReportSection {
+  readonly kind: SectionKind;
+  readonly heading: string;
+  readonly items: readonly (Table | Figure | ReportSubheading)[];
+  /** The output directory the section comes from. */
+  readonly dir: string;
+  /** The input files (names in `dir`) the section shows. */
+  readonly files: readonly string[];
+}
+
+const present = (files: readonly (string | false)[]) => files.filter((f): f is string => !!f);
+
+/**
+ * The report's sections for one output directory, in paper order: gate
+ * analysis (or pooled rounds, when several gates were pooled) with its
+ * coefficients and selection, history across checkpoints, held-out
+ * checks, power plan, Gate B comparison, study, reward recipes. Sections
+ * without data are left out; every section of an exploratory analysis is
+ * headed as exploratory.
  *
  * @param outputs What {@linkcode readAnalysisDir} found.
  * @returns The sections with their tables and figures.
@@ -65,39 +108,51 @@ export interface ReportSection {
  */
 export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
   const sections: ReportSection[] = [];
-  const { contributions, selection, study } = outputs;
+  const { contributions, selection, study, dir } = outputs;
   // The same figures the notebooks show, placed next to their tables.
   const figures = new Map(
     (contributions ? analysisFigures({ contributions, selection }) : []).map((f) => [f.name, f]),
   );
   const figure = (name: string): Figure[] => (figures.has(name) ? [figures.get(name)!] : []);
-  if (contributions) {
-    const metric = selection?.metric ??
-      (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
-    sections.push({
-      heading: "Gate analysis",
-      items: [
+  if (contributions || selection) {
+    const items: (Table | Figure | ReportSubheading)[] = [];
+    const gates = contributions?.gates?.map((g) => g.gate_id) ?? [];
+    const pooled = gates.length > 1;
+    if (contributions) {
+      const metric = selection?.metric ??
+        (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
+      items.push(
         overviewTable(contributions),
         metricMeansTable(contributions),
         ...figure("delta_by_count"),
-      ],
-    });
-    sections.push({
-      heading: "Coefficients",
-      items: [
+        { subheading: "Coefficients" },
         ...figure("forest"),
-        ...(metric === undefined ? [] : [coefficientsTable(contributions, metric, selection)]),
-      ],
-    });
-  }
-  if (selection) {
-    const items: (Table | Figure)[] = [selectionTable(selection), ...figure("selection_stability")];
-    const stability = contributions ? bootstrapStability(contributions) : null;
-    // The schema checked every field the shared table reads.
-    if (stability && stability.metric === selection.metric) {
-      items.push(stabilityTable(stability as unknown as SelectionStability));
+      );
+      const tables = coefficientTables(contributions);
+      const primary = tables.find((t) => t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`) ??
+        tables[0];
+      if (primary) items.push(primary);
     }
-    sections.push({ heading: "Selection", items });
+    if (selection) {
+      items.push({ subheading: "Selection" }, selectionTable(selection));
+      items.push(...figure("selection_stability"));
+      const stability = contributions ? bootstrapStability(contributions) : null;
+      // The schema checked every field the shared table reads.
+      if (stability && stability.metric === selection.metric && contributions) {
+        items.push(
+          stabilityTable(stability as unknown as SelectionStability, contributions.columns),
+        );
+      }
+    }
+    const kind: SectionKind = pooled ? "pooled" : "gate";
+    sections.push({
+      kind,
+      heading: (pooled ? "Pooled rounds" : "Gate analysis") +
+        (gates.length > 0 ? ` (${gates.join(" + ")})` : ""),
+      items,
+      dir,
+      files: present([!!contributions && "contributions.json", !!selection && "selection.json"]),
+    });
   }
   if (outputs.heldout) {
     const heldout = outputs.heldout;
@@ -121,23 +176,35 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
           name: "heldout_rank_agreement",
           title: `Rank agreement with the later gate on ${against.shared.length} shared versions`,
           axisLabels: ["rank on the selecting gate", "rank on the later gate"],
-          subtitle: `Spearman ${against.spearman_shared?.toFixed(3) ?? "—"}`,
+          subtitle: `Spearman ${formatStatistic(against.spearman_shared)}`,
         }));
       }
     }
-    sections.push({ heading: "Held-out checks", items });
-  }
-  if (outputs.comparison) {
     sections.push({
-      heading: "Gate B: equipped vs bare",
-      items: comparisonTables(outputs.comparison),
+      kind: "heldout",
+      heading: "Held-out checks",
+      items,
+      dir,
+      files: ["heldout.json"],
     });
   }
   if (outputs.power) {
     // The schema checked every field the shared tables read.
     sections.push({
+      kind: "power",
       heading: "Power plan",
       items: powerTables(outputs.power as unknown as PowerPlan),
+      dir,
+      files: ["power.json"],
+    });
+  }
+  if (outputs.comparison) {
+    sections.push({
+      kind: "gate_b",
+      heading: "Gate B: equipped vs bare",
+      items: comparisonTables(outputs.comparison),
+      dir,
+      files: ["comparison.json"],
     });
   }
   if (study) {
@@ -147,7 +214,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       items.push(
         studyPlot(arms, {
           name: "study_arms",
-          title: "Study arms: estimates and unresolved bounds",
+          title: "Study arms: estimates and bounds for unresolved slots",
         }),
       );
     }
@@ -155,24 +222,60 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     if (comparisons.length > 0) {
       items.push(studyPlot(comparisons, {
         name: "study_comparisons",
-        title: "Study comparisons: estimates, 95% intervals and unresolved bounds",
+        title: "Study comparisons: estimates, 95% intervals and bounds",
         xLabel: "difference in resolved rate",
+        zeroLine: true,
       }));
     }
-    sections.push({ heading: "Study", items });
+    sections.push({ kind: "study", heading: "Study", items, dir, files: ["study.json"] });
+  }
+  if (outputs.reward) {
+    const reward = outputs.reward;
+    const result = {
+      draws: reward.bootstrap.draws,
+      seed: reward.bootstrap.seed,
+      excluded_null: reward.excluded_null,
+      recipes: Object.entries(reward.recipes).map(([recipe, r]) => ({ recipe, ...r })),
+    } as unknown as RecipeComparisonResult;
+    const items: (Table | Figure)[] = [recipeComparisonTable(result)];
+    const rows = result.recipes.filter((r) => r.difference !== null).map((r) => ({
+      label: `recipe ${r.recipe}`,
+      estimate: r.difference,
+      lo: r.ci?.[0] ?? null,
+      hi: r.ci?.[1] ?? null,
+    }));
+    if (rows.length > 0) {
+      items.push(forestPlot(rows, {
+        name: "recipe_comparison",
+        title: "Reward recipes: good minus bad mean reward",
+        xLabel: "good − bad mean reward",
+        subtitle: "dot: difference of group means; bar: 95% bootstrap percentile interval",
+        sort: false,
+      }));
+    }
+    sections.push({
+      kind: "reward",
+      heading: "Reward recipes",
+      items,
+      dir,
+      files: ["recipe_comparison.json"],
+    });
   }
   if (outputs.history) {
     const h = outputs.history;
     sections.push({
+      kind: "history",
       heading: "History across checkpoints",
       items: [lifecycleTable(h), lifecycleFigure(h), internalizationTable(h), trajectoryFigure(h)],
+      dir,
+      files: ["history.json"],
     });
   }
   if (contributions?.exploratory) {
     // An exploratory analysis (waived pairing codes) must never read as a strict one.
     const waived = (contributions.waived_codes ?? []).join(", ");
     return sections.map((s) =>
-      s.heading === "Study" || s.heading === "History across checkpoints"
+      s.kind === "study" || s.kind === "history" || s.kind === "reward"
         ? s
         : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
     );
@@ -181,16 +284,26 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
 }
 
 const STYLE = `
+html { -webkit-text-size-adjust: 100%; }
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #1b1b1b; padding: 0 1em; }
-h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; }
+p, li, caption, .provenance { overflow-wrap: anywhere; }
+h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; } h3 { margin-top: 1.5em; }
+nav.toc ol { padding-left: 1.5em; } nav.toc a { text-decoration: none; }
+.table-wrap { max-width: 100%; overflow-x: auto; margin: 1em 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; white-space: normal; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; }
-thead th { border-bottom: 2px solid #888; }
-tfoot td { font-size: 0.85em; color: #555; border: none; }
+tbody td { white-space: nowrap; overflow-wrap: normal; }
+thead th { border-bottom: 2px solid #888; vertical-align: bottom; }
+tfoot td { font-size: 0.85em; color: #555; border: none; white-space: normal; }
 .r { text-align: right; } .l { text-align: left; } .c { text-align: center; }
-.figure { margin: 1em 0; overflow-x: auto; }
+.figure { margin: 1em 0; max-width: 100%; overflow-x: auto; }
+.figure svg { display: block; }
+.provenance { font-size: 0.85em; color: #444; background: #f7f7f7; padding: 0.5em 0.8em; margin: 1.5em 0 0; }
+.provenance table { font-size: 1em; }
+.provenance td { white-space: normal; vertical-align: top; border: none; padding: 0.1em 0.6em 0.1em 0; }
 code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
+.hash { word-break: break-all; }
 `;
 
 /** Options of {@linkcode renderReport}. */
@@ -207,15 +320,52 @@ export interface RenderReportOptions {
   readonly command?: string;
 }
 
+/** The provenance block of a section: source directory, files with sha256, generator, seed, draws. */
+function provenanceHtml(section: ReportSection, outputs: AnalysisOutputs): string {
+  const rows = section.files.map((file) => {
+    const p = outputs.provenance?.[file];
+    const extra = [
+      p?.seed !== null && p?.seed !== undefined ? `seed ${p.seed}` : null,
+      p?.draws !== null && p?.draws !== undefined ? `draws ${formatCount(p.draws)}` : null,
+    ].filter((x) => x !== null).join(", ");
+    return `<tr><td><code>${escapeHtml(file)}</code></td><td><span class="hash">sha256 ${
+      escapeHtml(outputs.inputs[file] ?? "—")
+    }</span></td><td>${escapeHtml(p?.generator ?? "—")}${
+      extra ? `; ${escapeHtml(extra)}` : ""
+    }</td></tr>`;
+  });
+  return `<div class="provenance"><strong>Provenance.</strong> From <code>${
+    escapeHtml(section.dir)
+  }</code>:<table><tbody>${rows.join("")}</tbody></table></div>`;
+}
+
+/** Gives every figure a name no earlier figure has (`forest`, `forest-2`, ...). */
+function uniqueFigure(figure: Figure, used: Set<string>): Figure {
+  let name = figure.name;
+  for (let i = 2; used.has(name); i++) name = `${figure.name}-${i}`;
+  used.add(name);
+  if (name === figure.name) return figure;
+  return {
+    ...figure,
+    name,
+    svg: figure.svg.replace(`data-figure="${figure.name}"`, `data-figure="${name}"`),
+  };
+}
+
 /**
- * Renders the report as one HTML document: inline CSS, tables, inline SVG
- * figures, and the sha256 of every input file. No script and no
- * external reference; a Content Security Policy blocks any load.
- * Deterministic: the same outputs give the same bytes.
+ * Renders the report of one or more output directories as one HTML
+ * document: a table of contents, then every section in paper order (gate
+ * analyses, pooled rounds, held-out checks, power plan, Gate B, study,
+ * reward recipes), each with its tables, inline SVG figures and provenance
+ * (source directory, sha256 of each input, generator, seed, draws). Inline
+ * CSS only, no script and no external reference; a Content Security Policy
+ * blocks any load. Wide tables scroll inside their own box and cells do
+ * not wrap, so the page itself never scrolls sideways. Deterministic: the
+ * same outputs give the same bytes.
  *
- * @param outputs What {@linkcode readAnalysisDir} found.
+ * @param outputs What {@linkcode readAnalysisDir} found, for one directory or several.
  * @param options Title and command.
- * @returns The HTML text and the figures it shows.
+ * @returns The HTML text and the figures it shows (names unique).
  *
  * @example
  * ```ts
@@ -230,38 +380,62 @@ export interface RenderReportOptions {
  * ```
  */
 export function renderReport(
-  outputs: AnalysisOutputs,
+  outputs: AnalysisOutputs | readonly AnalysisOutputs[],
   options: RenderReportOptions = {},
-): { html: string; figures: Figure[] } {
+): { html: string; figures: Figure[]; sections: ReportSection[] } {
+  const sources: readonly AnalysisOutputs[] = Array.isArray(outputs)
+    ? outputs
+    : [outputs as AnalysisOutputs];
   const title = options.title ?? "gatelab report";
   const generator = generatorMeta(options.command ?? "report");
-  const sections = reportSections(outputs);
+  const found = sources.flatMap((source) =>
+    reportSections(source).map((section) => ({ section, source }))
+  );
+  // Paper order; sections of one kind keep the order of the directories given.
+  const ordered = found
+    .map((x, i) => ({ ...x, i }))
+    .sort((a, b) =>
+      SECTION_ORDER.indexOf(a.section.kind) - SECTION_ORDER.indexOf(b.section.kind) || a.i - b.i
+    );
   const figures: Figure[] = [];
+  const used = new Set<string>();
   const body: string[] = [`<h1>${escapeHtml(title)}</h1>`];
   body.push(
     `<p>Made by ${escapeHtml(generator.tool)} ${escapeHtml(generator.version)} (<code>${
       escapeHtml(generator.command)
-    }</code>) from <code>${escapeHtml(outputs.dir)}</code>.</p>`,
+    }</code>). Numbers: coefficients, standard errors and rewards with ${DECIMALS.estimate} decimals, ` +
+      `p-values below ${P_FLOOR} as &lt;${P_FLOOR}, intervals as [low, high] after their ` +
+      `estimate with their type in the column header.</p>`,
   );
-  for (const section of sections) {
-    body.push(`<section>\n<h2>${escapeHtml(section.heading)}</h2>`);
+  const id = (n: number, section: ReportSection) => `section-${n + 1}-${section.kind}`;
+  body.push(
+    `<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${
+      ordered.map(({ section }, n) =>
+        `<li><a href="#${id(n, section)}">${escapeHtml(section.heading)}</a></li>`
+      ).join("")
+    }</ol></nav>`,
+  );
+  ordered.forEach(({ section, source }, n) => {
+    body.push(
+      `<section id="${id(n, section)}" data-kind="${section.kind}">\n<h2>${
+        escapeHtml(section.heading)
+      }</h2>`,
+    );
     for (const item of section.items) {
-      if ("svg" in item) {
-        figures.push(item);
-        body.push(`<div class="figure" id="figure-${escapeHtml(item.name)}">${item.svg}</div>`);
+      if ("subheading" in item) {
+        body.push(`<h3>${escapeHtml(item.subheading)}</h3>`);
+      } else if ("svg" in item) {
+        const figure = uniqueFigure(item, used);
+        figures.push(figure);
+        body.push(
+          `<div class="figure" id="figure-${escapeHtml(figure.name)}">${figure.svg}</div>`,
+        );
       } else {
-        body.push(toHtmlTable(item));
+        body.push(`<div class="table-wrap">${toHtmlTable(item)}</div>`);
       }
     }
-    body.push("</section>");
-  }
-  body.push(
-    toHtmlTable({
-      caption: "Inputs",
-      columns: [{ label: "file" }, { label: "sha256" }],
-      rows: Object.entries(outputs.inputs).map(([name, hash]) => [name, hash]),
-    }),
-  );
+    body.push(provenanceHtml(section, source), "</section>");
+  });
   const html = [
     "<!DOCTYPE html>",
     '<html lang="en">',
@@ -278,5 +452,5 @@ export function renderReport(
     "</html>",
     "",
   ].join("\n");
-  return { html, figures };
+  return { html, figures, sections: ordered.map((x) => x.section) };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { formatInterval, formatNumber, type Table } from "../report/table.ts";
+import { MODEL_NOTE } from "../report/gate_tables.ts";
 import type { ContributionsFile, SelectionFile, StudyFile } from "../figures/output_shapes.ts";
 
 const DIGITS = 3;
@@ -27,7 +28,7 @@ const DIGITS = 3;
 export function overviewTable(contributions: ContributionsFile): Table {
   const rows: string[][] = [
     ["estimator", contributions.estimator.name],
-    ["formula", String(contributions.estimator.formula ?? "R_i - B_i = C_i' beta + e_i")],
+    ["formula", MODEL_NOTE.text],
     ["baseline run", contributions.baseline.run_id],
     ["baseline sha256", contributions.baseline.sha256],
   ];

@@ -232,7 +232,7 @@ export function statusLabel(status: string): string {
 export interface NamedColumn {
   readonly version_id: string;
   readonly slot_id: string;
-  readonly chunk_id?: string;
+  readonly chunk_id?: string | undefined;
 }
 
 /**

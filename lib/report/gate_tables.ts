@@ -26,36 +26,36 @@ export interface CoefficientTableInput {
   readonly columns: readonly {
     version_id: string;
     slot_id: string;
-    chunk_id?: string;
+    chunk_id?: string | undefined;
     role: string;
   }[];
-  readonly conventions?: { readonly cov_type?: string };
+  readonly conventions?: { readonly cov_type?: string | undefined } | undefined;
   readonly n_pairs: number;
-  readonly n_tasks?: number;
+  readonly n_tasks?: number | undefined;
   readonly baseline: { readonly run_id: string; readonly sha256: string };
   readonly bootstrap?: {
-    readonly draws?: number;
-    readonly seed?: number;
-    readonly interval?: string;
-  } | null;
+    readonly draws?: number | undefined;
+    readonly seed?: number | undefined;
+    readonly interval?: string | undefined;
+  } | null | undefined;
   readonly metrics: Readonly<
     Record<string, {
-      readonly df_resid?: number;
-      readonly resid_se?: number | null;
-      readonly r2_uncentered?: number | null;
+      readonly df_resid?: number | undefined;
+      readonly resid_se?: number | null | undefined;
+      readonly r2_uncentered?: number | null | undefined;
       readonly masked_mean: number | null;
       readonly bare_mean: number | null;
       readonly delta_mean: number | null;
       readonly coefficients: Readonly<
         Record<string, {
           readonly estimate: number | null;
-          readonly se_hc3?: number | null;
-          readonly se_robust?: number | null;
-          readonly p?: number | null;
-          readonly se_cluster?: number | null;
-          readonly p_cluster?: number | null;
-          readonly se_bootstrap?: number | null;
-          readonly ci?: readonly [number, number] | readonly number[] | null;
+          readonly se_hc3?: number | null | undefined;
+          readonly se_robust?: number | null | undefined;
+          readonly p?: number | null | undefined;
+          readonly se_cluster?: number | null | undefined;
+          readonly p_cluster?: number | null | undefined;
+          readonly se_bootstrap?: number | null | undefined;
+          readonly ci?: readonly [number, number] | readonly number[] | null | undefined;
         }>
       >;
     }>
@@ -87,7 +87,7 @@ export function identicalMetrics(
       readonly coefficients: Readonly<
         Record<string, {
           readonly estimate: number | null;
-          readonly ci?: readonly number[] | null;
+          readonly ci?: readonly number[] | null | undefined;
         }>
       >;
     }>

@@ -1,0 +1,165 @@
+/**
+ * The demo's whole-study report in a real browser (Debian's headless
+ * `chromium`, flags as lib/html/print_pdf.ts): every one of the seven
+ * sections is there, the page logs no console message, the page body never
+ * scrolls sideways at 800 px or 1400 px (wide tables scroll inside their
+ * own box), no interval wraps inside its cell, and no text of any figure
+ * falls outside its SVG's box. Screenshots at both widths go to
+ * reports/screenshots/. The measurements run in an instrumented copy of the
+ * page (the original has no script and a CSP that forbids one); the console
+ * check runs on the original. Ignored, with a message, when chromium or
+ * `--allow-run=chromium` is missing (CI installs it and counts an ignored
+ * test as a failure).
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
+import { demoOutputs } from "./demo_outputs.ts";
+
+const available =
+  Deno.permissions.querySync({ name: "run", command: "chromium" }).state === "granted";
+if (!available) {
+  console.warn(
+    "report_browser_test: skipped — --allow-run=chromium not given or chromium missing " +
+      "(install with `apt-get install -y chromium`)",
+  );
+}
+
+/** Runs headless chromium on a page at a window width; returns stdout and the console lines. */
+async function chromium(
+  page: string,
+  width: number,
+  extra: readonly string[],
+  height = 1000,
+): Promise<{ stdout: string; console: string[] }> {
+  const profile = await Deno.makeTempDir({ prefix: "gatelab-chromium-" });
+  try {
+    const { code, stdout, stderr } = await new Deno.Command("chromium", {
+      args: [
+        ...CHROMIUM_FLAGS,
+        `--user-data-dir=${profile}`,
+        "--hide-scrollbars",
+        `--window-size=${width},${height}`,
+        "--enable-logging=stderr",
+        "--v=0",
+        ...extra,
+        `file://${page}`,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const log = new TextDecoder().decode(stderr);
+    if (code !== 0) throw new Error(`Cannot load page in chromium: exit code ${code}\n${log}`);
+    return {
+      stdout: new TextDecoder().decode(stdout),
+      console: log.split("\n").filter((line) => /:CONSOLE[:(]/.test(line)),
+    };
+  } finally {
+    await Deno.remove(profile, { recursive: true }).catch(() => {});
+  }
+}
+
+// Measures the laid-out page and writes the result into the DOM as JSON.
+const PROBE = `<script>
+addEventListener("load", () => {
+  const out = { sections: [], overflowX: 0, wrappedIntervals: [], textOutside: [], figures: 0 };
+  out.sections = [...document.querySelectorAll("section[data-kind]")].map((s) => s.dataset.kind);
+  out.overflowX = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  for (const td of document.querySelectorAll("tbody td")) {
+    if (!td.textContent.includes("[")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (lines.size > 1) out.wrappedIntervals.push(td.textContent);
+  }
+  for (const svg of document.querySelectorAll("svg[data-figure]")) {
+    out.figures++;
+    const box = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      const eps = 0.5;
+      if (r.left < box.left - eps || r.right > box.right + eps || r.top < box.top - eps || r.bottom > box.bottom + eps) {
+        out.textOutside.push(svg.dataset.figure + ": " + text.textContent);
+      }
+    }
+  }
+  const pre = document.createElement("pre");
+  pre.id = "gatelab-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.append(pre);
+});
+</script>`;
+
+interface Probe {
+  sections: string[];
+  overflowX: number;
+  wrappedIntervals: string[];
+  textOutside: string[];
+  figures: number;
+}
+
+async function probe(report: string, width: number): Promise<Probe> {
+  const html = await Deno.readTextFile(report);
+  const instrumented = html
+    .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "")
+    .replace("</body>", `${PROBE}</body>`);
+  const copy = report.replace(/report\.html$/, `probe-${width}.html`);
+  await Deno.writeTextFile(copy, instrumented);
+  const { stdout } = await chromium(copy, width, ["--dump-dom"]);
+  const match = stdout.match(/<pre id="gatelab-probe">([^<]*)<\/pre>/);
+  ok(match, "the probe ran");
+  return JSON.parse(match[1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&"));
+}
+
+Deno.test({
+  name: "browser: the demo's report has all seven sections and no console message",
+  ignore: !available,
+  async fn() {
+    const report = `${await demoOutputs()}/report/report.html`;
+    const { console: lines } = await chromium(report, 1400, ["--dump-dom"]);
+    deepEqual(lines, []);
+    const { sections, figures } = await probe(report, 1400);
+    deepEqual(sections, ["gate", "pooled", "heldout", "power", "gate_b", "study", "reward"]);
+    ok(figures >= 8, `figures: ${figures}`);
+  },
+});
+
+for (const width of [800, 1400]) {
+  Deno.test({
+    name: `browser: at ${width} px the page never scrolls sideways, intervals stay on one line, figure text stays inside its SVG`,
+    ignore: !available,
+    async fn() {
+      const report = `${await demoOutputs()}/report/report.html`;
+      const p = await probe(report, width);
+      deepEqual(p.overflowX, 0, "the page body scrolls sideways");
+      deepEqual(p.wrappedIntervals, []);
+      deepEqual(p.textOutside, []);
+      await Deno.mkdir("reports/screenshots", { recursive: true });
+      const shot = `${Deno.cwd()}/reports/screenshots/report-${width}.png`;
+      await chromium(report, width, [`--screenshot=${shot}`], 9000);
+      ok((await Deno.stat(shot)).size > 10_000, "screenshot written");
+    },
+  });
+}
+
+Deno.test({
+  name: "browser: the probe sees a clipped figure text, a sideways-scrolling page and a wrapped interval (negative control)",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const report = `${dir}/report.html`;
+    await Deno.writeTextFile(
+      report,
+      `<!DOCTYPE html><html><head><style>td { width: 3em; }</style></head><body>` +
+        `<section data-kind="gate"><svg data-figure="f" width="100" height="40">` +
+        `<text x="60" y="20">a title that runs off the figure</text></svg>` +
+        `<div style="width: 2000px">wide</div>` +
+        `<table><tbody><tr><td>0.108 [0.043, 0.173]</td></tr></tbody></table></section></body></html>`,
+    );
+    const p = await probe(report, 800);
+    deepEqual(p.textOutside, ["f: a title that runs off the figure"]);
+    ok(p.overflowX > 1000);
+    deepEqual(p.wrappedIntervals, ["0.108 [0.043, 0.173]"]);
+    await Deno.remove(dir, { recursive: true });
+  },
+});
