@@ -31,16 +31,18 @@ Deno.test("gate report writes one self-contained report.html with tables and inl
     ok((await Deno.stat(`${out}/figures/${name}.svg`)).isFile, name);
   }
   // Tables: overview, means, coefficients, selection, stability, held-out summary,
-  // across-gate check, arms, comparisons, inputs.
-  deepEqual(count(html, "<table"), 10);
+  // across-gate check, arms, comparisons, and one provenance table per section (3).
+  deepEqual(count(html, "<table"), 12);
   ok(html.includes("<caption>Selection stability of reward (K = 2)</caption>"));
   ok(html.includes("Held-out ranking checks of reward"));
-  ok(html.includes("<caption>Coefficients of reward</caption>"));
-  ok(html.includes('<td class="r">[0.030, 0.210]</td>')); // bootstrap CI of query-formulation
+  ok(html.includes("<caption>Paired-delta coefficients: reward</caption>"));
+  ok(html.includes(" [0.030, 0.210]</td>")); // bootstrap CI of query-formulation
   ok(html.includes('<td class="l">rewrite loser</td>'));
   ok(html.includes('<td class="r">incomplete</td>'));
-  // No script and no external reference; the only URL is the SVG namespace.
-  ok(!/<script|<link|<img|<iframe|src=|href=/i.test(html));
+  // No script and no external reference (links only to the page's own sections);
+  // the only URL is the SVG namespace.
+  ok(!/<script|<link|<img|<iframe|src=|href="[^#]/i.test(html));
+  ok(html.includes('<a href="#section-1-gate">'));
   const urls = html.match(/https?:\/\/[^\s"'<>]+/g) ?? [];
   deepEqual([...new Set(urls)], ["http://www.w3.org/2000/svg"]);
   ok(html.includes("Content-Security-Policy"));
@@ -91,8 +93,8 @@ Deno.test("comparison.json and power.json become tables, not raw JSON", async ()
   const out = await Deno.makeTempDir();
   deepEqual(await quiet(() => run([dir, "--out", out])), 0);
   const html = await Deno.readTextFile(`${out}/report.html`);
-  // Analysis (overview, means, coefficients) + Gate B (2) + power (3) + inputs.
-  deepEqual(count(html, "<table"), 9);
+  // Analysis (overview, means, coefficients) + Gate B (2) + power (3) + provenance (3).
+  deepEqual(count(html, "<table"), 11);
   ok(html.includes("<h2>Gate B: equipped vs bare</h2>"));
   ok(html.includes("<h2>Power plan</h2>"));
   for (
@@ -104,13 +106,15 @@ Deno.test("comparison.json and power.json become tables, not raw JSON", async ()
       "Minimum detectable effect by number of candidate columns",
     ]
   ) ok(html.includes(`<caption>${caption}</caption>`), caption);
-  // Gate B: the reward row, bare / equipped / difference / interval at 4 decimals.
+  // Gate B: the reward row, bare / equipped / difference with its interval, 3 decimals.
   const reward = comparison.metrics.reward;
   ok(
     html.includes(
-      `<td class="l">reward</td>${cell(fixed(reward.bare, 4))}${cell(fixed(reward.equipped, 4))}${
-        cell(fixed(reward.difference, 4))
-      }${cell(`[${fixed(reward.ci[0], 4)}, ${fixed(reward.ci[1], 4)}]`)}`,
+      `<td class="l">reward</td>${cell(fixed(reward.bare, 3))}${cell(fixed(reward.equipped, 3))}${
+        cell(
+          `${fixed(reward.difference, 3)} [${fixed(reward.ci[0], 3)}, ${fixed(reward.ci[1], 3)}]`,
+        )
+      }`,
     ),
   );
   const steps = comparison.behaviour.steps;
@@ -121,18 +125,18 @@ Deno.test("comparison.json and power.json become tables, not raw JSON", async ()
   ok(html.includes(`<td class="l">budget K</td>${cell("2")}`));
   ok(
     html.includes(
-      `<td class="l">MDE at 80% power, alpha 0.05</td>${cell(fixed(power.analytic.mde_80, 4))}`,
+      `<td class="l">MDE at 80% power, alpha 0.05</td>${cell(fixed(power.analytic.mde_80, 3))}`,
     ),
   );
   const t0 = power.mde_by_tasks[0], c0 = power.mde_by_columns[0];
   ok(
     html.includes(
-      `${cell(String(t0.tasks))}${cell(fixed(t0.se_beta, 4))}${cell(fixed(t0.mde_80, 4))}`,
+      `${cell(String(t0.tasks))}${cell(fixed(t0.se_beta, 3))}${cell(fixed(t0.mde_80, 3))}`,
     ),
   );
   ok(
     html.includes(
-      `${cell(String(c0.columns))}${cell(fixed(c0.se_beta, 4))}${cell(fixed(c0.mde_80, 4))}`,
+      `${cell(String(c0.columns))}${cell(fixed(c0.se_beta, 3))}${cell(fixed(c0.mde_80, 3))}`,
     ),
   );
   ok(html.includes(`${power.simulation.sims} simulated gates, seed ${power.simulation.seed}.`));
@@ -142,14 +146,15 @@ Deno.test("comparison.json and power.json become tables, not raw JSON", async ()
   // Both files are recorded as inputs, with their hashes.
   const meta = JSON.parse(await Deno.readTextFile(`${out}/report.json`));
   deepEqual(Object.keys(meta.inputs), ["comparison.json", "contributions.json", "power.json"]);
+  deepEqual(meta.sections.map((s: { kind: string }) => s.kind), ["gate", "power", "gate_b"]);
   deepEqual(meta.inputs["power.json"], sha256Hex(await Deno.readFile(`${dir}/power.json`)));
   // A Gate B / power-only directory is reportable on its own, deterministically.
   await Deno.remove(`${dir}/contributions.json`);
   const a = await readAnalysisDir(dir), b = await readAnalysisDir(dir);
   ok(a.ok && b.ok);
   deepEqual(reportSections(a.value).map((s) => s.heading), [
-    "Gate B: equipped vs bare",
     "Power plan",
+    "Gate B: equipped vs bare",
   ]);
   deepEqual(renderReport(a.value).html, renderReport(b.value).html);
   await Deno.remove(dir, { recursive: true });
@@ -216,4 +221,64 @@ Deno.test("usage errors: no directory, no --out", async () => {
       deepEqual((error as Error).name, "UsageError");
     }
   }
+});
+
+Deno.test("gate report over several directories: sections in paper order, unique figures, provenance", async () => {
+  const gate = await writeAnalysisFixture({ heldout: false, study: false });
+  const study = await writeAnalysisFixture({
+    contributions: false,
+    selection: false,
+    heldout: false,
+  });
+  const heldout = await writeAnalysisFixture({
+    contributions: false,
+    selection: false,
+    study: false,
+  });
+  const out = await Deno.makeTempDir();
+  // Given in reverse paper order; the report puts them back.
+  deepEqual(await quiet(() => run([study, heldout, gate, gate, "--out", out])), 0);
+  const html = await Deno.readTextFile(`${out}/report.html`);
+  const kinds = [...html.matchAll(/<section id="section-(\d+)-(\w+)"/g)].map((m) =>
+    `${m[1]}-${m[2]}`
+  );
+  deepEqual(kinds, ["1-gate", "2-gate", "3-heldout", "4-study"]);
+  ok(html.includes('<nav class="toc"'));
+  // The same directory twice: its figures get distinct names.
+  const figures = [...html.matchAll(/<svg data-figure="([^"]+)"/g)].map((m) => m[1]);
+  deepEqual(new Set(figures).size, figures.length);
+  ok(figures.includes("forest") && figures.includes("forest-2"));
+  // Provenance: each section names its directory and each input's sha256.
+  deepEqual(count(html, '<div class="provenance">'), 4);
+  ok(html.includes(`sha256 ${sha256Hex(await Deno.readFile(`${study}/study.json`))}`));
+  const meta = JSON.parse(await Deno.readTextFile(`${out}/report.json`));
+  deepEqual(meta.sources.length, 4);
+  deepEqual(meta.sections.map((s: { kind: string }) => s.kind), [
+    "gate",
+    "gate",
+    "heldout",
+    "study",
+  ]);
+  for (const d of [gate, study, heldout, out]) await Deno.remove(d, { recursive: true });
+});
+
+Deno.test("gate report --pdf without permission to run chromium: exit 2, one line, nothing written", async () => {
+  const dir = await writeAnalysisFixture({
+    contributions: false,
+    selection: false,
+    heldout: false,
+  });
+  const out = `${await Deno.makeTempDir()}/report`;
+  const lines: string[] = [];
+  const { error } = console;
+  console.error = (...args: unknown[]) => lines.push(args.join(" "));
+  try {
+    deepEqual(await run([dir, "--out", out, "--pdf"]), 2);
+  } finally {
+    console.error = error;
+  }
+  deepEqual(lines.length, 1);
+  ok(/^report: cannot print report\.pdf: .*nothing written$/.test(lines[0]!), lines[0]);
+  ok(!(await Deno.stat(out).then(() => true, () => false)));
+  await Deno.remove(dir, { recursive: true });
 });

@@ -14,6 +14,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
 import { demoOutputs } from "./demo_outputs.ts";
+import { run } from "../lib/cli/report.ts";
 
 const available =
   Deno.permissions.querySync({ name: "run", command: "chromium" }).state === "granted";
@@ -126,7 +127,8 @@ Deno.test({
 
 for (const width of [800, 1400]) {
   Deno.test({
-    name: `browser: at ${width} px the page never scrolls sideways, intervals stay on one line, figure text stays inside its SVG`,
+    name:
+      `browser: at ${width} px the page never scrolls sideways, intervals stay on one line, figure text stays inside its SVG`,
     ignore: !available,
     async fn() {
       const report = `${await demoOutputs()}/report/report.html`;
@@ -143,7 +145,8 @@ for (const width of [800, 1400]) {
 }
 
 Deno.test({
-  name: "browser: the probe sees a clipped figure text, a sideways-scrolling page and a wrapped interval (negative control)",
+  name:
+    "browser: the probe sees a clipped figure text, a sideways-scrolling page and a wrapped interval (negative control)",
   ignore: !available,
   async fn() {
     const dir = await Deno.makeTempDir();
@@ -161,5 +164,25 @@ Deno.test({
     ok(p.overflowX > 1000);
     deepEqual(p.wrappedIntervals, ["0.108 [0.043, 0.173]"]);
     await Deno.remove(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "browser: gate report --pdf prints report.pdf with headless chromium",
+  ignore: !available,
+  async fn() {
+    const demo = await demoOutputs();
+    const out = await Deno.makeTempDir();
+    const { log } = console;
+    console.log = () => {};
+    try {
+      deepEqual(await run([`${demo}/study`, `${demo}/gate-b`, "--out", out, "--pdf"]), 0);
+    } finally {
+      console.log = log;
+    }
+    const pdf = await Deno.readFile(`${out}/report.pdf`);
+    deepEqual(new TextDecoder().decode(pdf.slice(0, 5)), "%PDF-");
+    ok(pdf.length > 10_000);
+    await Deno.remove(out, { recursive: true });
   },
 });

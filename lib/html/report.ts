@@ -129,7 +129,9 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
         ...figure("forest"),
       );
       const tables = coefficientTables(contributions);
-      const primary = tables.find((t) => t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`) ??
+      const primary = tables.find((t) =>
+        t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`
+      ) ??
         tables[0];
       if (primary) items.push(primary);
     }

@@ -33,11 +33,14 @@ export interface CoefficientTableInput {
   readonly n_pairs: number;
   readonly n_tasks?: number | undefined;
   readonly baseline: { readonly run_id: string; readonly sha256: string };
-  readonly bootstrap?: {
-    readonly draws?: number | undefined;
-    readonly seed?: number | undefined;
-    readonly interval?: string | undefined;
-  } | null | undefined;
+  readonly bootstrap?:
+    | {
+      readonly draws?: number | undefined;
+      readonly seed?: number | undefined;
+      readonly interval?: string | undefined;
+    }
+    | null
+    | undefined;
   readonly metrics: Readonly<
     Record<string, {
       readonly df_resid?: number | undefined;

@@ -1,0 +1,58 @@
+/**
+ * One format everywhere: the same tables rendered as Markdown, LaTeX, HTML
+ * and a notebook display bundle, each checked against a committed snapshot
+ * (tests/snapshots/format_*; regenerate with GATELAB_UPDATE_SNAPSHOTS=1 and
+ * review the diff), and the same number, interval and status spelled the
+ * same way in every rendering. Input: the hand-made analysis of
+ * tests/html_fixture.ts.
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { assertSnapshotFile } from "./study_snapshot.ts";
+import { CONTRIBUTIONS as RAW_CONTRIBUTIONS, SELECTION as RAW_SELECTION } from "./html_fixture.ts";
+import { ContributionsFileSchema, SelectionFileSchema } from "../lib/figures/output_shapes.ts";
+import { coefficientTables, selectionTable } from "../lib/report/gate_tables.ts";
+import { toLatex, toMarkdown } from "../lib/report/table.ts";
+import { toHtmlTable } from "../lib/html/html_table.ts";
+import { displayTable, JUPYTER_DISPLAY } from "../lib/html/display.ts";
+import { formatWithInterval, statusLabel } from "../lib/report/format.ts";
+
+// As the report reads them: checked by the output schemas.
+const CONTRIBUTIONS = ContributionsFileSchema.parse(RAW_CONTRIBUTIONS);
+const SELECTION = SelectionFileSchema.parse(RAW_SELECTION);
+const tables = [...coefficientTables(CONTRIBUTIONS), selectionTable(SELECTION)];
+
+Deno.test("format snapshot: Markdown", async () => {
+  await assertSnapshotFile("format_tables.md.snap", tables.map(toMarkdown).join("\n"));
+});
+
+Deno.test("format snapshot: LaTeX", async () => {
+  await assertSnapshotFile("format_tables.tex.snap", tables.map(toLatex).join("\n"));
+});
+
+Deno.test("format snapshot: HTML", async () => {
+  await assertSnapshotFile("format_tables.html.snap", tables.map(toHtmlTable).join("\n"));
+});
+
+Deno.test("format snapshot: notebook display bundle", async () => {
+  const bundles = tables.map((t) => displayTable(t, { latex: true })[JUPYTER_DISPLAY]());
+  await assertSnapshotFile("format_tables.notebook.json.snap", JSON.stringify(bundles, null, 1));
+});
+
+Deno.test("the same coefficient, interval and status read the same in every rendering", () => {
+  const column = CONTRIBUTIONS.columns[0]!;
+  const c = CONTRIBUTIONS.metrics["reward"]!.coefficients[column.version_id]!;
+  const cell = formatWithInterval(c.estimate, c.ci);
+  ok(/^-?\d+\.\d{3} \[-?\d+\.\d{3}, -?\d+\.\d{3}\]$/.test(cell), cell);
+  const [coefficients, selection] = [tables[0]!, tables[tables.length - 1]!];
+  ok(toMarkdown(coefficients).includes(`| ${cell} |`));
+  ok(toHtmlTable(coefficients).includes(`>${cell}</td>`));
+  ok(toLatex(coefficients).includes(`$${cell.replace(" [", "\\ [")}$`));
+  for (const d of SELECTION.decisions) {
+    const status = statusLabel(d.status);
+    ok(toMarkdown(selection).includes(`| ${status} |`), status);
+    ok(toHtmlTable(selection).includes(`>${status}</td>`), status);
+  }
+  // One word for the coefficient in both tables' headers.
+  ok(coefficients.columns.some((col) => col.label.startsWith("coefficient [95% CI")));
+  deepEqual(selection.columns.filter((col) => col.label === "coefficient").length, 1);
+});
