@@ -80,7 +80,7 @@ Deno.test("stability: a bar and a printed frequency per version; frequency check
     { label: "b", frequency: 0.1 },
   ]).svg;
   deepEqual(count(svg, "<rect"), 1 + 2); // white background + two bars
-  ok(svg.includes(">0.880</text>") && svg.includes(">0.100</text>"));
+  ok(svg.includes(">0.875</text>") && svg.includes(">0.100</text>"));
   ok(svg.includes('fill="#4269d0"') && svg.includes('fill="#c6d4f0"'));
   throws(() => stabilityPlot([{ label: "a", frequency: 1.5 }]), /not in \[0, 1\]/);
 });

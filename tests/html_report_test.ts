@@ -262,7 +262,10 @@ Deno.test("gate report over several directories: sections in paper order, unique
   for (const d of [gate, study, heldout, out]) await Deno.remove(d, { recursive: true });
 });
 
-Deno.test("gate report --pdf without permission to run chromium: exit 2, one line, nothing written", async () => {
+Deno.test({
+  name: "gate report --pdf without permission to run chromium: exit 2, one line, nothing written",
+  permissions: { read: true, write: true, env: true, sys: ["cpus"], run: false },
+}, async () => {
   const dir = await writeAnalysisFixture({
     contributions: false,
     selection: false,

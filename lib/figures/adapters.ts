@@ -138,7 +138,8 @@ export function deltaPoints(
 /**
  * Stability rows: selection frequencies per version, in the order of the
  * selection's decisions, marked selected when the full-data selection
- * picked them. Versions without a frequency are left out.
+ * picked them, named like the tables (a slot with one version by its
+ * chunk or slot). Versions without a frequency are left out.
  *
  * @param selection Parsed selection.json.
  * @param frequencies Version id to share of resamples that selected it.
@@ -151,7 +152,7 @@ export function deltaPoints(
  * const rows = stabilityRows({ selected: ["a"],
  *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 1, rank: 1, status: "selected", retired: false }] },
  *   { a: 0.75 });
- * deepEqual(rows, [{ label: "a", frequency: 0.75, selected: true }]);
+ * deepEqual(rows, [{ label: "s", frequency: 0.75, selected: true }]);
  * ```
  */
 export function stabilityRows(
