@@ -306,6 +306,14 @@ tfoot td { font-size: 0.85em; color: #555; border: none; white-space: normal; }
 .provenance td { white-space: normal; vertical-align: top; border: none; padding: 0.1em 0.6em 0.1em 0; }
 code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
 .hash { word-break: break-all; }
+@media print {
+  body { margin: 0; max-width: none; }
+  .table-wrap, .figure { overflow: visible; }
+  tfoot { display: table-row-group; }
+  h2, h3, caption { break-after: avoid; }
+  .figure, tr, .provenance { break-inside: avoid; }
+  nav.toc a { color: inherit; }
+}
 `;
 
 /** Options of {@linkcode renderReport}. */
