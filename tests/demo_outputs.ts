@@ -14,6 +14,11 @@ let cached: Promise<string> | null = null;
 export function demoOutputs(): Promise<string> {
   cached ??= (async () => {
     const out = await Deno.makeTempDir({ prefix: "gatelab-demo-" });
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(out, { recursive: true });
+      } catch { /* already gone */ }
+    });
     for (const [title, args] of DEMO_STEPS) {
       const mapped = args.map((a) => a.replace(/^reports\/demo(?=\/|$)/, out));
       const code = await main(mapped);

@@ -251,7 +251,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
         name: "recipe_comparison",
         title: "Reward recipes: good minus bad mean reward",
         xLabel: "good − bad mean reward",
-        subtitle: "dot: difference of group means; bar: 95% bootstrap percentile interval",
+        intervalText: "95% bootstrap percentile interval (resampled within groups)",
         sort: false,
       }));
     }
