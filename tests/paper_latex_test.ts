@@ -11,7 +11,9 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { compileTables, pdflatexAvailable } from "./latex_compile.ts";
 import { demoOutputs, filesUnder } from "./demo_outputs.ts";
-import { toLatex } from "../lib/report/table.ts";
+import { latexLayout, type Table, toLatex } from "../lib/report/table.ts";
+import { formatEstimate, formatP, formatWithInterval } from "../lib/report/format.ts";
+import fc from "fast-check";
 
 const available = pdflatexAvailable();
 if (!available) {
@@ -64,6 +66,61 @@ Deno.test({
     deepEqual(exitCode, 0, log.slice(-2000));
     deepEqual(perFile[0]!.problems, []);
     ok(!log.includes("executed"), "a control sequence from the data ran");
+    await Deno.remove(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name:
+    "latex: random tables with hostile text fit where the layout says they fit (property, both layouts)",
+  ignore: !available,
+  async fn() {
+    const glyph = fc.constantFrom(
+      ..."abcmwxyzABMWQ0123456789 -_.,/\\&%$#{}~^<>|[]()'\"`!?=+*@中é—×".split(""),
+    );
+    const text = fc.array(glyph, { minLength: 1, maxLength: 16 }).map((cs) => cs.join(""));
+    const number = fc.double({ min: -9.9999, max: 9.9999, noNaN: true });
+    const cell = fc.oneof(
+      text,
+      number.map(formatEstimate),
+      fc.tuple(number, number, number).map(([e, a, b]) =>
+        formatWithInterval(e, [Math.min(a, b), Math.max(a, b)])
+      ),
+      fc.double({ min: 0, max: 1, noNaN: true }).map(formatP),
+    );
+    const table = fc.integer({ min: 1, max: 6 }).chain((k) =>
+      fc.record({
+        caption: text,
+        columns: fc.array(
+          fc.record({ label: text, align: fc.constantFrom("left", "right", "center") }),
+          { minLength: k, maxLength: k },
+        ),
+        rows: fc.array(fc.array(cell, { minLength: k, maxLength: k }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        notes: fc.array(text, { maxLength: 2 }),
+      })
+    );
+    const tables = fc.sample(table, { numRuns: 60, seed: 20261130 })
+      .filter((t) => latexLayout(t as Table).fits);
+    ok(tables.length >= 30, `only ${tables.length} tables fit`);
+    const dir = await Deno.makeTempDir();
+    const files = await Promise.all(tables.map(async (t, i) => {
+      const file = `${dir}/t${i}.tex`;
+      await Deno.writeTextFile(file, toLatex(t as Table));
+      return file;
+    }));
+    for (const layout of ["article", "twocolumn"] as const) {
+      const { perFile, exitCode, log } = await compileTables(files, layout);
+      deepEqual(exitCode, 0, log.slice(-2000));
+      deepEqual(
+        perFile.filter((f) => f.problems.length > 0).map((f) =>
+          `${layout} ${Deno.readTextFileSync(f.file).split("\n")[0]}: ${f.problems}`
+        ),
+        [],
+      );
+    }
     await Deno.remove(dir, { recursive: true });
   },
 });

@@ -219,7 +219,8 @@ function latexHeader(column: TableColumn, width: number): string {
 export const LATEX_WIDTHS = { column: 229.5, text: 345 } as const;
 
 // Widths of Computer Modern Roman 10 pt glyphs (pt), from cmr10.tfm; math
-// minus and relations are wider than their text forms.
+// minus and relations are wider than their text forms. Escaped specials
+// take the width of what they print.
 const CMR10: Record<string, number> = {
   a: 5,
   b: 5.56,
@@ -247,6 +248,32 @@ const CMR10: Record<string, number> = {
   x: 5.28,
   y: 5.28,
   z: 4.44,
+  A: 7.5,
+  B: 7.08,
+  C: 7.22,
+  D: 7.64,
+  E: 6.81,
+  F: 6.53,
+  G: 7.85,
+  H: 7.5,
+  I: 3.61,
+  J: 5.14,
+  K: 7.78,
+  L: 6.25,
+  M: 9.17,
+  N: 7.5,
+  O: 7.78,
+  P: 6.81,
+  Q: 7.78,
+  R: 7.36,
+  S: 5.56,
+  T: 7.22,
+  U: 7.5,
+  V: 7.5,
+  W: 10.28,
+  X: 7.5,
+  Y: 7.5,
+  Z: 6.11,
   " ": 3.33,
   ".": 2.78,
   ",": 2.78,
@@ -261,6 +288,31 @@ const CMR10: Record<string, number> = {
   ";": 2.78,
   "'": 2.78,
   "_": 5,
+  "!": 2.78,
+  "?": 4.72,
+  "=": 7.78,
+  "+": 7.78,
+  "*": 5,
+  "@": 7.78,
+  "&": 7.78,
+  "#": 8.33,
+  "$": 5,
+  "\\": 5,
+  "{": 5,
+  "}": 5,
+  "~": 5,
+  "^": 5,
+  "<": 7.78,
+  ">": 7.78,
+  "|": 2.78,
+  '"': 5,
+  "`": 2.78,
+  "—": 10,
+  "–": 5,
+  "−": 7.78,
+  "×": 7.78,
+  "≤": 7.78,
+  "≥": 7.78,
 };
 
 /** Estimated natural width (pt, 10 pt type) of a cell as {@linkcode latexCell} sets it. */
@@ -272,8 +324,9 @@ function cellWidth(cell: string): number {
     if (/\d/.test(ch)) w += 5;
     else if (numeric && (ch === "-" || ch === "<" || ch === ">")) w += 7.78;
     else if (numeric && ch === ",") w += 4.44; // comma and thin space
-    else if (/[A-Z]/.test(ch)) w += 7.5;
-    else w += CMR10[ch] ?? 7.5;
+    else if (CMR10[ch] !== undefined) w += CMR10[ch]!;
+    else if (ch.codePointAt(0)! > 0x7e) w += 34; // printed as U+XXXX in typewriter type
+    else w += 10.28; // unknown: as wide as the widest capital
   }
   return w;
 }
@@ -344,6 +397,8 @@ export interface LatexLayout {
   readonly tabcolsep: number;
   /** Estimated width in pt. */
   readonly width: number;
+  /** Whether the estimate fits the environment's width (false only when no size fits). */
+  readonly fits: boolean;
 }
 
 // Estimates may be a little short of what TeX measures; keep this margin.
@@ -372,15 +427,19 @@ export function latexLayout(table: Table): LatexLayout {
     [LATEX_WIDTHS.text, footnote],
     [LATEX_WIDTHS.text, script],
   ];
-  const layout = (limit: number, size: LatexSize): LatexLayout => ({
-    environment: limit === LATEX_WIDTHS.column ? "table" : "table*",
-    size: size.command,
-    tabcolsep: size.tabcolsep,
-    width: latexTableWidth(table, size.scale, size.tabcolsep),
-  });
+  const layout = (limit: number, size: LatexSize): LatexLayout => {
+    const width = latexTableWidth(table, size.scale, size.tabcolsep);
+    return {
+      environment: limit === LATEX_WIDTHS.column ? "table" : "table*",
+      size: size.command,
+      tabcolsep: size.tabcolsep,
+      width,
+      fits: width <= SAFETY * limit,
+    };
+  };
   for (const [limit, size] of candidates) {
     const candidate = layout(limit, size);
-    if (candidate.width <= SAFETY * limit) return candidate;
+    if (candidate.fits) return candidate;
   }
   return layout(LATEX_WIDTHS.text, script);
 }
