@@ -56,3 +56,28 @@ Deno.test("the same coefficient, interval and status read the same in every rend
   ok(coefficients.columns.some((col) => col.label.startsWith("coefficient [95% CI")));
   deepEqual(selection.columns.filter((col) => col.label === "coefficient").length, 1);
 });
+
+Deno.test("Markdown tables never pass raw HTML from the data through", () => {
+  const hostile = "<img src=x onerror=alert(1)>";
+  const t = coefficientTables({
+    ...CONTRIBUTIONS,
+    columns: [{
+      version_id: hostile,
+      slot_id: "<b>s</b>",
+      chunk_id: "<script>x</script>",
+      role: "add",
+    }],
+    metrics: {
+      reward: {
+        masked_mean: 0.5,
+        bare_mean: 0.25,
+        delta_mean: 0.25,
+        coefficients: { [hostile]: { estimate: 0.1, se_hc3: 0.01, p: 0.00001 } },
+      },
+    },
+  })[0]!;
+  const md = toMarkdown(t);
+  ok(!/<(img|script|b)\b/i.test(md), md);
+  ok(md.includes("&lt;script>x&lt;/script>"));
+  ok(md.includes("| <0.001 |"), "the p-value floor stays readable");
+});
