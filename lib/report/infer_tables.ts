@@ -150,16 +150,21 @@ const HELDOUT_NAMES: Readonly<Record<string, string>> = {
 export function heldoutSummaryTable(result: HeldoutResult): Table {
   const rows = (Object.keys(result.summary) as (keyof HeldoutResult["summary"])[]).map((key) => {
     const s = result.summary[key];
-    // Correlations are statistics, overlaps counts of chunks, gains rewards.
-    const fmt = key === "spearman" || key === "kendall_tau_b" ? formatStatistic : formatEstimate;
+    // Correlations are statistics, gains rewards, the overlap a count of chunks: its
+    // quantiles (sorted elements) are whole numbers, its mean and SD statistics.
+    const count = key === "topk_overlap";
+    const fmt = key === "spearman" || key === "kendall_tau_b" || count
+      ? formatStatistic
+      : formatEstimate;
+    const quantile = count ? formatCount : fmt;
     return [
       HELDOUT_NAMES[key] ?? key,
       formatCount(s.n),
       fmt(s.mean),
       fmt(s.sd),
-      fmt(s.p05),
-      fmt(s.median),
-      fmt(s.p95),
+      quantile(s.p05),
+      quantile(s.median),
+      quantile(s.p95),
     ];
   });
   const p = result.plan;
