@@ -3,8 +3,9 @@
  * `chromium`, flags as lib/html/print_pdf.ts): every one of the seven
  * sections is there, the page logs no console message, the page body never
  * scrolls sideways at 800 px or 1400 px (wide tables scroll inside their
- * own box), no interval wraps inside its cell, and no text of any figure
- * falls outside its SVG's box. Screenshots at both widths go to
+ * own box), no interval wraps inside its cell, no text of any figure
+ * falls outside its SVG's box, and no figure label overlaps another label
+ * or a dot. Screenshots at both widths go to
  * reports/screenshots/. The measurements run in an instrumented copy of the
  * page (the original has no script and a CSP that forbids one); the console
  * check runs on the original. Ignored, with a message, when chromium or
@@ -84,6 +85,17 @@ addEventListener("load", () => {
       }
     }
   }
+  // Labels (Plot's text marks) must not overlap one another, nor any dot.
+  const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  out.collisions = [];
+  for (const svg of document.querySelectorAll("svg[data-figure]")) {
+    const labels = [...svg.querySelectorAll('g[aria-label="text"] text')].map((t) => [t.textContent, t.getBoundingClientRect()]);
+    const dots = [...svg.querySelectorAll("circle")].map((c) => c.getBoundingClientRect());
+    labels.forEach(([text, r], i) => {
+      for (const [other, q] of labels.slice(i + 1)) if (overlap(r, q)) out.collisions.push(svg.dataset.figure + ": " + text + " / " + other);
+      if (dots.some((d) => overlap(r, d))) out.collisions.push(svg.dataset.figure + ": " + text + " / a dot");
+    });
+  }
   const pre = document.createElement("pre");
   pre.id = "gatelab-probe";
   pre.textContent = JSON.stringify(out);
@@ -96,6 +108,7 @@ interface Probe {
   overflowX: number;
   wrappedIntervals: string[];
   textOutside: string[];
+  collisions: string[];
   figures: number;
 }
 
@@ -136,6 +149,7 @@ for (const width of [800, 1400]) {
       deepEqual(p.overflowX, 0, "the page body scrolls sideways");
       deepEqual(p.wrappedIntervals, []);
       deepEqual(p.textOutside, []);
+      deepEqual(p.collisions, []);
       await Deno.mkdir("reports/screenshots", { recursive: true });
       const shot = `${Deno.cwd()}/reports/screenshots/report-${width}.png`;
       await chromium(report, width, [`--screenshot=${shot}`], 9000);
@@ -155,12 +169,14 @@ Deno.test({
       report,
       `<!DOCTYPE html><html><head><style>td { width: 3em; }</style></head><body>` +
         `<section data-kind="gate"><svg data-figure="f" width="100" height="40">` +
-        `<text x="60" y="20">a title that runs off the figure</text></svg>` +
+        `<text x="60" y="20">a title that runs off the figure</text>` +
+        `<g aria-label="text"><text x="5" y="30">n=3</text><text x="8" y="30">n=4</text></g></svg>` +
         `<div style="width: 2000px">wide</div>` +
         `<table><tbody><tr><td>0.108 [0.043, 0.173]</td></tr></tbody></table></section></body></html>`,
     );
     const p = await probe(report, 800);
     deepEqual(p.textOutside, ["f: a title that runs off the figure"]);
+    deepEqual(p.collisions, ["f: n=3 / n=4"]);
     ok(p.overflowX > 1000);
     deepEqual(p.wrappedIntervals, ["0.108 [0.043, 0.173]"]);
     await Deno.remove(dir, { recursive: true });

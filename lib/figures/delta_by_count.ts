@@ -70,7 +70,7 @@ export function deltaByCountPlot(
       height: 320,
       marginLeft: 56,
       // The n= labels sit above the frame, where no box or outlier reaches.
-      marginTop: 36,
+      marginTop: 44,
       x: { domain: counts, label: "versions present in the mask", type: "band" },
       y: { label: options.yLabel ?? "R − B", grid: true },
       marks: [
@@ -80,7 +80,7 @@ export function deltaByCountPlot(
         Plot.text(means, {
           x: "count",
           frameAnchor: "top",
-          dy: -10,
+          dy: -18,
           text: (d: { n: number }) => `n=${d.n}`,
           fill: "#555",
         }),
