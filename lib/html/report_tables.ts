@@ -4,11 +4,17 @@
  *
  * @module
  */
-import { formatInterval, formatNumber, type Table } from "../report/table.ts";
+import type { Table } from "../report/table.ts";
+import {
+  formatCount,
+  formatEstimate,
+  formatInterval,
+  formatRate,
+  formatWithInterval,
+  intervalHeader,
+} from "../report/format.ts";
 import { MODEL_NOTE } from "../report/gate_tables.ts";
-import type { ContributionsFile, SelectionFile, StudyFile } from "../figures/output_shapes.ts";
-
-const DIGITS = 3;
+import type { ContributionsFile, StudyFile } from "../figures/output_shapes.ts";
 
 /**
  * Overview of a gate analysis: estimator, runs and their hashes, pairs.
@@ -38,10 +44,10 @@ export function overviewTable(contributions: ContributionsFile): Table {
       contributions.masked.sha256,
     ]);
   }
-  if (contributions.gates) rows.push(["gates pooled", String(contributions.gates.length)]);
-  rows.push(["pairs", String(contributions.n_pairs)], [
+  if (contributions.gates) rows.push(["gates pooled", formatCount(contributions.gates.length)]);
+  rows.push(["pairs", formatCount(contributions.n_pairs)], [
     "design columns",
-    String(contributions.columns.length),
+    formatCount(contributions.columns.length),
   ]);
   return { caption: "Analysis", columns: [{ label: "item" }, { label: "value" }], rows };
 }
@@ -73,83 +79,10 @@ export function metricMeansTable(contributions: ContributionsFile): Table {
     ],
     rows: Object.entries(contributions.metrics).map(([metric, m]) => [
       metric,
-      formatNumber(m.masked_mean, DIGITS),
-      formatNumber(m.bare_mean, DIGITS),
-      formatNumber(m.delta_mean, DIGITS),
+      formatEstimate(m.masked_mean),
+      formatEstimate(m.bare_mean),
+      formatEstimate(m.delta_mean),
     ]),
-  };
-}
-
-/**
- * Coefficients of one metric with every standard error present, the
- * bootstrap interval, and the selection status and rank when a selection
- * is given for the same metric.
- *
- * @param contributions Parsed contributions.json.
- * @param metric Metric to show.
- * @param selection Parsed selection.json, or null.
- * @returns One row per design column.
- *
- * @example
- * ```ts
- * import { coefficientsTable } from "./report_tables.ts";
- * import { deepEqual } from "node:assert/strict";
- * const t = coefficientsTable({ format: "gatelab.contributions/v1", estimator: { name: "e" },
- *   baseline: { run_id: "b", sha256: "0" }, n_pairs: 1,
- *   columns: [{ version_id: "v", slot_id: "s", chunk_id: "c", role: "add" }],
- *   metrics: { reward: { masked_mean: 0, bare_mean: 0, delta_mean: 0, coefficients: { v: { estimate: 0.1, se_hc3: 0.02 } } } } },
- *   "reward", null);
- * deepEqual(t.rows, [["v", "s", "add", "0.100", "0.020", "—", "—", "—", "", ""]]);
- * ```
- */
-export function coefficientsTable(
-  contributions: ContributionsFile,
-  metric: string,
-  selection: SelectionFile | null,
-): Table {
-  const m = contributions.metrics[metric];
-  const decisions = new Map(
-    (selection && selection.metric === metric ? selection.decisions : []).map((
-      d,
-    ) => [d.version_id, d]),
-  );
-  const rows = contributions.columns.map((column) => {
-    const c = m?.coefficients[column.version_id];
-    const d = decisions.get(column.version_id);
-    return [
-      column.version_id,
-      column.slot_id,
-      column.role,
-      formatNumber(c?.estimate, DIGITS),
-      formatNumber(c?.se_hc3, DIGITS),
-      formatNumber(c?.se_cluster, DIGITS),
-      formatNumber(c?.se_bootstrap, DIGITS),
-      formatInterval(c?.ci ?? null, DIGITS),
-      d?.status ?? "",
-      d?.rank === null || d?.rank === undefined ? "" : String(d.rank),
-    ];
-  });
-  return {
-    caption: `Coefficients of ${metric}`,
-    label: `tab:coefficients-${metric}`,
-    columns: [
-      { label: "version" },
-      { label: "slot" },
-      { label: "role" },
-      { label: "estimate", align: "right" },
-      { label: "SE (HC3)", align: "right" },
-      { label: "SE (cluster)", align: "right" },
-      { label: "SE (bootstrap)", align: "right" },
-      { label: "95% CI (bootstrap)", align: "right" },
-      { label: "status" },
-      { label: "rank", align: "right" },
-    ],
-    rows,
-    notes: [
-      `${contributions.estimator.name}: ${
-        String(contributions.estimator.formula ?? "R_i - B_i = C_i' beta + e_i")
-      }; ${contributions.n_pairs} pairs. "—": not computed.`,
-    ],
   };
 }
 
@@ -184,11 +117,11 @@ export function studyArmsFileTable(study: StudyFile): Table {
     ],
     rows: Object.entries(study.arms).map(([arm, a]) => [
       arm,
-      String(a.planned),
-      String(a.observed),
-      String(a.successes),
-      a.estimate === null ? "incomplete" : formatNumber(a.estimate, DIGITS),
-      formatInterval(a.bounds, DIGITS),
+      formatCount(a.planned),
+      formatCount(a.observed),
+      formatCount(a.successes),
+      a.estimate === null ? "incomplete" : formatRate(a.estimate),
+      formatInterval(a.bounds),
       a.complete ? "yes" : "no",
     ]),
     notes: ["Bounds [S/H, (S+H-J)/H]: S successes, J observed, H planned slots."],
@@ -208,7 +141,7 @@ export function studyArmsFileTable(study: StudyFile): Table {
  * import { deepEqual } from "node:assert/strict";
  * const t = studyComparisonsFileTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
  *   arms: {}, comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
- * deepEqual(t.rows, [["M − B", "0.100", "[0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
+ * deepEqual(t.rows, [["M − B", "0.100 [0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
  * ```
  */
 export function studyComparisonsFileTable(study: StudyFile): Table {
@@ -217,16 +150,14 @@ export function studyComparisonsFileTable(study: StudyFile): Table {
     label: "tab:study-comparisons",
     columns: [
       { label: "comparison" },
-      { label: "estimate", align: "right" },
-      { label: "95% CI", align: "right" },
+      { label: intervalHeader("difference", "bootstrap, percentile"), align: "right" },
       { label: "bounds", align: "right" },
       { label: "complete" },
     ],
     rows: study.comparisons.map((c) => [
       `${c.a} − ${c.b}`,
-      c.complete && c.estimate !== null ? formatNumber(c.estimate, DIGITS) : "incomplete",
-      formatInterval(c.ci, DIGITS),
-      formatInterval(c.bounds, DIGITS),
+      c.complete && c.estimate !== null ? formatWithInterval(c.estimate, c.ci) : "incomplete",
+      formatInterval(c.bounds),
       c.complete ? "yes" : "no",
     ]),
     notes: [
