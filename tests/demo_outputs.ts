@@ -19,10 +19,12 @@ export function demoOutputs(): Promise<string> {
         Deno.removeSync(out, { recursive: true });
       } catch { /* already gone */ }
     });
-    for (const [title, args] of DEMO_STEPS) {
+    for (const [title, args, expected = 0] of DEMO_STEPS) {
       const mapped = args.map((a) => a.replace(/^reports\/demo(?=\/|$)/, out));
       const code = await main(mapped);
-      if (code !== 0) throw new Error(`demo step failed (exit ${code}): ${title}`);
+      if (code !== expected) {
+        throw new Error(`demo step failed (exit ${code}, expected ${expected}): ${title}`);
+      }
     }
     return out;
   })();

@@ -126,14 +126,24 @@ async function probe(report: string, width: number): Promise<Probe> {
 }
 
 Deno.test({
-  name: "browser: the demo's report has all seven sections and no console message",
+  name:
+    "browser: the demo's report has every section (the seven kinds and the history) and no console message",
   ignore: !available,
   async fn() {
     const report = `${await demoOutputs()}/report/report.html`;
     const { console: lines } = await chromium(report, 1400, ["--dump-dom"]);
     deepEqual(lines, []);
     const { sections, figures } = await probe(report, 1400);
-    deepEqual(sections, ["gate", "pooled", "heldout", "power", "gate_b", "study", "reward"]);
+    deepEqual(sections, [
+      "gate",
+      "pooled",
+      "history",
+      "heldout",
+      "power",
+      "gate_b",
+      "study",
+      "reward",
+    ]);
     ok(figures >= 8, `figures: ${figures}`);
   },
 });

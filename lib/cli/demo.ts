@@ -138,10 +138,11 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
     "--out",
     `${OUT}/reward`,
   ]],
-  ["One HTML report of the whole study (seven sections, self-contained)", [
+  ["One HTML report of the whole study (every kind of output, self-contained)", [
     "report",
     `${OUT}/gate-a`,
     `${OUT}/online`,
+    `${OUT}/history`,
     `${OUT}/heldout-a`,
     `${OUT}/power-a`,
     `${OUT}/gate-b`,
