@@ -139,6 +139,7 @@ Deno.test("history with gaps allowed: lifecycles, exposure and the internalizati
   deepEqual(await quiet(() => main(["report", out, "--out", `${out}/report`])), 0);
   const html = await Deno.readTextFile(`${out}/report/report.html`);
   deepEqual([...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1]), [
+    "Contents",
     "History across checkpoints",
   ]);
   ok(
@@ -205,8 +206,8 @@ Deno.test("analyze --exploratory: waived issues listed, no selection, no ledger;
   deepEqual(await quiet(() => main(["report", out, "--out", `${out}/report`])), 0);
   const html = await Deno.readTextFile(`${out}/report/report.html`);
   deepEqual([...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1]), [
-    "Exploratory (waived: provenance_mismatch): Gate analysis",
-    "Exploratory (waived: provenance_mismatch): Coefficients",
+    "Contents",
+    "Exploratory (waived: provenance_mismatch): Gate analysis (gate-online-c-xsvc)",
   ]);
   // The two estimators would select differently on this gate.
   ok(

@@ -1,6 +1,6 @@
 /**
  * Test helper: compiles `.tex` tables inside a plain `article` page with
- * pdflatex and reports every Overfull/Underfull box, error and missing
+ * pdflatex and reports every Overfull box, error and missing
  * package, per input file. Needs `--allow-run=pdflatex`.
  *
  * @module
@@ -71,7 +71,7 @@ export async function compileTables(
       const endAt = log.indexOf(`GATELAB-END ${i}\n`);
       const part = start < 0 ? "" : log.slice(start, endAt < 0 ? undefined : endAt);
       const problems = part.split("\n").filter((line) =>
-        /^(Overfull|Underfull) \\[hv]box|^! |LaTeX Error|not found|Missing/.test(line)
+        /^Overfull \\[hv]box|^! |LaTeX Error|not found|Missing/.test(line)
       );
       if (start < 0 || endAt < 0) problems.push("pdflatex stopped before the end of this file");
       return { file, problems };

@@ -3,7 +3,7 @@
  * plain `article` page, once one-column (345 pt text width) and once
  * two-column (229.5 pt columns, 469 pt text width), and compiled with
  * pdflatex (TeX Live: texlive-latex-base, -recommended, -extra). Any
- * Overfull or Underfull box, any error and any missing package fails the
+ * Overfull box, any error and any missing package fails the
  * test. Needs `--allow-run=pdflatex`; without it, or without pdflatex, the
  * test is ignored with a message (CI installs TeX Live and counts an
  * ignored test as a failure).

@@ -16,7 +16,7 @@ import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { readHistorySteps } from "../history/read_steps.ts";
 import { buildHistory } from "../history/history.ts";
-import { internalizationTable, lifecycleTable } from "../history/tables.ts";
+import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 import { figureFiles } from "../figures/figure_files.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
@@ -95,7 +95,11 @@ export async function run(args: string[]): Promise<number> {
   const validation = validationDocument(issues, command, read.inputs);
   if (!validation.ok) return await refuse(out, validation, quiet);
 
-  const tables = [lifecycleTable(document), internalizationTable(document)];
+  const tables = [
+    lifecycleTable(document),
+    exposureTable(document),
+    internalizationTable(document),
+  ];
   const figures = await figureFiles([lifecycleFigure(document), trajectoryFigure(document)], {
     png: values["no-png"] !== true,
   });

@@ -11,7 +11,7 @@ export { lineageIssues } from "./lineage.ts";
 export { chunkLifecycles } from "./lifecycle.ts";
 export { internalizationScreen } from "./internalization.ts";
 export { wlsTrend } from "./wls_trend.ts";
-export { internalizationTable, lifecycleTable } from "./tables.ts";
+export { exposureTable, internalizationTable, lifecycleTable } from "./tables.ts";
 export { lifecycleFigure, trajectoryFigure } from "./figures.ts";
 export type { HistoryStep, StepVersion } from "./step.ts";
 export { HistoryFileSchema } from "./history_file.ts";

@@ -4,55 +4,100 @@
  *
  * @module
  */
-import { formatInterval, formatNumber, type Table } from "../report/table.ts";
+import type { Table } from "../report/table.ts";
+import {
+  COEFFICIENT,
+  formatCount,
+  formatEstimate,
+  formatInterval,
+  formatWithInterval,
+  intervalHeader,
+  statusLabel,
+} from "../report/format.ts";
 import type { HistoryDocument } from "./history.ts";
 
-const SHORT: Record<string, string> = {
-  selected: "sel",
-  rewrite_loser: "loser",
-  non_positive: "nonpos",
-  budget_excluded: "budget",
-  retired: "retired",
-};
+/** A version id shown beside its chunk: `v2` for `chunk.v2`, else the whole id. */
+function versionLabel(chunk: string, versionId: string): string {
+  return versionId.startsWith(`${chunk}.`) ? versionId.slice(chunk.length + 1) : versionId;
+}
 
 /**
- * The lifecycle table: one row per chunk, one column per step with the
- * version, status and coefficient, then exposure.
+ * The lifecycle table, in long form so that it fits a paper's page: one
+ * row per chunk and step where the chunk was a candidate, with the
+ * version, its status, its coefficient and interval (the interval on a
+ * second line in LaTeX) and the transition; the chunk is named on its
+ * first row. The steps' checkpoints are listed in a note; exposure is
+ * {@linkcode exposureTable}.
  *
  * @param doc history.json.
  * @returns The table.
  */
 export function lifecycleTable(doc: HistoryDocument): Table {
+  const rows: string[][] = [];
+  for (const [chunk, entries] of Object.entries(doc.chunks)) {
+    let first = true;
+    entries.forEach((e, i) => {
+      if (e === null) return;
+      const ci: [number, number] | null = e.ci_lower === null || e.ci_upper === null
+        ? null
+        : [e.ci_lower, e.ci_upper];
+      rows.push([
+        first ? chunk : "",
+        formatCount(doc.steps[i]?.step ?? i + 1),
+        versionLabel(chunk, e.version_id),
+        statusLabel(e.status),
+        // Markdown prints the break as a space: `0.108 [0.042, 0.175]`.
+        ci === null
+          ? formatEstimate(e.estimate)
+          : `${formatEstimate(e.estimate)}\n${formatInterval(ci)}`,
+        e.transition,
+      ]);
+      first = false;
+    });
+  }
   return {
     caption: `Chunk lifecycles across ${doc.steps.length} steps (${doc.metric})`,
     label: "tab:history-lifecycles",
     columns: [
       { label: "chunk" },
-      ...doc.steps.map((s) => ({
-        label: `step ${s.step} (${s.checkpoint_id ?? s.gate_ids.join("+")})`,
-      })),
-      { label: "in skill", align: "right" as const },
-      { label: "selected", align: "right" as const },
+      { label: "step", align: "right" },
+      { label: "version" },
+      { label: "status" },
+      { label: intervalHeader(COEFFICIENT, "see note"), align: "right" },
+      { label: "transition" },
     ],
-    rows: Object.entries(doc.chunks).map(([chunk, entries]) => [
-      chunk,
-      ...entries.map((e) =>
-        e === null
-          ? "—"
-          : `${e.version_id} ${SHORT[e.status]} ${formatNumber(e.estimate, 3)} ${
-            formatInterval(
-              e.ci_lower === null || e.ci_upper === null ? null : [e.ci_lower, e.ci_upper],
-              3,
-            )
-          } (${e.transition})`
-      ),
-      String(doc.exposure[chunk]!.steps_in_skill),
-      String(doc.exposure[chunk]!.steps_selected),
-    ]),
+    rows,
     notes: [
-      "Cell: representative version, status, coefficient, 95% interval, transition.",
-      doc.conventions.interval,
+      "Steps: " +
+      doc.steps.map((s) => `${s.step} = ${s.checkpoint_id ?? s.gate_ids.join("+")}`).join("; ") +
+      ".",
+      "A chunk has a row for every step where it was a candidate.",
+      `Interval: ${doc.conventions.interval}`,
     ],
+  };
+}
+
+/**
+ * Exposure per chunk: the number of steps it was in the skill and was
+ * selected.
+ *
+ * @param doc history.json.
+ * @returns The table.
+ */
+export function exposureTable(doc: HistoryDocument): Table {
+  return {
+    caption: `Exposure across ${doc.steps.length} steps`,
+    label: "tab:history-exposure",
+    columns: [
+      { label: "chunk" },
+      { label: "steps in skill", align: "right" },
+      { label: "steps selected", align: "right" },
+    ],
+    rows: Object.keys(doc.chunks).map((chunk) => [
+      chunk,
+      formatCount(doc.exposure[chunk]!.steps_in_skill),
+      formatCount(doc.exposure[chunk]!.steps_selected),
+    ]),
   };
 }
 
@@ -70,18 +115,16 @@ export function internalizationTable(doc: HistoryDocument): Table {
       { label: "chunk" },
       { label: "version" },
       { label: "steps" },
-      { label: "estimates" },
-      { label: "slope", align: "right" },
-      { label: "95% CI", align: "right" },
+      { label: `${COEFFICIENT}s by step` },
+      { label: intervalHeader("slope", "normal"), align: "right" },
       { label: "flagged" },
     ],
     rows: doc.internalization.map((r) => [
       r.chunk_id,
-      r.version_id,
+      versionLabel(r.chunk_id, r.version_id),
       r.steps.join(", "),
-      r.estimates.map((e) => formatNumber(e, 3)).join(", "),
-      formatNumber(r.slope, 4),
-      formatInterval(r.slope_ci, 4),
+      r.estimates.map((e) => formatEstimate(e)).join(", "),
+      formatWithInterval(r.slope, r.slope_ci),
       r.flagged ? "yes" : "no",
     ]),
     notes: [doc.conventions.internalization.trend, doc.conventions.internalization.note],

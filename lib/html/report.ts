@@ -36,7 +36,7 @@ import {
   studyArmsFileTable,
   studyComparisonsFileTable,
 } from "./report_tables.ts";
-import { internalizationTable, lifecycleTable } from "../history/tables.ts";
+import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 
 /** A subheading inside a section. */
@@ -268,7 +268,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     sections.push({
       kind: "history",
       heading: "History across checkpoints",
-      items: [lifecycleTable(h), lifecycleFigure(h), internalizationTable(h), trajectoryFigure(h)],
+      items: [
+        lifecycleTable(h),
+        exposureTable(h),
+        lifecycleFigure(h),
+        internalizationTable(h),
+        trajectoryFigure(h),
+      ],
       dir,
       files: ["history.json"],
     });

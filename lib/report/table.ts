@@ -192,11 +192,11 @@ const NUMERIC_CELL =
  * deepEqual(latexCell("3–7"), "$3\\mbox{--}7$");
  * ```
  */
-export function latexCell(cell: string): string {
+export function latexCell(cell: string, align: TableColumn["align"] = "left"): string {
   if (cell.includes("\n")) {
-    // A line break the table asked for: a nested tabular, top-aligned.
-    return `\\begin{tabular}[t]{@{}l@{}}${
-      cell.split("\n").map(latexCell).join("\\\\ ")
+    // A line break the table asked for: a nested tabular, top-aligned, aligned like the column.
+    return `\\begin{tabular}[t]{@{}${align[0]}@{}}${
+      cell.split("\n").map((line) => latexCell(line)).join("\\\\ ")
     }\\end{tabular}`;
   }
   if (NUMERIC_CELL.test(cell)) {
@@ -212,7 +212,9 @@ function latexHeader(column: TableColumn, width: number): string {
   const lines = headerLines(column.label, width);
   if (lines.length === 1) return latexCell(column.label);
   const align = (column.align ?? "left")[0];
-  return `\\begin{tabular}[b]{@{}${align}@{}}${lines.map(latexCell).join("\\\\ ")}\\end{tabular}`;
+  return `\\begin{tabular}[b]{@{}${align}@{}}${
+    lines.map((line) => latexCell(line)).join("\\\\ ")
+  }\\end{tabular}`;
 }
 
 /** The single-column width of a two-column page and the text width of a one-column page (pt). */
@@ -485,7 +487,9 @@ export function toLatex(table: Table): string {
     "\\toprule",
     table.columns.map((c, j) => latexHeader(c, dataWidth(table, j))).join(" & ") + " \\\\",
     "\\midrule",
-    ...table.rows.map((row) => row.map(latexCell).join(" & ") + " \\\\"),
+    ...table.rows.map((row) =>
+      row.map((cell, j) => latexCell(cell, table.columns[j]?.align)).join(" & ") + " \\\\"
+    ),
     "\\bottomrule",
     "\\end{tabular}",
   ];
