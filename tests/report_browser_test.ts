@@ -66,12 +66,18 @@ addEventListener("load", () => {
   const out = { sections: [], overflowX: 0, wrappedIntervals: [], textOutside: [], figures: 0 };
   out.sections = [...document.querySelectorAll("section[data-kind]")].map((s) => s.dataset.kind);
   out.overflowX = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  // An interval "[lo, hi]" must sit on one line (a cell may break before it on purpose).
   for (const td of document.querySelectorAll("tbody td")) {
-    if (!td.textContent.includes("[")) continue;
-    const range = document.createRange();
-    range.selectNodeContents(td);
-    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-    if (lines.size > 1) out.wrappedIntervals.push(td.textContent);
+    const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(/\\[[^\\]]*\\]/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.wrappedIntervals.push(td.textContent);
+      }
+    }
   }
   for (const svg of document.querySelectorAll("svg[data-figure]")) {
     out.figures++;
