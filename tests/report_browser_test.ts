@@ -15,16 +15,11 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
 import { demoOutputs } from "./demo_outputs.ts";
+import { ignoreWithout } from "./ci_tools.ts";
 import { run } from "../lib/cli/report.ts";
 
-const available =
-  Deno.permissions.querySync({ name: "run", command: "chromium" }).state === "granted";
-if (!available) {
-  console.warn(
-    "report_browser_test: skipped — --allow-run=chromium not given or chromium missing " +
-      "(install with `apt-get install -y chromium`)",
-  );
-}
+// Skipped outside CI without --allow-run=chromium, with a message; never in CI (tests/ci_tools.ts).
+const available = !ignoreWithout("chromium", "report_browser_test");
 
 /** Runs headless chromium on a page at a window width; returns stdout and the console lines. */
 async function chromium(

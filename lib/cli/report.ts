@@ -90,6 +90,7 @@ export async function run(args: string[]): Promise<number> {
     "report.json": toJsonText({
       format: "gatelab.report/v1",
       source_dir: dirs.length === 1 ? dirs[0] : null,
+      ...(dirs.length > 1 ? { source_dirs: dirs } : {}),
       inputs: dirs.length === 1 ? outputs[0]!.inputs : undefined,
       sources: outputs.map((s) => ({ dir: s.dir, inputs: s.inputs, provenance: s.provenance })),
       sections: sections.map((s) => ({ kind: s.kind, heading: s.heading, dir: s.dir })),
