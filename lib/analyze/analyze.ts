@@ -13,6 +13,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { type CovType, LEVERAGE_ONE_TOLERANCE } from "../fit/covariance.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
+import { coefficientTolerance, TIE_TOLERANCE_RULE } from "../fit/tolerance.ts";
 import { selectVersions } from "../select/select.ts";
 import type { SelectionStability } from "../infer/bootstrap.ts";
 import { type BootstrapOutcome, runBootstrap } from "./bootstrap_hook.ts";
@@ -298,13 +299,22 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
     generator,
   };
 
-  const choice = selectVersions(columns, fits[metric]!.coefficients, budgetK);
+  const selectionFit = fits[metric]!;
+  const tieTolerance = coefficientTolerance(
+    factor,
+    selectionFit.coefficients,
+    selectionFit.residuals,
+  );
+  const choice = selectVersions(columns, selectionFit.coefficients, budgetK, {
+    tolerance: tieTolerance,
+  });
   const selection: SelectionOutput = {
     format: "gatelab.selection/v1",
     metric,
     budget_k: budgetK,
     selected: choice.selected,
     decisions: choice.decisions,
+    tie_tolerance: tieTolerance,
     exploratory: options.budgetK !== undefined && options.budgetK !== gateBudget,
     gate_budget_k: gateBudget,
     stage: firstGate.stage,
@@ -318,6 +328,8 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
       survivor_order: "alpha descending; equal alphas by version_id ascending (code-unit order)",
       selected:
         "strictly positive alpha within the top budget_k survivors; never filled with non-positive",
+      tie_tolerance: `alphas within tie_tolerance are equal (ties), and alpha <= tie_tolerance ` +
+        `is not positive; ${TIE_TOLERANCE_RULE}`,
     },
     generator,
   };

@@ -3,3 +3,4 @@ export * from "./normal.ts";
 export * from "./factor.ts";
 export * from "./covariance.ts";
 export * from "./ols.ts";
+export * from "./tolerance.ts";
