@@ -151,3 +151,54 @@ Deno.test("diagnostics: pooled rows use CR1 clustered by task with df2 = tasks -
   deepEqual([joint.df1, joint.df2], [JOINT_CR1.df1, JOINT_CR1.df2]);
   deepEqual(interactionScreen(pooled, { covariance: "hc3" }).covariance, "HC3");
 });
+
+Deno.test("diagnostics: leverage-1 rows leave testable pairs testable, with statsmodels' numbers", async () => {
+  // tests/data/leverage_one_reference.json: python3 scripts/reference/infer_leverage_one.py. Row 0
+  // is the only row with `lone` (leverage 1 in every model); c and d co-occur in one row only (the
+  // c x d product gives that row leverage 1, so its HC3 is 0/0). statsmodels on the data without
+  // row 0 and `lone` (which leaves every other number unchanged) gives the five testable pairs and
+  // the joint test; gatelab must match it on the full data, to 1e-10.
+  const ref = JSON.parse(
+    await Deno.readTextFile(new URL("./data/leverage_one_reference.json", import.meta.url)),
+  );
+  const n = ref.y.length, k = 5;
+  const y = Float64Array.from(ref.y as number[]);
+  const d: PairedDataset = {
+    ...dataset(),
+    columns: (ref.columns as string[]).map((id) => ({
+      version_id: id,
+      slot_id: id,
+      chunk_id: id,
+      role: "add" as const,
+    })),
+    n,
+    k,
+    design: Uint8Array.from((ref.x as number[][]).flat()),
+    masked: { reward: y },
+    bare: { reward: new Float64Array(n) },
+    delta: { reward: y },
+    gateIndex: new Uint16Array(n),
+    cluster: Int32Array.from({ length: n }, (_, i) => i),
+    clusterCount: n,
+  };
+  const screen = interactionScreen(d, { covariance: "hc3" });
+  const byName = new Map(screen.pairs.map((p) => [`${p.a} x ${p.b}`, p]));
+  deepEqual(
+    screen.pairs.filter((p) => p.testable).map((p) => `${p.a} x ${p.b}`),
+    ["a x b", "a x c", "a x d", "b x c", "b x d"],
+  );
+  deepEqual(byName.get("c x d")!.n_both, 1);
+  deepEqual([byName.get("c x d")!.testable, byName.get("c x d")!.se], [false, null]);
+  for (const r of ref.pairs) {
+    const got = byName.get(`${r.a} x ${r.b}`)!;
+    close(got.gamma, r.gamma, 1e-10);
+    close(got.se, r.se, 1e-10);
+    close(got.f, r.f, 1e-10);
+    close(got.p_value, r.p, 1e-10);
+    close(got.p_holm, r.holm, 1e-10);
+  }
+  const joint = screen.joint!;
+  close(joint.f, ref.joint.f, 1e-10);
+  close(joint.p_value, ref.joint.p, 1e-10);
+  deepEqual([joint.pairs, joint.df1, joint.df2], [5, ref.joint.df1, ref.joint.df2]);
+});

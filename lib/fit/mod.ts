@@ -4,3 +4,4 @@ export * from "./factor.ts";
 export * from "./covariance.ts";
 export * from "./ols.ts";
 export * from "./tolerance.ts";
+export * from "./rank.ts";

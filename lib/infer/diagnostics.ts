@@ -10,7 +10,10 @@
  * @module
  */
 import type { PairedDataset } from "../core/types.ts";
-import { clusterCovarianceDense, type DenseOls, olsDense, solveSpd } from "./_linalg.ts";
+import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
+import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
+import { type ExtendedFit, extendFit } from "../fit/augment.ts";
+import { solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
 
 /** AMCE of one version beside its coefficient. */
@@ -90,10 +93,41 @@ function metricColumn(dataset: PairedDataset, metric: string): Float64Array {
   return y;
 }
 
-function mainFit(dataset: PairedDataset, y: Float64Array) {
-  const x = Float64Array.from(dataset.design);
-  const fit = olsDense(x, y, dataset.n, dataset.k);
-  if (!fit) throw new RangeError("Cannot diagnose: the design is rank deficient");
+/** The main-effects fit every diagnostic reuses: one factorisation, one solve. */
+interface MainFit {
+  readonly factor: DesignFactorization;
+  readonly coefficients: Float64Array;
+  readonly residuals: Float64Array;
+}
+
+const MAIN_FITS = new WeakMap<PairedDataset, Map<string, MainFit>>();
+const FACTORS = new WeakMap<PairedDataset, DesignFactorization>();
+
+function mainFit(dataset: PairedDataset, metric: string): MainFit {
+  const cached = MAIN_FITS.get(dataset)?.get(metric);
+  if (cached) return cached;
+  let factor = FACTORS.get(dataset);
+  if (!factor) {
+    try {
+      factor = factorDesign(dataset.design, [dataset.n, dataset.k]);
+    } catch {
+      throw new RangeError("Cannot diagnose: the design is rank deficient");
+    }
+    FACTORS.set(dataset, factor);
+  }
+  const y = metricColumn(dataset, metric);
+  const coefficients = solveLeastSquares(factor, y);
+  const { n, k, x } = factor;
+  const residuals = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let fitted = 0;
+    for (let j = 0; j < k; j++) fitted += x[i * k + j]! * coefficients[j]!;
+    residuals[i] = y[i]! - fitted;
+  }
+  const fit = { factor, coefficients, residuals };
+  const byMetric = MAIN_FITS.get(dataset) ?? new Map<string, MainFit>();
+  byMetric.set(metric, fit);
+  MAIN_FITS.set(dataset, byMetric);
   return fit;
 }
 
@@ -128,7 +162,7 @@ export function amceTable(
   const metric = options.metric ?? defaultMetric(dataset);
   const y = metricColumn(dataset, metric);
   const { n, k, design, columns } = dataset;
-  const fit = mainFit(dataset, y);
+  const fit = mainFit(dataset, metric);
   const slotColumns = new Map<string, number[]>();
   columns.forEach((c, j) => slotColumns.set(c.slot_id, [...(slotColumns.get(c.slot_id) ?? []), j]));
   return columns.map((c, j) => {
@@ -221,12 +255,9 @@ export function interactionScreen(
   const metric = options.metric ?? defaultMetric(dataset);
   const alpha = options.alpha ?? 0.05;
   const covariance = screenCovariance(dataset, options.covariance ?? "auto");
-  const cov = covarianceOf(dataset, covariance);
-  const y = metricColumn(dataset, metric);
+  const main = mainFit(dataset, metric);
   const { n, k, design, columns } = dataset;
-  const p = k + 1;
-  const x = new Float64Array(n * p);
-  for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) x[i * p + j] = design[i * k + j]!;
+  const z = new Float64Array(n);
   const raw: {
     a: number;
     b: number;
@@ -243,17 +274,17 @@ export function interactionScreen(
       let nBoth = 0;
       for (let i = 0; i < n; i++) {
         const v = design[i * k + a]! & design[i * k + b]!;
-        x[i * p + k] = v;
+        z[i] = v;
         nBoth += v;
       }
-      const fit = nBoth > 0 ? olsDense(x, y, n, p) : null;
-      const variance = fit ? cov(fit, x, p)[k * p + k]! : NaN;
+      const fit = nBoth > 0 ? extendFit(main.factor, main.residuals, z, 1) : null;
+      const variance = fit ? productCovariance(dataset, covariance, fit, k)[0]! : NaN;
       const df2 = fit ? df2Of(dataset, covariance, fit) : 0;
       if (!fit || !(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
         raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
         continue;
       }
-      const gamma = fit.coefficients[k]!;
+      const gamma = fit.gamma[0]!;
       const f = (gamma * gamma) / variance;
       raw.push({
         a,
@@ -297,7 +328,7 @@ export function interactionScreen(
     correction: "holm",
     alpha,
     pairs,
-    joint: jointTest(dataset, y, testable, covariance),
+    joint: jointTest(dataset, main, testable, covariance),
     flagged,
   };
 }
@@ -322,26 +353,29 @@ function screenCovariance(dataset: PairedDataset, choice: "auto" | "hc3" | "cr1"
   return dataset.clusterCount < dataset.n ? "CR1" : "HC3";
 }
 
-function covarianceOf(dataset: PairedDataset, covariance: "HC3" | "CR1") {
-  return (fit: DenseOls, x: Float64Array, p: number): Float64Array =>
-    covariance === "HC3" ? fit.covHc3 : clusterCovarianceDense(
-      x,
-      fit.residuals,
-      fit.xtxInverse,
-      dataset.cluster,
-      dataset.clusterCount,
-      dataset.n,
-      p,
-    );
+/**
+ * Covariance block of the product coefficients (columns k.. of the extended
+ * fit): HC3 with the leverage-1 guard (NaN where a leverage-1 row determines
+ * the coefficient), or CR1 by task.
+ */
+function productCovariance(
+  dataset: PairedDataset,
+  covariance: "HC3" | "CR1",
+  fit: ExtendedFit,
+  k: number,
+): Float64Array {
+  return covariance === "HC3"
+    ? robustCovarianceBlock(fit, fit.residuals, "hc3", k).covariance
+    : clusterCovarianceBlock(fit, fit.residuals, dataset.cluster, dataset.clusterCount, k);
 }
 
-function df2Of(dataset: PairedDataset, covariance: "HC3" | "CR1", fit: DenseOls): number {
+function df2Of(dataset: PairedDataset, covariance: "HC3" | "CR1", fit: ExtendedFit): number {
   return covariance === "HC3" ? fit.dfResid : dataset.clusterCount - 1;
 }
 
 function jointTest(
   dataset: PairedDataset,
-  y: Float64Array,
+  main: MainFit,
   pairs: readonly { a: number; b: number }[],
   covariance: "HC3" | "CR1",
 ): JointInteractionTest | null {
@@ -349,22 +383,17 @@ function jointTest(
   const q = pairs.length;
   const p = k + q;
   if (q === 0 || n - p <= 0) return null;
-  const x = new Float64Array(n * p);
+  const z = new Float64Array(n * q);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < k; j++) x[i * p + j] = design[i * k + j]!;
-    pairs.forEach((pr, t) => (x[i * p + k + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
+    pairs.forEach((pr, t) => (z[i * q + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
   }
-  const fit = olsDense(x, y, n, p);
+  const fit = extendFit(main.factor, main.residuals, z, q);
   if (!fit) return null;
   const df2 = df2Of(dataset, covariance, fit);
   if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1
-  const full = covarianceOf(dataset, covariance)(fit, x, p);
-  const v = new Float64Array(q * q);
-  const g = new Float64Array(q);
-  for (let s = 0; s < q; s++) {
-    g[s] = fit.coefficients[k + s]!;
-    for (let t = 0; t < q; t++) v[s * q + t] = full[(k + s) * p + (k + t)]!;
-  }
+  const v = productCovariance(dataset, covariance, fit, k);
+  if (v.some((x) => !Number.isFinite(x))) return null;
+  const g = Float64Array.from(fit.gamma);
   const solved = solveSpd(v, g, q);
   if (!solved) return null;
   let w = 0;
@@ -388,9 +417,8 @@ export function residualsByCount(
   options: { readonly metric?: string } = {},
 ): ResidualByCount[] {
   const metric = options.metric ?? defaultMetric(dataset);
-  const y = metricColumn(dataset, metric);
   const { n, k, design } = dataset;
-  const fit = mainFit(dataset, y);
+  const fit = mainFit(dataset, metric);
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     let count = 0;

@@ -165,9 +165,18 @@ export interface HeldoutResult {
   /** mean(gain_realised) / mean(gain_predicted); null when the latter is 0 or absent. */
   readonly realised_to_predicted: number | null;
   readonly summary_quantile_rule: string;
+  /** What the summaries' `sd` is (and is not). */
+  readonly summary_sd: string;
 }
 
 /** Definitions recorded in heldout.json. */
+/** What a held-out summary's `sd` is, recorded in heldout.json. */
+export const HELDOUT_SD_NOTE =
+  "sd: standard deviation of the statistic across the usable splits (ddof 1); a spread, not a " +
+  "standard error: the splits share tasks (every task is held out once per repeat and fits the " +
+  "others), so they are not independent and the uncertainty of the mean is not sd / sqrt(n)";
+
+/** Definitions of the held-out statistics, recorded in heldout.json. */
 export const HELDOUT_DEFINITIONS: Readonly<Record<string, string>> = {
   spearman:
     "Spearman rho (average ranks) between fit-part and held-out-part coefficients, all columns",
@@ -303,6 +312,7 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
     summary,
     realised_to_predicted: mp !== null && mr !== null && mp !== 0 ? mr / mp : null,
     summary_quantile_rule: QUANTILE_RULE,
+    summary_sd: HELDOUT_SD_NOTE,
   };
 }
 

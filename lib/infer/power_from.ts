@@ -6,7 +6,9 @@
  * @module
  */
 import type { Issue, Result } from "../core/issue.ts";
-import { olsDense } from "./_linalg.ts";
+import { GatelabError } from "../core/issue.ts";
+import { factorDesign } from "../fit/factor.ts";
+import { fitOls } from "../fit/ols.ts";
 
 /** What {@linkcode powerInputsFromContributions} extracts. */
 export interface PowerInputs {
@@ -95,7 +97,12 @@ export function powerInputsFromContributions(
     bad(`metrics.${metric}.coefficients`, "expected an estimate per column");
   }
   if (issues.length > 0) return { ok: false, issues };
-  const fit = n > m ? olsDense(x, y, n, m) : null;
+  let fit = null;
+  try {
+    fit = n > m ? fitOls(factorDesign(x, [n, m]), y) : null;
+  } catch (error) {
+    if (!(error instanceof GatelabError)) throw error;
+  }
   if (!fit) {
     bad(
       "tasks",
@@ -116,7 +123,7 @@ export function powerInputsFromContributions(
       tasks: nTasks,
       columns: m,
       pPresent: present / (n * m),
-      residSd: Math.sqrt(fit.rss / (n - m)),
+      residSd: Math.sqrt(fit.ssr / (n - m)),
       versionIds: ids,
       estimates: estimates as number[],
       metric,

@@ -138,7 +138,7 @@ export function heldoutSummaryTable(result: HeldoutResult): Table {
       { label: "statistic" },
       { label: "splits", align: "right" },
       { label: "mean", align: "right" },
-      { label: "sd", align: "right" },
+      { label: "sd across splits", align: "right" },
       { label: "p5", align: "right" },
       { label: "median", align: "right" },
       { label: "p95", align: "right" },
@@ -146,6 +146,8 @@ export function heldoutSummaryTable(result: HeldoutResult): Table {
     rows,
     notes: [
       `Tasks split, seed ${p.seed}, K = ${result.budget_k}; ${result.degenerate_splits} degenerate split(s) excluded.`,
+      "sd is the spread of the statistic across splits (ddof 1), not a standard error: the splits " +
+      "share tasks, so the mean's uncertainty is not sd / sqrt(splits).",
       `Realised / predicted gain of the selected set: ${
         formatNumber(result.realised_to_predicted, 3)
       }.`,
