@@ -5,3 +5,4 @@ export * from "./covariance.ts";
 export * from "./ols.ts";
 export * from "./tolerance.ts";
 export * from "./rank.ts";
+export * from "./point.ts";

@@ -23,9 +23,8 @@ import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
 import type { Result } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
-import { kernelWorkspace, solveWeighted } from "./bootstrap_kernel.ts";
+import { type PointFit, pointFit } from "../fit/point.ts";
 import { SELECTION_RULE } from "./bootstrap.ts";
-import { datasetClusterSums } from "./cluster_sums.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
@@ -211,15 +210,11 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
     );
   }
   const budgetK = plan.budget_k ?? dataset.gates[0]?.budget_k ?? 0;
-  const sums = datasetClusterSums(dataset, [plan.metric]);
-  const { k, clusterCount: g } = sums;
-  const rule = compileSelection(dataset.columns);
+  const { k, clusterCount: g } = dataset;
   const ids = dataset.columns.map((c) => c.version_id);
   const prng = createPrng(plan.seed);
   const perm = new Int32Array(g);
   const fitCounts = new Int32Array(g), heldCounts = new Int32Array(g);
-  const bFit = new Float64Array(k), bHeld = new Float64Array(k);
-  const work = kernelWorkspace(k);
   const ranks = new Int32Array(k), order = new Int32Array(k);
   const splits: HeldoutSplit[] = [];
   const parts = plan.scheme === "kfold" ? plan.folds : 1;
@@ -238,9 +233,9 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
         heldCounts[perm[t]!] = held ? 1 : 0;
       }
       const nFit = fitCounts.reduce((a, b) => a + b, 0);
-      const sFit = solveWeighted(sums, fitCounts, bFit, 0, work);
-      const sHeld = solveWeighted(sums, heldCounts, bHeld, 0, work);
-      if (sFit !== "ok" || sHeld !== "ok") {
+      const fitPart = fitRows(dataset, plan.metric, fitCounts);
+      const heldPart = fitRows(dataset, plan.metric, heldCounts);
+      if (!fitPart || !heldPart) {
         splits.push({
           repeat: r,
           fold: f,
@@ -258,9 +253,12 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
         });
         continue;
       }
-      const selFit = rule.rank(bFit, budgetK, ranks, order).selected;
+      const bFit = fitPart.coefficients, bHeld = heldPart.coefficients;
+      const selFit = compileSelection(dataset.columns, { tolerance: fitPart.tolerances[0]! })
+        .rank(bFit, budgetK, ranks, order).selected;
       const fitSet = Array.from(order.subarray(0, selFit));
-      const selHeld = rule.rank(bHeld, budgetK, ranks, order).selected;
+      const selHeld = compileSelection(dataset.columns, { tolerance: heldPart.tolerances[0]! })
+        .rank(bHeld, budgetK, ranks, order).selected;
       const heldSet = new Set(order.subarray(0, selHeld));
       let inter = 0, predicted = 0, realised = 0;
       for (const j of fitSet) {
@@ -390,38 +388,32 @@ export function againstLaterGate(
   const metric = options.metric ?? "reward";
   const budgetK = options.budgetK ?? earlier.gates[0]?.budget_k ?? 0;
   const fit = (d: PairedDataset) => {
-    const sums = datasetClusterSums(d, [metric]);
-    const out = new Float64Array(d.k);
-    const status = solveWeighted(
-      sums,
-      new Int32Array(sums.clusterCount).fill(1),
-      out,
-      0,
-      kernelWorkspace(d.k),
-    );
-    if (status !== "ok") {
+    if (!d.metrics.includes(metric)) {
+      throw new RangeError(`Cannot compare gates: metric "${metric}" is missing`);
+    }
+    const out = fitRows(d, metric, new Int32Array(d.clusterCount).fill(1));
+    if (!out) {
       throw new RangeError(
-        `Cannot compare gates: a design is ${
-          status === "singular" ? "rank deficient" : "missing a column"
-        }`,
+        "Cannot compare gates: a design is rank deficient (or missing a column)",
       );
     }
     return out;
   };
-  const select = (d: PairedDataset, beta: Float64Array, k: number) => {
+  const select = (d: PairedDataset, beta: Float64Array, tau: number, k: number) => {
     const ranks = new Int32Array(d.k), order = new Int32Array(d.k);
-    const n = compileSelection(d.columns).rank(beta, k, ranks, order).selected;
+    const n = compileSelection(d.columns, { tolerance: tau }).rank(beta, k, ranks, order).selected;
     return Array.from(order.subarray(0, n), (j) => d.columns[j]!.version_id);
   };
-  const bE = fit(earlier), bL = fit(later);
+  const fE = fit(earlier), fL = fit(later);
+  const bE = fE.coefficients, bL = fL.coefficients;
   const laterIndex = new Map(later.columns.map((c, j) => [c.version_id, j]));
   const sharedPairs = earlier.columns.flatMap((c, j) => {
     const l = laterIndex.get(c.version_id);
     return l === undefined ? [] : [[j, l] as const];
   });
   const eShared = sharedPairs.map(([j]) => bE[j]!), lShared = sharedPairs.map(([, l]) => bL[l]!);
-  const selected = select(earlier, bE, budgetK);
-  const selectedLater = select(later, bL, later.gates[0]?.budget_k ?? budgetK);
+  const selected = select(earlier, bE, fE.tolerances[0]!, budgetK);
+  const selectedLater = select(later, bL, fL.tolerances[0]!, later.gates[0]?.budget_k ?? budgetK);
   const laterSet = new Set(selectedLater);
   let predicted = 0, realised = 0;
   const earlierIndex = new Map(earlier.columns.map((c, j) => [c.version_id, j]));
@@ -451,4 +443,27 @@ export function againstLaterGate(
     note: "versions matched by version_id; coefficients are relative to each gate's own bare run " +
       "(checkpoint-relative), so a later checkpoint measures transfer as well as noise",
   };
+}
+
+/**
+ * The core fit (lib/fit QR) of one metric on the rows of the tasks with
+ * `take[cluster] = 1`; null when that part cannot identify every coefficient.
+ */
+function fitRows(
+  dataset: PairedDataset,
+  metric: string,
+  take: ArrayLike<number>,
+): PointFit | null {
+  const { n, k, design, cluster } = dataset;
+  const y = dataset.delta[metric]!;
+  let rows = 0;
+  for (let i = 0; i < n; i++) if (take[cluster[i]!]) rows++;
+  const x = new Uint8Array(rows * k), ys = new Float64Array(rows);
+  let r = 0;
+  for (let i = 0; i < n; i++) {
+    if (!take[cluster[i]!]) continue;
+    x.set(design.subarray(i * k, (i + 1) * k), r * k);
+    ys[r++] = y[i]!;
+  }
+  return pointFit(x, [rows, k], [ys]);
 }
