@@ -29,6 +29,7 @@ import {
   type SelectionOutput,
   type TaskRow,
 } from "./types.ts";
+import { mean as ssMean } from "simple-statistics";
 
 /** Options of {@linkcode analyzeDataset} and {@linkcode runAnalysis}. */
 export interface AnalyzeOptions {
@@ -86,10 +87,9 @@ export interface Analysis {
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
+/** Arithmetic mean (simple-statistics: compensated summation). */
 function mean(a: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]!;
-  return s / a.length;
+  return ssMean(Array.from(a));
 }
 
 /**

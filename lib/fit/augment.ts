@@ -10,6 +10,7 @@
 import { GatelabError } from "../core/issue.ts";
 import type { SandwichParts } from "./covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "./factor.ts";
+import { RANK_TOLERANCE } from "./rank.ts";
 
 /** A fit of y on [X Z], built from the fit of y on X by {@linkcode extendFit}. */
 export interface ExtendedFit extends SandwichParts {
@@ -34,7 +35,8 @@ export interface ExtendedFit extends SandwichParts {
  * - leverages h_i + ez_i' (EZ'EZ)^{-1} ez_i (for one column: h_i + ez_i^2 / ||ez||^2),
  * - influence vectors (u_i - W g_i, g_i) with g_i = (EZ'EZ)^{-1} ez_i,
  *
- * which are exactly the extended model's. The rank rule is the QR rule of
+ * which are exactly the extended model's (for q = 1 the factorisation of
+ * ez is its normalisation and is written out). The rank rule is the QR rule of
  * [X Z]: a column of Z is dependent when its residual on X and the earlier
  * columns of Z has at most RANK_TOLERANCE times its own norm.
  *
@@ -100,29 +102,52 @@ export function extendFit(
       ez[i * q + t] = s;
     }
   }
-  let g: DesignFactorization;
-  try {
-    g = factorDesign(ez, [n, q], { referenceNorms: zNorm2.map(Math.sqrt) });
-  } catch (error) {
-    if (error instanceof GatelabError) return null;
-    throw error;
+  let g: Pick<DesignFactorization, "leverage" | "influence">;
+  let gamma: Float64Array;
+  if (q === 1) {
+    // One column: the Householder factorisation of ez is its normalisation, so write it out
+    // (same rank rule: ||ez|| <= RANK_TOLERANCE ||z||).
+    let s = 0, d = 0;
+    for (let i = 0; i < n; i++) {
+      s += ez[i]! * ez[i]!;
+      d += ez[i]! * residuals[i]!;
+    }
+    if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(zNorm2[0]!)) || zNorm2[0] === 0) return null;
+    const lev1 = new Float64Array(n), infl1 = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      infl1[i] = ez[i]! / s;
+      lev1[i] = ez[i]! * infl1[i]!;
+    }
+    g = { leverage: lev1, influence: infl1 };
+    gamma = Float64Array.of(d / s);
+  } else {
+    let full: DesignFactorization;
+    try {
+      full = factorDesign(ez, [n, q], { referenceNorms: zNorm2.map(Math.sqrt) });
+    } catch (error) {
+      if (error instanceof GatelabError) return null;
+      throw error;
+    }
+    g = full;
+    gamma = solveLeastSquares(full, residuals);
   }
-  const gamma = solveLeastSquares(g, residuals);
   const p = k + q;
   const out = new Float64Array(n);
   const lev = new Float64Array(n);
   const infl = new Float64Array(n * p);
+  const gLeverage = g.leverage as Float64Array, gInfluence = g.influence as Float64Array;
   for (let i = 0; i < n; i++) {
     let fitted = 0;
     for (let t = 0; t < q; t++) fitted += ez[i * q + t]! * gamma[t]!;
     out[i] = residuals[i]! - fitted;
-    lev[i] = leverage[i]! + g.leverage[i]!;
+    lev[i] = leverage[i]! + gLeverage[i]!;
+    const row = i * p, rowK = i * k, rowQ = i * q;
     for (let j = 0; j < k; j++) {
-      let s = influence[i * k + j]!;
-      for (let t = 0; t < q; t++) s -= w[j * q + t]! * g.influence[i * q + t]!;
-      infl[i * p + j] = s;
+      let s = influence[rowK + j]!;
+      for (let t = 0; t < q; t++) s -= w[j * q + t]! * gInfluence[rowQ + t]!;
+      infl[row + j] = s;
     }
-    for (let t = 0; t < q; t++) infl[i * p + k + t] = g.influence[i * q + t]!;
+    for (let t = 0; t < q; t++) infl[row + k + t] = gInfluence[rowQ + t]!;
   }
   return { n, k: p, gamma, residuals: out, dfResid: n - p, leverage: lev, influence: infl };
 }

@@ -15,6 +15,7 @@ import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fi
 import { type ExtendedFit, extendFit } from "../fit/augment.ts";
 import { solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
+import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
 
 /** AMCE of one version beside its coefficient. */
 export interface AmceRow {
@@ -167,19 +168,12 @@ export function amceTable(
   columns.forEach((c, j) => slotColumns.set(c.slot_id, [...(slotColumns.get(c.slot_id) ?? []), j]));
   return columns.map((c, j) => {
     const siblings = slotColumns.get(c.slot_id)!;
-    let n1 = 0, s1 = 0, q1 = 0, n0 = 0, s0 = 0, q0 = 0;
+    const present: number[] = [], absent: number[] = [];
     for (let i = 0; i < n; i++) {
-      const v = y[i]!;
-      if (design[i * k + j] === 1) {
-        n1++;
-        s1 += v;
-        q1 += v * v;
-      } else if (siblings.every((s) => design[i * k + s] === 0)) {
-        n0++;
-        s0 += v;
-        q0 += v * v;
-      }
+      if (design[i * k + j] === 1) present.push(y[i]!);
+      else if (siblings.every((s) => design[i * k + s] === 0)) absent.push(y[i]!);
     }
+    const n1 = present.length, n0 = absent.length;
     const beta = fit.coefficients[j]!;
     if (n1 === 0 || n0 === 0) {
       return {
@@ -192,10 +186,11 @@ export function amceTable(
         n_slot_absent: n0,
       };
     }
-    const m1 = s1 / n1, m0 = s0 / n0;
-    const v1 = n1 > 1 ? (q1 - n1 * m1 * m1) / (n1 - 1) : NaN;
-    const v0 = n0 > 1 ? (q0 - n0 * m0 * m0) / (n0 - 1) : NaN;
-    const se = Math.sqrt(Math.max(0, v1) / n1 + Math.max(0, v0) / n0);
+    const m1 = ssMean(present), m0 = ssMean(absent);
+    // Sample variances, ddof 1 (simple-statistics: two-pass, no sum-of-squares cancellation).
+    const v1 = n1 > 1 ? sampleVariance(present) : NaN;
+    const v0 = n0 > 1 ? sampleVariance(absent) : NaN;
+    const se = Math.sqrt(v1 / n1 + v0 / n0);
     const amce = m1 - m0;
     return {
       version_id: c.version_id,
@@ -428,13 +423,11 @@ export function residualsByCount(
     groups.set(count, list);
   }
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([count, values]) => {
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
-    const ss = values.reduce((s, v) => s + (v - mean) ** 2, 0);
     return {
       count,
       n: values.length,
-      mean,
-      sd: values.length > 1 ? Math.sqrt(ss / (values.length - 1)) : null,
+      mean: ssMean(values),
+      sd: values.length > 1 ? sampleStandardDeviation(values) : null, // ddof 1
     };
   });
 }

@@ -26,6 +26,7 @@ import { compileSelection } from "../select/select.ts";
 import { type PointFit, pointFit } from "../fit/point.ts";
 import { SELECTION_RULE } from "./bootstrap.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
+import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
 export interface HeldoutPlan {
@@ -328,12 +329,12 @@ export function summarise(values: readonly number[]): StatSummary {
   const n = values.length;
   if (n === 0) return { n, mean: null, sd: null, p05: null, median: null, p95: null };
   const sorted = Float64Array.from(values).sort();
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const ss = values.reduce((a, b) => a + (b - mean) ** 2, 0);
+  const xs = [...values];
   return {
     n,
-    mean,
-    sd: n > 1 ? Math.sqrt(ss / (n - 1)) : null,
+    mean: ssMean(xs),
+    sd: n > 1 ? sampleStandardDeviation(xs) : null, // ddof 1
+
     p05: lowerQuantileSorted(sorted, 0.05),
     median: lowerQuantileSorted(sorted, 0.5),
     p95: lowerQuantileSorted(sorted, 0.95),
