@@ -76,7 +76,7 @@ function dataset(): PairedDataset {
   };
 }
 
-const close = (a: number | null | undefined, b: number, tol = 1e-9) =>
+const close = (a: number | null | undefined, b: number, tol = 1e-10) =>
   ok(
     a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)),
     `${a} vs ${b}`,
@@ -91,8 +91,8 @@ Deno.test("diagnostics: per-pair HC3 Wald F, p-values and Holm match statsmodels
     close(got.gamma, ref.gamma);
     close(got.se, ref.se);
     close(got.f, ref.f);
-    close(got.p_value, ref.p, 1e-7);
-    close(got.p_holm, ref.holm, 1e-7);
+    close(got.p_value, ref.p, 1e-10);
+    close(got.p_holm, ref.holm, 1e-10);
   });
   // The planted interaction is the one flagged.
   deepEqual(screen.flagged, ["a x b"]);
@@ -101,7 +101,7 @@ Deno.test("diagnostics: per-pair HC3 Wald F, p-values and Holm match statsmodels
 Deno.test("diagnostics: joint HC3 F test of all products matches statsmodels f_test", () => {
   const joint = interactionScreen(dataset()).joint!;
   close(joint.f, JOINT.f);
-  close(joint.p_value, JOINT.p, 1e-7);
+  close(joint.p_value, JOINT.p, 1e-10);
   deepEqual([joint.df1, joint.df2], [JOINT.df1, JOINT.df2]);
 });
 
@@ -143,11 +143,11 @@ Deno.test("diagnostics: pooled rows use CR1 clustered by task with df2 = tasks -
   screen.pairs.forEach((got, i) => {
     close(got.se, CLUSTERED[i]!.se);
     close(got.f, CLUSTERED[i]!.f);
-    close(got.p_value, CLUSTERED[i]!.p, 1e-7);
+    close(got.p_value, CLUSTERED[i]!.p, 1e-10);
   });
   const joint = screen.joint!;
   close(joint.f, JOINT_CR1.f);
-  close(joint.p_value, JOINT_CR1.p, 1e-7);
+  close(joint.p_value, JOINT_CR1.p, 1e-10);
   deepEqual([joint.df1, joint.df2], [JOINT_CR1.df1, JOINT_CR1.df2]);
   deepEqual(interactionScreen(pooled, { covariance: "hc3" }).covariance, "HC3");
 });
