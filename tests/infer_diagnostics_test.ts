@@ -9,6 +9,7 @@ import { deepEqual, ok } from "node:assert/strict";
 import type { PairedDataset } from "../lib/core/types.ts";
 import { amceTable, interactionScreen, residualsByCount } from "../lib/infer/diagnostics.ts";
 import { referenceJson } from "./reference_data.ts";
+import { bootstrapFixture } from "./infer_fixture.ts";
 
 interface PairReference {
   readonly a: string;
@@ -153,13 +154,13 @@ Deno.test("diagnostics: pooled rows use CR1 clustered by task with df2 = tasks -
 });
 
 Deno.test("diagnostics: leverage-1 rows leave testable pairs testable, with statsmodels' numbers", async () => {
-  // tests/data/leverage_one_reference.json: python3 scripts/reference/infer_leverage_one.py. Row 0
+  // tests/data/reference/infer_leverage_one.json: python3 scripts/reference/infer_leverage_one.py. Row 0
   // is the only row with `lone` (leverage 1 in every model); c and d co-occur in one row only (the
   // c x d product gives that row leverage 1, so its HC3 is 0/0). statsmodels on the data without
   // row 0 and `lone` (which leaves every other number unchanged) gives the five testable pairs and
   // the joint test; gatelab must match it on the full data, to 1e-10.
   const ref = JSON.parse(
-    await Deno.readTextFile(new URL("./data/leverage_one_reference.json", import.meta.url)),
+    await Deno.readTextFile(new URL("./data/reference/infer_leverage_one.json", import.meta.url)),
   );
   const n = ref.y.length, k = 5;
   const y = Float64Array.from(ref.y as number[]);
@@ -201,4 +202,24 @@ Deno.test("diagnostics: leverage-1 rows leave testable pairs testable, with stat
   close(joint.f, ref.joint.f, 1e-10);
   close(joint.p_value, ref.joint.p, 1e-10);
   deepEqual([joint.pairs, joint.df1, joint.df2], [5, ref.joint.df1, ref.joint.df2]);
+});
+
+Deno.test("diagnostics: with pooled rows the AMCE standard error is CR1 by task, as statsmodels", async () => {
+  // tests/data/reference/amce_cluster.json: python3 scripts/reference/amce_cluster.py (statsmodels
+  // OLS on [present, slot absent], cov_type="cluster" by task, t_test([1, -1]).sd), on the pooled
+  // fixture of tests/infer_fixture.ts (30 rows, 24 tasks).
+  const ref = JSON.parse(
+    await Deno.readTextFile(new URL("./data/reference/amce_cluster.json", import.meta.url)),
+  );
+  const rows = amceTable(bootstrapFixture());
+  deepEqual(
+    rows.map((r) => r.version_id),
+    ref.amce.map((r: { version_id: string }) => r.version_id),
+  );
+  rows.forEach((got, j) => {
+    const r = ref.amce[j];
+    deepEqual([got.n_present, got.n_slot_absent], [r.n_present, r.n_slot_absent]);
+    close(got.amce, r.amce, 1e-12);
+    close(got.amce_se, r.amce_se, 1e-10);
+  });
 });

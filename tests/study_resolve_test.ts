@@ -183,10 +183,10 @@ Deno.test("study: unbalanced reps use the nested mean, and the bounds the same n
 });
 
 Deno.test("study: unbalanced bounds match the range over all completions (numpy, enumerated)", async () => {
-  // tests/data/study_bounds_reference.json: python3 scripts/reference/study_bounds.py enumerates
+  // tests/data/reference/study_bounds.json: python3 scripts/reference/study_bounds.py enumerates
   // every 0/1 completion of the unresolved slots and takes the min and max of the nested mean.
   const ref = JSON.parse(
-    await Deno.readTextFile(new URL("./data/study_bounds_reference.json", import.meta.url)),
+    await Deno.readTextFile(new URL("./data/reference/study_bounds.json", import.meta.url)),
   ) as {
     arms: Record<string, {
       slots: { train_seed: number; task_id: string; rep: number; outcome: 0 | 1 | null }[];

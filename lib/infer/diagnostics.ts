@@ -10,7 +10,11 @@
  * @module
  */
 import type { PairedDataset } from "../core/types.ts";
-import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
+import {
+  clusterCovariance,
+  clusterCovarianceBlock,
+  robustCovarianceBlock,
+} from "../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
 import { type ExtendedFit, extendFit } from "../fit/augment.ts";
 import { solveSpd } from "./_linalg.ts";
@@ -23,7 +27,10 @@ export interface AmceRow {
   readonly beta: number;
   /** mean delta with the version present minus mean delta with its slot absent. */
   readonly amce: number | null;
-  /** Welch standard error of the AMCE: sqrt(s1^2/n1 + s0^2/n0), ddof 1. */
+  /**
+   * Standard error of the AMCE: Welch sqrt(s1^2/n1 + s0^2/n0) (ddof 1) when every task has one
+   * row; CR1 clustered by task when rows are pooled (several rows per task).
+   */
   readonly amce_se: number | null;
   /** beta - amce. */
   readonly gap: number | null;
@@ -137,7 +144,9 @@ function mainFit(dataset: PairedDataset, metric: string): MainFit {
  * the mean delta over rows where it is present minus the mean delta over
  * rows where its slot is absent (no version of the slot present); for a
  * plain chunk that is present against absent. Rows of pooled rounds count
- * as rows.
+ * as rows in the means; the standard error is Welch's when every task has
+ * one row and CR1 clustered by task when rows are pooled (rows of one task
+ * share a bare run, so they are not independent).
  *
  * @param dataset Paired dataset.
  * @param options metric (default "reward" or the first metric).
@@ -166,12 +175,18 @@ export function amceTable(
   const fit = mainFit(dataset, metric);
   const slotColumns = new Map<string, number[]>();
   columns.forEach((c, j) => slotColumns.set(c.slot_id, [...(slotColumns.get(c.slot_id) ?? []), j]));
+  const pooled = dataset.clusterCount < n;
   return columns.map((c, j) => {
     const siblings = slotColumns.get(c.slot_id)!;
-    const present: number[] = [], absent: number[] = [];
+    const present: number[] = [], absent: number[] = [], rows: number[] = [];
     for (let i = 0; i < n; i++) {
-      if (design[i * k + j] === 1) present.push(y[i]!);
-      else if (siblings.every((s) => design[i * k + s] === 0)) absent.push(y[i]!);
+      if (design[i * k + j] === 1) {
+        present.push(y[i]!);
+        rows.push(i);
+      } else if (siblings.every((s) => design[i * k + s] === 0)) {
+        absent.push(y[i]!);
+        rows.push(i);
+      }
     }
     const n1 = present.length, n0 = absent.length;
     const beta = fit.coefficients[j]!;
@@ -187,10 +202,15 @@ export function amceTable(
       };
     }
     const m1 = ssMean(present), m0 = ssMean(absent);
-    // Sample variances, ddof 1 (simple-statistics: two-pass, no sum-of-squares cancellation).
-    const v1 = n1 > 1 ? sampleVariance(present) : NaN;
-    const v0 = n0 > 1 ? sampleVariance(absent) : NaN;
-    const se = Math.sqrt(v1 / n1 + v0 / n0);
+    let se: number;
+    if (pooled) {
+      se = clusteredDifferenceSe(dataset, rows, j, y);
+    } else {
+      // Sample variances, ddof 1 (simple-statistics: two-pass, no sum-of-squares cancellation).
+      const v1 = n1 > 1 ? sampleVariance(present) : NaN;
+      const v0 = n0 > 1 ? sampleVariance(absent) : NaN;
+      se = Math.sqrt(v1 / n1 + v0 / n0);
+    }
     const amce = m1 - m0;
     return {
       version_id: c.version_id,
@@ -202,6 +222,38 @@ export function amceTable(
       n_slot_absent: n0,
     };
   });
+}
+
+/**
+ * CR1 standard error of a difference of two group means when rows are
+ * clustered by task: the no-intercept OLS of y on [present, slot absent]
+ * over the rows of either group (its coefficients are the two means),
+ * clustered by task with the core's CR1 (G/(G-1) x (N-1)/(N-2)), and
+ * Var(m1 - m0) = V11 + V00 - 2 V10. NaN when it is undefined (fewer than two
+ * tasks, or no residual degrees of freedom).
+ */
+function clusteredDifferenceSe(
+  dataset: PairedDataset,
+  rows: readonly number[],
+  j: number,
+  y: Float64Array,
+): number {
+  const { k, design, cluster } = dataset;
+  const r = rows.length;
+  const x = new Uint8Array(r * 2), ys = new Float64Array(r), groups = new Int32Array(r);
+  const remap = new Map<number, number>();
+  rows.forEach((i, t) => {
+    x[t * 2 + (design[i * k + j] === 1 ? 0 : 1)] = 1;
+    ys[t] = y[i]!;
+    const g = cluster[i]!;
+    if (!remap.has(g)) remap.set(g, remap.size);
+    groups[t] = remap.get(g)!;
+  });
+  const f = factorDesign(x, [r, 2]);
+  const b = solveLeastSquares(f, ys);
+  const e = ys.map((v, t) => v - x[t * 2]! * b[0]! - x[t * 2 + 1]! * b[1]!);
+  const v = clusterCovariance(f, e, groups, remap.size);
+  return Math.sqrt(v[0]! + v[3]! - 2 * v[1]!);
 }
 
 /**

@@ -12,7 +12,7 @@ degrees of freedom n - p are the same). On the reduced data, statsmodels 0.15 OL
 per testable pair (a x b, a x c, a x d, b x c, b x d), `wald_test(use_f=True)`, Holm over those
 five, and the joint `f_test` of the five products. Pairs with `lone` and c x d are not testable.
 
-Run: python3 scripts/reference/infer_leverage_one.py > tests/data/leverage_one_reference.json
+Run: python3 scripts/reference/infer_leverage_one.py > tests/data/reference/infer_leverage_one.json
 """
 import itertools
 import json
@@ -61,7 +61,7 @@ def main():
              "df2": float(ft.df_denom)}
     design = np.column_stack([x, lone]).astype(int)
     print(json.dumps({
-        "generated_by": "python3 scripts/reference/infer_leverage_one.py > tests/data/leverage_one_reference.json",
+        "generated_by": "python3 scripts/reference/infer_leverage_one.py > tests/data/reference/infer_leverage_one.json",
         "statsmodels": statsmodels.__version__,
         "columns": names + ["lone"],
         "x": design.tolist(), "y": y.tolist(), "cd_row": int(keep),

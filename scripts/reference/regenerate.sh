@@ -25,6 +25,7 @@ python3 scripts/reference/infer_bootstrap.py > "$ref/infer_bootstrap.json"
 python3 scripts/reference/infer_diagnostics.py > "$ref/infer_diagnostics.json"
 python3 scripts/reference/infer_heldout.py > "$ref/infer_heldout.json"
 python3 scripts/reference/infer_power.py > "$ref/infer_power.json"
-python3 scripts/reference/infer_leverage_one.py > tests/data/leverage_one_reference.json
-python3 scripts/reference/study_bounds.py > tests/data/study_bounds_reference.json
+python3 scripts/reference/infer_leverage_one.py > "$ref/infer_leverage_one.json"
+python3 scripts/reference/amce_cluster.py > "$ref/amce_cluster.json"
+python3 scripts/reference/study_bounds.py > "$ref/study_bounds.json"
 echo "reference JSON regenerated under tests/data/ and tests/snapshots/reward_fixture/"

@@ -6,7 +6,7 @@ nested mean (1/K) sum_k (1/N) sum_i (1/n_ki) sum_r y_kir of each completion
 with numpy, and records the smallest and largest value. The bounds are the
 range of the point estimate over the outcomes the unresolved slots could
 have had. Fixture outcomes come from numpy's RandomState(11). Run:
-    python3 scripts/reference/study_bounds.py > tests/data/study_bounds_reference.json
+    python3 scripts/reference/study_bounds.py > tests/data/reference/study_bounds.json
 """
 import itertools
 import json
@@ -61,7 +61,7 @@ def main():
         {"train_seed": 1, "task_id": "b", "rep": 2, "outcome": None},
     ]
     out = {
-        "generated_by": "python3 scripts/reference/study_bounds.py > tests/data/study_bounds_reference.json",
+        "generated_by": "python3 scripts/reference/study_bounds.py > tests/data/reference/study_bounds.json",
         "method": "min and max of the nested mean over all 0/1 completions of the unresolved slots",
         "numpy": np.__version__,
         "arms": {name: {"slots": s, "bounds": bounds(s)} for name, s in arms.items()},
