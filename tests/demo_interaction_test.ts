@@ -65,14 +65,14 @@ for (const [metric, ref] of Object.entries(REFERENCE)) {
     const rank = ranked.findIndex((q) => `${q.a} x ${q.b}` === PAIR) + 1;
     deepEqual(rank, ref.rank);
     const pair = ranked[rank - 1]!;
-    ok(close(pair.gamma!, ref.gamma, 1e-9), `gamma ${pair.gamma}`);
-    ok(close(pair.se!, ref.se, 1e-9), `se ${pair.se}`);
-    ok(close(pair.f!, ref.f, 1e-9), `F ${pair.f}`);
-    ok(close(pair.p_value!, ref.p, 1e-7), `p ${pair.p_value}`);
-    ok(close(pair.p_holm!, ref.holm, 1e-7), `holm ${pair.p_holm}`);
+    ok(close(pair.gamma!, ref.gamma, 1e-10), `gamma ${pair.gamma}`);
+    ok(close(pair.se!, ref.se, 1e-10), `se ${pair.se}`);
+    ok(close(pair.f!, ref.f, 1e-10), `F ${pair.f}`);
+    ok(close(pair.p_value!, ref.p, 1e-10), `p ${pair.p_value}`);
+    ok(close(pair.p_holm!, ref.holm, 1e-10), `holm ${pair.p_holm}`);
     const others = screen.pairs.filter((q) => `${q.a} x ${q.b}` !== PAIR);
     const best = Math.min(...others.map((q) => q.p_holm!));
-    ok(close(best, ref.best_other_holm, 1e-7), `best other holm ${best}`);
+    ok(close(best, ref.best_other_holm, 1e-10), `best other holm ${best}`);
     if (ref.flagged.includes(PAIR)) {
       // The realised interaction is within 2 se of what the truth expects.
       const expected = truth.gate_a.interaction.expected_product_coefficient[metric];

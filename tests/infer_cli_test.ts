@@ -143,3 +143,48 @@ Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inpu
   ok(Math.abs(p2.analytic.se_beta - 0.029104275004359956) < 1e-12);
   deepEqual(await quiet(["plan-power", "--tasks", "400", "--out", pw2]), 2); // usage error: missing options
 });
+
+Deno.test("cli plan-power: an unestimable or always-degenerate design exits 2 with one line and writes no plan", async () => {
+  await using dir = await tempDir();
+  const run = async (args: string[]) => {
+    const lines: string[] = [];
+    const log = console.log, error = console.error;
+    console.log = () => {};
+    console.error = (...a: unknown[]) => lines.push(a.join(" "));
+    try {
+      return { code: await main(args), lines };
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+  };
+  const base = ["plan-power", "--p-present", "0.5", "--resid-sd", "0.3", "--sims", "20"];
+  const out = join(dir.path, "pw");
+  const a = await run([...base, "--tasks", "10", "--columns", "20", "--out", out]);
+  deepEqual(a.code, 2);
+  deepEqual(a.lines, [
+    "usage_error  Cannot plan power: 10 tasks cannot estimate 20 columns (the no-intercept OLS " +
+    "needs more tasks than columns)",
+  ]);
+  ok(!(await Deno.stat(join(out, "power.json")).catch(() => null)));
+  // 25 tasks, 20 columns present with probability 0.01: some column is absent in every simulated gate.
+  const b = await run([
+    "plan-power",
+    "--p-present",
+    "0.01",
+    "--resid-sd",
+    "0.3",
+    "--sims",
+    "20",
+    "--tasks",
+    "25",
+    "--columns",
+    "20",
+    "--out",
+    out,
+  ]);
+  deepEqual(b.code, 2);
+  deepEqual(b.lines.filter((l) => l.startsWith("usage_error")).length, 1);
+  ok(b.lines.some((l) => l.includes("all 20 simulated gates were degenerate")));
+  ok(!(await Deno.stat(join(out, "power.json")).catch(() => null)));
+});

@@ -9,6 +9,7 @@ import { deepEqual, ok } from "node:assert/strict";
 import type { PairedDataset } from "../lib/core/types.ts";
 import { amceTable, interactionScreen, residualsByCount } from "../lib/infer/diagnostics.ts";
 import { referenceJson } from "./reference_data.ts";
+import { bootstrapFixture } from "./infer_fixture.ts";
 
 interface PairReference {
   readonly a: string;
@@ -76,7 +77,7 @@ function dataset(): PairedDataset {
   };
 }
 
-const close = (a: number | null | undefined, b: number, tol = 1e-9) =>
+const close = (a: number | null | undefined, b: number, tol = 1e-10) =>
   ok(
     a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)),
     `${a} vs ${b}`,
@@ -91,8 +92,8 @@ Deno.test("diagnostics: per-pair HC3 Wald F, p-values and Holm match statsmodels
     close(got.gamma, ref.gamma);
     close(got.se, ref.se);
     close(got.f, ref.f);
-    close(got.p_value, ref.p, 1e-7);
-    close(got.p_holm, ref.holm, 1e-7);
+    close(got.p_value, ref.p, 1e-10);
+    close(got.p_holm, ref.holm, 1e-10);
   });
   // The planted interaction is the one flagged.
   deepEqual(screen.flagged, ["a x b"]);
@@ -101,7 +102,7 @@ Deno.test("diagnostics: per-pair HC3 Wald F, p-values and Holm match statsmodels
 Deno.test("diagnostics: joint HC3 F test of all products matches statsmodels f_test", () => {
   const joint = interactionScreen(dataset()).joint!;
   close(joint.f, JOINT.f);
-  close(joint.p_value, JOINT.p, 1e-7);
+  close(joint.p_value, JOINT.p, 1e-10);
   deepEqual([joint.df1, joint.df2], [JOINT.df1, JOINT.df2]);
 });
 
@@ -143,11 +144,82 @@ Deno.test("diagnostics: pooled rows use CR1 clustered by task with df2 = tasks -
   screen.pairs.forEach((got, i) => {
     close(got.se, CLUSTERED[i]!.se);
     close(got.f, CLUSTERED[i]!.f);
-    close(got.p_value, CLUSTERED[i]!.p, 1e-7);
+    close(got.p_value, CLUSTERED[i]!.p, 1e-10);
   });
   const joint = screen.joint!;
   close(joint.f, JOINT_CR1.f);
-  close(joint.p_value, JOINT_CR1.p, 1e-7);
+  close(joint.p_value, JOINT_CR1.p, 1e-10);
   deepEqual([joint.df1, joint.df2], [JOINT_CR1.df1, JOINT_CR1.df2]);
   deepEqual(interactionScreen(pooled, { covariance: "hc3" }).covariance, "HC3");
+});
+
+Deno.test("diagnostics: leverage-1 rows leave testable pairs testable, with statsmodels' numbers", async () => {
+  // tests/data/reference/infer_leverage_one.json: python3 scripts/reference/infer_leverage_one.py. Row 0
+  // is the only row with `lone` (leverage 1 in every model); c and d co-occur in one row only (the
+  // c x d product gives that row leverage 1, so its HC3 is 0/0). statsmodels on the data without
+  // row 0 and `lone` (which leaves every other number unchanged) gives the five testable pairs and
+  // the joint test; gatelab must match it on the full data, to 1e-10.
+  const ref = JSON.parse(
+    await Deno.readTextFile(new URL("./data/reference/infer_leverage_one.json", import.meta.url)),
+  );
+  const n = ref.y.length, k = 5;
+  const y = Float64Array.from(ref.y as number[]);
+  const d: PairedDataset = {
+    ...dataset(),
+    columns: (ref.columns as string[]).map((id) => ({
+      version_id: id,
+      slot_id: id,
+      chunk_id: id,
+      role: "add" as const,
+    })),
+    n,
+    k,
+    design: Uint8Array.from((ref.x as number[][]).flat()),
+    masked: { reward: y },
+    bare: { reward: new Float64Array(n) },
+    delta: { reward: y },
+    gateIndex: new Uint16Array(n),
+    cluster: Int32Array.from({ length: n }, (_, i) => i),
+    clusterCount: n,
+  };
+  const screen = interactionScreen(d, { covariance: "hc3" });
+  const byName = new Map(screen.pairs.map((p) => [`${p.a} x ${p.b}`, p]));
+  deepEqual(
+    screen.pairs.filter((p) => p.testable).map((p) => `${p.a} x ${p.b}`),
+    ["a x b", "a x c", "a x d", "b x c", "b x d"],
+  );
+  deepEqual(byName.get("c x d")!.n_both, 1);
+  deepEqual([byName.get("c x d")!.testable, byName.get("c x d")!.se], [false, null]);
+  for (const r of ref.pairs) {
+    const got = byName.get(`${r.a} x ${r.b}`)!;
+    close(got.gamma, r.gamma, 1e-10);
+    close(got.se, r.se, 1e-10);
+    close(got.f, r.f, 1e-10);
+    close(got.p_value, r.p, 1e-10);
+    close(got.p_holm, r.holm, 1e-10);
+  }
+  const joint = screen.joint!;
+  close(joint.f, ref.joint.f, 1e-10);
+  close(joint.p_value, ref.joint.p, 1e-10);
+  deepEqual([joint.pairs, joint.df1, joint.df2], [5, ref.joint.df1, ref.joint.df2]);
+});
+
+Deno.test("diagnostics: with pooled rows the AMCE standard error is CR1 by task, as statsmodels", async () => {
+  // tests/data/reference/amce_cluster.json: python3 scripts/reference/amce_cluster.py (statsmodels
+  // OLS on [present, slot absent], cov_type="cluster" by task, t_test([1, -1]).sd), on the pooled
+  // fixture of tests/infer_fixture.ts (30 rows, 24 tasks).
+  const ref = JSON.parse(
+    await Deno.readTextFile(new URL("./data/reference/amce_cluster.json", import.meta.url)),
+  );
+  const rows = amceTable(bootstrapFixture());
+  deepEqual(
+    rows.map((r) => r.version_id),
+    ref.amce.map((r: { version_id: string }) => r.version_id),
+  );
+  rows.forEach((got, j) => {
+    const r = ref.amce[j];
+    deepEqual([got.n_present, got.n_slot_absent], [r.n_present, r.n_slot_absent]);
+    close(got.amce, r.amce, 1e-12);
+    close(got.amce_se, r.amce_se, 1e-10);
+  });
 });

@@ -13,6 +13,7 @@ import {
   planPower,
   simulatePower,
 } from "../lib/infer/power.ts";
+import { powerInputsFromContributions } from "../lib/infer/power_from.ts";
 
 const REFERENCE = await referenceJson<{
   cases: { tasks: number; columns: number; p: number; s: number; se: number; mde: number }[];
@@ -93,4 +94,27 @@ Deno.test("power: plan records conventions and grids; bad designs are refused", 
       }),
     /1 effects for 2 columns/,
   );
+});
+
+Deno.test("power --from: pooled rounds count distinct tasks (n_tasks), not rows (n_pairs)", () => {
+  // Two rounds on the same 4 tasks: 8 rows. residual SD: numpy
+  // np.sqrt(np.linalg.lstsq(X, y)[1][0] / (8 - 2)) = 0.0756912588524373 for the rows below.
+  const rows = [[1, 0, 0.3], [0, 1, 0.1], [1, 1, 0.5], [0, 0, 0.05], [1, 0, 0.2], [0, 1, 0.0], [
+    1,
+    1,
+    0.4,
+  ], [1, 0, 0.25]];
+  const tasks = rows.map(([a, b, d]) => ({ columns: { a, b }, values: { reward: { delta: d } } }));
+  const doc = {
+    n_pairs: 8,
+    n_tasks: 4,
+    columns: [{ version_id: "a" }, { version_id: "b" }],
+    tasks,
+    metrics: { reward: { coefficients: { a: { estimate: 0.2 }, b: { estimate: 0.1 } } } },
+  };
+  const r = powerInputsFromContributions(doc);
+  ok(r.ok);
+  deepEqual([r.value.tasks, r.value.columns], [4, 2]);
+  ok(r.value.how.startsWith("tasks = n_tasks"));
+  ok(Math.abs(r.value.residSd - 0.0756912588524373) < 1e-14, `${r.value.residSd}`);
 });

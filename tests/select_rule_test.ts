@@ -175,3 +175,27 @@ Deno.test("select: the compiled fast path agrees with selectVersions and reuses 
     { numRuns: 200 },
   );
 });
+
+Deno.test("select: a tolerance makes near-equal alphas ties and tiny alphas non-positive", () => {
+  // rw1: new is 1e-15 above old -> a tie within tau = 1e-12 keeps old; add-1 at 5e-13 <= tau is not
+  // positive; cur-1 and cur-2 differ by 1e-15 -> one tie group, ordered by version id.
+  const alpha = [0.2 + 1e-15, 0.2, 5e-13, 0.3, 0.3 + 1e-15, -0.1, -0.2, -0.3];
+  const exact = selectVersions(online, alpha, 8);
+  deepEqual(exact.selected, ["rw1@new", "cur-1", "cur-2", "add-1"]);
+  const tied = selectVersions(online, alpha, 8, { tolerance: 1e-12 });
+  deepEqual(tied.selected, ["rw1@old", "cur-1", "cur-2"]);
+  const d = Object.fromEntries(tied.decisions.map((x) => [x.version_id, x.status]));
+  deepEqual([d["rw1@new"], d["add-1"]], ["rewrite_loser", "non_positive"]);
+  // cur-2 now 1e-15 above cur-1: exact comparison lets it take the second slot; the tie does not.
+  const swapped = [0.2, 0.2 + 1e-15, ...alpha.slice(2)];
+  deepEqual(selectVersions(online, swapped, 2).selected, ["rw1@new", "cur-2"]);
+  deepEqual(selectVersions(online, swapped, 2, { tolerance: 1e-12 }).selected, [
+    "rw1@old",
+    "cur-1",
+  ]);
+  const ranks = new Int32Array(8), order = new Int32Array(8);
+  const fast = compileSelection(online, { tolerance: 1e-12 }).rank(alpha, 8, ranks, order);
+  deepEqual(fast.selected, 3);
+  deepEqual([...order.subarray(0, 3)].map((j) => online[j]!.version_id), tied.selected);
+  throws(() => compileSelection(online, { tolerance: -1 }), /tolerance -1/);
+});

@@ -1,11 +1,13 @@
 /**
  * Slot resolution, bounds and plan checks of the study stage. Expected
  * values follow from the rules of docs/study.md by hand (closed forms: counts,
- * S/H and (S+H-J)/H), stated next to each assertion.
+ * S/H and (S+H-J)/H), stated next to each assertion; the unbalanced bounds come from
+ * scripts/reference/study_bounds.py (numpy, every completion enumerated).
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { analyzeStudy, type StudyInput } from "../lib/study/analyze.ts";
 import { resolveSlots } from "../lib/study/resolve.ts";
+import { buildArmGrid } from "../lib/study/arm_grid.ts";
 import type { AttemptRecord, SlotRecord } from "../lib/study/schema.ts";
 
 type Kind = AttemptRecord["kind"];
@@ -169,12 +171,48 @@ Deno.test("study: unknown arms, unpaired arms and non-crossed arms are plan_inva
   ]);
 });
 
-Deno.test("study: unbalanced reps use the nested mean, not the pooled share", () => {
+Deno.test("study: unbalanced reps use the nested mean, and the bounds the same nesting", () => {
   // Seed 1: task a has 1 rep (1), task b has 3 reps (0, 0, 0).
-  // Nested mean = (1 + 0) / 2 = 0.5; pooled S/H = 1/4.
+  // Nested mean = (1 + 0) / 2 = 0.5 (pooled S/H would be 1/4); complete, so the bounds are the
+  // estimate itself.
   const s = [slot("M", 0, "a"), slot("M", 0, "b"), slot("M", 1, "b"), slot("M", 2, "b")];
   const att = s.flatMap((x, i) => attemptsOf(x, [["report", i === 0 ? 1 : 0]], i + 1));
   const r = analyzeStudy(plan(s, att, []));
   ok(r.ok);
-  deepEqual([r.value.arms[0]!.estimate, r.value.arms[0]!.bounds], [0.5, [0.25, 0.25]]);
+  deepEqual([r.value.arms[0]!.estimate, r.value.arms[0]!.bounds], [0.5, [0.5, 0.5]]);
+});
+
+Deno.test("study: unbalanced bounds match the range over all completions (numpy, enumerated)", async () => {
+  // tests/data/reference/study_bounds.json: python3 scripts/reference/study_bounds.py enumerates
+  // every 0/1 completion of the unresolved slots and takes the min and max of the nested mean.
+  const ref = JSON.parse(
+    await Deno.readTextFile(new URL("./data/reference/study_bounds.json", import.meta.url)),
+  ) as {
+    arms: Record<string, {
+      slots: { train_seed: number; task_id: string; rep: number; outcome: 0 | 1 | null }[];
+      bounds: [number, number];
+    }>;
+  };
+  const names = Object.keys(ref.arms);
+  deepEqual(names, ["unbalanced", "unbalanced_one_seed", "issue_example"]);
+  for (const name of names) {
+    const { slots, bounds } = ref.arms[name]!;
+    const grid = buildArmGrid(
+      "M",
+      slots.map((x) => ({
+        arm: "M",
+        ...x,
+        decidedBy: null,
+        status: x.outcome === null ? "ambiguous" as const : "report" as const,
+      })),
+    );
+    ok(grid.ok);
+    const got = grid.value.bounds;
+    ok(
+      Math.abs(got[0] - bounds[0]) < 1e-15 && Math.abs(got[1] - bounds[1]) < 1e-15,
+      `${name}: ${got} vs ${bounds}`,
+    );
+  }
+  // The issue's case: pooled S/H = 1/4 would not contain a completion's nested mean of 0.5.
+  deepEqual(ref.arms["issue_example"]!.bounds, [0.5, 0.6666666666666666]);
 });

@@ -13,6 +13,8 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { type CovType, LEVERAGE_ONE_TOLERANCE } from "../fit/covariance.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
+import { coefficientTolerance, TIE_TOLERANCE_RULE } from "../fit/tolerance.ts";
+import { RANK_TOLERANCE } from "../fit/rank.ts";
 import { selectVersions } from "../select/select.ts";
 import type { SelectionStability } from "../infer/bootstrap.ts";
 import { type BootstrapOutcome, runBootstrap } from "./bootstrap_hook.ts";
@@ -27,6 +29,7 @@ import {
   type SelectionOutput,
   type TaskRow,
 } from "./types.ts";
+import { mean as ssMean } from "simple-statistics";
 
 /** Options of {@linkcode analyzeDataset} and {@linkcode runAnalysis}. */
 export interface AnalyzeOptions {
@@ -84,10 +87,9 @@ export interface Analysis {
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
+/** Arithmetic mean (simple-statistics: compensated summation). */
 function mean(a: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]!;
-  return s / a.length;
+  return ssMean(Array.from(a));
 }
 
 /**
@@ -219,9 +221,8 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
   if (amceFailed || diagnostics === null) {
     warnings.push({
       kind: "diagnostics_unavailable",
-      message: "Cannot compute the misfit diagnostics: X'X of the design (or of a design with an " +
-        "interaction column) is numerically singular for lib/infer's Cholesky although the QR " +
-        "accepted it; amce is null where missing and diagnostics.json is not written",
+      message: "Cannot compute the misfit diagnostics: the main-effects fit they reuse is not " +
+        "available; amce is null where missing and diagnostics.json is not written",
     });
   }
   const budgets = [...new Set(dataset.gates.map((g) => g.budget_k))];
@@ -268,8 +269,9 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
         "CR1 clustered by task (split, task_id): G/(G-1) x (N-1)/(N-K) x (X'X)^-1 [sum_g s_g s_g'] (X'X)^-1",
       p_values: "two-sided, standard normal (z), as statsmodels with robust covariance",
       r2: "uncentred: 1 - SSR / sum(delta^2), because the model has no intercept",
-      solver:
-        `Householder QR shared by all metrics; leverage-1 tolerance ${LEVERAGE_ONE_TOLERANCE}`,
+      solver: `Householder QR shared by all metrics and by the diagnostics (product columns by ` +
+        `rank-one update of this fit); rank tolerance ${RANK_TOLERANCE} (relative column ` +
+        `residual norm); leverage-1 tolerance ${LEVERAGE_ONE_TOLERANCE}`,
       design: "one 0/1 column per version; no intercept, no absent column, not centred",
       amce: AMCE_CONVENTION,
     },
@@ -298,13 +300,22 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
     generator,
   };
 
-  const choice = selectVersions(columns, fits[metric]!.coefficients, budgetK);
+  const selectionFit = fits[metric]!;
+  const tieTolerance = coefficientTolerance(
+    factor,
+    selectionFit.coefficients,
+    selectionFit.residuals,
+  );
+  const choice = selectVersions(columns, selectionFit.coefficients, budgetK, {
+    tolerance: tieTolerance,
+  });
   const selection: SelectionOutput = {
     format: "gatelab.selection/v1",
     metric,
     budget_k: budgetK,
     selected: choice.selected,
     decisions: choice.decisions,
+    tie_tolerance: tieTolerance,
     exploratory: options.budgetK !== undefined && options.budgetK !== gateBudget,
     gate_budget_k: gateBudget,
     stage: firstGate.stage,
@@ -318,6 +329,8 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
       survivor_order: "alpha descending; equal alphas by version_id ascending (code-unit order)",
       selected:
         "strictly positive alpha within the top budget_k survivors; never filled with non-positive",
+      tie_tolerance: `alphas within tie_tolerance are equal (ties), and alpha <= tie_tolerance ` +
+        `is not positive; ${TIE_TOLERANCE_RULE}`,
     },
     generator,
   };

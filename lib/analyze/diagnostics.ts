@@ -101,11 +101,17 @@ export function diagnosticsOutput(
     estimator: ESTIMATOR.name,
     conventions: {
       amce: AMCE_CONVENTION,
-      amce_se: "Welch: sqrt(s1^2/n1 + s0^2/n0), sample variances with ddof 1",
+      amce_se: dataset.clusterCount < dataset.n
+        ? "CR1 clustered by task: the rows are pooled (several rows per task share a bare run), so " +
+          "the no-intercept OLS of delta on [present, slot absent] over the rows of either group, " +
+          "clustered by task (G/(G-1) x (N-1)/(N-2)); se = sqrt(V11 + V00 - 2 V10)"
+        : "Welch: sqrt(s1^2/n1 + s0^2/n0), sample variances with ddof 1 (one row per task)",
       amce_gap: "beta - amce, beta = contributions.json's estimate of the same metric",
-      interaction_screen: "for every pair of columns in different slots, refit the no-intercept " +
-        "OLS with the pair's product column added; Wald F (df 1, df2) on its coefficient gamma; " +
-        "a pair that never co-occurs or makes the design singular is testable: false",
+      interaction_screen: "for every pair of columns in different slots, the no-intercept OLS " +
+        "with the pair's product column added (computed from the main fit by a rank-one update: " +
+        "same numbers as a refit); Wald F (df 1, df2) on its coefficient gamma; a pair that never " +
+        "co-occurs, makes the design singular, or whose gamma a leverage-1 row determines (HC3 " +
+        "0/0) is testable: false",
       interaction_covariance: interactions.covariance === "HC3"
         ? "HC3, df2 = n - columns (every task has one row)"
         : "CR1 clustered by task (split, task_id), df2 = tasks - 1 (a task has several rows, " +

@@ -124,6 +124,11 @@ export interface SelectionOutput {
   readonly budget_k: number;
   readonly selected: readonly string[];
   readonly decisions: readonly SelectionDecision[];
+  /**
+   * Tie tolerance tau of the selection metric's solve (lib/fit
+   * `coefficientTolerance`): alphas within tau are tied, alpha <= tau is not positive.
+   */
+  readonly tie_tolerance: number;
   /** True when --budget-k overrode the gate's budget (exploration only: the gate's budget is part of its plan). */
   readonly exploratory: boolean;
   readonly gate_budget_k: number;
@@ -136,6 +141,7 @@ export interface SelectionOutput {
     readonly family_winner: string;
     readonly survivor_order: string;
     readonly selected: string;
+    readonly tie_tolerance: string;
   };
   readonly generator: { tool: string; version: string; command: string };
 }

@@ -8,6 +8,7 @@
  */
 import { type LatentModel, latentShift } from "./latent.ts";
 import { REWARD_COMPONENTS } from "./params.ts";
+import { solveSpd } from "../infer/_linalg.ts";
 import { type DemoTask, expectedWebshopRewards, type WebshopRewards } from "./webshop.ts";
 
 /** Metrics of every truth table: `reward` first, then the components. */
@@ -80,39 +81,14 @@ export function averageMarginalEffects(
 }
 
 /**
- * Solves the symmetric positive definite system `a x = b` (k x k, row-major)
- * by Cholesky decomposition.
+ * Solves the symmetric positive definite normal equations `a x = b` (k x k,
+ * row-major) with the one Cholesky solver of lib/infer/_linalg.ts.
  *
- * @throws {RangeError} When `a` is not positive definite.
+ * @throws {RangeError} When `a` is singular under the rank rule of lib/fit/rank.ts.
  */
-function solveSpd(a: Float64Array, b: Float64Array, k: number): Float64Array {
-  const l = new Float64Array(k * k);
-  for (let i = 0; i < k; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[i * k + j]!;
-      for (let p = 0; p < j; p++) s -= l[i * k + p]! * l[j * k + p]!;
-      if (i === j) {
-        if (!(s > 0)) {
-          throw new RangeError("Cannot solve normal equations: design is rank deficient");
-        }
-        l[i * k + i] = Math.sqrt(s);
-      } else {
-        l[i * k + j] = s / l[j * k + j]!;
-      }
-    }
-  }
-  const y = new Float64Array(k);
-  for (let i = 0; i < k; i++) {
-    let s = b[i]!;
-    for (let p = 0; p < i; p++) s -= l[i * k + p]! * y[p]!;
-    y[i] = s / l[i * k + i]!;
-  }
-  const x = new Float64Array(k);
-  for (let i = k - 1; i >= 0; i--) {
-    let s = y[i]!;
-    for (let p = i + 1; p < k; p++) s -= l[p * k + i]! * x[p]!;
-    x[i] = s / l[i * k + i]!;
-  }
+function solveNormalEquations(a: Float64Array, b: Float64Array, k: number): Float64Array {
+  const x = solveSpd(a, b, k);
+  if (!x) throw new RangeError("Cannot solve normal equations: design is rank deficient");
   return x;
 }
 
@@ -189,7 +165,7 @@ function expectedNormalSolution(
       for (let i = 0; i < k; i++) if (x[i]) xty[mi]![i]! += mu;
     });
   }
-  return TRUTH_METRICS.map((_, mi) => solveSpd(xtx, xty[mi]!, k));
+  return TRUTH_METRICS.map((_, mi) => solveNormalEquations(xtx, xty[mi]!, k));
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import * as Plot from "@observablehq/plot";
 import { type Figure, renderPlot } from "./_render.ts";
+import { mean as ssMean } from "simple-statistics";
 
 /** One episode: how many versions its mask had present, and its delta. */
 export interface DeltaPoint {
@@ -60,7 +61,7 @@ export function deltaByCountPlot(
   const counts = [...new Set(data.map((p) => p.count))].sort((a, b) => a - b);
   const means = counts.map((count) => {
     const ds = data.filter((p) => p.count === count).map((p) => p.delta);
-    return { count, mean: ds.reduce((s, d) => s + d, 0) / ds.length, n: ds.length };
+    return { count, mean: ssMean(ds), n: ds.length };
   });
   return renderPlot(
     options.name ?? "delta_by_count",

@@ -6,7 +6,20 @@
  * @module
  */
 
-import type { DesignFactorization } from "./factor.ts";
+/**
+ * What a sandwich estimator needs from a fit: leverages h_i and influence
+ * vectors u_i = (X'X)^{-1} x_i of every row. A {@linkcode DesignFactorization}
+ * has them; so has a product-column fit built from it by rank-one update
+ * (lib/fit/augment.ts).
+ */
+export interface SandwichParts {
+  readonly n: number;
+  readonly k: number;
+  /** Leverage h_i of every row. */
+  readonly leverage: ArrayLike<number>;
+  /** u_i = (X'X)^{-1} x_i, row-major n x k. */
+  readonly influence: ArrayLike<number>;
+}
 
 /** Heteroskedasticity-consistent covariance types. */
 export type CovType = "hc0" | "hc1" | "hc2" | "hc3";
@@ -54,13 +67,47 @@ export interface RobustCovariance {
  * ```
  */
 export function robustCovariance(
-  f: DesignFactorization,
+  f: SandwichParts,
   residuals: ArrayLike<number>,
   covType: CovType,
 ): RobustCovariance {
+  return robustCovarianceBlock(f, residuals, covType, 0);
+}
+
+/**
+ * The trailing block of {@linkcode robustCovariance}: the covariance of
+ * coefficients `from..k-1` only (row-major (k-from) x (k-from)), with the
+ * same leverage-1 guard, in O(n (k + (k-from)^2)) instead of O(n k^2). The
+ * interaction screen uses it for the product columns of a fit extended by
+ * rank-one updates.
+ *
+ * @param f Leverages and influence vectors of the (extended) fit.
+ * @param residuals e = y - X b of that fit, length n.
+ * @param covType Which estimator.
+ * @param from First column of the block.
+ * @returns The block, its undefined columns (indexed within the block) and the leverage-1 rows.
+ *
+ * @example The last coefficient's block equals that entry of the full matrix
+ * ```ts
+ * import { factorDesign } from "./factor.ts";
+ * import { robustCovariance, robustCovarianceBlock } from "./covariance.ts";
+ * import { ok } from "node:assert/strict";
+ * const f = factorDesign(Uint8Array.from([1, 0, 0, 1, 1, 1, 1, 0, 0, 1]), [5, 2]);
+ * const e = Float64Array.from([0.1, -0.2, 0.3, -0.1, 0.05]);
+ * const full = robustCovariance(f, e, "hc3").covariance;
+ * ok(robustCovarianceBlock(f, e, "hc3", 1).covariance[0] === full[3]);
+ * ```
+ */
+export function robustCovarianceBlock(
+  f: SandwichParts,
+  residuals: ArrayLike<number>,
+  covType: CovType,
+  from: number,
+): RobustCovariance {
   const { n, k, leverage, influence } = f;
-  const cov = new Float64Array(k * k);
-  const undefinedColumns = new Uint8Array(k);
+  const q = k - from;
+  const cov = new Float64Array(q * q);
+  const undefinedColumns = new Uint8Array(q);
   const leverageOneRows: number[] = [];
   const weighted = covType === "hc2" || covType === "hc3";
   for (let i = 0; i < n; i++) {
@@ -68,11 +115,13 @@ export function robustCovariance(
     const row = i * k;
     const oneMinusH = 1 - leverage[i]!;
     if (weighted && oneMinusH < LEVERAGE_ONE_TOLERANCE) {
+      // The row's residual is 0/0: every coefficient the row determines (a nonzero entry of
+      // u_i, relative to the row's largest) is undefined.
       leverageOneRows.push(i);
       let scale = 0;
       for (let j = 0; j < k; j++) scale = Math.max(scale, Math.abs(influence[row + j]!));
-      for (let j = 0; j < k; j++) {
-        if (Math.abs(influence[row + j]!) > 1e-10 * scale) undefinedColumns[j] = 1;
+      for (let j = from; j < k; j++) {
+        if (Math.abs(influence[row + j]!) > 1e-10 * scale) undefinedColumns[j - from] = 1;
       }
       continue;
     }
@@ -80,15 +129,16 @@ export function robustCovariance(
     if (covType === "hc2") w /= oneMinusH;
     else if (covType === "hc3") w /= oneMinusH * oneMinusH;
     if (w === 0) continue;
-    for (let a = 0; a < k; a++) {
-      const ua = influence[row + a]! * w;
+    const base = row + from;
+    for (let a = 0; a < q; a++) {
+      const ua = influence[base + a]! * w;
       if (ua === 0) continue;
-      for (let b = a; b < k; b++) cov[a * k + b] = cov[a * k + b]! + ua * influence[row + b]!;
+      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + ua * influence[base + b]!;
     }
   }
   const scale = covType === "hc1" ? (n - k > 0 ? n / (n - k) : NaN) : 1;
   if (Number.isNaN(scale)) undefinedColumns.fill(1);
-  finish(cov, k, scale, undefinedColumns);
+  finish(cov, q, scale, undefinedColumns);
   return { covariance: cov, undefinedColumns, leverageOneRows };
 }
 
@@ -118,15 +168,37 @@ export function robustCovariance(
  * ```
  */
 export function clusterCovariance(
-  f: DesignFactorization,
+  f: SandwichParts,
   residuals: ArrayLike<number>,
   cluster: ArrayLike<number>,
   clusterCount: number,
 ): Float64Array {
+  return clusterCovarianceBlock(f, residuals, cluster, clusterCount, 0);
+}
+
+/**
+ * The trailing block (coefficients `from..k-1`) of {@linkcode clusterCovariance}
+ * in O(n (k-from) + G (k-from)^2); the small-sample factor uses the full k.
+ *
+ * @param f Leverages and influence vectors of the (extended) fit.
+ * @param residuals e = y - X b of that fit.
+ * @param cluster Cluster index 0..clusterCount-1 of every row.
+ * @param clusterCount G.
+ * @param from First column of the block.
+ * @returns Row-major (k-from) x (k-from) covariance; all NaN when G < 2 or N <= K.
+ */
+export function clusterCovarianceBlock(
+  f: SandwichParts,
+  residuals: ArrayLike<number>,
+  cluster: ArrayLike<number>,
+  clusterCount: number,
+  from: number,
+): Float64Array {
   const { n, k, influence } = f;
-  const cov = new Float64Array(k * k);
+  const q = k - from;
+  const cov = new Float64Array(q * q);
   if (clusterCount < 2 || n <= k) return cov.fill(NaN);
-  const sums = new Float64Array(clusterCount * k);
+  const sums = new Float64Array(clusterCount * q);
   for (let i = 0; i < n; i++) {
     const e = residuals[i]!;
     if (e === 0) continue;
@@ -136,18 +208,19 @@ export function clusterCovariance(
         `Cannot cluster row ${i}: cluster ${g} is not in 0..${clusterCount - 1}`,
       );
     }
-    for (let j = 0; j < k; j++) sums[g * k + j] = sums[g * k + j]! + influence[i * k + j]! * e;
+    const base = i * k + from;
+    for (let j = 0; j < q; j++) sums[g * q + j] = sums[g * q + j]! + influence[base + j]! * e;
   }
   for (let g = 0; g < clusterCount; g++) {
-    const base = g * k;
-    for (let a = 0; a < k; a++) {
+    const base = g * q;
+    for (let a = 0; a < q; a++) {
       const sa = sums[base + a]!;
       if (sa === 0) continue;
-      for (let b = a; b < k; b++) cov[a * k + b] = cov[a * k + b]! + sa * sums[base + b]!;
+      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + sa * sums[base + b]!;
     }
   }
   const c = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - k));
-  finish(cov, k, c, new Uint8Array(k));
+  finish(cov, q, c, new Uint8Array(q));
   return cov;
 }
 

@@ -6,6 +6,7 @@
  */
 
 import { GatelabError } from "../core/issue.ts";
+import { RANK_TOLERANCE } from "./rank.ts";
 
 /**
  * A factorised n x k design: the Householder QR of X plus the pieces every
@@ -34,10 +35,16 @@ export interface DesignFactorization {
 export interface FactorDesignOptions {
   /**
    * A column is rank deficient when, after the earlier reflections, the norm
-   * of its remaining part is at most `rankTolerance` times its original norm.
-   * @default {1e-10}
+   * of its remaining part is at most `rankTolerance` times its reference norm.
+   * @default {RANK_TOLERANCE} (lib/fit/rank.ts)
    */
   readonly rankTolerance?: number;
+  /**
+   * Reference norm of every column (default: its own norm). A design that is
+   * already residualised on other columns passes the norms the columns had
+   * before, so the rule is the one a factorisation of the whole design applies.
+   */
+  readonly referenceNorms?: ArrayLike<number>;
 }
 
 /**
@@ -78,7 +85,7 @@ export function factorDesign(
       message: `Cannot fit model: ${n} rows are fewer than ${k} columns`,
     }]);
   }
-  const tol = options.rankTolerance ?? 1e-10;
+  const tol = options.rankTolerance ?? RANK_TOLERANCE;
   const x = Float64Array.from(design);
   // Column-major working copy.
   const a = new Float64Array(n * k);
@@ -87,7 +94,7 @@ export function factorDesign(
   for (let j = 0; j < k; j++) {
     let s = 0;
     for (let i = 0; i < n; i++) s += a[j * n + i]! * a[j * n + i]!;
-    originalNorm[j] = Math.sqrt(s);
+    originalNorm[j] = options.referenceNorms?.[j] ?? Math.sqrt(s);
   }
   const beta = new Float64Array(k);
   const r = new Float64Array(k * k);

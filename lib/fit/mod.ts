@@ -3,3 +3,6 @@ export * from "./normal.ts";
 export * from "./factor.ts";
 export * from "./covariance.ts";
 export * from "./ols.ts";
+export * from "./tolerance.ts";
+export * from "./rank.ts";
+export * from "./point.ts";

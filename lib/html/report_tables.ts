@@ -124,7 +124,10 @@ export function studyArmsFileTable(study: StudyFile): Table {
       formatInterval(a.bounds),
       a.complete ? "yes" : "no",
     ]),
-    notes: ["Bounds [S/H, (S+H-J)/H]: S successes, J observed, H planned slots."],
+    notes: [
+      "Bounds: the nested mean with unresolved slots as failures, then as successes; " +
+      "[S/H, (S+H-J)/H] (S successes, J observed, H planned slots) when reps are balanced.",
+    ],
   };
 }
 

@@ -1,13 +1,18 @@
 /**
- * Private dense linear algebra for the inference kernels: packed
- * upper-triangle storage and Cholesky solves on small symmetric positive
- * definite systems (k up to a few hundred). Not exported from mod.ts.
+ * The one SPD solver for normal equations: packed upper-triangle storage
+ * and Cholesky solves on small symmetric positive definite systems (k up to
+ * a few hundred), for the loops that accumulate X'WX (bootstrap draws,
+ * jackknife, power simulation) and small q x q Wald systems. Least-squares
+ * fits on a design go through lib/fit (Householder QR); both use the rank
+ * rule of lib/fit/rank.ts. Not exported from mod.ts.
  *
  * Packed layout: the upper triangle row by row, entry (i, j) with i <= j at
  * `packedIndex(k, i, j)`; k(k+1)/2 entries.
  *
  * @module
  */
+
+import { PIVOT_TOLERANCE } from "../fit/rank.ts";
 
 /** Number of entries of a packed upper triangle of a k x k matrix. */
 export function packedSize(k: number): number {
@@ -19,8 +24,11 @@ export function packedIndex(k: number, i: number, j: number): number {
   return (i * (2 * k - i + 1)) / 2 + (j - i);
 }
 
-/** Relative pivot tolerance: a pivot below `tol * diag` means singular. */
-export const PIVOT_TOLERANCE = 1e-10;
+/**
+ * Relative pivot tolerance: a pivot below `tol * diag` means singular. The
+ * one rank rule of lib/fit/rank.ts, on squared norms.
+ */
+export { PIVOT_TOLERANCE };
 
 /**
  * In-place Cholesky A = U'U of a packed symmetric matrix (upper triangle
@@ -127,148 +135,6 @@ export function packDense(dense: ArrayLike<number>, k: number): Float64Array {
   let p = 0;
   for (let i = 0; i < k; i++) for (let j = i; j < k; j++) out[p++] = dense[i * k + j]!;
   return out;
-}
-
-/** Result of {@linkcode olsDense}. */
-export interface DenseOls {
-  readonly coefficients: Float64Array;
-  readonly residuals: Float64Array;
-  /** HC3 covariance, dense row-major p x p. */
-  readonly covHc3: Float64Array;
-  /** (X'X)^-1, dense row-major. */
-  readonly xtxInverse: Float64Array;
-  readonly rss: number;
-  readonly dfResid: number;
-}
-
-/**
- * No-intercept OLS of y on a dense row-major n x p matrix with HC3
- * covariance (MacKinnon-White: residuals scaled by 1/(1-h_ii)^2).
- *
- * @returns The fit, or null when X'X is singular (or a column is all zero).
- */
-export function olsDense(x: Float64Array, y: Float64Array, n: number, p: number): DenseOls | null {
-  const xtx = new Float64Array(packedSize(p));
-  const xty = new Float64Array(p);
-  for (let r = 0; r < n; r++) {
-    const row = r * p;
-    const yr = y[r]!;
-    let idx = 0;
-    for (let i = 0; i < p; i++) {
-      const xi = x[row + i]!;
-      if (xi === 0) {
-        idx += p - i;
-        continue;
-      }
-      xty[i] = xty[i]! + xi * yr;
-      for (let j = i; j < p; j++) xtx[idx + j - i] = xtx[idx + j - i]! + xi * x[row + j]!;
-      idx += p - i;
-    }
-  }
-  const absent = new Uint8Array(p);
-  if (!choleskyPacked(xtx, p, absent)) return null;
-  for (let i = 0; i < p; i++) if (absent[i]) return null;
-  const beta = Float64Array.from(xty);
-  choleskySolvePacked(xtx, p, absent, beta);
-  const inv = choleskyInverseDense(xtx, p, absent);
-  const residuals = new Float64Array(n);
-  const meat = new Float64Array(p * p);
-  const xr = new Float64Array(p);
-  let rss = 0;
-  for (let r = 0; r < n; r++) {
-    const row = r * p;
-    let fitted = 0;
-    for (let i = 0; i < p; i++) fitted += x[row + i]! * beta[i]!;
-    const e = y[r]! - fitted;
-    residuals[r] = e;
-    rss += e * e;
-    // leverage h = x' (X'X)^-1 x
-    for (let i = 0; i < p; i++) {
-      let s = 0;
-      for (let j = 0; j < p; j++) s += inv[i * p + j]! * x[row + j]!;
-      xr[i] = s;
-    }
-    let h = 0;
-    for (let i = 0; i < p; i++) h += x[row + i]! * xr[i]!;
-    const w = (e * e) / ((1 - h) * (1 - h));
-    for (let i = 0; i < p; i++) {
-      const xi = x[row + i]!;
-      if (xi === 0) continue;
-      for (let j = 0; j < p; j++) meat[i * p + j] = meat[i * p + j]! + w * xi * x[row + j]!;
-    }
-  }
-  const tmp = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      let s = 0;
-      for (let l = 0; l < p; l++) s += inv[i * p + l]! * meat[l * p + j]!;
-      tmp[i * p + j] = s;
-    }
-  }
-  const cov = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      let s = 0;
-      for (let l = 0; l < p; l++) s += tmp[i * p + l]! * inv[l * p + j]!;
-      cov[i * p + j] = s;
-    }
-  }
-  return {
-    coefficients: beta,
-    residuals,
-    covHc3: cov,
-    xtxInverse: inv,
-    rss,
-    dfResid: n - p,
-  };
-}
-
-/**
- * CR1 cluster-robust covariance of a no-intercept OLS (Liang-Zeger with the
- * small-sample factor G/(G-1) x (n-1)/(n-p), as statsmodels
- * `cov_type="cluster"`): (X'X)^-1 [sum_g (X_g'e_g)(X_g'e_g)'] (X'X)^-1.
- *
- * @returns Dense row-major p x p covariance.
- */
-export function clusterCovarianceDense(
-  x: Float64Array,
-  residuals: Float64Array,
-  xtxInverse: Float64Array,
-  cluster: Int32Array,
-  clusterCount: number,
-  n: number,
-  p: number,
-): Float64Array {
-  const score = new Float64Array(clusterCount * p);
-  for (let r = 0; r < n; r++) {
-    const g = cluster[r]!, e = residuals[r]!;
-    for (let i = 0; i < p; i++) score[g * p + i] = score[g * p + i]! + x[r * p + i]! * e;
-  }
-  const meat = new Float64Array(p * p);
-  for (let g = 0; g < clusterCount; g++) {
-    for (let i = 0; i < p; i++) {
-      const si = score[g * p + i]!;
-      if (si === 0) continue;
-      for (let j = 0; j < p; j++) meat[i * p + j] = meat[i * p + j]! + si * score[g * p + j]!;
-    }
-  }
-  const factor = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - p));
-  const tmp = new Float64Array(p * p), cov = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      let t = 0;
-      for (let l = 0; l < p; l++) t += xtxInverse[i * p + l]! * meat[l * p + j]!;
-      tmp[i * p + j] = t;
-    }
-  }
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      let t = 0;
-      for (let l = 0; l < p; l++) t += tmp[i * p + l]! * xtxInverse[l * p + j]!;
-      cov[i * p + j] = factor * t;
-    }
-  }
-  return cov;
 }
 
 /**

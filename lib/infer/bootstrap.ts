@@ -9,14 +9,10 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
 import type { DesignColumn, PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
+import { pointFit } from "../fit/point.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import { bcaInterval } from "./bca.ts";
-import {
-  bootstrapKernel,
-  type BootstrapKernelResult,
-  kernelWorkspace,
-  solveWeighted,
-} from "./bootstrap_kernel.ts";
+import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
 
 /** Default number of bootstrap draws. */
@@ -190,7 +186,7 @@ export function bootstrapDataset(
   const sums = datasetClusterSums(dataset, metrics);
   const { k } = sums;
   const m = metrics.length;
-  const point = pointEstimates(sums);
+  const { coefficients: point, tolerances } = pointEstimates(dataset, metrics);
   const kernel = bootstrapKernel(sums, {
     draws,
     seed: options.seed,
@@ -266,7 +262,7 @@ export function bootstrapDataset(
       metrics.indexOf(selectionMetric) * k,
       (metrics.indexOf(selectionMetric) + 1) * k,
     ),
-    { metric: selectionMetric, budgetK },
+    { metric: selectionMetric, budgetK, tolerance: tolerances[metrics.indexOf(selectionMetric)]! },
   );
   return {
     method: "task_bootstrap",
@@ -345,23 +341,27 @@ export function bootstrapToJson(
 }
 
 /**
- * Full-data OLS coefficients of every metric from the cluster sums
- * (metric-major, `m * k`).
+ * Full-data OLS coefficients of every metric (metric-major, `m * k`) and
+ * each solve's tie tolerance, from the core factorisation (lib/fit), so
+ * they equal contributions.json's estimates to the last bit.
  *
- * @throws {RangeError} If the full design is singular or a column is never present.
+ * @throws {RangeError} If the full design is rank deficient (a column never present included).
  */
-export function pointEstimates(sums: ClusterSums): Float64Array {
-  const { k, metricCount: m, clusterCount: g } = sums;
-  const out = new Float64Array(m * k);
-  const status = solveWeighted(sums, new Int32Array(g).fill(1), out, 0, kernelWorkspace(k));
-  if (status !== "ok") {
+export function pointEstimates(
+  dataset: PairedDataset,
+  metrics: readonly string[],
+): { coefficients: Float64Array; tolerances: Float64Array } {
+  const fit = pointFit(
+    dataset.design,
+    [dataset.n, dataset.k],
+    metrics.map((m) => dataset.delta[m]!),
+  );
+  if (!fit) {
     throw new RangeError(
-      `Cannot estimate coefficients: the design is ${
-        status === "singular" ? "rank deficient" : "missing a column that is never present"
-      }`,
+      "Cannot estimate coefficients: the design is rank deficient (or a column is never present)",
     );
   }
-  return out;
+  return fit;
 }
 
 /**
@@ -411,7 +411,8 @@ export const SELECTION_RULE =
  * @param kernel Raw bootstrap draws.
  * @param metricIndex Index of the selection metric in the kernel's metrics.
  * @param point Full-data coefficients of that metric.
- * @param options metric name and budget K.
+ * @param options metric name, budget K, and the tie tolerance of the full-data solve (lib/fit
+ *   `coefficientTolerance`; default 0, exact comparisons), used for the point and every draw.
  * @returns Frequencies, rank distributions and set agreement.
  */
 export function selectionStability(
@@ -419,11 +420,11 @@ export function selectionStability(
   kernel: BootstrapKernelResult,
   metricIndex: number,
   point: ArrayLike<number>,
-  options: { readonly metric: string; readonly budgetK: number },
+  options: { readonly metric: string; readonly budgetK: number; readonly tolerance?: number },
 ): SelectionStability {
   const { k, metricCount: m, draws } = kernel;
   const { budgetK } = options;
-  const rule = compileSelection(columns);
+  const rule = compileSelection(columns, { tolerance: options.tolerance ?? 0 });
   const ranks = new Int32Array(k), order = new Int32Array(k);
   const pointSel = rule.rank(point, budgetK, ranks, order);
   const pointRanks = Int32Array.from(ranks);

@@ -10,8 +10,16 @@
  * @module
  */
 import type { PairedDataset } from "../core/types.ts";
-import { clusterCovarianceDense, type DenseOls, olsDense, solveSpd } from "./_linalg.ts";
+import {
+  clusterCovariance,
+  clusterCovarianceBlock,
+  robustCovarianceBlock,
+} from "../fit/covariance.ts";
+import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
+import { type ExtendedFit, extendFit } from "../fit/augment.ts";
+import { solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
+import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
 
 /** AMCE of one version beside its coefficient. */
 export interface AmceRow {
@@ -19,7 +27,10 @@ export interface AmceRow {
   readonly beta: number;
   /** mean delta with the version present minus mean delta with its slot absent. */
   readonly amce: number | null;
-  /** Welch standard error of the AMCE: sqrt(s1^2/n1 + s0^2/n0), ddof 1. */
+  /**
+   * Standard error of the AMCE: Welch sqrt(s1^2/n1 + s0^2/n0) (ddof 1) when every task has one
+   * row; CR1 clustered by task when rows are pooled (several rows per task).
+   */
   readonly amce_se: number | null;
   /** beta - amce. */
   readonly gap: number | null;
@@ -90,10 +101,41 @@ function metricColumn(dataset: PairedDataset, metric: string): Float64Array {
   return y;
 }
 
-function mainFit(dataset: PairedDataset, y: Float64Array) {
-  const x = Float64Array.from(dataset.design);
-  const fit = olsDense(x, y, dataset.n, dataset.k);
-  if (!fit) throw new RangeError("Cannot diagnose: the design is rank deficient");
+/** The main-effects fit every diagnostic reuses: one factorisation, one solve. */
+interface MainFit {
+  readonly factor: DesignFactorization;
+  readonly coefficients: Float64Array;
+  readonly residuals: Float64Array;
+}
+
+const MAIN_FITS = new WeakMap<PairedDataset, Map<string, MainFit>>();
+const FACTORS = new WeakMap<PairedDataset, DesignFactorization>();
+
+function mainFit(dataset: PairedDataset, metric: string): MainFit {
+  const cached = MAIN_FITS.get(dataset)?.get(metric);
+  if (cached) return cached;
+  let factor = FACTORS.get(dataset);
+  if (!factor) {
+    try {
+      factor = factorDesign(dataset.design, [dataset.n, dataset.k]);
+    } catch {
+      throw new RangeError("Cannot diagnose: the design is rank deficient");
+    }
+    FACTORS.set(dataset, factor);
+  }
+  const y = metricColumn(dataset, metric);
+  const coefficients = solveLeastSquares(factor, y);
+  const { n, k, x } = factor;
+  const residuals = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let fitted = 0;
+    for (let j = 0; j < k; j++) fitted += x[i * k + j]! * coefficients[j]!;
+    residuals[i] = y[i]! - fitted;
+  }
+  const fit = { factor, coefficients, residuals };
+  const byMetric = MAIN_FITS.get(dataset) ?? new Map<string, MainFit>();
+  byMetric.set(metric, fit);
+  MAIN_FITS.set(dataset, byMetric);
   return fit;
 }
 
@@ -102,7 +144,9 @@ function mainFit(dataset: PairedDataset, y: Float64Array) {
  * the mean delta over rows where it is present minus the mean delta over
  * rows where its slot is absent (no version of the slot present); for a
  * plain chunk that is present against absent. Rows of pooled rounds count
- * as rows.
+ * as rows in the means; the standard error is Welch's when every task has
+ * one row and CR1 clustered by task when rows are pooled (rows of one task
+ * share a bare run, so they are not independent).
  *
  * @param dataset Paired dataset.
  * @param options metric (default "reward" or the first metric).
@@ -128,24 +172,23 @@ export function amceTable(
   const metric = options.metric ?? defaultMetric(dataset);
   const y = metricColumn(dataset, metric);
   const { n, k, design, columns } = dataset;
-  const fit = mainFit(dataset, y);
+  const fit = mainFit(dataset, metric);
   const slotColumns = new Map<string, number[]>();
   columns.forEach((c, j) => slotColumns.set(c.slot_id, [...(slotColumns.get(c.slot_id) ?? []), j]));
+  const pooled = dataset.clusterCount < n;
   return columns.map((c, j) => {
     const siblings = slotColumns.get(c.slot_id)!;
-    let n1 = 0, s1 = 0, q1 = 0, n0 = 0, s0 = 0, q0 = 0;
+    const present: number[] = [], absent: number[] = [], rows: number[] = [];
     for (let i = 0; i < n; i++) {
-      const v = y[i]!;
       if (design[i * k + j] === 1) {
-        n1++;
-        s1 += v;
-        q1 += v * v;
+        present.push(y[i]!);
+        rows.push(i);
       } else if (siblings.every((s) => design[i * k + s] === 0)) {
-        n0++;
-        s0 += v;
-        q0 += v * v;
+        absent.push(y[i]!);
+        rows.push(i);
       }
     }
+    const n1 = present.length, n0 = absent.length;
     const beta = fit.coefficients[j]!;
     if (n1 === 0 || n0 === 0) {
       return {
@@ -158,10 +201,16 @@ export function amceTable(
         n_slot_absent: n0,
       };
     }
-    const m1 = s1 / n1, m0 = s0 / n0;
-    const v1 = n1 > 1 ? (q1 - n1 * m1 * m1) / (n1 - 1) : NaN;
-    const v0 = n0 > 1 ? (q0 - n0 * m0 * m0) / (n0 - 1) : NaN;
-    const se = Math.sqrt(Math.max(0, v1) / n1 + Math.max(0, v0) / n0);
+    const m1 = ssMean(present), m0 = ssMean(absent);
+    let se: number;
+    if (pooled) {
+      se = clusteredDifferenceSe(dataset, rows, j, y);
+    } else {
+      // Sample variances, ddof 1 (simple-statistics: two-pass, no sum-of-squares cancellation).
+      const v1 = n1 > 1 ? sampleVariance(present) : NaN;
+      const v0 = n0 > 1 ? sampleVariance(absent) : NaN;
+      se = Math.sqrt(v1 / n1 + v0 / n0);
+    }
     const amce = m1 - m0;
     return {
       version_id: c.version_id,
@@ -173,6 +222,38 @@ export function amceTable(
       n_slot_absent: n0,
     };
   });
+}
+
+/**
+ * CR1 standard error of a difference of two group means when rows are
+ * clustered by task: the no-intercept OLS of y on [present, slot absent]
+ * over the rows of either group (its coefficients are the two means),
+ * clustered by task with the core's CR1 (G/(G-1) x (N-1)/(N-2)), and
+ * Var(m1 - m0) = V11 + V00 - 2 V10. NaN when it is undefined (fewer than two
+ * tasks, or no residual degrees of freedom).
+ */
+function clusteredDifferenceSe(
+  dataset: PairedDataset,
+  rows: readonly number[],
+  j: number,
+  y: Float64Array,
+): number {
+  const { k, design, cluster } = dataset;
+  const r = rows.length;
+  const x = new Uint8Array(r * 2), ys = new Float64Array(r), groups = new Int32Array(r);
+  const remap = new Map<number, number>();
+  rows.forEach((i, t) => {
+    x[t * 2 + (design[i * k + j] === 1 ? 0 : 1)] = 1;
+    ys[t] = y[i]!;
+    const g = cluster[i]!;
+    if (!remap.has(g)) remap.set(g, remap.size);
+    groups[t] = remap.get(g)!;
+  });
+  const f = factorDesign(x, [r, 2]);
+  const b = solveLeastSquares(f, ys);
+  const e = ys.map((v, t) => v - x[t * 2]! * b[0]! - x[t * 2 + 1]! * b[1]!);
+  const v = clusterCovariance(f, e, groups, remap.size);
+  return Math.sqrt(v[0]! + v[3]! - 2 * v[1]!);
 }
 
 /**
@@ -221,12 +302,9 @@ export function interactionScreen(
   const metric = options.metric ?? defaultMetric(dataset);
   const alpha = options.alpha ?? 0.05;
   const covariance = screenCovariance(dataset, options.covariance ?? "auto");
-  const cov = covarianceOf(dataset, covariance);
-  const y = metricColumn(dataset, metric);
+  const main = mainFit(dataset, metric);
   const { n, k, design, columns } = dataset;
-  const p = k + 1;
-  const x = new Float64Array(n * p);
-  for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) x[i * p + j] = design[i * k + j]!;
+  const z = new Float64Array(n);
   const raw: {
     a: number;
     b: number;
@@ -243,17 +321,17 @@ export function interactionScreen(
       let nBoth = 0;
       for (let i = 0; i < n; i++) {
         const v = design[i * k + a]! & design[i * k + b]!;
-        x[i * p + k] = v;
+        z[i] = v;
         nBoth += v;
       }
-      const fit = nBoth > 0 ? olsDense(x, y, n, p) : null;
-      const variance = fit ? cov(fit, x, p)[k * p + k]! : NaN;
+      const fit = nBoth > 0 ? extendFit(main.factor, main.residuals, z, 1) : null;
+      const variance = fit ? productCovariance(dataset, covariance, fit, k)[0]! : NaN;
       const df2 = fit ? df2Of(dataset, covariance, fit) : 0;
       if (!fit || !(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
         raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
         continue;
       }
-      const gamma = fit.coefficients[k]!;
+      const gamma = fit.gamma[0]!;
       const f = (gamma * gamma) / variance;
       raw.push({
         a,
@@ -297,7 +375,7 @@ export function interactionScreen(
     correction: "holm",
     alpha,
     pairs,
-    joint: jointTest(dataset, y, testable, covariance),
+    joint: jointTest(dataset, main, testable, covariance),
     flagged,
   };
 }
@@ -322,26 +400,29 @@ function screenCovariance(dataset: PairedDataset, choice: "auto" | "hc3" | "cr1"
   return dataset.clusterCount < dataset.n ? "CR1" : "HC3";
 }
 
-function covarianceOf(dataset: PairedDataset, covariance: "HC3" | "CR1") {
-  return (fit: DenseOls, x: Float64Array, p: number): Float64Array =>
-    covariance === "HC3" ? fit.covHc3 : clusterCovarianceDense(
-      x,
-      fit.residuals,
-      fit.xtxInverse,
-      dataset.cluster,
-      dataset.clusterCount,
-      dataset.n,
-      p,
-    );
+/**
+ * Covariance block of the product coefficients (columns k.. of the extended
+ * fit): HC3 with the leverage-1 guard (NaN where a leverage-1 row determines
+ * the coefficient), or CR1 by task.
+ */
+function productCovariance(
+  dataset: PairedDataset,
+  covariance: "HC3" | "CR1",
+  fit: ExtendedFit,
+  k: number,
+): Float64Array {
+  return covariance === "HC3"
+    ? robustCovarianceBlock(fit, fit.residuals, "hc3", k).covariance
+    : clusterCovarianceBlock(fit, fit.residuals, dataset.cluster, dataset.clusterCount, k);
 }
 
-function df2Of(dataset: PairedDataset, covariance: "HC3" | "CR1", fit: DenseOls): number {
+function df2Of(dataset: PairedDataset, covariance: "HC3" | "CR1", fit: ExtendedFit): number {
   return covariance === "HC3" ? fit.dfResid : dataset.clusterCount - 1;
 }
 
 function jointTest(
   dataset: PairedDataset,
-  y: Float64Array,
+  main: MainFit,
   pairs: readonly { a: number; b: number }[],
   covariance: "HC3" | "CR1",
 ): JointInteractionTest | null {
@@ -349,22 +430,17 @@ function jointTest(
   const q = pairs.length;
   const p = k + q;
   if (q === 0 || n - p <= 0) return null;
-  const x = new Float64Array(n * p);
+  const z = new Float64Array(n * q);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < k; j++) x[i * p + j] = design[i * k + j]!;
-    pairs.forEach((pr, t) => (x[i * p + k + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
+    pairs.forEach((pr, t) => (z[i * q + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
   }
-  const fit = olsDense(x, y, n, p);
+  const fit = extendFit(main.factor, main.residuals, z, q);
   if (!fit) return null;
   const df2 = df2Of(dataset, covariance, fit);
   if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1
-  const full = covarianceOf(dataset, covariance)(fit, x, p);
-  const v = new Float64Array(q * q);
-  const g = new Float64Array(q);
-  for (let s = 0; s < q; s++) {
-    g[s] = fit.coefficients[k + s]!;
-    for (let t = 0; t < q; t++) v[s * q + t] = full[(k + s) * p + (k + t)]!;
-  }
+  const v = productCovariance(dataset, covariance, fit, k);
+  if (v.some((x) => !Number.isFinite(x))) return null;
+  const g = Float64Array.from(fit.gamma);
   const solved = solveSpd(v, g, q);
   if (!solved) return null;
   let w = 0;
@@ -388,9 +464,8 @@ export function residualsByCount(
   options: { readonly metric?: string } = {},
 ): ResidualByCount[] {
   const metric = options.metric ?? defaultMetric(dataset);
-  const y = metricColumn(dataset, metric);
   const { n, k, design } = dataset;
-  const fit = mainFit(dataset, y);
+  const fit = mainFit(dataset, metric);
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     let count = 0;
@@ -400,13 +475,11 @@ export function residualsByCount(
     groups.set(count, list);
   }
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([count, values]) => {
-    const mean = values.reduce((s, v) => s + v, 0) / values.length;
-    const ss = values.reduce((s, v) => s + (v - mean) ** 2, 0);
     return {
       count,
       n: values.length,
-      mean,
-      sd: values.length > 1 ? Math.sqrt(ss / (values.length - 1)) : null,
+      mean: ssMean(values),
+      sd: values.length > 1 ? sampleStandardDeviation(values) : null, // ddof 1
     };
   });
 }

@@ -23,10 +23,10 @@ import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
 import type { Result } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
-import { kernelWorkspace, solveWeighted } from "./bootstrap_kernel.ts";
+import { type PointFit, pointFit } from "../fit/point.ts";
 import { SELECTION_RULE } from "./bootstrap.ts";
-import { datasetClusterSums } from "./cluster_sums.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
+import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
 export interface HeldoutPlan {
@@ -165,9 +165,18 @@ export interface HeldoutResult {
   /** mean(gain_realised) / mean(gain_predicted); null when the latter is 0 or absent. */
   readonly realised_to_predicted: number | null;
   readonly summary_quantile_rule: string;
+  /** What the summaries' `sd` is (and is not). */
+  readonly summary_sd: string;
 }
 
 /** Definitions recorded in heldout.json. */
+/** What a held-out summary's `sd` is, recorded in heldout.json. */
+export const HELDOUT_SD_NOTE =
+  "sd: standard deviation of the statistic across the usable splits (ddof 1); a spread, not a " +
+  "standard error: the splits share tasks (every task is held out once per repeat and fits the " +
+  "others), so they are not independent and the uncertainty of the mean is not sd / sqrt(n)";
+
+/** Definitions of the held-out statistics, recorded in heldout.json. */
 export const HELDOUT_DEFINITIONS: Readonly<Record<string, string>> = {
   spearman:
     "Spearman rho (average ranks) between fit-part and held-out-part coefficients, all columns",
@@ -202,15 +211,11 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
     );
   }
   const budgetK = plan.budget_k ?? dataset.gates[0]?.budget_k ?? 0;
-  const sums = datasetClusterSums(dataset, [plan.metric]);
-  const { k, clusterCount: g } = sums;
-  const rule = compileSelection(dataset.columns);
+  const { k, clusterCount: g } = dataset;
   const ids = dataset.columns.map((c) => c.version_id);
   const prng = createPrng(plan.seed);
   const perm = new Int32Array(g);
   const fitCounts = new Int32Array(g), heldCounts = new Int32Array(g);
-  const bFit = new Float64Array(k), bHeld = new Float64Array(k);
-  const work = kernelWorkspace(k);
   const ranks = new Int32Array(k), order = new Int32Array(k);
   const splits: HeldoutSplit[] = [];
   const parts = plan.scheme === "kfold" ? plan.folds : 1;
@@ -229,9 +234,9 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
         heldCounts[perm[t]!] = held ? 1 : 0;
       }
       const nFit = fitCounts.reduce((a, b) => a + b, 0);
-      const sFit = solveWeighted(sums, fitCounts, bFit, 0, work);
-      const sHeld = solveWeighted(sums, heldCounts, bHeld, 0, work);
-      if (sFit !== "ok" || sHeld !== "ok") {
+      const fitPart = fitRows(dataset, plan.metric, fitCounts);
+      const heldPart = fitRows(dataset, plan.metric, heldCounts);
+      if (!fitPart || !heldPart) {
         splits.push({
           repeat: r,
           fold: f,
@@ -249,9 +254,12 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
         });
         continue;
       }
-      const selFit = rule.rank(bFit, budgetK, ranks, order).selected;
+      const bFit = fitPart.coefficients, bHeld = heldPart.coefficients;
+      const selFit = compileSelection(dataset.columns, { tolerance: fitPart.tolerances[0]! })
+        .rank(bFit, budgetK, ranks, order).selected;
       const fitSet = Array.from(order.subarray(0, selFit));
-      const selHeld = rule.rank(bHeld, budgetK, ranks, order).selected;
+      const selHeld = compileSelection(dataset.columns, { tolerance: heldPart.tolerances[0]! })
+        .rank(bHeld, budgetK, ranks, order).selected;
       const heldSet = new Set(order.subarray(0, selHeld));
       let inter = 0, predicted = 0, realised = 0;
       for (const j of fitSet) {
@@ -303,6 +311,7 @@ export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): Heldout
     summary,
     realised_to_predicted: mp !== null && mr !== null && mp !== 0 ? mr / mp : null,
     summary_quantile_rule: QUANTILE_RULE,
+    summary_sd: HELDOUT_SD_NOTE,
   };
 }
 
@@ -320,12 +329,12 @@ export function summarise(values: readonly number[]): StatSummary {
   const n = values.length;
   if (n === 0) return { n, mean: null, sd: null, p05: null, median: null, p95: null };
   const sorted = Float64Array.from(values).sort();
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const ss = values.reduce((a, b) => a + (b - mean) ** 2, 0);
+  const xs = [...values];
   return {
     n,
-    mean,
-    sd: n > 1 ? Math.sqrt(ss / (n - 1)) : null,
+    mean: ssMean(xs),
+    sd: n > 1 ? sampleStandardDeviation(xs) : null, // ddof 1
+
     p05: lowerQuantileSorted(sorted, 0.05),
     median: lowerQuantileSorted(sorted, 0.5),
     p95: lowerQuantileSorted(sorted, 0.95),
@@ -380,38 +389,32 @@ export function againstLaterGate(
   const metric = options.metric ?? "reward";
   const budgetK = options.budgetK ?? earlier.gates[0]?.budget_k ?? 0;
   const fit = (d: PairedDataset) => {
-    const sums = datasetClusterSums(d, [metric]);
-    const out = new Float64Array(d.k);
-    const status = solveWeighted(
-      sums,
-      new Int32Array(sums.clusterCount).fill(1),
-      out,
-      0,
-      kernelWorkspace(d.k),
-    );
-    if (status !== "ok") {
+    if (!d.metrics.includes(metric)) {
+      throw new RangeError(`Cannot compare gates: metric "${metric}" is missing`);
+    }
+    const out = fitRows(d, metric, new Int32Array(d.clusterCount).fill(1));
+    if (!out) {
       throw new RangeError(
-        `Cannot compare gates: a design is ${
-          status === "singular" ? "rank deficient" : "missing a column"
-        }`,
+        "Cannot compare gates: a design is rank deficient (or missing a column)",
       );
     }
     return out;
   };
-  const select = (d: PairedDataset, beta: Float64Array, k: number) => {
+  const select = (d: PairedDataset, beta: Float64Array, tau: number, k: number) => {
     const ranks = new Int32Array(d.k), order = new Int32Array(d.k);
-    const n = compileSelection(d.columns).rank(beta, k, ranks, order).selected;
+    const n = compileSelection(d.columns, { tolerance: tau }).rank(beta, k, ranks, order).selected;
     return Array.from(order.subarray(0, n), (j) => d.columns[j]!.version_id);
   };
-  const bE = fit(earlier), bL = fit(later);
+  const fE = fit(earlier), fL = fit(later);
+  const bE = fE.coefficients, bL = fL.coefficients;
   const laterIndex = new Map(later.columns.map((c, j) => [c.version_id, j]));
   const sharedPairs = earlier.columns.flatMap((c, j) => {
     const l = laterIndex.get(c.version_id);
     return l === undefined ? [] : [[j, l] as const];
   });
   const eShared = sharedPairs.map(([j]) => bE[j]!), lShared = sharedPairs.map(([, l]) => bL[l]!);
-  const selected = select(earlier, bE, budgetK);
-  const selectedLater = select(later, bL, later.gates[0]?.budget_k ?? budgetK);
+  const selected = select(earlier, bE, fE.tolerances[0]!, budgetK);
+  const selectedLater = select(later, bL, fL.tolerances[0]!, later.gates[0]?.budget_k ?? budgetK);
   const laterSet = new Set(selectedLater);
   let predicted = 0, realised = 0;
   const earlierIndex = new Map(earlier.columns.map((c, j) => [c.version_id, j]));
@@ -441,4 +444,27 @@ export function againstLaterGate(
     note: "versions matched by version_id; coefficients are relative to each gate's own bare run " +
       "(checkpoint-relative), so a later checkpoint measures transfer as well as noise",
   };
+}
+
+/**
+ * The core fit (lib/fit QR) of one metric on the rows of the tasks with
+ * `take[cluster] = 1`; null when that part cannot identify every coefficient.
+ */
+function fitRows(
+  dataset: PairedDataset,
+  metric: string,
+  take: ArrayLike<number>,
+): PointFit | null {
+  const { n, k, design, cluster } = dataset;
+  const y = dataset.delta[metric]!;
+  let rows = 0;
+  for (let i = 0; i < n; i++) if (take[cluster[i]!]) rows++;
+  const x = new Uint8Array(rows * k), ys = new Float64Array(rows);
+  let r = 0;
+  for (let i = 0; i < n; i++) {
+    if (!take[cluster[i]!]) continue;
+    x.set(design.subarray(i * k, (i + 1) * k), r * k);
+    ys[r++] = y[i]!;
+  }
+  return pointFit(x, [rows, k], [ys]);
 }

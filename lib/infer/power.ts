@@ -274,6 +274,20 @@ function checkDesign(d: PowerDesign): void {
   if (bad.length > 0) throw new RangeError(`Cannot plan power: ${bad.join("; ")}`);
 }
 
+/**
+ * Refuses a design the no-intercept OLS cannot estimate with residual
+ * degrees of freedom: it needs more tasks than columns.
+ */
+function checkEstimable(d: PowerDesign): void {
+  checkDesign(d);
+  if (d.tasks <= d.columns) {
+    throw new RangeError(
+      `Cannot plan power: ${d.tasks} tasks cannot estimate ${d.columns} columns (the ` +
+        "no-intercept OLS needs more tasks than columns)",
+    );
+  }
+}
+
 /** The power plan as written to power.json (without generator and inputs). */
 export interface PowerPlan {
   readonly design: {
@@ -314,10 +328,20 @@ export interface PowerPlan {
  * @param design N, M, p, s.
  * @param options As {@linkcode simulatePower}.
  * @returns The plan.
+ * @throws {RangeError} On a bad design, when tasks <= columns (not
+ *   estimable), or when every simulated gate is degenerate.
  */
 export function planPower(design: PowerDesign, options: SimulatePowerOptions): PowerPlan {
+  checkEstimable(design);
   const se = analyticStandardError(design);
   const simulation = simulatePower(design, options);
+  if (simulation.degenerate_sims === simulation.sims) {
+    throw new RangeError(
+      `Cannot plan power: all ${simulation.sims} simulated gates were degenerate (a column never ` +
+        `present or X'X singular at ${design.tasks} tasks, ${design.columns} columns, p_present ` +
+        `${design.pPresent}); raise the tasks or p_present`,
+    );
+  }
   const budgetK = options.budgetK ?? Math.min(10, design.columns);
   const tasksGrid = [0.25, 0.5, 1, 2, 4].map((f) => Math.max(1, Math.round(design.tasks * f)));
   const columnsGrid = [...new Set([4, 8, 12, 16, 24, 32, design.columns])].sort((a, b) => a - b);

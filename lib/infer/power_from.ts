@@ -6,7 +6,9 @@
  * @module
  */
 import type { Issue, Result } from "../core/issue.ts";
-import { olsDense } from "./_linalg.ts";
+import { GatelabError } from "../core/issue.ts";
+import { factorDesign } from "../fit/factor.ts";
+import { fitOls } from "../fit/ols.ts";
 
 /** What {@linkcode powerInputsFromContributions} extracts. */
 export interface PowerInputs {
@@ -22,7 +24,8 @@ export interface PowerInputs {
 }
 
 /**
- * Reads N (`n_pairs`), M (`columns`), p (mean of the 0/1 task columns),
+ * Reads N (`n_tasks`, the distinct tasks: pooled rounds are not counted as
+ * extra tasks; `n_pairs` when `n_tasks` is absent), M (`columns`), p (mean of the 0/1 task columns),
  * the residual SD (refit of the metric's per-task deltas without intercept:
  * sqrt(RSS / (n - M))) and the coefficient estimates from a parsed
  * contributions.json. Problems are `plan_invalid` issues.
@@ -94,7 +97,12 @@ export function powerInputsFromContributions(
     bad(`metrics.${metric}.coefficients`, "expected an estimate per column");
   }
   if (issues.length > 0) return { ok: false, issues };
-  const fit = n > m ? olsDense(x, y, n, m) : null;
+  let fit = null;
+  try {
+    fit = n > m ? fitOls(factorDesign(x, [n, m]), y) : null;
+  } catch (error) {
+    if (!(error instanceof GatelabError)) throw error;
+  }
   if (!fit) {
     bad(
       "tasks",
@@ -104,19 +112,23 @@ export function powerInputsFromContributions(
     );
     return { ok: false, issues };
   }
+  // Pooled rounds put several rows on one task; those rows are not independent tasks, so N is
+  // the number of distinct tasks (n_tasks) when the analysis records it.
   const nPairs = typeof d.n_pairs === "number" ? d.n_pairs : n;
+  const nTasks = typeof d.n_tasks === "number" ? d.n_tasks : nPairs;
   return {
     ok: true,
     issues: [],
     value: {
-      tasks: nPairs,
+      tasks: nTasks,
       columns: m,
       pPresent: present / (n * m),
-      residSd: Math.sqrt(fit.rss / (n - m)),
+      residSd: Math.sqrt(fit.ssr / (n - m)),
       versionIds: ids,
       estimates: estimates as number[],
       metric,
-      how: "tasks = n_pairs; columns = len(columns); p_present = mean of the 0/1 task columns; " +
+      how: "tasks = n_tasks (distinct tasks; with pooled rounds n_pairs counts rows, and rows " +
+        "of one task are not independent tasks); columns = len(columns); p_present = mean of the 0/1 task columns; " +
         `resid_sd = sqrt(RSS / (n - M)) of the no-intercept refit of tasks[].values.${metric}.delta; ` +
         `effects default to metrics.${metric}.coefficients[].estimate`,
     },

@@ -47,7 +47,7 @@ export function studyArmsTable(analysis: StudyAnalysis): Table {
       { label: "Resolved J", align: "right" },
       { label: "Successes S", align: "right" },
       { label: "Estimate", align: "right" },
-      { label: "Bounds [S/H, (S+H-J)/H]", align: "right" },
+      { label: "Bounds (nested)", align: "right" },
     ],
     rows: analysis.arms.map((arm) => [
       arm.arm,

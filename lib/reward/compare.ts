@@ -11,6 +11,7 @@ import { percentileInterval } from "../core/quantile.ts";
 import type { Recipe, RewardLine } from "./recipe.ts";
 import type { GroupRecord } from "./schema.ts";
 import { spearman } from "../infer/rank_agreement.ts";
+import { mean as ssMean } from "simple-statistics";
 
 /** One recipe's comparison. */
 export interface RecipeComparison {
@@ -48,8 +49,7 @@ export interface RecipeComparisonResult {
   readonly recipes: readonly RecipeComparison[];
 }
 
-const mean = (xs: readonly number[]) =>
-  xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
+const mean = (xs: readonly number[]) => xs.length === 0 ? null : ssMean([...xs]);
 
 /**
  * Compares recipes on labelled trajectory groups. A group member whose

@@ -51,6 +51,18 @@ export interface CompiledSelection {
   ): { survivors: number; selected: number };
 }
 
+/** Options of {@linkcode compileSelection} and {@linkcode selectVersions}. */
+export interface SelectionOptions {
+  /**
+   * Tie tolerance tau >= 0 (absolute, in the coefficients' unit): two
+   * coefficients within tau are tied, and a coefficient at most tau is not
+   * positive. Pass the solve's rounding bound (lib/fit
+   * `coefficientTolerance`) so that rounding never decides a tie or a sign.
+   * @default {0} (exact comparisons)
+   */
+  readonly tolerance?: number;
+}
+
 /**
  * Compiles the selection rule for a column layout.
  *
@@ -61,7 +73,14 @@ export interface CompiledSelection {
  * are ordered by alpha, highest first; equal alphas are ordered by
  * version_id (code-unit order), so the result never depends on column order.
  *
+ * "Equal" means within the tolerance tau: in a family, alpha_a beats
+ * alpha_b only when alpha_a - alpha_b > tau; survivors are sorted by alpha,
+ * and every run of neighbours whose consecutive gaps are at most tau is one
+ * tie group, ordered by version_id; a survivor is selected only when its
+ * alpha exceeds tau.
+ *
  * @param columns The design columns.
+ * @param options The tie tolerance.
  * @returns The compiled rule.
  * @throws {RangeError} When two columns share a version_id.
  *
@@ -78,8 +97,15 @@ export interface CompiledSelection {
  * deepEqual([...ranks], [2, 1]);
  * ```
  */
-export function compileSelection(columns: readonly DesignColumn[]): CompiledSelection {
+export function compileSelection(
+  columns: readonly DesignColumn[],
+  options: SelectionOptions = {},
+): CompiledSelection {
   const k = columns.length;
+  const tau = options.tolerance ?? 0;
+  if (!(tau >= 0 && Number.isFinite(tau))) {
+    throw new RangeError(`Cannot compile selection: tolerance ${tau} is not a finite number >= 0`);
+  }
   const ids = columns.map((c) => c.version_id);
   if (new Set(ids).size !== k) {
     throw new RangeError("Cannot compile selection: version ids are not unique");
@@ -114,7 +140,7 @@ export function compileSelection(columns: readonly DesignColumn[]): CompiledSele
   /** true when column a beats column b inside a family. */
   const beatsInFamily = (alpha: ArrayLike<number>, a: number, b: number): boolean => {
     const da = alpha[a]!, db = alpha[b]!;
-    if (da !== db) return da > db;
+    if (Math.abs(da - db) > tau) return da > db;
     if (isOld[a] !== isOld[b]) return isOld[a] === 1;
     return idOrder[a]! < idOrder[b]!;
   };
@@ -153,13 +179,34 @@ export function compileSelection(columns: readonly DesignColumn[]): CompiledSele
         }
         survivorScratch[b + 1] = j;
       }
+      if (tau > 0) {
+        // Tie groups: maximal runs whose consecutive gaps are <= tau, each ordered by version id;
+        // a group never spans the sign threshold tau, so the positive survivors stay first.
+        let start = 0;
+        for (let r = 1; r <= s; r++) {
+          const prev = alpha[survivorScratch[r - 1]!]!;
+          const next = r === s ? 0 : alpha[survivorScratch[r]!]!;
+          const gapBreak = r === s || prev - next > tau || (prev > tau && !(next > tau));
+          if (!gapBreak) continue;
+          for (let a = start + 1; a < r; a++) {
+            const j = survivorScratch[a]!;
+            let b = a - 1;
+            while (b >= start && idOrder[survivorScratch[b]!]! > idOrder[j]!) {
+              survivorScratch[b + 1] = survivorScratch[b]!;
+              b--;
+            }
+            survivorScratch[b + 1] = j;
+          }
+          start = r;
+        }
+      }
       ranks.fill(0, 0, k);
       let selected = 0;
       for (let r = 0; r < s; r++) {
         const j = survivorScratch[r]!;
         order[r] = j;
         ranks[j] = r + 1;
-        if (r < budgetK && alpha[j]! > 0) selected++;
+        if (r < budgetK && alpha[j]! > tau) selected++;
       }
       return { survivors: s, selected };
     },
@@ -181,6 +228,7 @@ export function compileSelection(columns: readonly DesignColumn[]): CompiledSele
  * @param columns Design columns (version, slot, chunk, role).
  * @param alpha Coefficient of every column, same order.
  * @param budgetK Active skill budget K >= 0.
+ * @param options The tie tolerance (see {@linkcode SelectionOptions}).
  * @returns Selected ids in rank order and one decision per column.
  * @throws {RangeError} On length mismatch, duplicate ids, NaN alpha or a bad K.
  *
@@ -202,12 +250,14 @@ export function selectVersions(
   columns: readonly DesignColumn[],
   alpha: ArrayLike<number>,
   budgetK: number,
+  options: SelectionOptions = {},
 ): Selection {
   if (!(Number.isInteger(budgetK) && budgetK >= 0)) {
     throw new RangeError(`Cannot select: budget ${budgetK} is not a non-negative integer`);
   }
   const k = columns.length;
-  const rule = compileSelection(columns);
+  const rule = compileSelection(columns, options);
+  const tau = options.tolerance ?? 0;
   const ranks = new Int32Array(k);
   const order = new Int32Array(k);
   const { selected } = rule.rank(alpha, budgetK, ranks, order);
@@ -217,7 +267,7 @@ export function selectVersions(
     const rank = ranks[j]! === 0 ? null : ranks[j]!;
     const status: SelectionStatus = rank === null
       ? "rewrite_loser"
-      : !(a > 0)
+      : !(a > tau)
       ? "non_positive"
       : rank <= budgetK
       ? "selected"

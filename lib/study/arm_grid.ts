@@ -29,7 +29,11 @@ export interface ArmGrid {
   readonly complete: boolean;
   /** Mean over seeds of the mean over tasks of the mean over reps; null when incomplete. */
   readonly estimate: number | null;
-  /** `[S/H, (S+H-J)/H]`: the estimate's range over all outcomes of the unresolved slots. */
+  /**
+   * The nested estimate's range over all outcomes of the unresolved slots:
+   * every unresolved slot counted as 0, then as 1, inside the same nested
+   * mean. Equals `[S/H, (S+H-J)/H]` when every cell has the same number of reps.
+   */
   readonly bounds: readonly [number, number];
 }
 
@@ -37,9 +41,14 @@ export interface ArmGrid {
  * Builds the grid and summary of one arm from its resolved slots.
  *
  * The estimate is `(1/K) sum_k (1/N) sum_i (1/n_ki) sum_r y_kir` and is
- * `null` unless every slot is resolved. With S successes, J resolved and H
- * planned slots the bounds are `[S/H, (S+H-J)/H]`: no imputed score and no
- * reduced denominator.
+ * `null` unless every slot is resolved. The bounds are the same nested mean
+ * with every unresolved slot counted as failure (lower) and as success
+ * (upper): `(1/K) sum_k (1/N) sum_i S_ki / n_ki` and
+ * `(1/K) sum_k (1/N) sum_i (S_ki + n_ki - J_ki) / n_ki` (S_ki successes, J_ki
+ * resolved, n_ki planned slots of cell (k, i)); no imputed score and no
+ * reduced denominator. With the same n_ki in every cell they are
+ * `[S/H, (S+H-J)/H]` (S, J, H summed over the arm), and they always contain
+ * the estimate of any completion of the unresolved slots.
  *
  * @param arm Arm name.
  * @param slots The arm's resolved slots (other arms' slots are ignored).
@@ -74,6 +83,7 @@ export function buildArmGrid(arm: string, slots: readonly ResolvedSlot[]): Resul
   const sums = new Float64Array(K * N);
   const counts = new Uint32Array(K * N);
   const unresolved = new Uint8Array(K * N);
+  const resolved = new Uint32Array(K * N);
   let observed = 0, successes = 0;
   for (const s of mine) {
     const c = seedIndex.get(seedKey(s.train_seed))! * N + taskIndex.get(s.task_id)!;
@@ -81,6 +91,7 @@ export function buildArmGrid(arm: string, slots: readonly ResolvedSlot[]): Resul
     if (s.outcome === null) unresolved[c] = 1;
     else {
       observed++;
+      resolved[c]!++;
       successes += s.outcome;
       sums[c]! += s.outcome;
     }
@@ -101,12 +112,15 @@ export function buildArmGrid(arm: string, slots: readonly ResolvedSlot[]): Resul
   if (missing.length > 0) return { ok: false, issues: missing };
 
   const cellMeans = new Float64Array(K * N);
-  let total = 0;
+  let total = 0, lower = 0, upper = 0;
   for (let c = 0; c < K * N; c++) {
     cellMeans[c] = unresolved[c] ? NaN : sums[c]! / counts[c]!;
     total += cellMeans[c]!;
+    lower += sums[c]! / counts[c]!;
+    upper += (sums[c]! + counts[c]! - resolved[c]!) / counts[c]!;
   }
   const planned = mine.length;
+  const balanced = counts.every((n) => n === counts[0]);
   const complete = observed === planned;
   return {
     ok: true,
@@ -121,7 +135,10 @@ export function buildArmGrid(arm: string, slots: readonly ResolvedSlot[]): Resul
       successes,
       complete,
       estimate: complete ? total / (K * N) : null,
-      bounds: [successes / planned, (successes + planned - observed) / planned],
+      // Balanced: the pooled form, the same number in exact arithmetic and exact in floating point.
+      bounds: balanced
+        ? [successes / planned, (successes + planned - observed) / planned]
+        : [lower / (K * N), upper / (K * N)],
     },
   };
 }

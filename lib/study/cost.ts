@@ -6,6 +6,7 @@
  */
 import { lowerQuantileSorted } from "../core/quantile.ts";
 import type { AttemptRecord } from "./schema.ts";
+import { mean as ssMean } from "simple-statistics";
 
 /** Resource use of one arm (or of all arms). */
 export interface ArmCost {
@@ -69,7 +70,7 @@ function costOf(arm: string, attempts: readonly AttemptRecord[]): ArmCost {
     tokens_reported: tokensN,
     service_seconds: service.length === 0 ? null : {
       n: service.length,
-      mean: service.reduce((s, x) => s + x, 0) / service.length,
+      mean: ssMean(service),
       p95: empiricalQuantile(service, 0.95),
     },
   };

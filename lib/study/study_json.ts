@@ -80,7 +80,8 @@ export function studyDocument(analysis: StudyAnalysis, options: StudyDocumentOpt
     estimator: {
       name: "nested_mean",
       formula: "p_a = (1/K) sum_k (1/N) sum_i (1/n) sum_r y_kir; null when any slot is unresolved",
-      bounds: "[S/H, (S+H-J)/H]; comparison bounds subtract opposite ends",
+      bounds: "the nested mean with unresolved slots as 0 (lo) and as 1 (hi); [S/H, (S+H-J)/H] " +
+        "when reps are balanced; comparison bounds subtract opposite ends",
       slot_rule: "first report decides; model_failure scores 0; one re-verification after " +
         "verifier_infra and one replacement generation after generation_infra; ambiguous " +
         "stays unresolved; attempts beyond these are retry_policy_violation and unused",

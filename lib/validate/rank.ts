@@ -1,3 +1,5 @@
+import { PIVOT_TOLERANCE } from "../fit/rank.ts";
+
 /** Result of {@linkcode designRank}. */
 export interface DesignRank {
   /** Column rank of the design. */
@@ -12,7 +14,8 @@ export interface DesignRank {
  * Column rank of a row-major n x k 0/1 design matrix, by Gram-Schmidt in
  * Gram-matrix form (Cholesky of X'X without pivoting): column j is
  * dependent when its squared residual after projecting on the earlier
- * independent columns is at most `1e-9` times its squared norm (an all-zero
+ * independent columns is at most `PIVOT_TOLERANCE` (1e-10, the one rank rule
+ * of lib/fit/rank.ts on squared norms) times its squared norm (an all-zero
  * column is always dependent). Columns are taken in order, so `dependent`
  * names the later column of a collinear set.
  *
@@ -60,7 +63,7 @@ export function designRank(design: ArrayLike<number>, n: number, k: number): Des
     }
     let residual = norm;
     for (const l of independent) residual -= rowJ[l]! * rowJ[l]!;
-    if (norm === 0 || residual <= 1e-9 * norm) {
+    if (norm === 0 || residual <= PIVOT_TOLERANCE * norm) {
       dependent.push(j);
       continue;
     }

@@ -17,6 +17,7 @@ import { type GateParts, type LoadedAssignment, readGateParts } from "../load/re
 import { episodeKey, plannedEpisodes } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
 import { designRank } from "./rank.ts";
+import { columnAliases, describeAlias } from "./aliases.ts";
 import { attemptProvenanceIssues, indexCompleted, rewardIssues } from "./run_checks.ts";
 import { gateColumns, slotIssues } from "./slots.ts";
 
@@ -397,13 +398,18 @@ export async function validateGates(
       }
     });
     if (rank.rank < k) {
-      const names = rank.dependent.map((j) => columns[j]!.version_id).join(", ");
-      issues.add({
-        code: "not_identifiable",
-        message:
-          `design matrix has rank ${rank.rank} of ${k} columns (${usable.length} rows); dependent on earlier columns: ${names}`,
-        ...(planFile ? { file: planFile } : {}),
-      });
+      // One issue per dependent column, naming the relation to fix (lib/validate/aliases.ts).
+      const names = columns.map((c) => c.version_id);
+      for (const alias of columnAliases(design, usable.length, k, rank.dependent)) {
+        issues.add({
+          code: "not_identifiable",
+          message: `design matrix has rank ${rank.rank} of ${k} columns (${usable.length} rows): ` +
+            describeAlias(alias, names) +
+            (alias.terms.length > 0 ? "; their effects cannot be told apart" : ""),
+          ...(planFile ? { file: planFile } : {}),
+          path: names[alias.column]!,
+        });
+      }
     }
   }
 
