@@ -41,6 +41,14 @@ const COMMANDS: Record<string, Command> = {
     summary: "chunk lifecycles and lineage across gates",
     load: () => import("./history.ts"),
   },
+  sequential: {
+    summary: "anytime-valid confidence sequences over a gate's prefixes",
+    load: () => import("./sequential.ts"),
+  },
+  ladder: {
+    summary: "e-process ladder gate: W/L/E/INFRA, four exits, baseline prefill",
+    load: () => import("./ladder.ts"),
+  },
 };
 
 function usage(): string {

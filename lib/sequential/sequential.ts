@@ -1,0 +1,294 @@
+/**
+ * The sequential re-analysis of a paired-delta gate: the no-intercept OLS
+ * on every prefix of the ordered rows, each coefficient's anytime-valid
+ * confidence sequence and e-value, their running intersection and running
+ * maximum, and when each version's sign and the selection settle. No I/O.
+ *
+ * @module
+ */
+
+import type { PairedDataset } from "../core/types.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { compileSelection } from "../select/select.ts";
+import { ESTIMATOR } from "../analyze/types.ts";
+import { anytimeValid } from "./avlm.ts";
+import { prefixFits } from "./prefix_fits.ts";
+import type { SequentialOrder } from "./order.ts";
+
+/** One version's paths over the prefixes (arrays aligned with `n`; null where undefined). */
+export interface SequentialVersion {
+  readonly estimate: (number | null)[];
+  /** Classical OLS standard error s sqrt([(X'X)^-1]_jj). */
+  readonly se: (number | null)[];
+  readonly cs_lower: (number | null)[];
+  readonly cs_upper: (number | null)[];
+  readonly e_value: (number | null)[];
+  /** Running intersection of the confidence sequence (max of lowers so far). */
+  readonly running_lower: (number | null)[];
+  /** Running intersection of the confidence sequence (min of uppers so far). */
+  readonly running_upper: (number | null)[];
+  readonly running_max_e: (number | null)[];
+  /** First n at which the confidence sequence excludes 0. */
+  readonly sign_certified_at: number | null;
+  readonly sign: 1 | -1 | null;
+  /** Rollouts (masked and bare) a stop at `sign_certified_at` would have saved. */
+  readonly rollouts_saved: number | null;
+  /** Fixed-n normal interval at N: estimate +- z_0.975 se (classical se). */
+  readonly fixed_n_interval: readonly [number, number] | null;
+}
+
+/** One metric's sequential paths. */
+export interface SequentialMetric {
+  readonly n: number[];
+  /** Point selection (positive top-K, family winners first) at every n; null where not identifiable. */
+  readonly selection: (string[] | null)[];
+  /** First n after which the point selection equals the full-gate selection at every later n (descriptive). */
+  readonly selection_stable_from: number | null;
+  /** Rollouts a stop at `selection_stable_from` would have saved. */
+  readonly selection_rollouts_saved: number | null;
+  readonly versions: Record<string, SequentialVersion>;
+}
+
+/** sequential.json (docs/FORMAT.md, Extensions: sequential). */
+export interface SequentialDocument {
+  readonly format: "gatelab.sequential/v1";
+  readonly order: SequentialOrder;
+  readonly seed: number | null;
+  readonly alpha: number;
+  readonly phi: number;
+  readonly every: number;
+  readonly estimator: typeof ESTIMATOR;
+  readonly conventions: Record<string, string | number>;
+  readonly rows: number;
+  readonly columns: number;
+  readonly budget_k: number;
+  /** Bare and masked rollouts of the whole gate (completed pairs). */
+  readonly rollouts_total: number;
+  readonly row_order: { split: string; task_id: string; sample_id: number; gate_id: string }[];
+  readonly metrics: Record<string, SequentialMetric>;
+  readonly baseline: PairedDataset["baseline"];
+  readonly gates: {
+    gate_id: string;
+    gate_dir: string;
+    masked: PairedDataset["gates"][number]["masked"];
+  }[];
+  readonly generator: { tool: string; version: string; command: string };
+}
+
+/** Options of {@linkcode sequentialAnalysis}. */
+export interface SequentialOptions {
+  /** Order name recorded in the output. @default {"run"} */
+  readonly order?: SequentialOrder;
+  /** Seed of a random order (recorded). */
+  readonly seed?: number;
+  /** Error level of the confidence sequences. @default {0.05} */
+  readonly alpha?: number;
+  /** Mixture precision phi. @default {1} */
+  readonly phi?: number;
+  /** Report every b-th prefix (N always included). @default {1} */
+  readonly every?: number;
+  /** Command line recorded as generator.command. @default {"sequential"} */
+  readonly command?: string;
+}
+
+const Z975 = 1.959963984540054;
+
+/**
+ * Sequential re-analysis of a validated gate in a given row order.
+ *
+ * @param dataset The paired dataset (validated).
+ * @param rowIndex Row indices in analysis order (a permutation of 0..n-1).
+ * @param options See {@linkcode SequentialOptions}.
+ * @returns sequential.json's contents.
+ * @throws {RangeError} When n < k + 2, alpha is outside (0, 1), phi <= 0 or the order is not a permutation.
+ */
+export function sequentialAnalysis(
+  dataset: PairedDataset,
+  rowIndex: ArrayLike<number>,
+  options: SequentialOptions = {},
+): SequentialDocument {
+  const { n: N, k, columns, metrics } = dataset;
+  const alpha = options.alpha ?? 0.05;
+  const phi = options.phi ?? 1;
+  const every = options.every ?? 1;
+  if (!(alpha > 0 && alpha < 1)) {
+    throw new RangeError(`Cannot run sequentially: alpha ${alpha} is outside (0, 1)`);
+  }
+  if (!(phi > 0)) throw new RangeError(`Cannot run sequentially: phi ${phi} is not positive`);
+  if (rowIndex.length !== N || new Set(Array.from(rowIndex)).size !== N) {
+    throw new RangeError("Cannot run sequentially: the row order is not a permutation of the rows");
+  }
+  if (N < k + 2) {
+    throw new RangeError(`Cannot run sequentially: ${N} rows are fewer than ${k} columns + 2`);
+  }
+  const prefixes: number[] = [];
+  for (let n = k + 2; n < N; n += every) prefixes.push(n);
+  prefixes.push(N);
+
+  const design = new Float64Array(N * k);
+  for (let i = 0; i < N; i++) {
+    const src = rowIndex[i]!;
+    for (let j = 0; j < k; j++) design[i * k + j] = dataset.design[src * k + j]!;
+  }
+  const responses = metrics.map((m) => Float64Array.from(rowIndex, (i) => dataset.delta[m]![i]!));
+  const fits = prefixFits(design, k, responses, prefixes);
+  const saved = rolloutsSaved(dataset, rowIndex);
+  const rule = compileSelection(columns);
+  const budgetK = dataset.gates[0]!.budget_k;
+  const ranks = new Int32Array(k), chosen = new Int32Array(k);
+
+  const out: Record<string, SequentialMetric> = {};
+  metrics.forEach((metric, mi) => {
+    const versions: Record<string, SequentialVersion> = {};
+    columns.forEach((column, j) => {
+      const estimate: (number | null)[] = [], se: (number | null)[] = [];
+      const lower: (number | null)[] = [], upper: (number | null)[] = [];
+      const eValue: (number | null)[] = [];
+      const runLower: (number | null)[] = [], runUpper: (number | null)[] = [];
+      const runMaxE: (number | null)[] = [];
+      let lo = -Infinity, hi = Infinity, maxE = -Infinity;
+      let certifiedAt: number | null = null, sign: 1 | -1 | null = null;
+      fits.forEach((fit, p) => {
+        const b = fit.coefficients?.[mi]?.[j];
+        const s2 = fit.residualVariance?.[mi];
+        const inv = fit.inverseDiagonal?.[j];
+        let e: number | null = null, l: number | null = null, u: number | null = null;
+        let b0: number | null = null, se0: number | null = null;
+        if (b !== undefined && s2 !== undefined && inv !== undefined) {
+          const standardError = Math.sqrt(s2 * inv);
+          b0 = b;
+          se0 = standardError;
+          if (standardError > 0) {
+            const av = anytimeValid(b, standardError, s2, fit.n - k, { alpha, phi });
+            e = Math.exp(av.logE);
+            l = b - av.radius;
+            u = b + av.radius;
+            lo = Math.max(lo, l);
+            hi = Math.min(hi, u);
+            maxE = Math.max(maxE, e);
+          }
+        }
+        estimate.push(b0);
+        se.push(se0);
+        eValue.push(finiteOrNull(e));
+        lower.push(finiteOrNull(l));
+        upper.push(finiteOrNull(u));
+        runLower.push(finiteOrNull(lo));
+        runUpper.push(finiteOrNull(hi));
+        runMaxE.push(finiteOrNull(maxE));
+        if (certifiedAt === null && (lo > 0 || hi < 0)) {
+          certifiedAt = prefixes[p]!;
+          sign = lo > 0 ? 1 : -1;
+        }
+      });
+      const last = fits[fits.length - 1]!;
+      const bN = last.coefficients?.[mi]?.[j];
+      const seN = se[se.length - 1];
+      versions[column.version_id] = {
+        estimate,
+        se,
+        cs_lower: lower,
+        cs_upper: upper,
+        e_value: eValue,
+        running_lower: runLower,
+        running_upper: runUpper,
+        running_max_e: runMaxE,
+        sign_certified_at: certifiedAt,
+        sign,
+        rollouts_saved: certifiedAt === null ? null : saved(certifiedAt),
+        fixed_n_interval: bN !== undefined && seN !== null && seN !== undefined
+          ? [bN - Z975 * seN, bN + Z975 * seN]
+          : null,
+      };
+    });
+    const selection = fits.map((fit) => {
+      const b = fit.coefficients?.[mi];
+      if (!b) return null;
+      const { selected } = rule.rank(b, budgetK, ranks, chosen);
+      return Array.from(chosen.subarray(0, selected), (j) => columns[j]!.version_id);
+    });
+    const final = key(selection[selection.length - 1] ?? null);
+    let stableFrom: number | null = null;
+    for (let p = selection.length - 1; p >= 0; p--) {
+      if (key(selection[p] ?? null) !== final || final === null) break;
+      stableFrom = prefixes[p]!;
+    }
+    out[metric] = {
+      n: prefixes,
+      selection,
+      selection_stable_from: stableFrom,
+      selection_rollouts_saved: stableFrom === null ? null : saved(stableFrom),
+      versions,
+    };
+  });
+  return {
+    format: "gatelab.sequential/v1",
+    order: options.order ?? "run",
+    seed: options.order === "random" ? options.seed ?? 1 : null,
+    alpha,
+    phi,
+    every,
+    estimator: ESTIMATOR,
+    conventions: {
+      model:
+        "Gaussian, homoskedastic errors given the design (the confidence sequences and e-values need it; " +
+        "HC3 and bootstrap results of gate analyze do not)",
+      confidence_sequence:
+        "Lindon, Ham, Tingley & Bojinov anytime-valid linear model (avlm): nu = n - M, " +
+        "r = phi / (phi + s^2/se^2), two-sided, per coefficient",
+      se: "classical OLS s sqrt([(X'X)^-1]_jj), s^2 = SSR / (n - M)",
+      running:
+        "running_lower/upper: intersection of the intervals up to n; running_max_e: maximum e so far",
+      fixed_n_interval: "estimate +- 1.959963984540054 se at N (normal, classical se)",
+      prefixes: "n = M + 2, M + 2 + every, ..., and always N; rows of one task stay together",
+      rollouts:
+        "a stop at n saves the masked rollouts of rows after n and the bare rollouts of episodes " +
+        "not yet in the first n rows (completed pairs only)",
+      selection:
+        "point selection by the metric's estimates: positive top budget_k, REWRITE family winners first",
+    },
+    rows: N,
+    columns: k,
+    budget_k: budgetK,
+    rollouts_total: saved(0),
+    row_order: Array.from(rowIndex, (i) => ({
+      ...dataset.episodes[i]!,
+      gate_id: dataset.gates[dataset.gateIndex[i]!]!.gate_id,
+    })),
+    metrics: out,
+    baseline: dataset.baseline,
+    gates: dataset.gates.map((g) => ({
+      gate_id: g.gate_id,
+      gate_dir: g.gate_dir,
+      masked: g.masked,
+    })),
+    generator: generatorMeta(options.command ?? "sequential"),
+  };
+}
+
+/** A function n -> rollouts saved by stopping after the first n ordered rows. */
+function rolloutsSaved(dataset: PairedDataset, rowIndex: ArrayLike<number>): (n: number) => number {
+  const N = dataset.n;
+  // newBare[i]: 1 when ordered row i is the first to use its bare episode.
+  const seen = new Set<string>();
+  const bareAfter = new Int32Array(N + 1);
+  const firstUse = new Uint8Array(N);
+  for (let i = 0; i < N; i++) {
+    const e = dataset.episodes[rowIndex[i]!]!;
+    const label = `${e.split}\u0000${e.task_id}\u0000${e.sample_id}`;
+    if (!seen.has(label)) {
+      seen.add(label);
+      firstUse[i] = 1;
+    }
+  }
+  for (let i = N - 1; i >= 0; i--) bareAfter[i] = bareAfter[i + 1]! + firstUse[i]!;
+  return (n) => (N - n) + bareAfter[n]!;
+}
+
+function key(selection: string[] | null): string | null {
+  return selection === null ? null : [...selection].sort().join("\u0000");
+}
+
+function finiteOrNull(v: number | null): number | null {
+  return v !== null && Number.isFinite(v) ? v : null;
+}
