@@ -24,7 +24,7 @@ import type { SequentialDocument } from "./sequential.ts";
  *   metrics: { reward: { n: [40], selection: [["a"]], selection_stable_from: 40, selection_rollouts_saved: 0, versions: { a: v } } } };
  * // deno-lint-ignore no-explicit-any
  * const [t] = sequentialTables(doc as any);
- * deepEqual(t!.rows[0], ["a", "0.2000", "[0.1020, 0.2980]", "[0.0100, 0.3900]", "[0.0100, 0.3900]", "30.00", "40 (+)", "0"]);
+ * deepEqual(t!.rows[0], ["a", "0.2000", "[0.1000, 0.3000]", "[0.0100, 0.3900]", "[0.0100, 0.3900]", "30.00", "40 (+)", "0"]);
  * ```
  */
 export function sequentialTables(doc: SequentialDocument): Table[] {
