@@ -53,6 +53,14 @@ export const EXTENSION_CODES = [
   // strict input reading and the run cache
   "reward_out_of_range",
   "cache_corrupt",
+  // gate ladder (docs/FORMAT.md, Extensions: ladder gates)
+  "arm_unknown",
+  "unit_unpaired",
+  "duplicate_unit",
+  "block_order",
+  "block_overflow",
+  "member_mismatch",
+  "decision_mismatch",
 ] as const;
 
 /** A stable issue code. */

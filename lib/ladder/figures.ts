@@ -1,0 +1,49 @@
+/**
+ * The e-value paths of a ladder gate over blocks (log scale) with the
+ * 1/alpha threshold.
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import { type Figure, renderPlot } from "../figures/_render.ts";
+import type { LadderResultDocument } from "./ladder_result.ts";
+
+/**
+ * @param doc ladder_result.json.
+ * @returns The figure `ladder_<task_type>` (task type reduced to file-safe characters).
+ *
+ * @example
+ * ```ts
+ * import { ladderFigure } from "./figures.ts";
+ * import { ok } from "node:assert/strict";
+ * const doc = { task_type: "count", exit: "accept", exit_block: 1, alpha: 0.05, threshold: 20,
+ *   blocks: [{ block: 0, e_accept: 15.6, e_reject: 0.1 }, { block: 1, e_accept: 360.8, e_reject: 0.06 }] };
+ * // deno-lint-ignore no-explicit-any
+ * ok(ladderFigure(doc as any).svg.includes("exit accept"));
+ * ```
+ */
+export function ladderFigure(doc: LadderResultDocument): Figure {
+  const points = doc.blocks.flatMap((b) => [
+    { block: b.block, e: Math.max(b.e_accept, 1e-6), process: "accept (candidate better)" },
+    { block: b.block, e: Math.max(b.e_reject, 1e-6), process: "reject (candidate worse)" },
+  ]);
+  return renderPlot(
+    `ladder_${doc.task_type.replace(/[^A-Za-z0-9_.-]/g, "_")}`,
+    `Ladder ${doc.task_type}: e-processes by block, exit ${doc.exit ?? "none"}`,
+    {
+      width: 640,
+      height: 320,
+      x: { label: "block" },
+      y: { type: "log", label: "e-value", grid: true },
+      color: {
+        domain: ["accept (candidate better)", "reject (candidate worse)"],
+        range: ["#2a9d4b", "#c8553d"],
+      },
+      marks: [
+        Plot.ruleY([doc.threshold], { stroke: "#333", strokeDasharray: "4,3" }),
+        Plot.ruleY([1], { stroke: "#aaa" }),
+        Plot.line(points, { x: "block", y: "e", stroke: "process", marker: "circle" }),
+      ],
+    },
+  );
+}
