@@ -127,6 +127,22 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
     "--out",
     `${OUT}/firewall`,
   ], 2],
+  ["Gate A re-analysed sequentially: anytime-valid confidence sequences over the tasks", [
+    "sequential",
+    `${DATA}/ckpt-a/gate-a`,
+    "--out",
+    `${OUT}/sequential-a`,
+  ]],
+  ...["counting", "temporal-order", "spatial-relation"].map((type) =>
+    [`Ladder gate ${type}: e-processes, four exits, baseline-cache prefill`, [
+      "ladder",
+      `${DATA}/ladder/${type}`,
+      "--prefill",
+      `${DATA}/ladder/baseline.jsonl`,
+      "--out",
+      `${OUT}/ladder-${type}`,
+    ]] as const
+  ),
   ["Study outcomes (paper tables)", ["study", `${DATA}/study`, "--out", `${OUT}/study`]],
   ["Reward recipes", [
     "reward",

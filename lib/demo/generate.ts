@@ -22,6 +22,7 @@ import {
   REWARD_DECIMALS,
 } from "./params.ts";
 import { generateHistoryDemo } from "./history_demo.ts";
+import { generateLadderDemo } from "./ladder_demo.ts";
 import { demoReadme } from "./readme.ts";
 import { refitSelection } from "./refit.ts";
 import { type SimulatedRun, simulateRun } from "./run.ts";
@@ -400,6 +401,9 @@ export function generateDemo(): Record<string, string> {
       })),
     }),
   );
+
+  // Ladder gates with an e-process (new files under ladder/ only).
+  Object.assign(files, generateLadderDemo());
 
   const sorted: Record<string, string> = {};
   for (const key of Object.keys(files).sort()) sorted[key] = files[key]!;
