@@ -17,6 +17,8 @@ export * from "./select/mod.ts"; // family winners, positive top-K, ledger
 export * from "./analyze/mod.ts"; // the gate analysis pipeline
 export * from "./infer/mod.ts"; // bootstrap, stability, held-out, diagnostics, power
 export * from "./explore/mod.ts"; // exploratory re-analysis: waivable codes, legacy intercept
+export * from "./sequential/mod.ts"; // anytime-valid confidence sequences over a gate's prefixes
+export * from "./ladder/mod.ts"; // e-process ladder gates: W/L/E/INFRA, four exits, baseline prefill
 export * from "./history/mod.ts"; // histories across checkpoints: lineage, lifecycles, trends
 export * from "./ledger_audit/mod.ts"; // proposal ledger schema and audit
 export * from "./firewall/mod.ts"; // gold firewall over deployable texts

@@ -9,3 +9,4 @@
 export { generateDemo } from "./generate.ts";
 export { listDemoFiles, writeDemo } from "./write.ts";
 export { DEMO_SEEDS } from "./params.ts";
+export { generateLadderDemo, LADDER_DEMO, LADDER_DEMO_TYPES } from "./ladder_demo.ts";
