@@ -29,11 +29,13 @@ export function ladderFigure(doc: LadderResultDocument): Figure {
   ]);
   return renderPlot(
     `ladder_${doc.task_type.replace(/[^A-Za-z0-9_.-]/g, "_")}`,
-    `Ladder ${doc.task_type}: e-processes by block, exit ${doc.exit ?? "none"}`,
+    `Ladder ${doc.task_type}: e-processes by block (green accept, red reject), exit ${
+      doc.exit ?? "none"
+    }`,
     {
       width: 640,
       height: 320,
-      x: { label: "block" },
+      x: { label: "block", ticks: doc.blocks.map((b) => b.block), tickFormat: "d" },
       y: { type: "log", label: "e-value", grid: true },
       color: {
         domain: ["accept (candidate better)", "reject (candidate worse)"],

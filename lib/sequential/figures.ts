@@ -14,7 +14,7 @@ import type { SequentialDocument } from "./sequential.ts";
  * (light), its running intersection (dark), the estimate (line) and, just
  * right of N, the fixed-n 95% interval (red). Values beyond three times the
  * largest fixed-n bound are drawn at that bound (the early sequences are
- * very wide).
+ * very wide), and so are estimates beyond it.
  *
  * @param doc sequential.json.
  * @param metric The metric.
@@ -46,7 +46,9 @@ export function funnelFigure(doc: SequentialDocument, metric: string): Figure {
     return m.n.map((n, p) => ({
       id,
       n,
-      estimate: v.estimate[p] ?? null,
+      estimate: v.estimate[p] === null || v.estimate[p] === undefined
+        ? null
+        : clamp(v.estimate[p]!),
       lo: v.cs_lower[p] === null ? -bound : clamp(v.cs_lower[p]!),
       hi: clamp(v.cs_upper[p] ?? null),
       runLo: v.running_lower[p] === null ? -bound : clamp(v.running_lower[p]!),
