@@ -117,7 +117,9 @@ async function ladderCase(
   await Deno.writeTextFile(`${dir}/in/units.jsonl`, units.map((u) => JSON.stringify(u)).join("\n"));
   await Deno.remove(`${dir}/out`, { recursive: true }).catch(() => {});
   const code = await quiet(() => main(["ladder", `${dir}/in`, "--out", `${dir}/out`, "--no-png"]));
-  const files = [...Deno.readDirSync(`${dir}/out`)].map((e) => e.name).sort();
+  const files = [...Deno.readDirSync(`${dir}/out`)].map((e) => e.name).filter((f) =>
+    !f.startsWith(".")
+  ).sort();
   const issues = (await readJson(`${dir}/out/validation.json`)).issues;
   return { code, files, issues };
 }
