@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { formatInterval, formatNumber, type Table } from "../report/table.ts";
+import type { Table } from "../report/table.ts";
+import { formatEstimate, formatInterval, formatStatistic } from "../report/format.ts";
 import type { SequentialDocument } from "./sequential.ts";
 
 /**
@@ -24,7 +25,7 @@ import type { SequentialDocument } from "./sequential.ts";
  *   metrics: { reward: { n: [40], selection: [["a"]], selection_stable_from: 40, selection_rollouts_saved: 0, versions: { a: v } } } };
  * // deno-lint-ignore no-explicit-any
  * const [t] = sequentialTables(doc as any);
- * deepEqual(t!.rows[0], ["a", "0.2000", "[0.1000, 0.3000]", "[0.0100, 0.3900]", "[0.0100, 0.3900]", "30.00", "40 (+)", "0"]);
+ * deepEqual(t!.rows[0], ["a", "0.200\n[0.100, 0.300]", "[0.010, 0.390]\n[0.010, 0.390]", "30.00", "+ 40\n(0)"]);
  * ```
  */
 export function sequentialTables(doc: SequentialDocument): Table[] {
@@ -36,30 +37,29 @@ export function sequentialTables(doc: SequentialDocument): Table[] {
       label: `tab:sequential-${metric}`,
       columns: [
         { label: "version" },
-        { label: "estimate at N", align: "right" },
-        { label: "fixed-n 95% CI", align: "right" },
-        { label: "CS at N", align: "right" },
-        { label: "running CS", align: "right" },
+        { label: "estimate at N\nfixed-n 95% CI", align: "right" },
+        { label: "CS at N\nrunning CS", align: "right" },
         { label: "max e", align: "right" },
-        { label: "sign certified at", align: "right" },
-        { label: "rollouts saved", align: "right" },
+        { label: "sign at n\n(saved)", align: "right" },
       ],
       rows: Object.entries(m.versions).map(([id, v]) => [
         id,
-        formatNumber(v.estimate[last], 4),
-        formatInterval(v.fixed_n_interval, 4),
-        formatInterval([v.cs_lower[last] ?? NaN, v.cs_upper[last] ?? NaN], 4),
-        formatInterval([v.running_lower[last] ?? NaN, v.running_upper[last] ?? NaN], 4),
-        formatNumber(v.running_max_e[last], 2),
-        v.sign_certified_at === null ? "—" : `${v.sign_certified_at} (${v.sign === 1 ? "+" : "−"})`,
-        v.rollouts_saved === null ? "—" : String(v.rollouts_saved),
+        `${formatEstimate(v.estimate[last])}\n${formatInterval(v.fixed_n_interval)}`,
+        `${formatInterval([v.cs_lower[last] ?? NaN, v.cs_upper[last] ?? NaN])}\n${
+          formatInterval([v.running_lower[last] ?? NaN, v.running_upper[last] ?? NaN])
+        }`,
+        formatStatistic(v.running_max_e[last]),
+        v.sign_certified_at === null
+          ? "—"
+          : `${v.sign === 1 ? "+" : "−"} ${v.sign_certified_at}\n(${v.rollouts_saved})`,
       ]),
       notes: [
         `Selection stable from n = ${m.selection_stable_from ?? "—"} (descriptive; rollouts saved ${
           m.selection_rollouts_saved ?? "—"
         } of ${doc.rollouts_total}).`,
-        "Confidence sequences assume Gaussian, homoskedastic errors given the design; " +
-        "the HC3 and bootstrap intervals of gate analyze do not.",
+        "CS: anytime-valid confidence sequence; running CS: its intersection up to N; saved: " +
+        "rollouts a stop at that n would have saved. The sequences assume Gaussian, homoskedastic " +
+        "errors given the design; the HC3 and bootstrap intervals of gate analyze do not.",
       ],
     };
   });
