@@ -28,4 +28,6 @@ python3 scripts/reference/infer_power.py > "$ref/infer_power.json"
 python3 scripts/reference/infer_leverage_one.py > "$ref/infer_leverage_one.json"
 python3 scripts/reference/amce_cluster.py > "$ref/amce_cluster.json"
 python3 scripts/reference/study_bounds.py > "$ref/study_bounds.json"
+python3 scripts/reference/sequential_avlm.py > /dev/null
+python3 scripts/reference/ladder_eprocess.py > /dev/null
 echo "reference JSON regenerated under tests/data/ and tests/snapshots/reward_fixture/"
