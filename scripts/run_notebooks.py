@@ -1,17 +1,32 @@
 #!/usr/bin/env python3
 """Execute gatelab's notebooks headlessly with the Deno Jupyter kernel.
 
-Usage (from the repository root; `deno task notebooks` runs this):
+Usage (`deno task notebooks` runs this through lib/cli/notebooks.ts, which
+writes the project kernelspec and passes --deno, --jupyter-path and --cwd):
 
-    python3 scripts/run_notebooks.py [notebook.ipynb ...] [--out reports/notebooks]
+    python3 scripts/run_notebooks.py [notebook.ipynb ...] [--notebook NAME]...
+                                     [-p NAME JSON_VALUE]... [--out reports/notebooks]
                                      [--timeout 600] [--settle 2] [--deno PATH]
+                                     [--jupyter-path DIR] [--cwd DIR]
     python3 scripts/run_notebooks.py --self-test   # the runner on the two traps
 
 Every notebook (default: notebooks/*.ipynb, sorted) is executed top to
 bottom in a fresh kernel started in the notebook's directory, and written as
-an executed `.ipynb` and an offline `.html` into --out. On any error the run
-fails, naming the notebook, the cell and the line, and exits 1 after the
-other notebooks ran.
+an executed `.ipynb` and an offline `.html` (both 0644) into --out. On any
+error the run fails, naming the notebook, the cell and the line, and exits 1
+after the other notebooks ran.
+
+Parameters, the papermill way: each notebook has one code cell tagged
+`parameters` that declares every input with `let NAME = value;`. Each
+`-p NAME JSON_VALUE` is parsed as JSON and set in a new code cell tagged
+`injected-parameters` inserted right after it (`NAME = value;`), so the
+executed notebook shows what it ran with; the values are also recorded in
+the notebook metadata (`metadata.gatelab.parameters`). Parameters listed in
+the parameters cell's `metadata.gatelab.paths` are paths: their relative
+strings (or the strings of an array) are resolved against --cwd, the
+caller's working directory. Unknown notebooks, unknown parameters and values
+that are not JSON exit 2 before anything runs, one line each
+(`usage_error  <where>  <message>`).
 
 It handles the two traps of stock `nbconvert --execute` with the Deno
 kernel (docs/notebooks.md):
@@ -26,8 +41,8 @@ kernel (docs/notebooks.md):
    TypeScript module next to the notebook and checked with `deno check`;
    a reported position is mapped back to its cell and line.
 
-The kernelspec is project-local (scripts/jupyter/kernels/gatelab-deno,
-found through JUPYTER_PATH; its env sets NO_COLOR=1). Needs jupyter_client,
+The kernelspec is project-local (.jupyter/kernels/gatelab-deno, found
+through JUPYTER_PATH; its env sets NO_COLOR=1). Needs jupyter_client,
 nbformat and nbconvert:
 `python3 -m pip install jupyter_client nbformat nbconvert nbclient ipykernel`.
 """
@@ -50,6 +65,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 JUPYTER_DIR = ROOT / "scripts" / "jupyter"
 KERNEL_NAME = "gatelab-deno"
+PARAMETERS_TAG = "parameters"
+INJECTED_TAG = "injected-parameters"
+DECLARATION = re.compile(r"^[ \t]*let[ \t]+([A-Za-z_$][\w$]*)\b", re.M)
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -89,21 +107,111 @@ def deno_command(explicit: str | None) -> list[str]:
 
 
 def jupyter_path_for(deno: list[str], workdir: Path) -> str:
-    """A JUPYTER_PATH whose gatelab-deno kernelspec starts `deno`.
+    """A JUPYTER_PATH entry whose gatelab-deno kernelspec starts `deno`.
 
-    The committed kernelspec (scripts/jupyter) calls `deno` from PATH; when
-    Deno is elsewhere, a copy with the resolved command is written to a
-    temporary directory.
+    `deno task notebooks` passes --jupyter-path (the project kernelspec that
+    lib/cli/kernelspec.ts writes under .jupyter/); run directly, the runner
+    writes the same spec with the resolved Deno command into `workdir`.
     """
-    spec_file = JUPYTER_DIR / "kernels" / KERNEL_NAME / "kernel.json"
-    spec = json.loads(spec_file.read_text())
-    if deno == [shutil.which("deno")] and spec["argv"][0] == "deno":
-        return str(JUPYTER_DIR)
-    spec["argv"] = deno + spec["argv"][1:]
+    spec = {
+        "argv": deno + ["jupyter", "--kernel", "--conn", "{connection_file}"],
+        "display_name": "Deno (gatelab)",
+        "language": "typescript",
+        "env": {"NO_COLOR": "1"},
+    }
     target = workdir / "jupyter" / "kernels" / KERNEL_NAME
     target.mkdir(parents=True, exist_ok=True)
     (target / "kernel.json").write_text(json.dumps(spec, indent=2))
     return str(workdir / "jupyter")
+
+
+class UsageError(Exception):
+    """A bad command line; rendered as `usage_error  <where>  <message>`, exit 2."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"usage_error  {where}  {message}")
+
+
+def parameters_cell(nb) -> int | None:
+    """Index of the code cell tagged `parameters`, or None."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and PARAMETERS_TAG in cell.get("metadata", {}).get("tags", []):
+            return i
+    return None
+
+
+def declared_parameters(source: str) -> list[str]:
+    """Names declared with `let` at the start of a line of the parameters cell."""
+    return DECLARATION.findall(source)
+
+
+def parse_parameter_values(pairs: list[list[str]]) -> tuple[dict, list[UsageError]]:
+    """`-p NAME JSON_VALUE` pairs as {NAME: value}; values that are not JSON are errors."""
+    values: dict = {}
+    errors: list[UsageError] = []
+    for name, text in pairs:
+        try:
+            values[name] = json.loads(text)
+        except json.JSONDecodeError as e:
+            errors.append(UsageError(f"-p {name}", f"value is not JSON ({e.msg} at column {e.colno}): {text}"))
+    return values, errors
+
+
+def resolve_paths(value, cwd: Path):
+    """Relative path strings (alone or in a list) made absolute against `cwd`."""
+    if isinstance(value, str):
+        return str((cwd / value).resolve()) if value and not os.path.isabs(value) else value
+    if isinstance(value, list):
+        return [resolve_paths(v, cwd) for v in value]
+    return value
+
+
+def inject_parameters(nb, path: Path, values: dict, cwd: Path) -> None:
+    """Inserts the `injected-parameters` cell after the `parameters` cell.
+
+    Raises UsageError when the notebook has no parameters cell or a name is
+    not declared there.
+    """
+    from nbformat.v4 import new_code_cell
+
+    index = parameters_cell(nb)
+    if index is None:
+        raise UsageError(path.name, "no code cell is tagged `parameters`; cannot set -p values")
+    cell = nb.cells[index]
+    declared = declared_parameters(cell.source)
+    unknown = [n for n in values if n not in declared]
+    if unknown:
+        raise UsageError(
+            f"{path.name} {', '.join(unknown)}",
+            f"not a parameter of this notebook (declared: {', '.join(declared)})",
+        )
+    paths = set(cell.get("metadata", {}).get("gatelab", {}).get("paths", []))
+    resolved = {n: resolve_paths(v, cwd) if n in paths else v for n, v in values.items()}
+    lines = ["// Injected parameters (deno task notebooks -p)"]
+    lines += [f"{name} = {json.dumps(value, ensure_ascii=False)};" for name, value in resolved.items()]
+    injected = new_code_cell("\n".join(lines), metadata={"tags": [INJECTED_TAG]})
+    nb.cells.insert(index + 1, injected)
+    nb.metadata.setdefault("gatelab", {})["parameters"] = resolved
+
+
+def select_notebooks(names: list[str], positional: list[Path], cwd: Path) -> list[Path]:
+    """The notebooks to run: --notebook names (stem, file name or unique prefix), then paths."""
+    available = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    chosen: list[Path] = []
+    for name in names:
+        stem = name[:-6] if name.endswith(".ipynb") else name
+        matches = [p for p in available if p.stem == stem] or [p for p in available if p.stem.startswith(stem)]
+        if len(matches) != 1:
+            known = ", ".join(p.stem for p in available)
+            what = "matches several notebooks" if matches else "is not a notebook"
+            raise UsageError(f"--notebook {name}", f"{what} (known: {known})")
+        chosen.append(matches[0])
+    for p in positional:
+        full = (cwd / p).resolve()
+        if not full.is_file():
+            raise UsageError(str(p), "no such notebook file")
+        chosen.append(full)
+    return chosen or available
 
 
 def code_cells(nb) -> list[tuple[int, str]]:
@@ -357,6 +465,7 @@ def write_outputs(nb, path: Path, out_dir: Path) -> None:
     for name, text in ((path.stem + ".ipynb", nbformat.writes(nb)), (path.stem + ".html", html)):
         with tempfile.NamedTemporaryFile("w", dir=out_dir, delete=False, suffix=".tmp", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(f.name, 0o644)  # mkstemp makes 0600; reports are meant to be shared
         os.replace(f.name, out_dir / name)
 
 
@@ -394,38 +503,74 @@ def self_test(deno: list[str], jupyter_path: str, workdir: Path) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path)
-    parser.add_argument("--out", type=Path, default=ROOT / "reports" / "notebooks")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebook files (relative to --cwd)")
+    parser.add_argument("--notebook", action="append", default=[], metavar="NAME",
+                        help="a notebook in notebooks/ by name, e.g. 01_gate_reanalysis or 01 (repeatable)")
+    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "JSON_VALUE"),
+                        help="set a parameter of the `parameters` cell (repeatable)")
+    parser.add_argument("--out", type=Path, default=None, help="where executed notebooks go (default reports/notebooks)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
     parser.add_argument("--settle", type=float, default=2.0, help="quiet seconds after the last cell")
     parser.add_argument("--deno", help="path of the deno executable")
+    parser.add_argument("--jupyter-path", help="a JUPYTER_PATH entry holding kernels/gatelab-deno (else one is made)")
+    parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="resolve relative paths against this directory")
     parser.add_argument("--self-test", action="store_true", help="check the runner on the two traps, then exit")
     args = parser.parse_args()
 
-    import nbformat
+    try:
+        import jupyter_client  # noqa: F401
+        import nbconvert  # noqa: F401
+        import nbformat
+    except ImportError as e:
+        print(
+            f"usage_error  python3  the notebook runner needs {e.name}: "
+            "python3 -m pip install jupyter_client nbformat nbconvert",
+            file=sys.stderr,
+        )
+        return 2
 
     if args.self_test:
         deno = deno_command(args.deno)
         with tempfile.TemporaryDirectory(prefix="gatelab-notebooks-selftest-") as workdir:
             return self_test(deno, jupyter_path_for(deno, Path(workdir)), Path(workdir))
 
-    paths = [p.resolve() for p in args.notebooks] or sorted((ROOT / "notebooks").glob("*.ipynb"))
-    if not paths:
+    cwd = args.cwd.resolve()
+    out = (cwd / args.out).resolve() if args.out is not None else ROOT / "reports" / "notebooks"
+    values, errors = parse_parameter_values(args.parameter)
+    paths: list[Path] = []
+    try:
+        paths = select_notebooks(args.notebook, args.notebooks, cwd)
+    except UsageError as e:
+        errors.append(e)
+    notebooks = []
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        if values:
+            try:
+                inject_parameters(nb, path, values, cwd)
+            except UsageError as e:
+                errors.append(e)
+        notebooks.append((path, nb))
+    if errors:
+        for e in errors:
+            print(e, file=sys.stderr)
+        print(f"notebooks: {len(errors)} usage error(s); nothing ran", file=sys.stderr)
+        return 2
+    if not notebooks:
         print("run_notebooks: no notebooks found", file=sys.stderr)
         return 1
     deno = deno_command(args.deno)
     failures: list[Failure] = []
     with tempfile.TemporaryDirectory(prefix="gatelab-notebooks-") as workdir:
-        jupyter_path = jupyter_path_for(deno, Path(workdir))
-        for path in paths:
+        jupyter_path = args.jupyter_path or jupyter_path_for(deno, Path(workdir))
+        for path, nb in notebooks:
             started = time.monotonic()
-            nb = nbformat.read(path, as_version=4)
             found = static_check(nb, path, deno)
             if not found:
                 found = execute(nb, path, jupyter_path, args.timeout, args.settle, deno)
-            write_outputs(nb, path, args.out)
+            write_outputs(nb, path, out)
             status = "ok" if not found else "FAILED"
-            print(f"{status:6} {path.name} ({time.monotonic() - started:.1f} s) -> {args.out / path.stem}.ipynb, .html")
+            print(f"{status:6} {path.name} ({time.monotonic() - started:.1f} s) -> {out / path.stem}.ipynb, .html")
             for failure in found:
                 print("  " + failure.render(), file=sys.stderr)
             failures.extend(found)
@@ -434,7 +579,7 @@ def main() -> int:
         for failure in failures:
             print("  " + failure.render(), file=sys.stderr)
         return 1
-    print(f"notebooks: {len(paths)} ran without errors")
+    print(f"notebooks: {len(notebooks)} ran without errors")
     return 0
 
 

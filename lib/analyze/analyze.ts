@@ -38,8 +38,11 @@ export interface AnalyzeOptions {
    * @default {"reward"}
    */
   readonly metric?: string;
-  /** Budget override (exploration only: marks the selection exploratory). Default: the gate's budget_k. */
-  readonly budgetK?: number;
+  /**
+   * Budget override (exploration only: marks the selection exploratory).
+   * `null` or absent: the gate's budget_k.
+   */
+  readonly budgetK?: number | null;
   /**
    * Covariance type behind se_robust, t and p.
    * @default {"hc3"}
@@ -316,7 +319,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
     selected: choice.selected,
     decisions: choice.decisions,
     tie_tolerance: tieTolerance,
-    exploratory: options.budgetK !== undefined && options.budgetK !== gateBudget,
+    exploratory: options.budgetK != null && options.budgetK !== gateBudget,
     gate_budget_k: gateBudget,
     stage: firstGate.stage,
     gate_ids: dataset.gates.map((g) => g.gate_id),

@@ -7,3 +7,4 @@ export * from "./run_checks.ts";
 export * from "./validate_gates.ts";
 export * from "./report.ts";
 export * from "./inputs_table.ts";
+export * from "./summary.ts";
