@@ -20,20 +20,24 @@ import { join } from "node:path";
 import { jupyterPath, KERNEL_NAME, PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
 import { pythonStatus, runPython } from "./python.ts";
 
-const HELP = `usage: deno task lab [--no-browser] [--port N] [--install-kernel-globally]
+const HELP =
+  `usage: deno task lab [--no-browser] [--port N] [--install-kernel-globally] [-- JUPYTERLAB_ARGS...]
 
 Starts JupyterLab on notebooks/ with the project's Deno kernel (gatelab-deno).
   --no-browser               do not open a browser (print the URL only)
   --port N                   serve on port N (JupyterLab's default: 8888, or the next free one)
   --install-kernel-globally  also install the kernelspec for your user
                              (jupyter kernelspec install --user); by default it
-                             lives in .jupyter/ and only this command uses it`;
+                             lives in .jupyter/ and only this command uses it
+  -- ARGS...                 passed to JupyterLab as they are (e.g. -- --allow-root)`;
 
 /** The options of `deno task lab`. */
 export interface LabOptions {
   readonly noBrowser: boolean;
   readonly port: number | null;
   readonly installKernelGlobally: boolean;
+  /** Arguments after `--`, passed to JupyterLab unchanged. */
+  readonly extra: readonly string[];
 }
 
 /**
@@ -46,15 +50,19 @@ export interface LabOptions {
  * ```ts
  * import { parseLabArgs } from "./lab.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(parseLabArgs(["--no-browser", "--port", "8890"]), { noBrowser: true, port: 8890, installKernelGlobally: false });
+ * deepEqual(parseLabArgs(["--no-browser", "--port", "8890", "--", "--allow-root"]),
+ *   { noBrowser: true, port: 8890, installKernelGlobally: false, extra: ["--allow-root"] });
  * deepEqual(parseLabArgs(["--port", "x"]), { error: "--port needs an integer from 1 to 65535, got x" });
  * ```
  */
 export function parseLabArgs(args: readonly string[]): LabOptions | "help" | { error: string } {
+  const split = args.indexOf("--");
+  const own = split === -1 ? args : args.slice(0, split);
+  const extra = split === -1 ? [] : args.slice(split + 1);
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...args],
+      args: [...own],
       options: {
         "no-browser": { type: "boolean" },
         port: { type: "string" },
@@ -79,6 +87,7 @@ export function parseLabArgs(args: readonly string[]): LabOptions | "help" | { e
     noBrowser: values["no-browser"] ?? false,
     port,
     installKernelGlobally: values["install-kernel-globally"] ?? false,
+    extra,
   };
 }
 
@@ -112,7 +121,7 @@ export interface Invocation {
 export function labInvocation(
   root: string,
   jupyterDir: string,
-  options: Pick<LabOptions, "noBrowser" | "port">,
+  options: Pick<LabOptions, "noBrowser" | "port"> & { readonly extra?: readonly string[] },
   existingJupyterPath: string | undefined,
 ): Invocation {
   return {
@@ -123,6 +132,7 @@ export function labInvocation(
       `--ServerApp.root_dir=${join(root, "notebooks")}`,
       ...(options.noBrowser ? ["--no-browser"] : []),
       ...(options.port !== null ? [`--port=${options.port}`] : []),
+      ...(options.extra ?? []),
     ],
     env: { JUPYTER_PATH: jupyterPath(jupyterDir, existingJupyterPath) },
   };

@@ -59,7 +59,7 @@ export function displayTable(table: Table, options: DisplayTableOptions = {}): D
     ? `\n<details><summary>LaTeX</summary><pre>${escapeHtml(toLatex(table))}</pre></details>`
     : "";
   return displayBundle({
-    "text/html": toHtmlTable(table) + latex,
+    "text/html": toHtmlTable(table, { inlineAlign: true }) + latex,
     "text/markdown": markdown,
     "text/plain": markdown,
   });
@@ -118,7 +118,7 @@ export function displayAll(items: readonly (Table | Figure | string)[]): Display
       html.push(`<div class="figure">${item.svg}</div>`);
       text.push(`[figure] ${item.title}`);
     } else {
-      html.push(toHtmlTable(item));
+      html.push(toHtmlTable(item, { inlineAlign: true }));
       text.push(toMarkdown(item));
     }
   }

@@ -7,11 +7,23 @@
 import { noteText, type Table } from "../report/table.ts";
 import { escapeHtml } from "./escape_html.ts";
 
+/** Options of {@linkcode toHtmlTable}. */
+export interface HtmlTableOptions {
+  /**
+   * Set each cell's alignment as an inline style too, not only as a class.
+   * @default {false}
+   */
+  readonly inlineAlign?: boolean;
+}
+
 /**
  * Renders a table as an HTML `<table>` with caption, header, body and the
  * notes in a `<tfoot>`; column alignment becomes a `class` (`l`, `r`, `c`).
  *
  * @param table The table model.
+ * @param options `inlineAlign`: also set `style="text-align: ..."` on every
+ *   cell, for pages without the report's stylesheet (Jupyter outputs, whose
+ *   own CSS right-aligns every cell).
  * @returns HTML text (no surrounding document).
  *
  * @example
@@ -20,19 +32,24 @@ import { escapeHtml } from "./escape_html.ts";
  * import { ok } from "node:assert/strict";
  * const html = toHtmlTable({ caption: "T", columns: [{ label: "a" }, { label: "b", align: "right" }], rows: [["x<", "1"]] });
  * ok(html.includes("<caption>T</caption>") && html.includes('<td class="l">x&lt;</td><td class="r">1</td>'));
+ * const inline = toHtmlTable({ caption: "T", columns: [{ label: "a" }], rows: [["x"]] }, { inlineAlign: true });
+ * ok(inline.includes('<td class="l" style="text-align: left">x</td>'));
  * ```
  */
-export function toHtmlTable(table: Table): string {
-  const cls = table.columns.map((c) => (c.align ?? "left")[0]);
+export function toHtmlTable(table: Table, options: HtmlTableOptions = {}): string {
+  const align = table.columns.map((c) => c.align ?? "left");
+  const attrs = (j: number) => {
+    const a = align[j] ?? "left";
+    return options.inlineAlign ? `class="${a[0]}" style="text-align: ${a}"` : `class="${a[0]}"`;
+  };
   const head = table.columns
-    .map((c, j) => `<th class="${cls[j]}" scope="col">${escapeHtml(c.label)}</th>`)
+    .map((c, j) => `<th ${attrs(j)} scope="col">${escapeHtml(c.label)}</th>`)
     .join("");
   const body = table.rows
     .map((row) =>
       `<tr>${
-        row.map((cell, j) =>
-          `<td class="${cls[j] ?? "l"}">${escapeHtml(cell).replaceAll("\n", "<br>")}</td>`
-        ).join("")
+        row.map((cell, j) => `<td ${attrs(j)}>${escapeHtml(cell).replaceAll("\n", "<br>")}</td>`)
+          .join("")
       }</tr>`
     )
     .join("\n");
