@@ -194,24 +194,33 @@ def inject_parameters(nb, path: Path, values: dict, cwd: Path) -> None:
     nb.metadata.setdefault("gatelab", {})["parameters"] = resolved
 
 
-def select_notebooks(names: list[str], positional: list[Path], cwd: Path) -> list[Path]:
-    """The notebooks to run: --notebook names (stem, file name or unique prefix), then paths."""
+def select_notebooks(names: list[str], positional: list[Path], cwd: Path) -> tuple[list[Path], list[UsageError]]:
+    """The notebooks to run: --notebook names (stem, file name or unique prefix), then paths.
+
+    Default: every notebooks/*.ipynb. Names or paths that match no (or
+    several) notebooks are returned as errors.
+    """
     available = sorted((ROOT / "notebooks").glob("*.ipynb"))
     chosen: list[Path] = []
+    errors: list[UsageError] = []
     for name in names:
         stem = name[:-6] if name.endswith(".ipynb") else name
         matches = [p for p in available if p.stem == stem] or [p for p in available if p.stem.startswith(stem)]
         if len(matches) != 1:
             known = ", ".join(p.stem for p in available)
             what = "matches several notebooks" if matches else "is not a notebook"
-            raise UsageError(f"--notebook {name}", f"{what} (known: {known})")
-        chosen.append(matches[0])
+            errors.append(UsageError(f"--notebook {name}", f"{what} (known: {known})"))
+        else:
+            chosen.append(matches[0])
     for p in positional:
         full = (cwd / p).resolve()
         if not full.is_file():
-            raise UsageError(str(p), "no such notebook file")
-        chosen.append(full)
-    return chosen or available
+            errors.append(UsageError(str(p), "no such notebook file"))
+        else:
+            chosen.append(full)
+    if errors or names or positional:
+        return chosen, errors
+    return available, errors
 
 
 def code_cells(nb) -> list[tuple[int, str]]:
@@ -537,11 +546,8 @@ def main() -> int:
     cwd = args.cwd.resolve()
     out = (cwd / args.out).resolve() if args.out is not None else ROOT / "reports" / "notebooks"
     values, errors = parse_parameter_values(args.parameter)
-    paths: list[Path] = []
-    try:
-        paths = select_notebooks(args.notebook, args.notebooks, cwd)
-    except UsageError as e:
-        errors.append(e)
+    paths, bad_names = select_notebooks(args.notebook, args.notebooks, cwd)
+    errors += bad_names
     notebooks = []
     for path in paths:
         nb = nbformat.read(path, as_version=4)
