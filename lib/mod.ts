@@ -28,4 +28,5 @@ export * from "./reward/mod.ts"; // level-to-reward recipes
 export * from "./report/mod.ts"; // Markdown and LaTeX tables
 export * from "./figures/mod.ts"; // Observable Plot figures
 export * from "./html/mod.ts"; // HTML report and notebook display
+export * from "./paper/mod.ts"; // a paper appendix as LaTeX and SVG files
 export * from "./demo/mod.ts"; // the seeded demo simulator

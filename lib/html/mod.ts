@@ -9,3 +9,4 @@ export * from "./report_tables.ts";
 export * from "./report.ts";
 export * from "./value_or_throw.ts";
 export * from "./query_table.ts";
+export * from "./display_section.ts";

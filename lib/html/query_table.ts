@@ -22,8 +22,9 @@ export interface QueryTableOptions {
 
 /**
  * A SQL result (lib/sql) as a {@linkcode Table} for display: numbers right
- * aligned, integers as is, other numbers with `digits` decimals, NULL as an
- * em dash.
+ * aligned; integer columns as they are, every other numeric column with
+ * `digits` decimals throughout (so a column of means reads evenly, `8578.0000`
+ * beside `7041.5000`); NULL as an em dash.
  *
  * @param result A DuckDB query result.
  * @param options Caption, row limit and decimals.
@@ -33,9 +34,10 @@ export interface QueryTableOptions {
  * ```ts
  * import { queryTable } from "./query_table.ts";
  * import { deepEqual } from "node:assert/strict";
- * const result = { names: ["arm", "mean"], types: ["Utf8", "Float64"], columns: [], numRows: 1,
- *   column: () => { throw new Error(); }, rows: () => [{ arm: "bare", mean: 0.53125 }] };
- * deepEqual(queryTable(result).rows, [["bare", "0.5313"]]);
+ * const result = { names: ["arm", "n", "mean"], types: ["Utf8", "Int64", "Float64"], columns: [], numRows: 2,
+ *   column: () => { throw new Error(); },
+ *   rows: () => [{ arm: "bare", n: 3, mean: 0.53125 }, { arm: "masked", n: 4, mean: 1 }] };
+ * deepEqual(queryTable(result).rows, [["bare", "3", "0.5313"], ["masked", "4", "1.0000"]]);
  * ```
  */
 export function queryTable(
@@ -45,12 +47,17 @@ export function queryTable(
   const maxRows = options.maxRows ?? 50;
   const digits = options.digits ?? 4;
   const numeric = result.types.map((t) => /int|float|decimal|double/i.test(t));
-  const cell = (v: number | string | boolean | bigint | null | undefined): string => {
+  const integer = result.types.map((t) => /int/i.test(t) && !/interval/i.test(t));
+  const cell = (v: number | string | boolean | bigint | null | undefined, j: number): string => {
     if (v === null || v === undefined) return "—";
-    if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(digits);
+    if (typeof v === "number") {
+      return integer[j] && Number.isInteger(v) ? String(v) : v.toFixed(digits);
+    }
     return String(v);
   };
-  const rows = result.rows().slice(0, maxRows).map((row) => result.names.map((n) => cell(row[n])));
+  const rows = result.rows().slice(0, maxRows).map((row) =>
+    result.names.map((n, j) => cell(row[n], j))
+  );
   return {
     caption: options.caption ?? "Query result",
     columns: result.names.map((label, j) => ({ label, align: numeric[j] ? "right" : "left" })),

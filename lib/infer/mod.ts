@@ -9,3 +9,4 @@ export * from "./power.ts";
 export * from "./rank_agreement.ts";
 export * from "./heldout.ts";
 export * from "./power_from.ts";
+export * from "./heldout_plan_file.ts";

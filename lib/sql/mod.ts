@@ -7,3 +7,4 @@ export * from "./engine.ts";
 export * from "./load_tables.ts";
 export * from "./read_sources.ts";
 export * from "./format.ts";
+export * from "./tables.ts";
