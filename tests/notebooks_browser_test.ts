@@ -131,6 +131,7 @@ interface PageState {
   tables: number;
   textAlign: string | null;
   numberAlign: string | null;
+  noteAlign: string | null;
   kernel: string;
 }
 
@@ -147,6 +148,8 @@ const STATE_JS = `(() => {
     tables: outputs.reduce((n, o) => n + o.querySelectorAll("table").length, 0),
     textAlign: td("l") ? getComputedStyle(td("l")).textAlign : null,
     numberAlign: td("r") ? getComputedStyle(td("r")).textAlign : null,
+    noteAlign: (() => { const n = document.querySelector(".jp-Notebook .jp-OutputArea-output tfoot td");
+      return n ? getComputedStyle(n).textAlign : null; })(),
     kernel: document.querySelector(".jp-Toolbar-kernelName, .jp-KernelName")?.textContent?.trim() ?? "",
   };
 })()`;
@@ -208,10 +211,11 @@ Deno.test({
       ok(final.prompts.every((p) => /^\[\d+\]:$/.test(p)), `all cells ran: ${final.prompts}`);
       ok(final.svgs >= 3, `figures in the page: ${final.svgs} SVGs`);
       ok(final.tables >= 6, `tables in the page: ${final.tables}`);
-      deepEqual([final.textAlign, final.numberAlign], ["left", "right"]);
-      // Screenshot with the figures in view.
+      deepEqual([final.textAlign, final.numberAlign, final.noteAlign], ["left", "right", "left"]);
+      // Screenshot: the selection table, with the figures below it.
       await page.evaluate(
-        `[...document.querySelectorAll(".jp-OutputArea-output")].find((o) => o.querySelector("svg"))?.scrollIntoView()`,
+        `[...document.querySelectorAll(".jp-OutputArea-output caption")]
+           .find((c) => c.textContent.startsWith("Selection by"))?.closest(".jp-Cell")?.scrollIntoView()`,
       );
       await new Promise((r) => setTimeout(r, 500));
       const shot = await page.send<{ data: string }>("Page.captureScreenshot", { format: "png" });

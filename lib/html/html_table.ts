@@ -34,6 +34,8 @@ export interface HtmlTableOptions {
  * ok(html.includes("<caption>T</caption>") && html.includes('<td class="l">x&lt;</td><td class="r">1</td>'));
  * const inline = toHtmlTable({ caption: "T", columns: [{ label: "a" }], rows: [["x"]] }, { inlineAlign: true });
  * ok(inline.includes('<td class="l" style="text-align: left">x</td>'));
+ * const noted = toHtmlTable({ caption: "T", columns: [{ label: "a" }], rows: [], notes: ["n"] }, { inlineAlign: true });
+ * ok(noted.includes('<tfoot><tr><td colspan="1" style="text-align: left">n</td>'));
  * ```
  */
 export function toHtmlTable(table: Table, options: HtmlTableOptions = {}): string {
@@ -54,9 +56,9 @@ export function toHtmlTable(table: Table, options: HtmlTableOptions = {}): strin
     )
     .join("\n");
   const notes = table.notes && table.notes.length > 0
-    ? `\n<tfoot><tr><td colspan="${table.columns.length}">${
-      table.notes.map((n) => escapeHtml(noteText(n))).join("<br>")
-    }</td></tr></tfoot>`
+    ? `\n<tfoot><tr><td colspan="${table.columns.length}"${
+      options.inlineAlign ? ' style="text-align: left"' : ""
+    }>${table.notes.map((n) => escapeHtml(noteText(n))).join("<br>")}</td></tr></tfoot>`
     : "";
   const id = table.label ? ` id="${escapeHtml(table.label)}"` : "";
   return `<table${id}>\n<caption>${
