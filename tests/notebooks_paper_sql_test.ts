@@ -1,0 +1,130 @@
+/**
+ * The paper-appendix and raw-trace SQL notebooks, run headlessly through
+ * `deno task notebooks` (lib/cli/notebooks.ts).
+ *
+ * - 03: one run writes `appendix.tex` with the sections in appendix order
+ *   (Gate A, online rounds, held-out, power, Gate B, study, rewards), and
+ *   every table and figure it includes exists (`.tex`, `.svg`).
+ * - 05: the worked query "attempts and failure rate per arm" agrees with
+ *   counts taken directly from the demo's traces.jsonl files (JSON.parse
+ *   per line here, DuckDB there), and `sqlTables` lists all seven tables.
+ *
+ * Needs python3 with jupyter_client, nbformat and nbconvert; skipped, with a
+ * message, without them.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../lib/cli/kernelspec.ts";
+import { run } from "../lib/cli/notebooks.ts";
+import { pythonStatus } from "../lib/cli/python.ts";
+
+const canRun = Deno.permissions.querySync({ name: "run", command: "python3" }).state === "granted";
+const status = canRun ? await pythonStatus(["jupyter_client", "nbformat", "nbconvert"]) : null;
+const available = status !== null && status.python && status.missing.length === 0;
+if (!available) {
+  console.warn(
+    "notebooks_paper_sql_test: skipped — needs python3 with jupyter_client, nbformat, nbconvert",
+  );
+}
+
+interface Output {
+  data?: Record<string, string | string[]>;
+}
+const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
+
+async function markdownOutputs(file: string): Promise<string[]> {
+  const nb = JSON.parse(await Deno.readTextFile(file));
+  return (nb.cells as { outputs?: Output[] }[]).flatMap((c) => c.outputs ?? [])
+    .map((o) => text(o.data?.["text/markdown"]));
+}
+
+Deno.test({
+  name: "notebook 03 writes the appendix: sections in order, every included file present",
+  ignore: !available,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "gatelab-paper-" });
+    try {
+      const code = await run([
+        "--notebook",
+        "03",
+        "-p",
+        "OUT_DIR",
+        JSON.stringify(join(tmp, "appendix")),
+        "-p",
+        "DRAWS",
+        "200",
+        "-p",
+        "POWER_SIMS",
+        "50",
+        "--out",
+        join(tmp, "nb"),
+      ]);
+      equal(code, 0);
+      const tex = await Deno.readTextFile(join(tmp, "appendix", "appendix.tex"));
+      deepEqual([...tex.matchAll(/^\\section\{(.*)\}$/gm)].map((m) => m[1]), [
+        "Gate A: cold-start refit and selection",
+        "Online rounds (pooled)",
+        "Held-out ranking checks",
+        "Power for the next gate",
+        "Gate B: frozen skill vs bare",
+        "Study outcomes",
+        "Reward recipes",
+      ]);
+      const tables = [...tex.matchAll(/\\input\{(.*)\}/g)].map((m) => m[1]!);
+      const figures = [...tex.matchAll(/\\includegraphics\[[^\]]*\]\{(.*)\}/g)].map((m) => m[1]!);
+      ok(
+        tables.length >= 15 && figures.length >= 10,
+        `${tables.length} tables, ${figures.length} figures`,
+      );
+      for (const t of tables) {
+        ok((await Deno.readTextFile(join(tmp, "appendix", t))).includes("\\toprule"), t);
+      }
+      for (const f of figures) {
+        ok((await Deno.readTextFile(join(tmp, "appendix", `${f}.svg`))).startsWith("<svg"), f);
+      }
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "notebook 05: attempts and failures per arm agree with the traces read directly",
+  ignore: !available,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "gatelab-sql-" });
+    try {
+      equal(await run(["--notebook", "05", "--out", tmp]), 0);
+      const markdown = await markdownOutputs(join(tmp, "05_raw_traces_sql.ipynb"));
+      const listing = markdown.find((t) => t.startsWith("**Tables in DuckDB**"))!;
+      for (
+        const name of [
+          "assignments",
+          "attempts",
+          "gates",
+          "injected",
+          "rewards",
+          "runs",
+          "versions",
+        ]
+      ) {
+        ok(listing.includes(`| ${name} |`), name);
+      }
+      const perArm = markdown.find((t) => t.startsWith("**Attempts and failure rate per arm**"))!;
+      for (const [arm, dir] of [["bare", "ckpt-a/bare-val"], ["masked", "ckpt-a/gate-a"]]) {
+        const lines =
+          (await Deno.readTextFile(join(PROJECT_ROOT, "data/demo", dir!, "traces.jsonl")))
+            .split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+        const failed = lines.filter((l) => l.status === "failed").length;
+        ok(
+          perArm.includes(
+            `| ${arm} | ${lines.length} | ${failed} | ${(failed / lines.length).toFixed(4)} |`,
+          ),
+          `${arm}: ${lines.length} attempts, ${failed} failed\n${perArm}`,
+        );
+      }
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
