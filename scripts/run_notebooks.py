@@ -13,8 +13,9 @@ writes the project kernelspec and passes --deno, --jupyter-path and --cwd):
 Every notebook (default: notebooks/*.ipynb, sorted) is executed top to
 bottom in a fresh kernel started in the notebook's directory, and written as
 an executed `.ipynb` and an offline `.html` (both 0644) into --out. On any
-error the run fails, naming the notebook, the cell and the line, and exits 1
-after the other notebooks ran.
+error the run fails, naming the notebook, the cell and the line, and exits
+after the other notebooks ran: 2 when every error is a GatelabError (the
+notebook stopped on issues in its inputs), else 1.
 
 Parameters, the papermill way: each notebook has one code cell tagged
 `parameters` that declares every input with `let NAME = value;`. Each
@@ -584,7 +585,9 @@ def main() -> int:
         print(f"notebooks: {len(failures)} error(s)", file=sys.stderr)
         for failure in failures:
             print("  " + failure.render(), file=sys.stderr)
-        return 1
+        # A notebook stopped by a GatelabError (issues found in its inputs,
+        # e.g. a gate that fails validation) is a problem with the input: 2.
+        return 2 if all(f.message.startswith("GatelabError:") for f in failures) else 1
     print(f"notebooks: {len(notebooks)} ran without errors")
     return 0
 

@@ -114,6 +114,46 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a gate with issues stops notebook 01 at the dataset cell and exits 2, summary shown",
+  ignore: !available,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "gatelab-broken-" });
+    try {
+      await copyDir(join(PROJECT_ROOT, "data/demo/ckpt-a/gate-a"), join(tmp, "gate-a"));
+      await copyDir(join(PROJECT_ROOT, "data/demo/ckpt-a/bare-val"), join(tmp, "bare-val"));
+      const traces = join(tmp, "gate-a/traces.jsonl");
+      const lines = (await Deno.readTextFile(traces)).split("\n");
+      const dropped = JSON.parse(lines[4]!);
+      await Deno.writeTextFile(traces, lines.filter((_, i) => i !== 4).join("\n"));
+      const code = await notebooks(tmp, [
+        "--notebook",
+        "01",
+        "-p",
+        "GATES",
+        '["gate-a"]',
+        "--out",
+        "out",
+      ]);
+      equal(code, 2);
+      const nb = JSON.parse(await Deno.readTextFile(join(tmp, "out/01_gate_reanalysis.ipynb")));
+      const outputs: Output[] = (nb.cells as Cell[]).flatMap((c) => c.outputs ?? []);
+      const summary = outputs.map((o) => text(o.data?.["text/markdown"]))
+        .find((t) => t.startsWith("**Validation**"));
+      ok(summary?.includes("| verdict | not ok |"), summary);
+      const error = outputs.find((o) => o.output_type === "error") as Output & { evalue?: string };
+      ok(
+        error?.evalue?.includes(
+          `coverage_incomplete  ${traces} [${dropped.split}/${dropped.task_id}/${dropped.sample_id}]`,
+        ),
+        error?.evalue,
+      );
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "notebook 01 pools the two online rounds given relative to the caller's directory",
   ignore: !available,
   async fn() {
