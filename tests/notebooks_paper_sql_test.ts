@@ -58,7 +58,7 @@ Deno.test({
         "50",
         "--out",
         join(tmp, "nb"),
-      ]);
+      ], { quiet: true });
       equal(code, 0);
       const tex = await Deno.readTextFile(join(tmp, "appendix", "appendix.tex"));
       deepEqual([...tex.matchAll(/^\\section\{(.*)\}$/gm)].map((m) => m[1]), [
@@ -94,7 +94,7 @@ Deno.test({
   async fn() {
     const tmp = await Deno.makeTempDir({ prefix: "gatelab-sql-" });
     try {
-      equal(await run(["--notebook", "05", "--out", tmp]), 0);
+      equal(await run(["--notebook", "05", "--out", tmp], { quiet: true }), 0);
       const markdown = await markdownOutputs(join(tmp, "05_raw_traces_sql.ipynb"));
       const listing = markdown.find((t) => t.startsWith("**Tables in DuckDB**"))!;
       for (

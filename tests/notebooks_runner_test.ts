@@ -54,7 +54,7 @@ async function notebooks(cwd: string, args: string[]): Promise<number> {
   const before = Deno.env.get("INIT_CWD");
   Deno.env.set("INIT_CWD", cwd);
   try {
-    return await run(args);
+    return await run(args, { quiet: true });
   } finally {
     if (before === undefined) Deno.env.delete("INIT_CWD");
     else Deno.env.set("INIT_CWD", before);

@@ -50,14 +50,20 @@ export function runnerArgs(
  * Runs `deno task notebooks`.
  *
  * @param args Command-line arguments (passed to the runner).
+ * @param options `quiet`: discard the runner's output (tests read the written notebooks).
  * @returns The runner's exit code; 2 when `python3` is missing.
  */
-export async function run(args: readonly string[]): Promise<number> {
+export async function run(
+  args: readonly string[],
+  options: { readonly quiet?: boolean } = {},
+): Promise<number> {
   const jupyterDir = await writeProjectKernelSpec();
   const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
   try {
     return await runPython(
       runnerArgs(PROJECT_ROOT, args, { deno: Deno.execPath(), jupyterDir, cwd }),
+      {},
+      options.quiet ? "null" : "inherit",
     );
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;

@@ -43,18 +43,20 @@ export async function pythonStatus(modules: readonly string[]): Promise<PythonSt
  *
  * @param args Arguments after `python3`.
  * @param env Extra environment variables.
+ * @param output `"inherit"` (the terminal) or `"null"` (discard stdout and stderr; tests).
  * @returns The exit code.
  */
 export async function runPython(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  output: "inherit" | "null" = "inherit",
 ): Promise<number> {
   const child = new Deno.Command("python3", {
     args: [...args],
     env: { ...env },
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
+    stdin: output === "null" ? "null" : "inherit",
+    stdout: output,
+    stderr: output,
   }).spawn();
   return (await child.status).code;
 }
