@@ -9,18 +9,19 @@
  * Bad parameters exit 2 with one line each before anything runs.
  *
  * Needs python3 with jupyter_client, nbformat and nbconvert; skipped, with a
- * message, without them.
+ * message, without them, except in CI (`CI=true`), where it runs and fails.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/cli/kernelspec.ts";
 import { run, runnerArgs } from "../lib/cli/notebooks.ts";
 import { pythonStatus } from "../lib/cli/python.ts";
+import { IN_CI } from "./ci_tools.ts";
 
 const canRun = Deno.permissions.querySync({ name: "run", command: "python3" }).state === "granted";
 const status = canRun ? await pythonStatus(["jupyter_client", "nbformat", "nbconvert"]) : null;
 const available = status !== null && status.python && status.missing.length === 0;
-if (!available) {
+if (!available && !IN_CI) {
   console.warn(
     "notebooks_runner_test: skipped — needs python3 with jupyter_client, nbformat, nbconvert " +
       "(python3 -m pip install jupyter_client nbformat nbconvert) and --allow-run=python3",
@@ -84,7 +85,7 @@ async function checkExecuted(out: string, gates: string[]): Promise<Cell[]> {
 
 Deno.test({
   name: "notebook 01 runs on a gate outside the repository given only -p GATES",
-  ignore: !available,
+  ignore: !available && !IN_CI, // in CI a missing tool fails instead
   async fn() {
     const tmp = await Deno.makeTempDir({ prefix: "gatelab-outside-" });
     try {
@@ -115,7 +116,7 @@ Deno.test({
 
 Deno.test({
   name: "a gate with issues stops notebook 01 at the dataset cell and exits 2, summary shown",
-  ignore: !available,
+  ignore: !available && !IN_CI, // in CI a missing tool fails instead
   async fn() {
     const tmp = await Deno.makeTempDir({ prefix: "gatelab-broken-" });
     try {
@@ -155,7 +156,7 @@ Deno.test({
 
 Deno.test({
   name: "notebook 01 pools the two online rounds given relative to the caller's directory",
-  ignore: !available,
+  ignore: !available && !IN_CI, // in CI a missing tool fails instead
   async fn() {
     const out = await Deno.makeTempDir({ prefix: "gatelab-pooled-" });
     try {
@@ -188,7 +189,7 @@ Deno.test({
 
 Deno.test({
   name: "bad notebook names and parameters exit 2 with one line each, before anything runs",
-  ignore: !available,
+  ignore: !available && !IN_CI, // in CI a missing tool fails instead
   async fn() {
     const out = await Deno.makeTempDir({ prefix: "gatelab-bad-" });
     try {
