@@ -7,7 +7,8 @@
  *   every table and figure it includes exists (`.tex`, `.svg`).
  * - 05: the worked query "attempts and failure rate per arm" agrees with
  *   counts taken directly from the demo's traces.jsonl files (JSON.parse
- *   per line here, DuckDB there), and `sqlTables` lists all seven tables.
+ *   per line here, DuckDB there), `sqlTables` lists all seven tables, and the
+ *   per-task delta's mean equals the validated dataset's (TypeScript pairing).
  *
  * Needs python3 with jupyter_client, nbformat and nbconvert; skipped, with a
  * message, without them, except in CI (`CI=true`), where it runs and fails.
@@ -18,6 +19,7 @@ import { PROJECT_ROOT } from "../lib/cli/kernelspec.ts";
 import { run } from "../lib/cli/notebooks.ts";
 import { pythonStatus } from "../lib/cli/python.ts";
 import { IN_CI } from "./ci_tools.ts";
+import { validateGates } from "../lib/validate/validate_gates.ts";
 
 const canRun = Deno.permissions.querySync({ name: "run", command: "python3" }).state === "granted";
 const status = canRun ? await pythonStatus(["jupyter_client", "nbformat", "nbconvert"]) : null;
@@ -124,6 +126,20 @@ Deno.test({
           `${arm}: ${lines.length} attempts, ${failed} failed\n${perArm}`,
         );
       }
+      // The SQL pairing (masked minus bare per episode) gives the validated dataset's deltas.
+      const dataset = (await validateGates([join(PROJECT_ROOT, "data/demo/ckpt-a/gate-a")]))
+        .dataset!;
+      const delta = dataset.delta["reward"]!;
+      const mean = delta.reduce((a, b) => a + b, 0) / delta.length;
+      const distribution = markdown.find((t) =>
+        t.startsWith("**Paired delta per task: distribution")
+      )!;
+      ok(
+        distribution.includes(
+          `| ${dataset.gates[0]!.masked.run_id} | ${dataset.n} | ${mean.toFixed(4)} |`,
+        ),
+        distribution,
+      );
     } finally {
       await Deno.remove(tmp, { recursive: true });
     }

@@ -1,8 +1,7 @@
 /**
  * What is in an open DuckDB: every table with its columns (name and SQL
  * type, in table order) and its row count, read from DuckDB's own
- * `information_schema` (so tables a user created in a notebook are listed
- * too).
+ * `information_schema`.
  *
  * @module
  */
