@@ -30,7 +30,7 @@ Deno.test("format snapshot: LaTeX", async () => {
 });
 
 Deno.test("format snapshot: HTML", async () => {
-  await assertSnapshotFile("format_tables.html.snap", tables.map(toHtmlTable).join("\n"));
+  await assertSnapshotFile("format_tables.html.snap", tables.map((t) => toHtmlTable(t)).join("\n"));
 });
 
 Deno.test("format snapshot: notebook display bundle", async () => {
