@@ -533,8 +533,9 @@ def main() -> int:
         import nbformat
     except ImportError as e:
         print(
-            f"usage_error  python3  the notebook runner needs {e.name}: "
-            "python3 -m pip install jupyter_client nbformat nbconvert",
+            f"usage_error  {sys.executable}  the notebook runner needs {e.name} in this "
+            f"interpreter (the python3 first on PATH): {sys.executable} -m pip install "
+            "jupyter_client nbformat nbconvert",
             file=sys.stderr,
         )
         return 2
