@@ -5,6 +5,8 @@
  * real mouse clicks, take a screenshot.
  */
 
+import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
+
 /** A CDP session on one page target. */
 export class CdpPage {
   #ws: WebSocket;
@@ -108,14 +110,7 @@ export async function launchChromium(width: number, height: number): Promise<Bro
   const profile = await Deno.makeTempDir({ prefix: "gatelab-chromium-" });
   const process = new Deno.Command("chromium", {
     args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
+      ...CHROMIUM_FLAGS,
       "--hide-scrollbars",
       `--user-data-dir=${profile}`,
       `--window-size=${width},${height}`,

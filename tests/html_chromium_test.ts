@@ -8,6 +8,7 @@
  * always runs and fails without Chromium (.ci/run installs it:
  * `apt-get install -y chromium`).
  */
+import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
 import { deepEqual, ok } from "node:assert/strict";
 import { run } from "../lib/cli/report.ts";
 import { addGateBAndPower, writeAnalysisFixture } from "./html_fixture.ts";
@@ -21,14 +22,7 @@ async function openInChromium(path: string): Promise<{ dom: string; console: str
   try {
     const { code, stdout, stderr } = await new Deno.Command("chromium", {
       args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        ...CHROMIUM_FLAGS,
         `--user-data-dir=${profile}`,
         "--enable-logging=stderr",
         "--v=0",
