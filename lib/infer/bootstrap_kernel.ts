@@ -2,11 +2,14 @@
  * The task-bootstrap kernel: weighted no-intercept OLS from per-task sums.
  *
  * A bootstrap draw is a count vector over tasks (how often each task was
- * drawn). X'X and X'y of the draw are the count-weighted sums of the
- * per-task sparse sums ({@linkcode ClusterSums}); one Cholesky per draw is
- * shared by all metrics. X'WX is gathered per entry from the rows where
- * both columns are 1 (the 0/1 design means no multiplications), four draws
- * per pass over the lists.
+ * drawn), drawn in O(G) without sorting. X'X and X'y of the draw are
+ * count-weighted sums; one Cholesky per draw is shared by all metrics.
+ * Four draws are served by one pass: X'WX, which is integer on a 0/1
+ * design, is summed per task from its pair counts with the four draws'
+ * counts packed exactly into one or two doubles; X'Wy is one pass over the
+ * rows in row order, adding count x y to the columns present in the row
+ * (about M/2 of them), so the memory read per draw is the sparse design
+ * once, not once per metric and column.
  *
  * Draw order (the reproducibility contract): one stream
  * `createPrng(seed)` (lib/core/prng.ts); draw d = 0, 1, ... makes
@@ -22,9 +25,6 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { FastStream } from "./_fast_stream.ts";
-
-/** Lane width of the packed X'WX gather: 2^13. */
-const LANE = 8192;
 
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
@@ -137,18 +137,26 @@ export function bootstrapKernel(
   const status = new Uint8Array(draws);
   const stream = new FastStream(seed);
   const p = packedSize(k);
-  const { pairListStart, pairCluster, colListStart, colCluster, colY } = sums;
+  const { rowCluster, rowColStart, rowCol, rowY } = sums;
+  const { pairStart, pairIndex, pairValue } = sums;
   // Four draws at a time: counts interleaved as counts4[c * 4 + l], so one
-  // pass over a gather list serves four draws.
+  // pass over the rows serves four draws.
   const counts4 = new Int32Array(g * 4);
-  // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest task);
-  // below 2^13 four lanes fit exactly in one double's 53-bit mantissa.
+  // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest
+  // task) = bound. X'WX is integer, so lanes are packed into one double's
+  // 53-bit mantissa: four lanes of 13 bits (bound < 2^13), two of 26 bits
+  // (bound < 2^26), else one; one add then serves several draws exactly.
   let maxRows = 0;
   for (let c = 0; c < g; c++) maxRows = Math.max(maxRows, sums.rows[c]!);
-  const packable = g * maxRows < LANE;
-  const packed = new Float64Array(packable ? g : 0);
+  const bound = g * maxRows;
+  const perDouble = bound < 2 ** 13 ? 4 : bound < 2 ** 26 ? 2 : 1;
+  const shift = perDouble === 4 ? 2 ** 13 : perDouble === 2 ? 2 ** 26 : 0;
+  const slots = 4 / perDouble;
+  const packed = new Float64Array(g * slots);
+  const acc = new Float64Array(p * slots);
   const xtx4 = new Float64Array(p * 4);
-  const xty4 = new Float64Array(k * m * 4);
+  const km = k * m;
+  const xty4 = new Float64Array(km * 4);
   const work = kernelWorkspace(k);
   const step = Math.max(1, Math.floor(draws / 100));
   let reported = 0;
@@ -156,59 +164,41 @@ export function bootstrapKernel(
     const lanes = Math.min(4, draws - d0);
     counts4.fill(0);
     for (let l = 0; l < lanes; l++) stream.drawCounts(counts4, g, 4, l);
-    if (packable) {
-      // Pack the four lanes' counts into one exact double (13 bits a lane):
-      // one add per list entry serves four draws.
-      for (let c = 0; c < g; c++) {
-        const o = c << 2;
+    for (let c = 0; c < g; c++) {
+      const o = c << 2;
+      if (perDouble === 4) {
         packed[c] = counts4[o]! +
-          LANE * (counts4[o + 1]! + LANE * (counts4[o + 2]! + LANE * counts4[o + 3]!));
-      }
-      for (let q = 0; q < p; q++) {
-        let s = 0;
-        for (let e = pairListStart[q]!, end = pairListStart[q + 1]!; e < end; e++) {
-          s += packed[pairCluster[e]!]!;
-        }
-        const hi1 = Math.floor(s / LANE),
-          hi2 = Math.floor(hi1 / LANE),
-          hi3 = Math.floor(hi2 / LANE);
-        xtx4[q] = s - hi1 * LANE;
-        xtx4[p + q] = hi1 - hi2 * LANE;
-        xtx4[2 * p + q] = hi2 - hi3 * LANE;
-        xtx4[3 * p + q] = hi3;
-      }
-    } else {
-      for (let q = 0; q < p; q++) {
-        let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        for (let e = pairListStart[q]!, end = pairListStart[q + 1]!; e < end; e++) {
-          const o = pairCluster[e]! << 2;
-          s0 += counts4[o]!;
-          s1 += counts4[o + 1]!;
-          s2 += counts4[o + 2]!;
-          s3 += counts4[o + 3]!;
-        }
-        xtx4[q] = s0;
-        xtx4[p + q] = s1;
-        xtx4[2 * p + q] = s2;
-        xtx4[3 * p + q] = s3;
+          shift * (counts4[o + 1]! + shift * (counts4[o + 2]! + shift * counts4[o + 3]!));
+      } else if (perDouble === 2) {
+        packed[2 * c] = counts4[o]! + shift * counts4[o + 1]!;
+        packed[2 * c + 1] = counts4[o + 2]! + shift * counts4[o + 3]!;
+      } else {
+        for (let l = 0; l < 4; l++) packed[o + l] = counts4[o + l]!;
       }
     }
-    for (let j = 0; j < k; j++) {
-      for (let mm = 0; mm < m; mm++) {
-        let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        for (let e = colListStart[j]!, end = colListStart[j + 1]!; e < end; e++) {
-          const o = colCluster[e]! << 2;
-          const y = colY[e * m + mm]!;
-          s0 += counts4[o]! * y;
-          s1 += counts4[o + 1]! * y;
-          s2 += counts4[o + 2]! * y;
-          s3 += counts4[o + 3]! * y;
+    acc.fill(0);
+    xty4.fill(0);
+    accumulateXtx(acc, p, counts4, packed, slots, pairStart, pairIndex, pairValue);
+    accumulateXty(xty4, k, m, counts4, rowCluster, rowColStart, rowCol, rowY);
+    for (let q = 0; q < p; q++) {
+      if (perDouble === 4) {
+        const s = acc[q]!;
+        const hi1 = Math.floor(s / shift),
+          hi2 = Math.floor(hi1 / shift),
+          hi3 = Math.floor(hi2 / shift);
+        xtx4[q] = s - hi1 * shift;
+        xtx4[p + q] = hi1 - hi2 * shift;
+        xtx4[2 * p + q] = hi2 - hi3 * shift;
+        xtx4[3 * p + q] = hi3;
+      } else if (perDouble === 2) {
+        for (let h = 0; h < 2; h++) {
+          const s = acc[h * p + q]!;
+          const hi = Math.floor(s / shift);
+          xtx4[2 * h * p + q] = s - hi * shift;
+          xtx4[(2 * h + 1) * p + q] = hi;
         }
-        const at = mm * k + j;
-        xty4[at] = s0;
-        xty4[k * m + at] = s1;
-        xty4[2 * k * m + at] = s2;
-        xty4[3 * k * m + at] = s3;
+      } else {
+        for (let l = 0; l < 4; l++) xtx4[l * p + q] = acc[l * p + q]!;
       }
     }
     for (let l = 0; l < lanes; l++) {
@@ -236,4 +226,71 @@ export function bootstrapKernel(
     }
   }
   return { draws, k, metricCount: m, coefficients, status };
+}
+
+/**
+ * X'WX of four draws into `acc` (`slots` packed doubles per entry). X'WX is
+ * integer: summed per task from its pair counts, so any order is exact.
+ */
+function accumulateXtx(
+  acc: Float64Array,
+  p: number,
+  counts4: Int32Array,
+  packed: Float64Array,
+  slots: number,
+  pairStart: Int32Array,
+  pairIndex: Int32Array,
+  pairValue: Float64Array,
+): void {
+  const g = pairStart.length - 1;
+  for (let c = 0; c < g; c++) {
+    const o = c << 2;
+    if ((counts4[o]! | counts4[o + 1]! | counts4[o + 2]! | counts4[o + 3]!) === 0) continue;
+    const e0 = pairStart[c]!, e1 = pairStart[c + 1]!;
+    for (let h = 0; h < slots; h++) {
+      const v = packed[c * slots + h]!;
+      const base = h * p;
+      for (let e = e0; e < e1; e++) {
+        const q = base + pairIndex[e]!;
+        acc[q] = acc[q]! + v * pairValue[e]!;
+      }
+    }
+  }
+}
+
+/**
+ * X'Wy of four draws into `xty4` (lane-major, metric-major within a lane).
+ * Entry (metric, column) adds count x y over the rows where the column is
+ * 1, in row order: that summation order is part of the byte-identical
+ * result. One pass over the rows serves four draws.
+ */
+function accumulateXty(
+  xty4: Float64Array,
+  k: number,
+  m: number,
+  counts4: Int32Array,
+  rowCluster: Int32Array,
+  rowColStart: Int32Array,
+  rowCol: Int32Array,
+  rowY: Float64Array,
+): void {
+  const n = rowCluster.length, km = k * m;
+  for (let i = 0; i < n; i++) {
+    const o = rowCluster[i]! << 2;
+    const w0 = counts4[o]!, w1 = counts4[o + 1]!, w2 = counts4[o + 2]!, w3 = counts4[o + 3]!;
+    if ((w0 | w1 | w2 | w3) === 0) continue;
+    const e0 = rowColStart[i]!, e1 = rowColStart[i + 1]!;
+    for (let mm = 0; mm < m; mm++) {
+      const y = rowY[i * m + mm]!;
+      const a0 = w0 * y, a1 = w1 * y, a2 = w2 * y, a3 = w3 * y;
+      const base = mm * k;
+      for (let a = e0; a < e1; a++) {
+        const t = base + rowCol[a]!;
+        xty4[t] = xty4[t]! + a0;
+        xty4[km + t] = xty4[km + t]! + a1;
+        xty4[2 * km + t] = xty4[2 * km + t]! + a2;
+        xty4[3 * km + t] = xty4[3 * km + t]! + a3;
+      }
+    }
+  }
 }

@@ -33,22 +33,15 @@ export interface ClusterSums {
   /** Rows per cluster. */
   readonly rows: Int32Array;
   /**
-   * Gather lists for the bootstrap: for packed entry q of X'X, the clusters
-   * of the rows where both columns are 1 are
-   * `pairCluster[pairListStart[q] .. pairListStart[q+1])` (one entry per row,
-   * so a pooled task appears once per row), hence
-   * `(X'WX)_q = sum of counts[pairCluster[e]]`.
+   * The rows again, in row order, for the bootstrap's one pass per draw
+   * block: row i belongs to cluster `rowCluster[i]`, its present columns
+   * are `rowCol[rowColStart[i] .. rowColStart[i+1])` (ascending) and its
+   * responses are `rowY[i * metricCount + m]`.
    */
-  readonly pairListStart: Int32Array;
-  readonly pairCluster: Int32Array;
-  /**
-   * For column j, the clusters of the rows where it is 1:
-   * `colCluster[colListStart[j] .. colListStart[j+1])`, with the responses of
-   * that row at `colY[e * metricCount + m]`.
-   */
-  readonly colListStart: Int32Array;
-  readonly colCluster: Int32Array;
-  readonly colY: Float64Array;
+  readonly rowCluster: Int32Array;
+  readonly rowColStart: Int32Array;
+  readonly rowCol: Int32Array;
+  readonly rowY: Float64Array;
 }
 
 /**
@@ -175,49 +168,24 @@ export function buildClusterSums(
     pairStart[c + 1] = pairIdx.length;
     colStart[c + 1] = colIdx.length;
   }
-  // Gather lists (row-wise, grouped by X'X entry and by column).
-  const pairCount = new Int32Array(p), colCount = new Int32Array(k);
+  // Rows in row order: present columns and responses.
+  const rowColStart = new Int32Array(n + 1);
   for (let row = 0; row < n; row++) {
-    present.length = 0;
-    for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) present.push(j);
-    for (let a = 0; a < present.length; a++) {
-      colCount[present[a]!] = colCount[present[a]!]! + 1;
-      for (let b = a; b < present.length; b++) {
-        const q = packedIndex(k, present[a]!, present[b]!);
-        pairCount[q] = pairCount[q]! + 1;
-      }
-    }
+    let count = 0;
+    for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) count++;
+    rowColStart[row + 1] = rowColStart[row]! + count;
   }
-  const pairListStart = new Int32Array(p + 1), colListStart = new Int32Array(k + 1);
-  for (let q = 0; q < p; q++) pairListStart[q + 1] = pairListStart[q]! + pairCount[q]!;
-  for (let j = 0; j < k; j++) colListStart[j + 1] = colListStart[j]! + colCount[j]!;
-  const pairCluster = new Int32Array(pairListStart[p]!);
-  const colCluster = new Int32Array(colListStart[k]!);
-  const colY = new Float64Array(colListStart[k]! * m);
-  const pairFill = pairListStart.slice(0, p), colFill = colListStart.slice(0, k);
-  for (let row = 0; row < n; row++) {
-    present.length = 0;
-    for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) present.push(j);
-    const c = cluster[row]!;
-    for (let a = 0; a < present.length; a++) {
-      const j = present[a]!;
-      const e = colFill[j]!;
-      colFill[j] = e + 1;
-      colCluster[e] = c;
-      for (let mm = 0; mm < m; mm++) colY[e * m + mm] = responses[mm]![row]!;
-      for (let b = a; b < present.length; b++) {
-        const q = packedIndex(k, j, present[b]!);
-        pairCluster[pairFill[q]!] = c;
-        pairFill[q] = pairFill[q]! + 1;
-      }
-    }
+  const rowCol = new Int32Array(rowColStart[n]!);
+  const rowY = new Float64Array(n * m);
+  for (let row = 0, e = 0; row < n; row++) {
+    for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) rowCol[e++] = j;
+    for (let mm = 0; mm < m; mm++) rowY[row * m + mm] = responses[mm]![row]!;
   }
   return {
-    pairListStart,
-    pairCluster,
-    colListStart,
-    colCluster,
-    colY,
+    rowCluster: cluster,
+    rowColStart,
+    rowCol,
+    rowY,
     k,
     metricCount: m,
     clusterCount: g,
