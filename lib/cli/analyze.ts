@@ -13,6 +13,7 @@ import { join, relative, resolve } from "node:path";
 import { intOption, parseCommand, UsageError } from "./args.ts";
 import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { jsonChunks, RawJson } from "../analyze/json_stream.ts";
 import { refusedWhere } from "./refuse.ts";
 import { inputDir, outputDir, outputFile, within } from "./paths.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -223,12 +224,13 @@ export async function run(args: string[]): Promise<number> {
         ? { ...validationDoc, exploratory: true, issues: [...validationDoc.issues, ...waived] }
         : validationDoc,
     ),
-    // JSON.stringify writes 0.0 as 0; the contract spells the
-    // fixed metadata `intercept: 0.0`, so keep it a float for typed readers.
-    "contributions.json": toJsonText(contributions).replace(
-      /"intercept": 0(?=[,\n])/,
-      '"intercept": 0.0',
-    ),
+    // JSON.stringify writes 0.0 as 0; the contract spells the fixed
+    // metadata `intercept: 0.0`, so keep it a float for typed readers.
+    // Written in chunks: one entry per paired row would overflow a string.
+    "contributions.json": jsonChunks({
+      ...contributions,
+      estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
+    }),
     "selection.json": toJsonText(selection),
     "coefficients.md": coefTables.map(toMarkdown).join("\n"),
     "coefficients.tex": coefTables.map(toLatex).join("\n"),
@@ -238,7 +240,7 @@ export async function run(args: string[]): Promise<number> {
   if (diagnostics !== null) {
     const tables = scopeLabels(diagnosticsTables(diagnostics, contributions.columns), scope)
       .map(mark);
-    files["diagnostics.json"] = toJsonText(diagnostics);
+    files["diagnostics.json"] = jsonChunks(diagnostics);
     files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
     files["diagnostics.tex"] = tables.map(toLatex).join("\n");
   }
@@ -264,7 +266,7 @@ export async function run(args: string[]): Promise<number> {
     // An exploratory analysis never selects: no selection and no ledger entry.
     for (const name of ["selection.json", "selection.md", "selection.tex"]) delete files[name];
     if (diagnostics !== null) {
-      files["diagnostics.json"] = toJsonText({ ...diagnostics, exploratory: true });
+      files["diagnostics.json"] = jsonChunks({ ...diagnostics, exploratory: true });
     }
     try {
       await writeFilesAtomic(out, files, { check: baselineGuard });
