@@ -15,6 +15,8 @@
  * OpenBLAS kernel numpy actually used is printed. Timings are never test
  * assertions. Usage: deno task bench [--repeats 3] [--draws 10000] [--gate <dir>]
  *
+ * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts).
+ *
  * @module
  */
 import { parseArgs } from "node:util";
@@ -28,8 +30,19 @@ const { values } = parseArgs({
     repeats: { type: "string", default: "3" },
     draws: { type: "string", default: "10000" },
     gate: { type: "string", default: "data/demo/ckpt-a/gate-a" },
+    scale: { type: "boolean", default: false },
+    sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
+if (values.scale) {
+  const { runScale } = await import("./scale.ts");
+  await runScale({
+    repeats: Number(values.repeats),
+    draws: Number(values.draws),
+    sizes: values.sizes!.split(","),
+  });
+  Deno.exit(0);
+}
 const repeats = Number(values.repeats), draws = Number(values.draws);
 const decoder = new TextDecoder();
 
