@@ -82,7 +82,13 @@ async function timed(cmd: string[]): Promise<Timed> {
     stderr: "piped",
   }).output();
   const err = decoder.decode(out.stderr);
-  if (!out.success) throw new Error(`Cannot run "${cmd.join(" ")}": ${err.slice(-2000)}`);
+  if (!out.success) {
+    throw new Error(
+      `Cannot run "${cmd.join(" ")}": ${decoder.decode(out.stdout).slice(-1000)}${
+        err.slice(-2000)
+      }`,
+    );
+  }
   const m = /GATELAB_TIME ([\d.]+) (\d+)/.exec(err);
   if (!m) throw new Error(`No timing from "${cmd.join(" ")}"`);
   return { s: Number(m[1]), rssMb: Number(m[2]) / 1024, stdout: decoder.decode(out.stdout) };
@@ -146,7 +152,7 @@ export async function runScale(options: {
             "--bootstrap",
             String(b),
             "--out",
-            `${tmp}/out`,
+            `${tmp}/${key}-${b}`,
             "--quiet",
           ]),
         );
