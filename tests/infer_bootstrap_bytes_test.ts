@@ -9,11 +9,18 @@
  * Cases: a pooled design (3 rows per task, rows of a task interleaved with
  * other tasks', 13-bit packing), a larger pooled one (tasks x rows >= 2^13,
  * the 26-bit packing) and one row per task with 16 columns and 7 metrics.
+ * Then the worker split: any number of workers gives the same bytes.
  */
 import { deepEqual } from "node:assert/strict";
 import { createPrng } from "../lib/core/prng.ts";
 import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
 import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+import {
+  bootstrapDataset,
+  bootstrapDatasetParallel,
+  bootstrapToJson,
+} from "../lib/infer/bootstrap.ts";
+import { bootstrapFixture } from "./infer_fixture.ts";
 
 async function digest(g: number, rowsPerTask: number, k: number, m: number, draws: number) {
   const data = createPrng(g * 31 + k);
@@ -44,5 +51,41 @@ Deno.test("bootstrap kernel: draws are byte-identical to the pinned earlier kern
   deepEqual(
     await digest(400, 1, 16, 7, 21),
     "b2f96c995aa47ddbdacf82aa885b7d8b802f685b25237537d3f04e9d9ce9a3f3",
+  );
+});
+
+Deno.test("bootstrap: Web Workers (2 and 3) give the single-thread result byte for byte", async () => {
+  const one = bootstrapDataset(bootstrapFixture(), { draws: 503, seed: 9, interval: "bca" });
+  for (const workers of [2, 3]) {
+    const many = await bootstrapDatasetParallel(bootstrapFixture(), {
+      draws: 503,
+      seed: 9,
+      interval: "bca",
+      workers,
+    });
+    deepEqual(
+      new Uint8Array(many.kernel.coefficients.buffer as ArrayBuffer),
+      new Uint8Array(one.kernel.coefficients.buffer as ArrayBuffer),
+    );
+    deepEqual(many.kernel.status, one.kernel.status);
+    deepEqual(JSON.stringify(bootstrapToJson(many)), JSON.stringify(bootstrapToJson(one)));
+  }
+});
+
+Deno.test("bootstrap kernel: a block of draws equals the same draws of the whole run", () => {
+  const g = 60, k = 3, n = 120;
+  const data = createPrng(5);
+  const design = Uint8Array.from({ length: n * k }, () => (data.nextFloat() < 0.5 ? 1 : 0));
+  const y = Float64Array.from({ length: n }, () => data.nextFloat());
+  const sums = buildClusterSums(design, [y], Int32Array.from({ length: n }, (_, i) => i % g), {
+    k,
+    clusterCount: g,
+  });
+  const whole = bootstrapKernel(sums, { draws: 40, seed: 3 });
+  const block = bootstrapKernel(sums, { draws: 40, seed: 3, first: 13, last: 31 });
+  deepEqual(block.draws, 18);
+  deepEqual(
+    new Uint8Array(block.coefficients.buffer as ArrayBuffer),
+    new Uint8Array(whole.coefficients.slice(13 * k, 31 * k).buffer as ArrayBuffer),
   );
 });

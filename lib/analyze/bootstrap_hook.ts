@@ -9,7 +9,20 @@
 
 import type { PairedDataset } from "../core/types.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { bootstrapDataset, bootstrapToJson, type SelectionStability } from "../infer/bootstrap.ts";
+import {
+  bootstrapDataset,
+  bootstrapDatasetParallel,
+  type BootstrapResult,
+  bootstrapToJson,
+  type SelectionStability,
+} from "../infer/bootstrap.ts";
+
+/**
+ * Rows x draws from which the draws are split across Web Workers (one per
+ * core, at most 8): below it, starting workers costs more than it saves.
+ * The result is byte-identical either way.
+ */
+export const PARALLEL_MIN_WORK = 2_000_000;
 
 /** What the analysis asks of the bootstrap. */
 export interface BootstrapRequest {
@@ -68,11 +81,11 @@ export interface BootstrapOutcome {
  * deepEqual([out.block["draws"], out.block["seed"], out.stability!.draws_used], [50, 1, 50]);
  * ```
  */
-export function runBootstrap(
+export async function runBootstrap(
   dataset: PairedDataset,
   request: BootstrapRequest,
 ): Promise<BootstrapOutcome> {
-  const result = bootstrapDataset(dataset, {
+  const options = {
     draws: request.draws,
     seed: request.seed,
     interval: request.interval,
@@ -80,7 +93,21 @@ export function runBootstrap(
     budgetK: request.budgetK,
     selectionMetric: request.selectionMetric,
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-  });
+  };
+  const workers = Math.min(8, navigator.hardwareConcurrency ?? 1);
+  let result: BootstrapResult;
+  if (workers > 1 && dataset.n * request.draws >= PARALLEL_MIN_WORK) {
+    try {
+      result = await bootstrapDatasetParallel(dataset, { ...options, workers });
+    } catch (error) {
+      // Workers unavailable (e.g. a sandbox that cannot load the worker
+      // module): the same numbers on this thread.
+      if (error instanceof RangeError) throw error;
+      result = bootstrapDataset(dataset, options);
+    }
+  } else {
+    result = bootstrapDataset(dataset, options);
+  }
   const perCoefficient: Record<string, Record<string, BootstrapCoefficient>> = {};
   for (const [metric, summary] of Object.entries(result.metrics)) {
     const byVersion: Record<string, BootstrapCoefficient> = {};
@@ -89,9 +116,9 @@ export function runBootstrap(
     }
     perCoefficient[metric] = byVersion;
   }
-  return Promise.resolve({
+  return {
     block: bootstrapToJson(result) as unknown as Record<string, unknown>,
     perCoefficient,
     stability: result.stability,
-  });
+  };
 }

@@ -89,4 +89,28 @@ export class FastStream {
     this.s2 = s2;
     this.s3 = s3;
   }
+
+  /** Consumes one draw's G calls of nextInt(G) exactly as `drawCounts`, counting nothing. */
+  skipCounts(g: number): void {
+    const limit = 0x100000000 - (0x100000000 % g);
+    let s0 = this.s0, s1 = this.s1, s2 = this.s2, s3 = this.s3;
+    for (let t = 0; t < g; t++) {
+      let x: number;
+      do {
+        const m = Math.imul(s1, 5);
+        x = Math.imul((m << 7) | (m >>> 25), 9) >>> 0;
+        const tt = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= tt;
+        s3 = (s3 << 11) | (s3 >>> 21);
+      } while (x >= limit);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
 }

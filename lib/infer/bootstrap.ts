@@ -14,6 +14,7 @@ import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import { bcaInterval } from "./bca.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
+import { bootstrapKernelParallel, STREAM_LAYOUT } from "./bootstrap_parallel.ts";
 
 /** Default number of bootstrap draws. */
 export const DEFAULT_DRAWS = 10000;
@@ -110,6 +111,8 @@ export interface BootstrapResult {
   readonly draws: number;
   readonly seed: number;
   readonly draw_order: string;
+  /** How the draws are split over workers (the same result for any number of them). */
+  readonly stream_layout: string;
   readonly interval: "percentile" | "bca";
   readonly interval_levels: readonly [number, number];
   readonly quantile_rule: string;
@@ -169,6 +172,51 @@ export function bootstrapDataset(
   dataset: PairedDataset,
   options: BootstrapOptions,
 ): BootstrapResult {
+  const prep = prepareBootstrap(dataset, options);
+  const kernel = bootstrapKernel(prep.sums, {
+    draws: prep.draws,
+    seed: options.seed,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  return finishBootstrap(dataset, options, prep, kernel);
+}
+
+/**
+ * {@linkcode bootstrapDataset} with the draws split across Web Workers
+ * (`workers` contiguous blocks of draws; each worker replays the one
+ * stream up to its first draw), so the result is byte-identical to the
+ * single-thread one for the same seed whatever the number of workers.
+ *
+ * @param dataset A validated paired dataset.
+ * @param options As {@linkcode bootstrapDataset}, plus `workers` (1 = this thread).
+ * @returns The same result as {@linkcode bootstrapDataset}.
+ */
+export async function bootstrapDatasetParallel(
+  dataset: PairedDataset,
+  options: BootstrapOptions & { readonly workers: number },
+): Promise<BootstrapResult> {
+  const prep = prepareBootstrap(dataset, options);
+  const kernel = await bootstrapKernelParallel(prep.sums, {
+    draws: prep.draws,
+    seed: options.seed,
+    workers: options.workers,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  return finishBootstrap(dataset, options, prep, kernel);
+}
+
+interface PreparedBootstrap {
+  readonly draws: number;
+  readonly metrics: readonly string[];
+  readonly interval: "percentile" | "bca";
+  readonly selectionMetric: string | undefined;
+  readonly budgetK: number;
+  readonly sums: ClusterSums;
+  readonly point: Float64Array;
+  readonly tolerances: Float64Array;
+}
+
+function prepareBootstrap(dataset: PairedDataset, options: BootstrapOptions): PreparedBootstrap {
   const draws = options.draws ?? DEFAULT_DRAWS;
   const metrics = options.metrics ?? dataset.metrics;
   const interval = options.interval ?? "percentile";
@@ -183,15 +231,23 @@ export function bootstrapDataset(
       `Cannot bootstrap: selection metric "${selectionMetric}" is not among ${metrics.join(", ")}`,
     );
   }
+  if (!(Number.isSafeInteger(draws) && draws >= 1)) {
+    throw new RangeError(`Cannot bootstrap: draws must be a positive integer, got ${draws}`);
+  }
   const sums = datasetClusterSums(dataset, metrics);
+  const { coefficients: point, tolerances } = pointEstimates(dataset, metrics);
+  return { draws, metrics, interval, selectionMetric, budgetK, sums, point, tolerances };
+}
+
+function finishBootstrap(
+  dataset: PairedDataset,
+  options: BootstrapOptions,
+  prep: PreparedBootstrap,
+  kernel: BootstrapKernelResult,
+): BootstrapResult {
+  const { draws, metrics, interval, selectionMetric, budgetK, sums, point, tolerances } = prep;
   const { k } = sums;
   const m = metrics.length;
-  const { coefficients: point, tolerances } = pointEstimates(dataset, metrics);
-  const kernel = bootstrapKernel(sums, {
-    draws,
-    seed: options.seed,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
   const jackknife = interval === "bca" ? jackknifeEstimates(sums) : null;
 
   const ids = dataset.columns.map((c) => c.version_id);
@@ -271,6 +327,7 @@ export function bootstrapDataset(
     draws,
     seed: options.seed,
     draw_order: DRAW_ORDER,
+    stream_layout: STREAM_LAYOUT,
     interval,
     interval_levels: [0.025, 0.975],
     quantile_rule: QUANTILE_RULE,

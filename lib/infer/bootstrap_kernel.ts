@@ -88,6 +88,14 @@ export interface BootstrapKernelOptions {
   readonly seed: number;
   /** Called every 1% of the draws and at the end. */
   readonly onProgress?: ProgressCallback;
+  /**
+   * Compute only draws `first .. last - 1` of the `draws` (a worker's
+   * share): the stream is replayed through the earlier draws without
+   * using them, so draw d is the same whichever range computes it.
+   * @default {0 and draws}
+   */
+  readonly first?: number;
+  readonly last?: number;
 }
 
 /** Raw draws of {@linkcode bootstrapKernel}. */
@@ -133,9 +141,20 @@ export function bootstrapKernel(
     throw new RangeError(`Cannot bootstrap: draws must be a positive integer, got ${draws}`);
   }
   if (g < 1) throw new RangeError("Cannot bootstrap: the data has no tasks");
-  const coefficients = new Float64Array(draws * m * k);
-  const status = new Uint8Array(draws);
+  const first = options.first ?? 0, last = options.last ?? draws;
+  if (
+    !(Number.isInteger(first) && Number.isInteger(last) && 0 <= first && first < last &&
+      last <= draws)
+  ) {
+    throw new RangeError(
+      `Cannot bootstrap: draw range ${first}..${last} is not within 0..${draws}`,
+    );
+  }
   const stream = new FastStream(seed);
+  for (let d = 0; d < first; d++) stream.skipCounts(g);
+  const count = last - first;
+  const coefficients = new Float64Array(count * m * k);
+  const status = new Uint8Array(count);
   const p = packedSize(k);
   const { rowCluster, rowColStart, rowCol, rowY } = sums;
   const { pairStart, pairIndex, pairValue } = sums;
@@ -158,10 +177,10 @@ export function bootstrapKernel(
   const km = k * m;
   const xty4 = new Float64Array(km * 4);
   const work = kernelWorkspace(k);
-  const step = Math.max(1, Math.floor(draws / 100));
+  const step = Math.max(1, Math.floor(count / 100));
   let reported = 0;
-  for (let d0 = 0; d0 < draws; d0 += 4) {
-    const lanes = Math.min(4, draws - d0);
+  for (let d0 = 0; d0 < count; d0 += 4) {
+    const lanes = Math.min(4, count - d0);
     counts4.fill(0);
     for (let l = 0; l < lanes; l++) stream.drawCounts(counts4, g, 4, l);
     for (let c = 0; c < g; c++) {
@@ -220,12 +239,12 @@ export function bootstrapKernel(
       status[d] = absent ? 1 : 0;
     }
     const done = d0 + lanes;
-    if (onProgress && (done - reported >= step || done === draws)) {
+    if (onProgress && (done - reported >= step || done === count)) {
       reported = done;
-      onProgress(done, draws);
+      onProgress(done, count);
     }
   }
-  return { draws, k, metricCount: m, coefficients, status };
+  return { draws: count, k, metricCount: m, coefficients, status };
 }
 
 /**
