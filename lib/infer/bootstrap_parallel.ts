@@ -56,7 +56,12 @@ export async function bootstrapKernelParallel(
   options: ParallelKernelOptions,
 ): Promise<BootstrapKernelResult> {
   const { draws, seed, onProgress } = options;
-  const workers = Math.max(1, Math.min(Math.floor(options.workers), draws));
+  const workerUrl = new URL("./bootstrap_worker.ts", import.meta.url);
+  // A worker loads its module from disk: without read access to it (a
+  // narrowly sandboxed process) the same draws run on this thread.
+  const readable = workerUrl.protocol !== "file:" ||
+    Deno.permissions.querySync({ name: "read", path: workerUrl }).state === "granted";
+  const workers = readable ? Math.max(1, Math.min(Math.floor(options.workers), draws)) : 1;
   if (workers <= 1) {
     return bootstrapKernel(sums, { draws, seed, ...(onProgress ? { onProgress } : {}) });
   }
@@ -69,7 +74,7 @@ export async function bootstrapKernelParallel(
   const blocks = Array.from({ length: workers }, (_, w) => {
     const first = Math.floor((w * draws) / workers), last = Math.floor(((w + 1) * draws) / workers);
     return new Promise<void>((resolve, reject) => {
-      const worker = new Worker(new URL("./bootstrap_worker.ts", import.meta.url).href, {
+      const worker = new Worker(workerUrl.href, {
         type: "module",
       });
       worker.onmessage = (event: MessageEvent) => {
