@@ -1,7 +1,8 @@
 /**
  * Study estimates and the paired seeds x tasks bootstrap against an
  * independent numpy re-implementation driven by the same index stream.
- * Reference numbers: `python3 scripts/reference/study_bootstrap.py`
+ * Reference numbers: `python3 scripts/reference/study_bootstrap.py` writes
+ * tests/data/reference/study_bootstrap.json, which this test reads
  * (numpy 2.4, its own Python xoshiro128** from prng_xoshiro.py; the draw
  * statistic there uses explicit fancy indexing of all reps of the sampled
  * cells). Fixture outcomes are that script's RandomState(7) arrays.
@@ -12,15 +13,24 @@ import { createPrng } from "../lib/core/prng.ts";
 import { analyzeStudy, type StudyInput } from "../lib/study/analyze.ts";
 import { seedTaskBootstrap } from "../lib/study/bootstrap.ts";
 import type { AttemptRecord, SlotRecord } from "../lib/study/schema.ts";
+import { referenceJson } from "./reference_data.ts";
 
-// deno-fmt-ignore
-const M = [[[1, 0], [1, 0], [0, 1], [1, 1], [1, 1], [0, 0]], [[1, 1], [1, 0], [1, 1], [0, 1], [0, 0], [1, 1]], [[0, 1], [1, 0], [0, 1], [1, 1], [1, 1], [1, 0]]];
-// deno-fmt-ignore
-const B = [[[0, 1], [0, 1], [0, 1], [0, 1], [0, 0], [0, 0]], [[1, 0], [0, 0], [0, 0], [0, 1], [1, 0], [0, 0]], [[0, 0], [1, 1], [0, 1], [0, 0], [0, 0], [0, 1]]];
-// deno-fmt-ignore
-const E = [[[1, 1, 0], [1, 1, 1], [1, 1, 1], [1, 1, 0], [0, 0, 1], [0, 0, 0], [0, 0, 1], [0, 1, 1]]];
-// deno-fmt-ignore
-const F = [[[0, 0, 1], [0, 1, 0], [0, 0, 0], [0, 0, 0], [1, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]]];
+interface Reference {
+  M: number[][][];
+  B: number[][][];
+  E: number[][][];
+  F: number[][][];
+  estimate_M: number;
+  estimate_B: number;
+  estimate_E: number;
+  estimate_F: number;
+  M_minus_B_ci_2000_seed20260927: [number, number];
+  M_minus_B_first_draws: number[];
+  E_minus_F_ci_2000_seed5: [number, number];
+  E_minus_F_first_draws: number[];
+}
+const ref = await referenceJson<Reference>("study_bootstrap");
+const { M, B, E, F } = ref;
 
 /** Builds slots and one report attempt per slot from K x N x R outcome arrays. */
 function study(
@@ -54,11 +64,12 @@ Deno.test("study: nested means and seeds+tasks bootstrap match numpy", () => {
   const r = analyzeStudy(study({ M, B }, [1, 2, 3], [["M", "B"]], { draws: 2000, seed: 20260927 }));
   ok(r.ok);
   const [m, b] = r.value.arms;
-  ok(close(m!.estimate!, 0.6388888888888888) && close(b!.estimate!, 0.3055555555555555));
+  ok(close(m!.estimate!, ref.estimate_M) && close(b!.estimate!, ref.estimate_B));
   const c = r.value.comparisons[0]!;
   deepEqual([c.complete, c.resample], [true, "seeds+tasks"]);
-  ok(close(c.estimate!, 0.6388888888888888 - 0.3055555555555555));
-  ok(close(c.ci![0], 0.055555555555555525) && close(c.ci![1], 0.5833333333333334), `${c.ci}`);
+  ok(close(c.estimate!, ref.estimate_M - ref.estimate_B));
+  const [lo, hi] = ref.M_minus_B_ci_2000_seed20260927;
+  ok(close(c.ci![0], lo) && close(c.ci![1], hi), `${c.ci}`);
   // Complete arms: the bounds collapse to S/H.
   ok(close(c.bounds[0], c.estimate!) && close(c.bounds[1], c.estimate!));
 });
@@ -71,17 +82,13 @@ Deno.test("study: first draws equal the numpy draws (same index stream)", () => 
     return ca.map((v, i) => v - cb[i]!);
   };
   const mb = seedTaskBootstrap(diff(M, B), [3, 6], { draws: 3, prng: createPrng(20260927) });
-  [0.4444444444444444, 0.47222222222222227, 0.2777777777777777].forEach((v, i) =>
-    ok(close(mb[i]!, v), `draw ${i}: ${mb[i]} vs ${v}`)
-  );
+  ref.M_minus_B_first_draws.forEach((v, i) => ok(close(mb[i]!, v), `draw ${i}: ${mb[i]} vs ${v}`));
   const ef = seedTaskBootstrap(diff(E, F), [1, 8], {
     draws: 3,
     prng: createPrng(5),
     resampleSeeds: false,
   });
-  [0.24999999999999994, 0.4166666666666667, 0.24999999999999994].forEach((v, i) =>
-    ok(close(ef[i]!, v), `draw ${i}: ${ef[i]} vs ${v}`)
-  );
+  ref.E_minus_F_first_draws.forEach((v, i) => ok(close(ef[i]!, v), `draw ${i}: ${ef[i]} vs ${v}`));
 });
 
 Deno.test("study: one training seed per arm resamples tasks only and matches numpy", () => {
@@ -89,8 +96,9 @@ Deno.test("study: one training seed per arm resamples tasks only and matches num
   ok(r.ok);
   const c = r.value.comparisons[0]!;
   deepEqual(c.resample, "tasks");
-  ok(close(c.estimate!, 0.5833333333333334 - 0.2916666666666667));
-  ok(close(c.ci![0], 0.04166666666666663) && close(c.ci![1], 0.5833333333333334), `${c.ci}`);
+  ok(close(c.estimate!, ref.estimate_E - ref.estimate_F));
+  const [lo, hi] = ref.E_minus_F_ci_2000_seed5;
+  ok(close(c.ci![0], lo) && close(c.ci![1], hi), `${c.ci}`);
 });
 
 Deno.test("study: same seed gives the same result; bootstrap draws stay within cell range", () => {

@@ -5,9 +5,8 @@
 # status), so committed reference numbers always come from the committed
 # scripts. Needs python3 with numpy, scipy and statsmodels, and cc.
 #
-# Not listed: study_bootstrap.py (tests/study_bootstrap_test.ts still quotes
-# its numbers inline) and study_demo_check.py (a printed check no test
-# reads); each test names its script.
+# Not listed: study_demo_check.py (a printed check no test reads); each test
+# names its script.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ref=tests/data/reference
@@ -28,6 +27,7 @@ python3 scripts/reference/infer_power.py > "$ref/infer_power.json"
 python3 scripts/reference/infer_leverage_one.py > "$ref/infer_leverage_one.json"
 python3 scripts/reference/amce_cluster.py > "$ref/amce_cluster.json"
 python3 scripts/reference/study_bounds.py > "$ref/study_bounds.json"
+python3 scripts/reference/study_bootstrap.py > "$ref/study_bootstrap.json"
 python3 scripts/reference/sequential_avlm.py > /dev/null
 python3 scripts/reference/ladder_eprocess.py > /dev/null
 echo "reference JSON regenerated under tests/data/ and tests/snapshots/reward_fixture/"

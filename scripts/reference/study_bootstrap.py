@@ -8,9 +8,9 @@ N next_int(N) for tasks; tasks only when each arm has one seed). The draw
 statistic is computed here by explicit fancy indexing of the full
 seeds* x tasks* x reps array, not by the count arithmetic gatelab uses.
 
-Fixture outcomes come from numpy's legacy RandomState(7) so they can be
-pasted into the test. Run:
-    python3 scripts/reference/study_bootstrap.py
+Fixture outcomes come from numpy's legacy RandomState(7); the test reads
+them and the reference numbers from the JSON this writes. Run:
+    python3 scripts/reference/study_bootstrap.py > tests/data/reference/study_bootstrap.json
 """
 import json
 import math
@@ -63,4 +63,4 @@ res["M_minus_B_first_draws"] = d[:3].tolist()
 d = bootstrap(E, F, 2000, 5, False)
 res["E_minus_F_ci_2000_seed5"] = percentile_interval(d)
 res["E_minus_F_first_draws"] = d[:3].tolist()
-print(json.dumps(res))
+print(json.dumps(res, indent=1, sort_keys=True))
