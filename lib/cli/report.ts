@@ -2,8 +2,8 @@
  * `deno task gate report <dir>... --out <dir>`: one self-contained
  * `report.html` (tables and inline SVG, no script, no network) from the
  * outputs of any mix of `gate analyze` (single gates and pooled rounds),
- * `gate heldout`, `gate plan-power`, `gate compare`, `gate study` and
- * `gate reward`, sections in paper order with a table of contents and the
+ * `gate heldout`, `gate plan-power`, `gate compare`, `gate study`,
+ * `gate reward`, `gate history`, `gate sequential` and `gate ladder`, sections in paper order with a table of contents and the
  * provenance of each; plus each figure as `figures/<name>.svg` and a
  * `report.json` listing inputs and figures. With `--pdf`, also
  * `report.pdf`, printed by headless Chromium. All files are written in one
@@ -30,11 +30,12 @@ const HELP = `usage: deno task gate report <dir>... --out <dir> [--title TEXT] [
 
 Writes <dir>/report.html: one self-contained HTML report (tables, inline SVG
 figures, no script, no network) of every output directory given, in the
-order a paper reads: gate analyses, pooled rounds, history, held-out checks,
-power plan, Gate B, study, reward recipes. It reads contributions.json and
-selection.json (gate analyze), history.json, heldout.json, power.json
-(plan-power), comparison.json (compare), study.json and
-recipe_comparison.json (reward). Each section lists its inputs' sha256,
+order a paper reads: gate analyses, pooled rounds, sequential re-analyses,
+history, held-out checks, power plan, Gate B, ladder gates, study, reward
+recipes. It reads contributions.json and selection.json (gate analyze),
+sequential.json (sequential), history.json, heldout.json, power.json
+(plan-power), comparison.json (compare), ladder_result.json (ladder),
+study.json and recipe_comparison.json (reward). Each section lists its inputs' sha256,
 generator, seed and draws. Also writes <dir>/figures/<name>.svg and
 <dir>/report.json.
 

@@ -4,6 +4,8 @@ export * from "./html_table.ts";
 export * from "./display.ts";
 export * from "./notebook_progress.ts";
 export * from "./extra_shapes.ts";
+export * from "./sequential_ladder_shapes.ts";
+export * from "./extension_sections.ts";
 export * from "./read_analysis_dir.ts";
 export * from "./report_tables.ts";
 export * from "./report.ts";

@@ -27,6 +27,12 @@ import {
   type RecipeComparisonFile,
   RecipeComparisonFileSchema,
 } from "./extra_shapes.ts";
+import {
+  type LadderResultFile,
+  LadderResultFileSchema,
+  type SequentialFile,
+  SequentialFileSchema,
+} from "./sequential_ladder_shapes.ts";
 import { HistoryFileSchema } from "../history/history_file.ts";
 import type { HistoryDocument } from "../history/history.ts";
 
@@ -55,6 +61,10 @@ export interface AnalysisOutputs {
   readonly history?: HistoryDocument | null;
   /** recipe_comparison.json of `gate reward --groups`. */
   readonly reward?: RecipeComparisonFile | null;
+  /** sequential.json of `gate sequential`. */
+  readonly sequential?: SequentialFile | null;
+  /** ladder_result.json of `gate ladder`. */
+  readonly ladder?: LadderResultFile | null;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
   /** File name to its generator, seed and draws. */
@@ -103,13 +113,14 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 
 /**
  * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json`,
- * `comparison.json`, `power.json`, `history.json` and `recipe_comparison.json` from `dir`. Each
- * file found must match
+ * `comparison.json`, `power.json`, `history.json`, `recipe_comparison.json`,
+ * `sequential.json` and `ladder_result.json` from `dir`. Each file found must match
  * its section of docs/FORMAT.md or its command's documentation (the fields
  * the report reads are checked; unknown fields are accepted).
  *
  * @param dir Output directory of `gate analyze`, `gate study`, `gate heldout`,
- *   `gate compare` and/or `gate plan-power`.
+ *   `gate compare`, `gate plan-power`, `gate history`, `gate reward`,
+ *   `gate sequential` and/or `gate ladder`.
  * @returns The outputs, or issues: `io_error` when the directory cannot be
  *   read or holds none of the files, `parse_error` for invalid JSON,
  *   `schema_error` (with file and field path) for a wrong shape.
@@ -197,6 +208,8 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     | HistoryDocument
     | null;
   const reward = await load("recipe_comparison.json", RecipeComparisonFileSchema);
+  const sequential = await load("sequential.json", SequentialFileSchema);
+  const ladder = await load("ladder_result.json", LadderResultFileSchema);
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {
@@ -204,7 +217,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       issues: [{
         code: "io_error",
         message:
-          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json, recipe_comparison.json",
+          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json, recipe_comparison.json, sequential.json, ladder_result.json",
         file: dir,
       }],
     };
@@ -227,6 +240,8 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       power,
       history,
       reward,
+      sequential,
+      ladder,
       inputs: sortedInputs,
       provenance: sortedProvenance,
     },

@@ -38,6 +38,7 @@ import {
 } from "./report_tables.ts";
 import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
+import { ladderItems, sequentialItems } from "./extension_sections.ts";
 
 /** A subheading inside a section. */
 export interface ReportSubheading {
@@ -48,24 +49,29 @@ export interface ReportSubheading {
 export type SectionKind =
   | "gate"
   | "pooled"
+  | "sequential"
   | "history"
   | "heldout"
   | "power"
   | "gate_b"
+  | "ladder"
   | "study"
   | "reward";
 
 /**
- * Section kinds in paper order: gate analyses, pooled rounds, history across
- * checkpoints, held-out, power, Gate B, study, reward.
+ * Section kinds in paper order: gate analyses, pooled rounds, sequential
+ * re-analyses of gates, history across checkpoints, held-out, power, Gate B,
+ * ladder gates, study, reward.
  */
 export const SECTION_ORDER: readonly SectionKind[] = [
   "gate",
   "pooled",
+  "sequential",
   "history",
   "heldout",
   "power",
   "gate_b",
+  "ladder",
   "study",
   "reward",
 ];
@@ -86,8 +92,9 @@ const present = (files: readonly (string | false)[]) => files.filter((f): f is s
 /**
  * The report's sections for one output directory, in paper order: gate
  * analysis (or pooled rounds, when several gates were pooled) with its
- * coefficients and selection, history across checkpoints, held-out
- * checks, power plan, Gate B comparison, study, reward recipes. Sections
+ * coefficients and selection, sequential re-analysis, history across
+ * checkpoints, held-out checks, power plan, Gate B comparison, ladder
+ * gate, study, reward recipes. Sections
  * without data are left out; every section of an exploratory analysis is
  * headed as exploratory.
  *
@@ -263,6 +270,28 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["recipe_comparison.json"],
     });
   }
+  if (outputs.sequential) {
+    const seq = outputs.sequential;
+    sections.push({
+      kind: "sequential",
+      heading: `Sequential re-analysis (${seq.gates.map((g) => g.gate_id).join(" + ")})`,
+      items: sequentialItems(seq),
+      dir,
+      files: ["sequential.json"],
+    });
+  }
+  if (outputs.ladder) {
+    const ladder = outputs.ladder;
+    sections.push({
+      kind: "ladder",
+      heading: `Ladder gate ${ladder.task_type}: ${ladder.exit ?? "no exit"}${
+        ladder.exit_block === null ? "" : ` after block ${ladder.exit_block}`
+      }`,
+      items: ladderItems(ladder),
+      dir,
+      files: ["ladder_result.json"],
+    });
+  }
   if (outputs.history) {
     const h = outputs.history;
     sections.push({
@@ -283,7 +312,8 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     // An exploratory analysis (waived pairing codes) must never read as a strict one.
     const waived = (contributions.waived_codes ?? []).join(", ");
     return sections.map((s) =>
-      s.kind === "study" || s.kind === "history" || s.kind === "reward"
+      s.kind === "study" || s.kind === "history" || s.kind === "reward" ||
+        s.kind === "sequential" || s.kind === "ladder"
         ? s
         : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
     );
@@ -371,8 +401,8 @@ function uniqueFigure(figure: Figure, used: Set<string>): Figure {
 /**
  * Renders the report of one or more output directories as one HTML
  * document: a table of contents, then every section in paper order (gate
- * analyses, pooled rounds, held-out checks, power plan, Gate B, study,
- * reward recipes), each with its tables, inline SVG figures and provenance
+ * analyses, pooled rounds, sequential re-analyses, history, held-out
+ * checks, power plan, Gate B, ladder gates, study, reward recipes), each with its tables, inline SVG figures and provenance
  * (source directory, sha256 of each input, generator, seed, draws). Inline
  * CSS only, no script and no external reference; a Content Security Policy
  * blocks any load. Wide tables scroll inside their own box and cells do

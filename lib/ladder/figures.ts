@@ -44,7 +44,10 @@ export function ladderFigure(doc: LadderResultDocument): Figure {
       marks: [
         Plot.ruleY([doc.threshold], { stroke: "#333", strokeDasharray: "4,3" }),
         Plot.ruleY([1], { stroke: "#aaa" }),
-        Plot.line(points, { x: "block", y: "e", stroke: "process", marker: "circle" }),
+        // Dots as their own mark, not `marker: "circle"`: Plot numbers marker ids with a
+        // process-wide counter, so the SVG would depend on how many figures came before.
+        Plot.line(points, { x: "block", y: "e", stroke: "process" }),
+        Plot.dot(points, { x: "block", y: "e", fill: "process", r: 3 }),
       ],
     },
   );

@@ -1,0 +1,192 @@
+/**
+ * The report's cards for the outputs of `gate sequential` and `gate ladder`:
+ * the same tables (lib/sequential/tables.ts, lib/ladder/tables.ts) and
+ * figures the commands write, with an overview table that states the model
+ * the sequential intervals assume and, for a ladder gate, its exit, counts
+ * and cache savings.
+ *
+ * @module
+ */
+import type { Table } from "../report/table.ts";
+import type { Figure } from "../figures/_render.ts";
+import { formatCount, formatNumber } from "../report/format.ts";
+import { sequentialTables } from "../sequential/tables.ts";
+import { funnelFigure, selectionFigure } from "../sequential/figures.ts";
+import type { SequentialDocument } from "../sequential/sequential.ts";
+import { ladderTable } from "../ladder/tables.ts";
+import { ladderFigure } from "../ladder/figures.ts";
+import type { LadderResultDocument } from "../ladder/ladder_result.ts";
+import type { LadderResultFile, SequentialFile } from "./sequential_ladder_shapes.ts";
+
+/** A subheading inside a section (as in lib/html/report.ts). */
+interface Subheading {
+  readonly subheading: string;
+}
+
+/**
+ * Overview of a sequential re-analysis: gates, estimator, the model its
+ * confidence sequences assume, order, alpha, phi, rows and rollouts.
+ *
+ * @param doc Parsed sequential.json.
+ * @returns A two-column table.
+ *
+ * @example
+ * ```ts
+ * import { sequentialOverviewTable } from "./extension_sections.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = sequentialOverviewTable({ format: "gatelab.sequential/v1", order: "run", seed: null, alpha: 0.05,
+ *   phi: 1, every: 1, estimator: { name: "e", formula: "f" }, conventions: { model: "Gaussian" }, rows: 400,
+ *   columns: 14, budget_k: 10, rollouts_total: 800, gates: [{ gate_id: "gate-a" }], metrics: {} });
+ * deepEqual(t.rows.find((r) => r[0] === "model assumed"), ["model assumed", "Gaussian"]);
+ * deepEqual(t.rows.find((r) => r[0] === "rollouts (bare and masked)"), ["rollouts (bare and masked)", "800"]);
+ * ```
+ */
+export function sequentialOverviewTable(doc: SequentialFile): Table {
+  const text = (key: string) => String(doc.conventions[key] ?? "—");
+  return {
+    caption: "Sequential re-analysis",
+    columns: [{ label: "item" }, { label: "value" }],
+    rows: [
+      ["gates", doc.gates.map((g) => g.gate_id).join(", ")],
+      ["estimator", `${doc.estimator.name}: ${doc.estimator.formula}`],
+      ["model assumed", text("model")],
+      ["confidence sequence", text("confidence_sequence")],
+      ["row order", doc.seed === null ? doc.order : `${doc.order} (seed ${doc.seed})`],
+      ["alpha", formatNumber(doc.alpha, 2)],
+      ["phi (mixture precision)", String(doc.phi)],
+      ["rows", formatCount(doc.rows)],
+      ["design columns", formatCount(doc.columns)],
+      ["budget K", formatCount(doc.budget_k)],
+      ["rollouts (bare and masked)", formatCount(doc.rollouts_total)],
+    ],
+  };
+}
+
+/**
+ * The items of a sequential section: the overview, then per metric its
+ * table, confidence-sequence funnels and selection over n.
+ *
+ * @param doc Parsed sequential.json.
+ * @returns Tables, figures and a subheading per metric.
+ *
+ * @example
+ * ```ts
+ * import { sequentialItems } from "./extension_sections.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const v = { estimate: [0.2], se: [0.05], cs_lower: [0.01], cs_upper: [0.39], e_value: [30], running_lower: [0.01],
+ *   running_upper: [0.39], running_max_e: [30], sign_certified_at: 40, sign: 1 as const, rollouts_saved: 0,
+ *   fixed_n_interval: [0.1, 0.3] as [number, number] };
+ * const items = sequentialItems({ format: "gatelab.sequential/v1", order: "run", seed: null, alpha: 0.05, phi: 1,
+ *   every: 1, estimator: { name: "e", formula: "f" }, conventions: {}, rows: 40, columns: 1, budget_k: 1,
+ *   rollouts_total: 80, gates: [{ gate_id: "g" }],
+ *   metrics: { reward: { n: [40], selection: [["a"]], selection_stable_from: 40, selection_rollouts_saved: 0,
+ *     versions: { a: v } } } });
+ * deepEqual(items.map((i) => "name" in i ? i.name : "subheading" in i ? i.subheading : i.caption), [
+ *   "Sequential re-analysis", "reward", "Anytime-valid re-analysis (reward): 40 rows in run order, alpha 0.05, phi 1",
+ *   "sequential_funnel_reward", "sequential_selection_reward"]);
+ * ```
+ */
+export function sequentialItems(doc: SequentialFile): (Table | Figure | Subheading)[] {
+  // The schema checked every field the shared tables and figures read.
+  const document = doc as unknown as SequentialDocument;
+  const tables = sequentialTables(document);
+  return [
+    sequentialOverviewTable(doc),
+    ...Object.keys(doc.metrics).flatMap((metric, i) => [
+      { subheading: metric },
+      tables[i]!,
+      funnelFigure(document, metric),
+      selectionFigure(document, metric),
+    ]),
+  ];
+}
+
+/**
+ * The decision of a ladder gate in one table: exit and block, cumulative
+ * W/L/E/INFRA at the exit, the rule, the arms and the baseline-cache
+ * savings.
+ *
+ * @param doc Parsed ladder_result.json.
+ * @returns A two-column table.
+ *
+ * @example
+ * ```ts
+ * import { ladderDecisionTable } from "./extension_sections.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = ladderDecisionTable({ format: "gatelab.ladder-result/v1", task_type: "counting", alpha: 0.05,
+ *   threshold: 20, n_max: 64, block_size: 8, infra_max_rate: 0.25, prompts_version: "p", base_skill_sha256: "b",
+ *   cand_skill_sha256: "c", exit: "accept", exit_block: 1, counts: { W: 7, L: 0, E: 8, INFRA: 1, units: 16 },
+ *   blocks: [], blocks_after_exit: 0, recorded_decision: "accept", prefill: null });
+ * deepEqual(t.rows.slice(0, 2), [["exit", "accept after block 1"], ["W / L / E / INFRA (units)", "7 / 0 / 8 / 1 (16)"]]);
+ * ```
+ */
+export function ladderDecisionTable(doc: LadderResultFile): Table {
+  const c = doc.counts;
+  const p = doc.prefill;
+  return {
+    caption: `Ladder gate ${doc.task_type}: decision`,
+    columns: [{ label: "item" }, { label: "value" }],
+    rows: [
+      [
+        "exit",
+        doc.exit === null
+          ? "none (the recorded units end before any exit)"
+          : `${doc.exit} after block ${doc.exit_block}`,
+      ],
+      [
+        "W / L / E / INFRA (units)",
+        `${formatCount(c.W)} / ${formatCount(c.L)} / ${formatCount(c.E)} / ${
+          formatCount(c.INFRA)
+        } (${formatCount(c.units)})`,
+      ],
+      ["recorded decision", doc.recorded_decision ?? "none"],
+      [
+        "rule",
+        `alpha ${formatNumber(doc.alpha, 2)} (threshold ${
+          formatNumber(doc.threshold, 2)
+        }), blocks of ${formatCount(doc.block_size)}, at most ${
+          formatCount(doc.n_max)
+        } units, INFRA rate at most ${formatNumber(doc.infra_max_rate, 2)}`,
+      ],
+      ["blocks after the exit (ignored)", formatCount(doc.blocks_after_exit)],
+      ["prompts version", doc.prompts_version],
+      ["base skill sha256", doc.base_skill_sha256],
+      ["candidate skill sha256", doc.cand_skill_sha256],
+      [
+        "cache savings (prefill)",
+        p === null
+          ? "no baseline given"
+          : `${formatCount(p.served)} of ${formatCount(p.base_units)} base-arm units served, ${
+            formatCount(p.saved)
+          } base-arm inferences saved (cache of ${formatCount(p.cache_entries)} entries; ${
+            formatCount(p.baseline_infra)
+          } INFRA baseline units left out)`,
+      ],
+    ],
+  };
+}
+
+/**
+ * The items of a ladder gate's card: decision, block table, e-process figure.
+ *
+ * @param doc Parsed ladder_result.json.
+ * @returns Two tables and the figure `ladder_<task_type>`.
+ *
+ * @example
+ * ```ts
+ * import { ladderItems } from "./extension_sections.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const items = ladderItems({ format: "gatelab.ladder-result/v1", task_type: "counting", alpha: 0.05,
+ *   threshold: 20, n_max: 64, block_size: 8, infra_max_rate: 0.25, prompts_version: "p", base_skill_sha256: "b",
+ *   cand_skill_sha256: "c", exit: "accept", exit_block: 0, counts: { W: 5, L: 0, E: 2, INFRA: 1, units: 8 },
+ *   blocks: [{ block: 0, W: 5, L: 0, E: 2, INFRA: 1, units: 8, e_accept: 21, e_reject: 0.1 }],
+ *   blocks_after_exit: 0, recorded_decision: "accept", prefill: null });
+ * deepEqual(items.map((i) => "svg" in i ? i.name : i.label ?? i.caption),
+ *   ["Ladder gate counting: decision", "tab:ladder-counting", "ladder_counting"]);
+ * ```
+ */
+export function ladderItems(doc: LadderResultFile): (Table | Figure)[] {
+  // The schema checked every field the shared table and figure read.
+  const document = doc as unknown as LadderResultDocument;
+  return [ladderDecisionTable(doc), ladderTable(document), ladderFigure(document)];
+}
