@@ -24,8 +24,9 @@ interface Subheading {
 }
 
 /**
- * Overview of a sequential re-analysis: gates, estimator, the model its
- * confidence sequences assume, order, alpha, phi, rows and rollouts.
+ * Overview of a sequential re-analysis: gates, estimator, order, alpha,
+ * phi, rows and rollouts, with the model its confidence sequences assume
+ * and their construction in the notes.
  *
  * @param doc Parsed sequential.json.
  * @returns A two-column table.
@@ -37,20 +38,18 @@ interface Subheading {
  * const t = sequentialOverviewTable({ format: "gatelab.sequential/v1", order: "run", seed: null, alpha: 0.05,
  *   phi: 1, every: 1, estimator: { name: "e", formula: "f" }, conventions: { model: "Gaussian" }, rows: 400,
  *   columns: 14, budget_k: 10, rollouts_total: 800, gates: [{ gate_id: "gate-a" }], metrics: {} });
- * deepEqual(t.rows.find((r) => r[0] === "model assumed"), ["model assumed", "Gaussian"]);
+ * deepEqual(t.notes?.[0], "Model assumed: Gaussian.");
  * deepEqual(t.rows.find((r) => r[0] === "rollouts (bare and masked)"), ["rollouts (bare and masked)", "800"]);
  * ```
  */
 export function sequentialOverviewTable(doc: SequentialFile): Table {
-  const text = (key: string) => String(doc.conventions[key] ?? "—");
+  const text = (key: string) => String(doc.conventions[key] ?? "not recorded");
   return {
     caption: "Sequential re-analysis",
     columns: [{ label: "item" }, { label: "value" }],
     rows: [
       ["gates", doc.gates.map((g) => g.gate_id).join(", ")],
       ["estimator", `${doc.estimator.name}: ${doc.estimator.formula}`],
-      ["model assumed", text("model")],
-      ["confidence sequence", text("confidence_sequence")],
       ["row order", doc.seed === null ? doc.order : `${doc.order} (seed ${doc.seed})`],
       ["alpha", formatNumber(doc.alpha, 2)],
       ["phi (mixture precision)", String(doc.phi)],
@@ -58,6 +57,11 @@ export function sequentialOverviewTable(doc: SequentialFile): Table {
       ["design columns", formatCount(doc.columns)],
       ["budget K", formatCount(doc.budget_k)],
       ["rollouts (bare and masked)", formatCount(doc.rollouts_total)],
+    ],
+    // Long sentences go to the notes, which wrap; table cells do not.
+    notes: [
+      `Model assumed: ${text("model")}.`,
+      `Confidence sequence: ${text("confidence_sequence")}.`,
     ],
   };
 }
@@ -101,6 +105,9 @@ export function sequentialItems(doc: SequentialFile): (Table | Figure | Subheadi
   ];
 }
 
+/** The first 16 hex digits of a sha256 (a full hash would widen the table past a narrow page). */
+const shortHash = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 16)}…` : hash);
+
 /**
  * The decision of a ladder gate in one table: exit and block, cumulative
  * W/L/E/INFRA at the exit, the rule, the arms and the baseline-cache
@@ -118,21 +125,18 @@ export function sequentialItems(doc: SequentialFile): (Table | Figure | Subheadi
  *   cand_skill_sha256: "c", exit: "accept", exit_block: 1, counts: { W: 7, L: 0, E: 8, INFRA: 1, units: 16 },
  *   blocks: [], blocks_after_exit: 0, recorded_decision: "accept", prefill: null });
  * deepEqual(t.rows.slice(0, 2), [["exit", "accept after block 1"], ["W / L / E / INFRA (units)", "7 / 0 / 8 / 1 (16)"]]);
+ * deepEqual(t.rows.at(-1), ["prefilled baseline cache", "no baseline given"]);
  * ```
  */
 export function ladderDecisionTable(doc: LadderResultFile): Table {
   const c = doc.counts;
   const p = doc.prefill;
+  // Short cells (table cells do not wrap in the report); one fact per row.
   return {
     caption: `Ladder gate ${doc.task_type}: decision`,
     columns: [{ label: "item" }, { label: "value" }],
     rows: [
-      [
-        "exit",
-        doc.exit === null
-          ? "none (the recorded units end before any exit)"
-          : `${doc.exit} after block ${doc.exit_block}`,
-      ],
+      ["exit", doc.exit === null ? "none" : `${doc.exit} after block ${doc.exit_block}`],
       [
         "W / L / E / INFRA (units)",
         `${formatCount(c.W)} / ${formatCount(c.L)} / ${formatCount(c.E)} / ${
@@ -140,28 +144,30 @@ export function ladderDecisionTable(doc: LadderResultFile): Table {
         } (${formatCount(c.units)})`,
       ],
       ["recorded decision", doc.recorded_decision ?? "none"],
-      [
-        "rule",
-        `alpha ${formatNumber(doc.alpha, 2)} (threshold ${
-          formatNumber(doc.threshold, 2)
-        }), blocks of ${formatCount(doc.block_size)}, at most ${
-          formatCount(doc.n_max)
-        } units, INFRA rate at most ${formatNumber(doc.infra_max_rate, 2)}`,
-      ],
+      ["alpha (threshold)", `${formatNumber(doc.alpha, 2)} (${formatNumber(doc.threshold, 2)})`],
+      ["block size", formatCount(doc.block_size)],
+      ["unit budget", formatCount(doc.n_max)],
+      ["INFRA rate limit", formatNumber(doc.infra_max_rate, 2)],
       ["blocks after the exit (ignored)", formatCount(doc.blocks_after_exit)],
       ["prompts version", doc.prompts_version],
-      ["base skill sha256", doc.base_skill_sha256],
-      ["candidate skill sha256", doc.cand_skill_sha256],
-      [
-        "cache savings (prefill)",
-        p === null
-          ? "no baseline given"
-          : `${formatCount(p.served)} of ${formatCount(p.base_units)} base-arm units served, ${
-            formatCount(p.saved)
-          } base-arm inferences saved (cache of ${formatCount(p.cache_entries)} entries; ${
-            formatCount(p.baseline_infra)
-          } INFRA baseline units left out)`,
-      ],
+      ["base skill sha256", shortHash(doc.base_skill_sha256)],
+      ["candidate skill sha256", shortHash(doc.cand_skill_sha256)],
+      ...(p === null ? [["prefilled baseline cache", "no baseline given"]] : [
+        [
+          "base-arm units served from cache",
+          `${formatCount(p.served)} of ${formatCount(p.base_units)}`,
+        ],
+        ["base-arm inferences saved", formatCount(p.saved)],
+        ["cache entries", formatCount(p.cache_entries)],
+        ["INFRA baseline units left out", formatCount(p.baseline_infra)],
+      ]),
+    ],
+    notes: [
+      "Counts are cumulative up to the exit. Exits are checked after each block in the order " +
+      "infra_abort, accept, reject, budget_exhausted. Cache savings: what a cache prefilled " +
+      "from the baseline run (key task_type, base skill, prompts version, unit) would have served " +
+      "of the base arm up to the exit. Skill hashes: the first 16 hex digits (all 64 in " +
+      "ladder_result.json).",
     ],
   };
 }
