@@ -1,7 +1,7 @@
 /**
  * The demo's whole-study report in a real browser (Debian's headless
  * `chromium`, flags as lib/html/print_pdf.ts): every section is there
- * (the ten kinds, one ladder card per ladder gate), the page logs no console message, the page body never
+ * (the eleven kinds, one ladder card per ladder gate, both audits), the page logs no console message, the page body never
  * scrolls sideways at 800 px or 1400 px (wide tables scroll inside their
  * own box), no interval wraps inside its cell, no text of any figure
  * falls outside its SVG's box, and no figure label overlaps another label
@@ -128,7 +128,7 @@ async function probe(report: string, width: number): Promise<Probe> {
 
 Deno.test({
   name:
-    "browser: the demo's report has every section (ten kinds, three ladder cards) and no console message",
+    "browser: the demo's report has every section (eleven kinds, three ladder cards, two audits) and no console message",
   ignore: !available,
   async fn() {
     const report = `${await demoOutputs()}/report/report.html`;
@@ -148,6 +148,8 @@ Deno.test({
       "ladder",
       "study",
       "reward",
+      "audit",
+      "audit",
     ]);
     // 12 before the new sections, 2 per metric of the sequential re-analysis (7 metrics), 1 per ladder.
     deepEqual(figures, 12 + 2 * 7 + 3);

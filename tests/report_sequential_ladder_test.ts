@@ -229,3 +229,47 @@ Deno.test("hand-broken sequential.json and ladder_result.json: schema_error with
     ],
   );
 });
+
+Deno.test("audits: the validation.json of ledger-audit and firewall becomes a section listing every finding; other commands' is not read", async () => {
+  const demo = await demoOutputs();
+  const firewall = await read(`${demo}/firewall`);
+  const file = JSON.parse(await Deno.readTextFile(`${demo}/firewall/validation.json`));
+  const [section] = reportSections(firewall);
+  deepEqual([section!.kind, section!.heading, section!.files], [
+    "audit",
+    "Audit: gold firewall",
+    ["validation.json"],
+  ]);
+  const [summary, findings] = tables(section!.items);
+  // The demo plants six leaks (tests/audit_test.ts asserts each is found).
+  deepEqual(summary!.rows, [
+    ["result", "6 findings"],
+    ["gold_asin", "2"],
+    ["instance_identifier", "1"],
+    ["task_id_leak", "1"],
+    ["title_leak", "2"],
+  ]);
+  deepEqual(
+    findings!.rows.map((r) => [r[0], r[1], r[2]!.replaceAll("\n", " ")]),
+    file.issues.map((
+      i: { code: string; file: string; line: number; path: string; message: string },
+    ) => [
+      i.code,
+      `${i.file}:${i.line}\n${i.path}`,
+      i.message,
+    ]),
+  );
+  deepEqual(findings!.rows[2]!.slice(0, 2), [
+    "task_id_leak",
+    "data/demo/firewall/cards.jsonl:2\ndeployable_abstraction.observable_trigger",
+  ]);
+  const ledger = reportSections(await read(`${demo}/ledger-audit`));
+  deepEqual(ledger.map((s) => s.heading), ["Audit: proposal ledger"]);
+  deepEqual(tables(ledger[0]!.items)[1]!.rows.map((r) => r.slice(0, 2)), [[
+    "reproposed_rejected",
+    "data/demo/ledger/ledger.jsonl:10\ncandidate_id",
+  ]]);
+  // sequential-a also holds a validation.json (of gate sequential): not an audit, not an input.
+  const sequential = await read(`${demo}/sequential-a`);
+  deepEqual([sequential.audit, Object.keys(sequential.inputs)], [null, ["sequential.json"]]);
+});

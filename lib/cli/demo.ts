@@ -168,6 +168,8 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
     `${OUT}/ladder-spatial-relation`,
     `${OUT}/study`,
     `${OUT}/reward`,
+    `${OUT}/ledger-audit`,
+    `${OUT}/firewall`,
     "--out",
     `${OUT}/report`,
   ]],

@@ -3,7 +3,8 @@
  * `report.html` (tables and inline SVG, no script, no network) from the
  * outputs of any mix of `gate analyze` (single gates and pooled rounds),
  * `gate heldout`, `gate plan-power`, `gate compare`, `gate study`,
- * `gate reward`, `gate history`, `gate sequential` and `gate ladder`, sections in paper order with a table of contents and the
+ * `gate reward`, `gate history`, `gate sequential`, `gate ladder`,
+ * `gate ledger-audit` and `gate firewall` (their findings), sections in paper order with a table of contents and the
  * provenance of each; plus each figure as `figures/<name>.svg` and a
  * `report.json` listing inputs and figures. With `--pdf`, also
  * `report.pdf`, printed by headless Chromium. All files are written in one
@@ -32,10 +33,11 @@ Writes <dir>/report.html: one self-contained HTML report (tables, inline SVG
 figures, no script, no network) of every output directory given, in the
 order a paper reads: gate analyses, pooled rounds, sequential re-analyses,
 history, held-out checks, power plan, Gate B, ladder gates, study, reward
-recipes. It reads contributions.json and selection.json (gate analyze),
+recipes, audits. It reads contributions.json and selection.json (gate analyze),
 sequential.json (sequential), history.json, heldout.json, power.json
 (plan-power), comparison.json (compare), ladder_result.json (ladder),
-study.json and recipe_comparison.json (reward). Each section lists its inputs' sha256,
+study.json, recipe_comparison.json (reward) and the validation.json of
+ledger-audit and firewall (their findings). Each section lists its inputs' sha256,
 generator, seed and draws. Also writes <dir>/figures/<name>.svg and
 <dir>/report.json.
 

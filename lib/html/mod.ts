@@ -6,6 +6,7 @@ export * from "./notebook_progress.ts";
 export * from "./extra_shapes.ts";
 export * from "./sequential_ladder_shapes.ts";
 export * from "./extension_sections.ts";
+export * from "./audit_section.ts";
 export * from "./read_analysis_dir.ts";
 export * from "./report_tables.ts";
 export * from "./report.ts";

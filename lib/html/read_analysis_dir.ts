@@ -33,6 +33,7 @@ import {
   type SequentialFile,
   SequentialFileSchema,
 } from "./sequential_ladder_shapes.ts";
+import { auditCommand, type AuditFile, AuditFileSchema } from "./audit_section.ts";
 import { HistoryFileSchema } from "../history/history_file.ts";
 import type { HistoryDocument } from "../history/history.ts";
 
@@ -65,6 +66,8 @@ export interface AnalysisOutputs {
   readonly sequential?: SequentialFile | null;
   /** ladder_result.json of `gate ladder`. */
   readonly ladder?: LadderResultFile | null;
+  /** validation.json of `gate ledger-audit` or `gate firewall` (other commands' is not read). */
+  readonly audit?: AuditFile | null;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
   /** File name to its generator, seed and draws. */
@@ -114,7 +117,8 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
 /**
  * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json`,
  * `comparison.json`, `power.json`, `history.json`, `recipe_comparison.json`,
- * `sequential.json` and `ladder_result.json` from `dir`. Each file found must match
+ * `sequential.json`, `ladder_result.json` and, when `gate ledger-audit` or
+ * `gate firewall` wrote it, `validation.json` from `dir`. Each file found must match
  * its section of docs/FORMAT.md or its command's documentation (the fields
  * the report reads are checked; unknown fields are accepted).
  *
@@ -162,7 +166,12 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     };
   }
 
-  async function load<T>(name: string, schema: z.ZodType<T>): Promise<T | null> {
+  /** Reads one file; with `when`, a file that does not parse or fails `when` is silently not read. */
+  async function load<T>(
+    name: string,
+    schema: z.ZodType<T>,
+    when?: (value: unknown) => boolean,
+  ): Promise<T | null> {
     const file = join(dir, name);
     let bytes: Uint8Array | null;
     try {
@@ -176,11 +185,11 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       return null;
     }
     if (bytes === null) return null;
-    inputs[name] = sha256Hex(bytes);
     let value: unknown;
     try {
       value = JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {
+      if (when) return null;
       issues.push({
         code: "parse_error",
         message: `Cannot parse JSON: ${(error as Error).message}`,
@@ -188,6 +197,8 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       });
       return null;
     }
+    if (when && !when(value)) return null;
+    inputs[name] = sha256Hex(bytes);
     provenance[name] = provenanceOf(value);
     const parsed = parseWithSchema(schema, value, { file });
     if (!parsed.ok) {
@@ -210,6 +221,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   const reward = await load("recipe_comparison.json", RecipeComparisonFileSchema);
   const sequential = await load("sequential.json", SequentialFileSchema);
   const ladder = await load("ladder_result.json", LadderResultFileSchema);
+  const audit = await load("validation.json", AuditFileSchema, (v) => auditCommand(v) !== null);
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {
@@ -217,7 +229,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       issues: [{
         code: "io_error",
         message:
-          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json, recipe_comparison.json, sequential.json, ladder_result.json",
+          "Cannot report on directory: it holds none of contributions.json, selection.json, study.json, heldout.json, comparison.json, power.json, history.json, recipe_comparison.json, sequential.json, ladder_result.json, nor the validation.json of gate ledger-audit or gate firewall",
         file: dir,
       }],
     };
@@ -242,6 +254,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
       reward,
       sequential,
       ladder,
+      audit,
       inputs: sortedInputs,
       provenance: sortedProvenance,
     },

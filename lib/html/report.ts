@@ -39,6 +39,7 @@ import {
 import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 import { ladderItems, sequentialItems } from "./extension_sections.ts";
+import { auditCommand, auditTables } from "./audit_section.ts";
 
 /** A subheading inside a section. */
 export interface ReportSubheading {
@@ -56,12 +57,13 @@ export type SectionKind =
   | "gate_b"
   | "ladder"
   | "study"
-  | "reward";
+  | "reward"
+  | "audit";
 
 /**
  * Section kinds in paper order: gate analyses, pooled rounds, sequential
  * re-analyses of gates, history across checkpoints, held-out, power, Gate B,
- * ladder gates, study, reward.
+ * ladder gates, study, reward, audits (ledger, firewall).
  */
 export const SECTION_ORDER: readonly SectionKind[] = [
   "gate",
@@ -74,6 +76,7 @@ export const SECTION_ORDER: readonly SectionKind[] = [
   "ladder",
   "study",
   "reward",
+  "audit",
 ];
 
 /** One section of the report: a heading, then tables, figures and subheadings in order. */
@@ -94,7 +97,7 @@ const present = (files: readonly (string | false)[]) => files.filter((f): f is s
  * analysis (or pooled rounds, when several gates were pooled) with its
  * coefficients and selection, sequential re-analysis, history across
  * checkpoints, held-out checks, power plan, Gate B comparison, ladder
- * gate, study, reward recipes. Sections
+ * gate, study, reward recipes, audit. Sections
  * without data are left out; every section of an exploratory analysis is
  * headed as exploratory.
  *
@@ -292,6 +295,17 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["ladder_result.json"],
     });
   }
+  if (outputs.audit) {
+    const audit = outputs.audit;
+    const name = auditCommand(audit);
+    sections.push({
+      kind: "audit",
+      heading: name === "firewall" ? "Audit: gold firewall" : "Audit: proposal ledger",
+      items: auditTables(audit),
+      dir,
+      files: ["validation.json"],
+    });
+  }
   if (outputs.history) {
     const h = outputs.history;
     sections.push({
@@ -313,7 +327,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     const waived = (contributions.waived_codes ?? []).join(", ");
     return sections.map((s) =>
       s.kind === "study" || s.kind === "history" || s.kind === "reward" ||
-        s.kind === "sequential" || s.kind === "ladder"
+        s.kind === "sequential" || s.kind === "ladder" || s.kind === "audit"
         ? s
         : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
     );
@@ -402,7 +416,8 @@ function uniqueFigure(figure: Figure, used: Set<string>): Figure {
  * Renders the report of one or more output directories as one HTML
  * document: a table of contents, then every section in paper order (gate
  * analyses, pooled rounds, sequential re-analyses, history, held-out
- * checks, power plan, Gate B, ladder gates, study, reward recipes), each with its tables, inline SVG figures and provenance
+ * checks, power plan, Gate B, ladder gates, study, reward recipes,
+ * audits), each with its tables, inline SVG figures and provenance
  * (source directory, sha256 of each input, generator, seed, draws). Inline
  * CSS only, no script and no external reference; a Content Security Policy
  * blocks any load. Wide tables scroll inside their own box and cells do
