@@ -1,13 +1,15 @@
 /**
  * The demo's whole-study report in a real browser (Debian's headless
- * `chromium`, flags as lib/html/print_pdf.ts): every section is there
- * (the eleven kinds, one ladder card per ladder gate, both audits), the page logs no console message, the page body never
- * scrolls sideways at 800 px or 1400 px (wide tables scroll inside their
- * own box), no interval wraps inside its cell, no text of any figure
- * falls outside its SVG's box, and no figure label overlaps another label
- * or a dot. Screenshots at both widths go to
- * reports/screenshots/. The measurements run in an instrumented copy of the
- * page (the original has no script and a CSP that forbids one); the console
+ * `chromium`, flags as lib/html/print_pdf.ts): every section is there (the
+ * eleven kinds, one ladder card per ladder gate, both audits), the page
+ * logs no console message, the page body never scrolls sideways at 800 px
+ * or 1400 px (wide tables scroll inside their own box), no interval wraps
+ * inside its cell, no text of any figure falls outside its SVG's box, and
+ * no figure label overlaps another label or a dot. Screenshots at both
+ * widths go to reports/screenshots/ (the whole-study report's first
+ * 9000 px, and the whole of a report of the sequential, ladder and audit
+ * outputs alone). The measurements run in an instrumented copy of the page
+ * (the original has no script and a CSP that forbids one); the console
  * check runs on the original. Ignored, with a message, when chromium or
  * `--allow-run=chromium` is missing (CI installs it and counts an ignored
  * test as a failure).
@@ -171,6 +173,49 @@ for (const width of [800, 1400]) {
       await Deno.mkdir("reports/screenshots", { recursive: true });
       const shot = `${Deno.cwd()}/reports/screenshots/report-${width}.png`;
       await chromium(report, width, [`--screenshot=${shot}`], 9000);
+      ok((await Deno.stat(shot)).size > 10_000, "screenshot written");
+    },
+  });
+}
+
+/** The demo's sequential, ladder and audit outputs alone, so their sections are on screen. */
+async function laterSectionsReport(): Promise<string> {
+  const demo = await demoOutputs();
+  const out = `${demo}/report-later-sections`;
+  const dirs = [
+    "sequential-a",
+    "ladder-counting",
+    "ladder-temporal-order",
+    "ledger-audit",
+    "firewall",
+  ];
+  const { log } = console;
+  console.log = () => {};
+  try {
+    deepEqual(await run([...dirs.map((d) => `${demo}/${d}`), "--out", out]), 0);
+  } finally {
+    console.log = log;
+  }
+  return `${out}/report.html`;
+}
+
+for (const width of [800, 1400]) {
+  Deno.test({
+    name:
+      `browser: at ${width} px the sequential, ladder and audit sections pass the same checks (screenshot)`,
+    ignore: !available,
+    async fn() {
+      const report = await laterSectionsReport();
+      const p = await probe(report, width);
+      deepEqual(p.sections, ["sequential", "ladder", "ladder", "audit", "audit"]);
+      deepEqual(p.figures, 2 * 7 + 2);
+      deepEqual(p.overflowX, 0, "the page body scrolls sideways");
+      deepEqual(p.wrappedIntervals, []);
+      deepEqual(p.textOutside, []);
+      deepEqual(p.collisions, []);
+      await Deno.mkdir("reports/screenshots", { recursive: true });
+      const shot = `${Deno.cwd()}/reports/screenshots/report-later-sections-${width}.png`;
+      await chromium(report, width, [`--screenshot=${shot}`], 24000);
       ok((await Deno.stat(shot)).size > 10_000, "screenshot written");
     },
   });
