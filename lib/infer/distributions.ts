@@ -112,13 +112,18 @@ function logGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
-function betaContinuedFraction(a: number, b: number, x: number): number {
+/**
+ * The continued fraction of the regularized incomplete beta I_x(a, b)
+ * (modified Lentz; Numerical Recipes 6.4), without the prefactor
+ * x^a (1-x)^b / (a B(a, b)). Converges fast for x < (a + 1) / (a + b + 2).
+ */
+export function betaContinuedFraction(a: number, b: number, x: number): number {
   const tiny = 1e-300;
   let c = 1, d = 1 - ((a + b) * x) / (a + 1);
   if (Math.abs(d) < tiny) d = tiny;
   d = 1 / d;
   let h = d;
-  for (let m = 1; m <= 10000; m++) {
+  for (let m = 1; m <= 100000; m++) {
     const m2 = 2 * m;
     let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
     d = 1 + aa * d;

@@ -21,6 +21,8 @@
  * @module
  */
 
+import { betaContinuedFraction } from "../infer/distributions.ts";
+
 /** Both e-values after W wins and L losses. */
 export interface LadderEValues {
   /** Evidence that the candidate is better (theta >= 1/2 mixture). */
@@ -61,41 +63,9 @@ export function ladderEValues(wins: number, losses: number): LadderEValues {
   if (wins === losses) return { accept: total / 2, reject: total / 2 };
   const a = wins + 0.5, b = losses + 0.5;
   if (wins > losses) {
-    const reject = continuedFraction(a, b) / (Math.PI * a);
+    const reject = betaContinuedFraction(a, b, 0.5) / (Math.PI * a);
     return { accept: total - reject, reject };
   }
-  const accept = continuedFraction(b, a) / (Math.PI * b);
+  const accept = betaContinuedFraction(b, a, 0.5) / (Math.PI * b);
   return { accept, reject: total - accept };
-}
-
-/**
- * The continued fraction of I_x(a, b) at x = 1/2 (modified Lentz; converges
- * fast for a > b, where x < (a + 1) / (a + b + 2)).
- */
-function continuedFraction(a: number, b: number): number {
-  const x = 0.5, tiny = 1e-300;
-  let c = 1, d = 1 - ((a + b) * x) / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 100000; m++) {
-    const m2 = 2 * m;
-    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-16) return h;
-  }
-  return h;
 }
