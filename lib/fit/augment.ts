@@ -12,6 +12,30 @@ import type { SandwichParts } from "./covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "./factor.ts";
 import { RANK_TOLERANCE } from "./rank.ts";
 
+/**
+ * Reusable working memory for repeated {@linkcode extendFit} calls of the
+ * same shape (the interaction screen's one-column fits): the arrays of a
+ * returned fit are overwritten by the next call with the same scratch.
+ */
+export class ExtendScratch {
+  readonly #buffers = new Map<string, Float64Array>();
+  /**
+   * An array of the given length under name, reused when the length matches
+   * (its old contents are left: the caller overwrites every entry).
+   */
+  take(name: string, length: number): Float64Array {
+    const old = this.#buffers.get(name);
+    if (old && old.length === length) return old;
+    const fresh = new Float64Array(length);
+    this.#buffers.set(name, fresh);
+    return fresh;
+  }
+}
+
+function buffer(scratch: ExtendScratch | undefined, name: string, length: number): Float64Array {
+  return scratch ? scratch.take(name, length) : new Float64Array(length);
+}
+
 /** A fit of y on [X Z], built from the fit of y on X by {@linkcode extendFit}. */
 export interface ExtendedFit extends SandwichParts {
   /** Columns of the extended model, k + q. */
@@ -44,6 +68,8 @@ export interface ExtendedFit extends SandwichParts {
  * @param residuals Residuals of y on X.
  * @param z Extra columns, row-major n x q.
  * @param q Number of extra columns.
+ * @param scratch Optional working memory reused across calls; the returned
+ *   arrays then live in it and are overwritten by its next use.
  * @returns The extended fit, or null when [X Z] is rank deficient.
  *
  * @example One product column: the same gamma as a refit of y on [X z]
@@ -68,6 +94,7 @@ export function extendFit(
   residuals: ArrayLike<number>,
   z: ArrayLike<number>,
   q: number,
+  scratch?: ExtendScratch,
 ): ExtendedFit | null {
   const { n, k, x, xtxInverse, leverage, influence } = f;
   if (z.length !== n * q || residuals.length !== n) {
@@ -91,7 +118,7 @@ export function extendFit(
     }
   }
   // EZ = Z - X W, and the norms of Z for the rank rule.
-  const ez = new Float64Array(n * q);
+  const ez = buffer(scratch, "ez", n * q);
   const zNorm2 = new Float64Array(q);
   for (let i = 0; i < n; i++) {
     for (let t = 0; t < q; t++) {
@@ -102,7 +129,7 @@ export function extendFit(
       ez[i * q + t] = s;
     }
   }
-  let g: Pick<DesignFactorization, "leverage" | "influence">;
+  let g: Pick<DesignFactorization, "leverage" | "influence"> | null;
   let gamma: Float64Array;
   if (q === 1) {
     // One column: the Householder factorisation of ez is its normalisation, so write it out
@@ -113,13 +140,15 @@ export function extendFit(
       d += ez[i]! * residuals[i]!;
     }
     if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(zNorm2[0]!)) || zNorm2[0] === 0) return null;
-    const lev1 = new Float64Array(n), infl1 = new Float64Array(n);
+    const lev1 = buffer(scratch, "lev1", n), infl1 = buffer(scratch, "infl1", n);
     for (let i = 0; i < n; i++) {
       infl1[i] = ez[i]! / s;
       lev1[i] = ez[i]! * infl1[i]!;
     }
     g = { leverage: lev1, influence: infl1 };
     gamma = Float64Array.of(d / s);
+  } else if ((g = gramExtension(x, z, ez, residuals, xtz, w, zNorm2, n, k, q, scratch)) !== null) {
+    gamma = (g as GramExtension).gamma;
   } else {
     let full: DesignFactorization;
     try {
@@ -132,10 +161,10 @@ export function extendFit(
     gamma = solveLeastSquares(full, residuals);
   }
   const p = k + q;
-  const out = new Float64Array(n);
-  const lev = new Float64Array(n);
-  const infl = new Float64Array(n * p);
-  const gLeverage = g.leverage as Float64Array, gInfluence = g.influence as Float64Array;
+  const out = buffer(scratch, "out", n);
+  const lev = buffer(scratch, "lev", n);
+  const infl = buffer(scratch, "infl", n * p);
+  const gLeverage = g!.leverage as Float64Array, gInfluence = g!.influence as Float64Array;
   for (let i = 0; i < n; i++) {
     let fitted = 0;
     for (let t = 0; t < q; t++) fitted += ez[i * q + t]! * gamma[t]!;
@@ -150,4 +179,146 @@ export function extendFit(
     for (let t = 0; t < q; t++) infl[row + k + t] = gInfluence[rowQ + t]!;
   }
   return { n, k: p, gamma, residuals: out, dfResid: n - p, leverage: lev, influence: infl };
+}
+
+/** Leverages, influence vectors and coefficients of EZ, from {@linkcode gramExtension}. */
+interface GramExtension {
+  readonly leverage: Float64Array;
+  readonly influence: Float64Array;
+  readonly gamma: Float64Array;
+}
+
+/**
+ * Pivots below this share of a column's squared norm leave the Gram route to
+ * the Householder QR, whose rank rule (RANK_TOLERANCE on norms) they are
+ * far from: the normal equations lose up to eps / share of relative precision.
+ */
+const GRAM_PIVOT_SHARE = 1e-2;
+
+/**
+ * The factorisation of EZ (n x q, Z residualised on X) from Gram quantities
+ * instead of a Householder pass: EZ'EZ = Z'Z - (X'Z)' W with Z'Z summed over
+ * the nonzero entries of each row of Z (a product of 0/1 columns is sparse),
+ * its Cholesky factor and inverse, then g_i = (EZ'EZ)^{-1} ez_i and the
+ * leverages ez_i' g_i. Returns null (the caller then factors EZ by QR) when a
+ * pivot is below GRAM_PIVOT_SHARE of its column's squared norm, so every rank
+ * decision near the QR rule is still taken by the QR.
+ */
+function gramExtension(
+  x: ArrayLike<number>,
+  z: ArrayLike<number>,
+  ez: Float64Array,
+  residuals: ArrayLike<number>,
+  xtz: Float64Array,
+  w: Float64Array,
+  zNorm2: Float64Array,
+  n: number,
+  k: number,
+  q: number,
+  scratch: ExtendScratch | undefined,
+): GramExtension | null {
+  // Z'Z over the nonzero entries of each row.
+  const ztz = new Float64Array(q * q);
+  const idx = new Int32Array(q);
+  const val = new Float64Array(q);
+  for (let i = 0; i < n; i++) {
+    let m = 0;
+    const row = i * q;
+    for (let t = 0; t < q; t++) {
+      const v = z[row + t]!;
+      if (v !== 0) {
+        idx[m] = t;
+        val[m++] = v;
+      }
+    }
+    for (let a = 0; a < m; a++) {
+      const ta = idx[a]! * q, va = val[a]!;
+      for (let b = a; b < m; b++) ztz[ta + idx[b]!] = ztz[ta + idx[b]!]! + va * val[b]!;
+    }
+  }
+  // S = Z'Z - (X'Z)' W (upper triangle), then its Cholesky factor L (lower, row-major).
+  const l = new Float64Array(q * q);
+  for (let t = 0; t < q; t++) {
+    for (let u = t; u < q; u++) {
+      let s = ztz[t * q + u]!;
+      for (let j = 0; j < k; j++) s -= xtz[j * q + t]! * w[j * q + u]!;
+      l[u * q + t] = s; // lower triangle holds S before factoring
+    }
+  }
+  for (let t = 0; t < q; t++) {
+    let d = l[t * q + t]!;
+    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
+    if (!(d > GRAM_PIVOT_SHARE * zNorm2[t]!)) return null;
+    const root = Math.sqrt(d);
+    l[t * q + t] = root;
+    for (let u = t + 1; u < q; u++) {
+      let s = l[u * q + t]!;
+      for (let j = 0; j < t; j++) s -= l[u * q + j]! * l[t * q + j]!;
+      l[u * q + t] = s / root;
+    }
+  }
+  // L^{-1} (lower) by forward substitution, then S^{-1} = L^{-T} L^{-1}.
+  const li = new Float64Array(q * q);
+  for (let c = 0; c < q; c++) {
+    li[c * q + c] = 1 / l[c * q + c]!;
+    for (let r = c + 1; r < q; r++) {
+      let s = 0;
+      for (let j = c; j < r; j++) s += l[r * q + j]! * li[j * q + c]!;
+      li[r * q + c] = -s / l[r * q + r]!;
+    }
+  }
+  const sInv = new Float64Array(q * q);
+  for (let a = 0; a < q; a++) {
+    for (let b = a; b < q; b++) {
+      let s = 0;
+      for (let r = b; r < q; r++) s += li[r * q + a]! * li[r * q + b]!;
+      sInv[a * q + b] = s;
+      sInv[b * q + a] = s;
+    }
+  }
+  // g_i = S^{-1} ez_i = S^{-1} z_i - (S^{-1} W') x_i, summed over the nonzero entries of z_i
+  // and x_i (rows of sInv and of V = W S^{-1}, k x q, are contiguous); leverages ez_i' g_i and
+  // EZ'e for gamma.
+  const v = new Float64Array(k * q);
+  for (let j = 0; j < k; j++) {
+    for (let a = 0; a < q; a++) {
+      let s = 0;
+      for (let b = 0; b < q; b++) s += w[j * q + b]! * sInv[b * q + a]!;
+      v[j * q + a] = s;
+    }
+  }
+  const influence = buffer(scratch, "gInfluence", n * q);
+  const leverage = buffer(scratch, "gLeverage", n);
+  const eze = new Float64Array(q);
+  for (let i = 0; i < n; i++) {
+    const row = i * q;
+    influence.fill(0, row, row + q);
+    for (let t = 0; t < q; t++) {
+      const zt = z[row + t]!;
+      if (zt === 0) continue;
+      const st = t * q;
+      for (let a = 0; a < q; a++) influence[row + a] = influence[row + a]! + zt * sInv[st + a]!;
+    }
+    const rowK = i * k;
+    for (let j = 0; j < k; j++) {
+      const xj = x[rowK + j]!;
+      if (xj === 0) continue;
+      const vj = j * q;
+      for (let a = 0; a < q; a++) influence[row + a] = influence[row + a]! - xj * v[vj + a]!;
+    }
+    const e = residuals[i]!;
+    let h = 0;
+    for (let a = 0; a < q; a++) {
+      h += ez[row + a]! * influence[row + a]!;
+      eze[a] = eze[a]! + ez[row + a]! * e;
+    }
+    leverage[i] = h;
+  }
+  const gamma = new Float64Array(q);
+  for (let a = 0; a < q; a++) {
+    let s = 0;
+    for (let b = 0; b < q; b++) s += sInv[a * q + b]! * eze[b]!;
+    gamma[a] = s;
+  }
+  return { leverage, influence, gamma };
 }

@@ -16,7 +16,7 @@ import {
   robustCovarianceBlock,
 } from "../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
-import { type ExtendedFit, extendFit } from "../fit/augment.ts";
+import { type ExtendedFit, extendFit, ExtendScratch } from "../fit/augment.ts";
 import { solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
 import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
@@ -305,6 +305,7 @@ export function interactionScreen(
   const main = mainFit(dataset, metric);
   const { n, k, design, columns } = dataset;
   const z = new Float64Array(n);
+  const scratch = new ExtendScratch(); // one set of n x (k+1) buffers for all pairs
   const raw: {
     a: number;
     b: number;
@@ -324,7 +325,7 @@ export function interactionScreen(
         z[i] = v;
         nBoth += v;
       }
-      const fit = nBoth > 0 ? extendFit(main.factor, main.residuals, z, 1) : null;
+      const fit = nBoth > 0 ? extendFit(main.factor, main.residuals, z, 1, scratch) : null;
       const variance = fit ? productCovariance(dataset, covariance, fit, k)[0]! : NaN;
       const df2 = fit ? df2Of(dataset, covariance, fit) : 0;
       if (!fit || !(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
