@@ -60,7 +60,9 @@ export interface ExtendedFit extends SandwichParts {
  * - influence vectors (u_i - W g_i, g_i) with g_i = (EZ'EZ)^{-1} ez_i,
  *
  * which are exactly the extended model's (for q = 1 the factorisation of
- * ez is its normalisation and is written out). The rank rule is the QR rule of
+ * ez is its normalisation and is written out; for q > 1 EZ'EZ is formed from
+ * Gram quantities and Cholesky-factored, and EZ is factored by Householder QR
+ * only when a pivot is below 1% of its column's squared norm). The rank rule is the QR rule of
  * [X Z]: a column of Z is dependent when its residual on X and the earlier
  * columns of Z has at most RANK_TOLERANCE times its own norm.
  *
