@@ -20,9 +20,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { kernelMs } from "./_kernel.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -58,25 +56,11 @@ async function runProcess(cmd: string, args: string[]): Promise<{ ms: number; st
   return { ms, stdout: decoder.decode(out.stdout) };
 }
 
-function kernelOnce(n: number, k: number): number {
-  const prng = createPrng(1);
-  const design = new Uint8Array(n * k);
-  for (let i = 0; i < n * k; i++) design[i] = prng.nextFloat() < 0.5 ? 1 : 0;
-  const y = Float64Array.from({ length: n }, () => prng.nextFloat());
-  const t0 = performance.now();
-  const sums = buildClusterSums(design, [y], Int32Array.from({ length: n }, (_, i) => i), {
-    k,
-    clusterCount: n,
-  });
-  bootstrapKernel(sums, { draws, seed: 2 });
-  return performance.now() - t0;
-}
-
 const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`;
 
 // 1. Kernel.
 const tsKernel: number[] = [];
-for (let r = 0; r < repeats; r++) tsKernel.push(kernelOnce(400, 16));
+for (let r = 0; r < repeats; r++) tsKernel.push(kernelMs(400, 16, draws));
 const numpy = JSON.parse(
   (await runProcess("python3", [
     "bench/bootstrap_numpy.py",

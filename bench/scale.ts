@@ -25,9 +25,7 @@
  *
  * @module
  */
-import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { kernelMs } from "./_kernel.ts";
 
 const decoder = new TextDecoder();
 const CACHE = ".cache/bench-scale";
@@ -101,20 +99,6 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function kernelSeconds(n: number, k: number, draws: number): number {
-  const prng = createPrng(1);
-  const design = new Uint8Array(n * k);
-  for (let i = 0; i < n * k; i++) design[i] = prng.nextFloat() < 0.5 ? 1 : 0;
-  const y = Float64Array.from({ length: n }, () => prng.nextFloat());
-  const t0 = performance.now();
-  const sums = buildClusterSums(design, [y], Int32Array.from({ length: n }, (_, i) => i), {
-    k,
-    clusterCount: n,
-  });
-  bootstrapKernel(sums, { draws, seed: 2 });
-  return (performance.now() - t0) / 1000;
 }
 
 /** Runs the scale benchmark and prints its table. */
@@ -194,7 +178,7 @@ export async function runScale(options: {
   let unset: string[] = [];
   for (const n of [400, 40000]) {
     const ts: number[] = [];
-    for (let r = 0; r < repeats; r++) ts.push(kernelSeconds(n, 16, draws));
+    for (let r = 0; r < repeats; r++) ts.push(kernelMs(n, 16, draws) / 1000);
     const py = JSON.parse(
       (await timed([
         "python3",
