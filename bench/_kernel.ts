@@ -24,3 +24,15 @@ export function kernelMs(n: number, k: number, draws: number): number {
   bootstrapKernel(sums, { draws, seed: 2 });
   return performance.now() - t0;
 }
+
+/**
+ * Arguments of `python3` for the same problem on the numpy side
+ * (bench/bootstrap_numpy.py, with the OpenBLAS overrides unset for it).
+ */
+export function numpyKernelArgs(n: number, draws: number, repeats: number): string[] {
+  return [
+    "bench/bootstrap_numpy.py",
+    ...["--tasks", String(n), "--columns", "16", "--metrics", "1"],
+    ...["--draws", String(draws), "--repeats", String(repeats), "--unset-openblas-env"],
+  ];
+}

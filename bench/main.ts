@@ -20,7 +20,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { kernelMs } from "./_kernel.ts";
+import { kernelMs, numpyKernelArgs } from "./_kernel.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -62,20 +62,7 @@ const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`;
 const tsKernel: number[] = [];
 for (let r = 0; r < repeats; r++) tsKernel.push(kernelMs(400, 16, draws));
 const numpy = JSON.parse(
-  (await runProcess("python3", [
-    "bench/bootstrap_numpy.py",
-    "--tasks",
-    "400",
-    "--columns",
-    "16",
-    "--metrics",
-    "1",
-    "--draws",
-    String(draws),
-    "--repeats",
-    String(repeats),
-    "--unset-openblas-env",
-  ])).stdout,
+  (await runProcess("python3", numpyKernelArgs(400, draws, repeats))).stdout,
 );
 const tsBest = Math.min(...tsKernel);
 

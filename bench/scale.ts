@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { kernelMs } from "./_kernel.ts";
+import { kernelMs, numpyKernelArgs } from "./_kernel.ts";
 
 const decoder = new TextDecoder();
 const CACHE = ".cache/bench-scale";
@@ -180,21 +180,7 @@ export async function runScale(options: {
     const ts: number[] = [];
     for (let r = 0; r < repeats; r++) ts.push(kernelMs(n, 16, draws) / 1000);
     const py = JSON.parse(
-      (await timed([
-        "python3",
-        "bench/bootstrap_numpy.py",
-        "--tasks",
-        String(n),
-        "--columns",
-        "16",
-        "--metrics",
-        "1",
-        "--draws",
-        String(draws),
-        "--repeats",
-        String(repeats),
-        "--unset-openblas-env",
-      ])).stdout,
+      (await timed(["python3", ...numpyKernelArgs(n, draws, repeats)])).stdout,
     );
     blas = py.blas ?? {};
     unset = py.unset_env ?? [];
