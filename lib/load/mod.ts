@@ -3,3 +3,4 @@ export * from "./version.ts";
 export * from "./jsonl.ts";
 export * from "./read_run.ts";
 export * from "./read_gate.ts";
+export * from "./bare_dir.ts";

@@ -2,7 +2,7 @@ import { join, normalize } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import { type LoadedRun, loadRunParts } from "../load/read_run.ts";
 import { readGateParts } from "../load/read_gate.ts";
-import { resolveBareDir } from "../validate/validate_gates.ts";
+import { resolveBareDir } from "../load/bare_dir.ts";
 import type { SqlGate, SqlSources } from "./load_tables.ts";
 
 /**

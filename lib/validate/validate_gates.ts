@@ -1,4 +1,4 @@
-import { isAbsolute, join, normalize, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
@@ -14,6 +14,7 @@ import type { GatePlan } from "../contract/gate.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import { loadRunParts, type RunParts } from "../load/read_run.ts";
 import { type GateParts, type LoadedAssignment, readGateParts } from "../load/read_gate.ts";
+import { resolveBareDir } from "../load/bare_dir.ts";
 import { episodeKey, plannedEpisodes } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
 import { designRank } from "./rank.ts";
@@ -426,22 +427,6 @@ export async function validateGates(
   if (waive.size === 0) return { ok, issues: kept, counts, dataset, inputs, ...extra };
   const waived = issues.toArray().filter((i) => waive.has(i.code));
   return { ok, issues: kept, counts, dataset, inputs, waived, ...extra };
-}
-
-/**
- * The bare run directory of a gate: `bare_run_dir` relative to the gate
- * directory (an absolute path is taken as is), normalised.
- *
- * @example
- * ```ts
- * import { resolveBareDir } from "./validate_gates.ts";
- * import { deepEqual } from "node:assert/strict";
- * deepEqual(resolveBareDir("data/ckpt-a/gate-a", "../bare-val"), "data/ckpt-a/bare-val");
- * deepEqual(resolveBareDir("data/g", "/runs/bare"), "/runs/bare");
- * ```
- */
-export function resolveBareDir(gateDir: string, bareRunDir: string): string {
-  return normalize(isAbsolute(bareRunDir) ? bareRunDir : join(gateDir, bareRunDir));
 }
 
 function runInput(
