@@ -1,5 +1,5 @@
 import type { Table } from "../report/table.ts";
-import type { ValidationInput } from "./validate_gates.ts";
+import type { ValidationInput } from "./read_inputs.ts";
 
 /**
  * The inputs of a validation as a table: kind, directory, run id, the

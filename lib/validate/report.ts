@@ -1,7 +1,8 @@
 import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
-import type { GateValidation, ValidationInput } from "./validate_gates.ts";
+import type { GateValidation } from "./validate_gates.ts";
+import type { ValidationInput } from "./read_inputs.ts";
 
 /** The `validation.json` document of a gate validation: the shared document with typed inputs. */
 export interface ValidationReport extends ValidationDocument {

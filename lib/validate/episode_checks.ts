@@ -1,0 +1,98 @@
+import type { Issue } from "../core/issue.ts";
+import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
+import type { AssignmentEntry } from "./assignment_checks.ts";
+import { episodeKey } from "./plan.ts";
+
+/** One row of the pooled design: a gate's planned episode and its mask (null when its assignment is missing or invalid). */
+export interface PairedRow {
+  /** Index of the gate in the validation's gate order. */
+  readonly gate: number;
+  readonly episode: EpisodeKey;
+  readonly mask: readonly string[] | null;
+}
+
+/** Input of {@linkcode episodeChecks}: one gate's episodes and what each arm and the assignments hold for them. */
+export interface EpisodeChecksInput {
+  /** Index of the gate in the validation's gate order. */
+  readonly gate: number;
+  /** The masked run's planned episodes, in plan order. */
+  readonly planned: readonly EpisodeKey[];
+  /** The assignment per episode key ({@linkcode assignmentChecks}). */
+  readonly assignments: ReadonlyMap<string, AssignmentEntry>;
+  /** The masked run's completed attempt per episode key. */
+  readonly masked: ReadonlyMap<string, Attempt>;
+  /** The bare run's completed attempt per episode key. */
+  readonly bare: ReadonlyMap<string, Attempt>;
+  /** Whether both runs sent job seeds (`provenance.send_seed`), so that seeds must match. */
+  readonly sendSeed: boolean;
+  /** The masked run's traces.jsonl path for the issues. */
+  readonly file: string;
+}
+
+/**
+ * The per-episode checks of one gate, in plan order: the masked attempt
+ * injected exactly the versions its valid assignment plans
+ * (`injection_mismatch`), and with `sendSeed` the masked and bare attempts
+ * ran with the same job seed (`seed_mismatch`). Also the gate's design
+ * rows, one per planned episode.
+ *
+ * @param input The gate's episodes, assignments and completed attempts.
+ * @returns The rows in plan order, and the issues.
+ *
+ * @example
+ * ```ts
+ * import { episodeChecks } from "./episode_checks.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const e = { split: "val", task_id: "a", sample_id: 0 };
+ * const attempt = (injected: string[], job_seed: number) => ({ ...e, attempt: 0, status: "completed" as const, reward: 1, rewards: {}, success: null, injected, job_seed, steps: null, tokens: null, error: null, provenance: null, line: 3 });
+ * const key = JSON.stringify(["val", "a", 0]);
+ * const r = episodeChecks({
+ *   gate: 0, planned: [e], assignments: new Map([[key, { valid: true, present: ["v"] }]]),
+ *   masked: new Map([[key, attempt([], 5)]]), bare: new Map([[key, attempt([], 6)]]), sendSeed: true, file: "t.jsonl",
+ * });
+ * deepEqual([r.rows[0]!.mask, r.issues.map((i) => i.code)], [["v"], ["injection_mismatch", "seed_mismatch"]]);
+ * ```
+ */
+export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; issues: Issue[] } {
+  const { file } = input;
+  const rows: PairedRow[] = [];
+  const issues: Issue[] = [];
+  for (const episode of input.planned) {
+    const key = episodeKey(episode);
+    const assignment = input.assignments.get(key);
+    const mask = assignment?.valid ? assignment.present : null;
+    rows.push({ gate: input.gate, episode, mask });
+    const m = input.masked.get(key);
+    if (m && mask) {
+      const planned = [...mask].sort(), injected = [...m.injected].sort();
+      if (planned.join("\u0000") !== injected.join("\u0000")) {
+        issues.push({
+          code: "injection_mismatch",
+          message: `injected [${injected.join(", ")}] but the assignment plans [${
+            planned.join(", ")
+          }]`,
+          file,
+          line: m.line,
+          path: "injected",
+          episode: episodeLabel(episode),
+        });
+      }
+    }
+    const b = input.bare.get(key);
+    if (
+      input.sendSeed && m && b &&
+      (m.job_seed === null || b.job_seed === null || m.job_seed !== b.job_seed)
+    ) {
+      issues.push({
+        code: "seed_mismatch",
+        message:
+          `job seeds differ with send_seed on: bare ${b.job_seed} (line ${b.line}), masked ${m.job_seed}`,
+        file,
+        line: m.line,
+        path: "job_seed",
+        episode: episodeLabel(episode),
+      });
+    }
+  }
+  return { rows, issues };
+}

@@ -1,0 +1,135 @@
+import type { Attempt, DesignColumn, GateInfo, PairedDataset, RunRef } from "../core/types.ts";
+import type { GatePlan } from "../contract/gate.ts";
+import type { PairedRow } from "./episode_checks.ts";
+import { episodeKey } from "./plan.ts";
+
+/**
+ * What {@linkcode buildPairedDataset} needs: the clean bare run and gates
+ * of a validation, the pooled columns and the rows. Every row has a mask,
+ * and both arms hold a completed attempt with finite rewards for every
+ * row (validation guarantees this before it builds).
+ */
+export interface PairedDatasetInput {
+  readonly bare: {
+    readonly dir: string;
+    readonly sha256: string;
+    readonly manifest: {
+      readonly run_id: string;
+      readonly provenance: { readonly reward: { readonly components: readonly string[] } };
+    };
+    /** The completed attempt per episode key. */
+    readonly completed: ReadonlyMap<string, Attempt>;
+  };
+  /** Gates in validation order (rows refer to them by index). */
+  readonly gates: readonly {
+    readonly dir: string;
+    readonly plan: Pick<
+      GatePlan,
+      "gate_id" | "stage" | "budget_k" | "mask_seed" | "p_present"
+    >;
+    readonly masked: {
+      readonly run_id: string;
+      readonly sha256: string;
+      /** The masked run's attempts in file order. */
+      readonly attempts: readonly Attempt[];
+    };
+  }[];
+  readonly columns: readonly DesignColumn[];
+  /** Rows in gate order, then planned episode order. */
+  readonly rows: readonly PairedRow[];
+}
+
+/**
+ * The paired dataset of a clean validation: the 0/1 design over the
+ * pooled columns, masked, bare and delta values per metric (`reward`, then
+ * the bare manifest's reward components in order), the gate of each row,
+ * and task clusters `(split, task_id)` numbered in first-seen row order.
+ *
+ * @param input The validated runs, gates, columns and rows.
+ * @returns The dataset.
+ *
+ * @example
+ * ```ts
+ * import { buildPairedDataset } from "./paired_dataset.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const e = { split: "val", task_id: "t", sample_id: 0 };
+ * const attempt = (reward: number) => ({ ...e, attempt: 0, status: "completed" as const, reward, rewards: { r_strict: reward }, success: null, injected: [], job_seed: null, steps: null, tokens: null, error: null, provenance: null, line: 1 });
+ * const d = buildPairedDataset({
+ *   bare: { dir: "b", sha256: "0", manifest: { run_id: "b", provenance: { reward: { components: ["r_strict"] } } }, completed: new Map([[JSON.stringify(["val", "t", 0]), attempt(0.25)]]) },
+ *   gates: [{ dir: "g", plan: { gate_id: "g", stage: "online", budget_k: 1, mask_seed: 1, p_present: 0.5 }, masked: { run_id: "m", sha256: "1", attempts: [attempt(0.75)] } }],
+ *   columns: [{ version_id: "v", slot_id: "s", chunk_id: "c", role: "add" }],
+ *   rows: [{ gate: 0, episode: e, mask: ["v"] }],
+ * });
+ * deepEqual([d.metrics, [...d.design], [...d.delta["reward"]!]], [["reward", "r_strict"], [1], [0.5]]);
+ * ```
+ */
+export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
+  const { bare, gates, columns, rows } = input;
+  const metrics = ["reward", ...bare.manifest.provenance.reward.components];
+  const columnIndex = new Map(columns.map((c, j) => [c.version_id, j]));
+  const n = rows.length, k = columns.length;
+  const design = new Uint8Array(n * k);
+  const masked: Record<string, Float64Array> = {};
+  const bareValues: Record<string, Float64Array> = {};
+  const delta: Record<string, Float64Array> = {};
+  for (const m of metrics) {
+    masked[m] = new Float64Array(n);
+    bareValues[m] = new Float64Array(n);
+    delta[m] = new Float64Array(n);
+  }
+  const maskedIndex = gates.map((g) =>
+    new Map(
+      g.masked.attempts.filter((a) => a.status === "completed").map((a) => [episodeKey(a), a]),
+    )
+  );
+  const gateIndex = new Uint16Array(n);
+  const cluster = new Int32Array(n);
+  const clusterIds = new Map<string, number>();
+  const value = (
+    a: Attempt,
+    metric: string,
+  ) => (metric === "reward" ? a.reward! : a.rewards[metric]!);
+  rows.forEach((row, i) => {
+    const key = episodeKey(row.episode);
+    for (const v of row.mask!) design[i * k + columnIndex.get(v)!] = 1;
+    const m = maskedIndex[row.gate]!.get(key)!;
+    const b = bare.completed.get(key)!;
+    for (const metric of metrics) {
+      const mv = value(m, metric), bv = value(b, metric);
+      masked[metric]![i] = mv;
+      bareValues[metric]![i] = bv;
+      delta[metric]![i] = mv - bv;
+    }
+    gateIndex[i] = row.gate;
+    const task = JSON.stringify([row.episode.split, row.episode.task_id]);
+    let c = clusterIds.get(task);
+    if (c === undefined) clusterIds.set(task, c = clusterIds.size);
+    cluster[i] = c;
+  });
+  const baseline: RunRef = { run_id: bare.manifest.run_id, run_dir: bare.dir, sha256: bare.sha256 };
+  const gateInfos: GateInfo[] = gates.map((g) => ({
+    gate_id: g.plan.gate_id,
+    gate_dir: g.dir,
+    stage: g.plan.stage,
+    budget_k: g.plan.budget_k,
+    mask_seed: g.plan.mask_seed,
+    p_present: g.plan.p_present,
+    masked: { run_id: g.masked.run_id, run_dir: g.dir, sha256: g.masked.sha256 },
+  }));
+  return {
+    baseline,
+    gates: gateInfos,
+    columns,
+    metrics,
+    n,
+    k,
+    design,
+    masked,
+    bare: bareValues,
+    delta,
+    episodes: rows.map((r) => r.episode),
+    gateIndex,
+    cluster,
+    clusterCount: clusterIds.size,
+  };
+}
