@@ -12,6 +12,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import {
   bootstrapDataset,
   bootstrapDatasetParallel,
+  type BootstrapJson,
   type BootstrapResult,
   bootstrapToJson,
   type SelectionStability,
@@ -48,7 +49,7 @@ export interface BootstrapCoefficient {
 /** What the hook hands back to the pipeline. */
 export interface BootstrapOutcome {
   /** Top-level `bootstrap` block (conventions, draws, seed, degenerate counts, stability...). */
-  readonly block: Readonly<Record<string, unknown>>;
+  readonly block: BootstrapJson;
   /** metric -> version_id -> numbers. */
   readonly perCoefficient: Readonly<Record<string, Readonly<Record<string, BootstrapCoefficient>>>>;
   /** Selection stability across draws (also inside `block`), typed for tables. */
@@ -78,7 +79,7 @@ export interface BootstrapOutcome {
  * });
  * const b = out.perCoefficient["reward"]!["query-formulation.v1"]!;
  * deepEqual([b.se_bootstrap!.toFixed(4), b.ci!.map((x) => x.toFixed(4))], ["0.0360", ["0.0376", "0.1728"]]);
- * deepEqual([out.block["draws"], out.block["seed"], out.stability!.draws_used], [50, 1, 50]);
+ * deepEqual([out.block.draws, out.block.seed, out.stability!.draws_used], [50, 1, 50]);
  * ```
  */
 export async function runBootstrap(
@@ -117,7 +118,7 @@ export async function runBootstrap(
     perCoefficient[metric] = byVersion;
   }
   return {
-    block: bootstrapToJson(result) as unknown as Record<string, unknown>,
+    block: bootstrapToJson(result),
     perCoefficient,
     stability: result.stability,
   };

@@ -21,7 +21,7 @@ import type { CoefficientOutput, ContributionsOutput, MetricOutput } from "./typ
  * import { deepEqual } from "node:assert/strict";
  * const doc = { metrics: { reward: { coefficients: { a: { estimate: 1 } } } } };
  * // deno-lint-ignore no-explicit-any
- * const merged = mergeBootstrap(doc as any, { block: { draws: 10 }, perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } }, stability: null });
+ * const merged = mergeBootstrap(doc as any, { block: { draws: 10 } as any, perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } }, stability: null });
  * deepEqual(merged.metrics.reward!.coefficients.a!.se_bootstrap, 0.1);
  * deepEqual(merged.bootstrap, { draws: 10 });
  * ```

@@ -8,6 +8,7 @@
 import type { CovType } from "../fit/covariance.ts";
 import type { SelectionDecision } from "../select/select.ts";
 import type { DesignColumn, GateInfo, RunRef } from "../core/types.ts";
+import type { BootstrapJson } from "../infer/bootstrap.ts";
 import type { AmceRow, InteractionScreen, ResidualByCount } from "../infer/diagnostics.ts";
 
 /** The estimator block, fixed metadata: no intercept is ever estimated. */
@@ -112,7 +113,7 @@ export interface ContributionsOutput {
   readonly metrics: Readonly<Record<string, MetricOutput>>;
   readonly warnings: readonly AnalysisWarning[];
   /** Task-bootstrap block; absent when the bootstrap was skipped (`--bootstrap 0`). */
-  readonly bootstrap?: Readonly<Record<string, unknown>>;
+  readonly bootstrap?: BootstrapJson;
   readonly tasks: readonly TaskRow[];
   readonly generator: { tool: string; version: string; command: string };
 }

@@ -5,3 +5,4 @@ export * from "./gate.ts";
 export * from "./assignment.ts";
 export * from "./schema_issues.ts";
 export * from "./trace_fast.ts";
+export * from "./outputs/mod.ts";

@@ -104,6 +104,9 @@ export interface SelectionStability {
   readonly versions: readonly VersionStability[];
 }
 
+/** The `bootstrap` block of contributions.json: a {@linkcode BootstrapResult} without its raw draws. */
+export type BootstrapJson = Omit<BootstrapResult, "kernel" | "kernelMetrics" | "kernelVersions">;
+
 /** Result of {@linkcode bootstrapDataset}: JSON-ready fields plus the raw draws in `kernel`. */
 export interface BootstrapResult {
   readonly method: "task_bootstrap";
@@ -390,9 +393,7 @@ export function coefficientDraws(
 }
 
 /** The JSON-ready part of a {@linkcode BootstrapResult} (drops the raw draws). */
-export function bootstrapToJson(
-  result: BootstrapResult,
-): Omit<BootstrapResult, "kernel" | "kernelMetrics" | "kernelVersions"> {
+export function bootstrapToJson(result: BootstrapResult): BootstrapJson {
   const { kernel: _kernel, kernelMetrics: _metrics, kernelVersions: _versions, ...rest } = result;
   return rest;
 }

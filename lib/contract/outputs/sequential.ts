@@ -1,0 +1,75 @@
+import { z } from "zod";
+import {
+  EstimatorSchema,
+  GateRunSchema,
+  GeneratorSchema,
+  list,
+  numOrNull,
+  pair,
+  RunRefSchema,
+} from "./common.ts";
+
+const path = list(numOrNull);
+
+/** One version's paths in sequential.json (aligned with the metric's `n`). */
+export const SequentialVersionSchema = z.object({
+  estimate: path,
+  se: path,
+  cs_lower: path,
+  cs_upper: path,
+  e_value: path,
+  running_lower: path,
+  running_upper: path,
+  running_max_e: path,
+  sign_certified_at: numOrNull,
+  sign: z.union([z.literal(1), z.literal(-1)]).nullable(),
+  rollouts_saved: numOrNull,
+  fixed_n_interval: pair.nullable(),
+});
+
+/**
+ * `sequential.json` of `gate sequential` (docs/FORMAT.md, Extensions).
+ *
+ * @example
+ * ```ts
+ * import { SequentialSchema } from "./sequential.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(SequentialSchema.safeParse({ format: "gatelab.sequential/v1", alpha: 0.05 }).success, false);
+ * ```
+ */
+export const SequentialSchema = z.object({
+  format: z.literal("gatelab.sequential/v1"),
+  order: z.enum(["run", "task", "random"]),
+  seed: numOrNull,
+  alpha: z.number(),
+  phi: z.number(),
+  every: z.number(),
+  estimator: EstimatorSchema,
+  conventions: z.record(z.string(), z.union([z.string(), z.number()])),
+  rows: z.number(),
+  columns: z.number(),
+  budget_k: z.number(),
+  rollouts_total: z.number(),
+  row_order: list(z.object({
+    split: z.string(),
+    task_id: z.string(),
+    sample_id: z.number(),
+    gate_id: z.string(),
+  })),
+  metrics: z.record(
+    z.string(),
+    z.object({
+      n: list(z.number()),
+      selection: list(list(z.string()).nullable()),
+      selection_stable_from: numOrNull,
+      selection_rollouts_saved: numOrNull,
+      versions: z.record(z.string(), SequentialVersionSchema),
+    }),
+  ),
+  baseline: RunRefSchema,
+  gates: list(GateRunSchema),
+  generator: GeneratorSchema,
+});
+
+/** Parsed sequential.json. */
+export type SequentialJson = z.output<typeof SequentialSchema>;

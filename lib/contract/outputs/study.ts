@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { GeneratorSchema, IssueSchema, list, numOrNull, opaque, pair } from "./common.ts";
+
+const tally = z.object({ attempts: z.number(), used: z.number(), violations: z.number() });
+
+/**
+ * `study.json` of `gate study` (docs/FORMAT.md section 6). The slot and
+ * attempt tallies and the costs are counts keyed by kind and reason; their
+ * keys are described in docs/study.md.
+ *
+ * @example
+ * ```ts
+ * import { StudySchema } from "./study.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(StudySchema.safeParse({ format: "gatelab.study/v1", arms: {} }).success, false);
+ * ```
+ */
+export const StudySchema = z.object({
+  format: z.literal("gatelab.study/v1"),
+  bootstrap: z.object({
+    draws: z.number(),
+    seed: z.number(),
+    resample: z.enum(["seeds+tasks", "tasks"]),
+    resample_note: z.string(),
+    interval: z.string(),
+    quantile_rule: z.string(),
+    draw_order: z.string(),
+    prng: z.string(),
+  }),
+  estimator: z.record(z.string(), z.string()),
+  arms: z.record(
+    z.string(),
+    z.object({
+      planned: z.number(),
+      observed: z.number(),
+      successes: z.number(),
+      estimate: numOrNull,
+      bounds: pair,
+      complete: z.boolean(),
+      label: z.string(),
+      train_seeds: list(z.number()),
+      task_count: z.number(),
+      slots: z.record(z.string(), z.number()),
+      attempts: tally.extend({
+        by_kind: z.record(z.string(), z.number()),
+        reasons: z.record(z.string(), z.record(z.string(), z.number())),
+      }),
+    }),
+  ),
+  comparisons: list(z.object({
+    a: z.string(),
+    b: z.string(),
+    complete: z.boolean(),
+    estimate: numOrNull,
+    bounds: pair,
+    ci: pair.nullable(),
+    label: z.string(),
+    resample: z.enum(["seeds+tasks", "tasks"]),
+    per_seed: list(z.object({ train_seed: z.number(), estimate: z.number() })).nullable(),
+  })),
+  costs: opaque,
+  attempts: tally,
+  issues: list(IssueSchema),
+  generator: GeneratorSchema,
+  inputs: list(z.object({ file: z.string(), sha256: z.string() })),
+});
+
+/** Parsed study.json. */
+export type StudyJson = z.output<typeof StudySchema>;
