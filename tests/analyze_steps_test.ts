@@ -13,6 +13,7 @@ import {
   taskRows,
 } from "../lib/analyze/mod.ts";
 import type { ContributionsOutput } from "../lib/analyze/mod.ts";
+import type { BootstrapJson } from "../lib/infer/bootstrap.ts";
 
 const gate = (id: string, budget: number) => ({ gate_id: id, budget_k: budget, stage: "online" });
 
@@ -201,7 +202,7 @@ Deno.test("analyze steps: mergeBootstrap adds se_bootstrap and ci, puts bootstra
   } as unknown as ContributionsOutput;
   const before = JSON.stringify(doc);
   const merged = mergeBootstrap(doc, {
-    block: { draws: 10 },
+    block: { draws: 10 } as unknown as BootstrapJson,
     perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } },
     stability: null,
   });
