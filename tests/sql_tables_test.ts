@@ -7,7 +7,8 @@
  */
 import { deepEqual } from "node:assert/strict";
 import { openDuckDb } from "../lib/sql/engine.ts";
-import { loadIntoDuckDb, SQL_TABLES } from "../lib/sql/load_tables.ts";
+import { loadIntoDuckDb } from "../lib/sql/load_tables.ts";
+import { SQL_TABLES } from "../lib/sql/sql_schema.ts";
 import { readSqlSources } from "../lib/sql/read_sources.ts";
 import { sqlTables, sqlTablesTable } from "../lib/sql/tables.ts";
 import { tempDir, writeGateFixture } from "./fixtures.ts";

@@ -4,6 +4,10 @@
  */
 export * from "./query_result.ts";
 export * from "./engine.ts";
+export * from "./sql_schema.ts";
+export * from "./run_tables.ts";
+export * from "./gate_tables.ts";
+export * from "./arrow_ipc.ts";
 export * from "./load_tables.ts";
 export * from "./read_sources.ts";
 export * from "./format.ts";

@@ -3,7 +3,8 @@ import type { Issue } from "../core/issue.ts";
 import { type LoadedRun, loadRunParts } from "../load/read_run.ts";
 import { readGateParts } from "../load/read_gate.ts";
 import { resolveBareDir } from "../load/bare_dir.ts";
-import type { SqlGate, SqlSources } from "./load_tables.ts";
+import type { SqlGate } from "./gate_tables.ts";
+import type { SqlSources } from "./load_tables.ts";
 
 /**
  * Reads gate and run directories for SQL: a directory with `gate.json` is
