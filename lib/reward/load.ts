@@ -5,7 +5,7 @@
  * @module
  */
 import type { Issue, Result } from "../core/issue.ts";
-import { readJsonlRecords, readValidatedJson } from "../study/read_jsonl.ts";
+import { readJsonlRecords, readValidatedJson } from "../load/read_jsonl.ts";
 import { groupTrajectories, type Trajectories } from "./rewards.ts";
 import { type GroupRecord, groupSchema, prmWeightsSchema, stepSchema } from "./schema.ts";
 

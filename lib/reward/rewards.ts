@@ -1,5 +1,5 @@
 import type { Issue, Result } from "../core/issue.ts";
-import type { JsonlRecord } from "../study/read_jsonl.ts";
+import type { JsonlRecord } from "../load/read_jsonl.ts";
 import { type Recipe, type RewardLine, trajectoryReward } from "./recipe.ts";
 import type { StepRecord } from "./schema.ts";
 

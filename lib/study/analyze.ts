@@ -11,7 +11,7 @@ import { percentileInterval } from "../core/quantile.ts";
 import { type ArmGrid, buildArmGrid } from "./arm_grid.ts";
 import { seedTaskBootstrap } from "./bootstrap.ts";
 import { type ArmCost, summarizeCosts } from "./cost.ts";
-import type { JsonlRecord } from "./read_jsonl.ts";
+import type { JsonlRecord } from "../load/read_jsonl.ts";
 import { type AttemptTally, type Resolution, resolveSlots } from "./resolve.ts";
 import type { AttemptRecord, SlotRecord, StudyPlan } from "./schema.ts";
 import { seedKey, type TrainSeed } from "./_keys.ts";

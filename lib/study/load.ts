@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { Issue, Result } from "../core/issue.ts";
 import type { StudyInput } from "./analyze.ts";
-import { readJsonlRecords, readValidatedJson } from "./read_jsonl.ts";
+import { readJsonlRecords, readValidatedJson } from "../load/read_jsonl.ts";
 import { attemptSchema, slotSchema, studyPlanSchema } from "./schema.ts";
 import { slotKey, slotLabel } from "./_keys.ts";
 

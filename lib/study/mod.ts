@@ -1,6 +1,5 @@
 /** Paper statistics of a study: slot resolution, unresolved bounds, paired seeds x tasks bootstrap, costs. */
 export * from "./schema.ts";
-export * from "./read_jsonl.ts";
 export * from "./resolve.ts";
 export * from "./arm_grid.ts";
 export * from "./bootstrap.ts";

@@ -8,7 +8,7 @@
 import type { Issue } from "../core/issue.ts";
 import { ATTEMPT_KINDS, type AttemptKind, type AttemptRecord, type SlotRecord } from "./schema.ts";
 import { slotKey, slotLabel } from "./_keys.ts";
-import type { JsonlRecord } from "./read_jsonl.ts";
+import type { JsonlRecord } from "../load/read_jsonl.ts";
 
 /**
  * How a slot ended: decided by a `report` or a `model_failure`; left

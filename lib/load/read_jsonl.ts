@@ -2,8 +2,8 @@ import type { z } from "zod";
 import type { Issue } from "../core/issue.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
-import { forEachJsonlLine } from "../load/jsonl.ts";
-import { readJsonFile } from "../load/read_run.ts";
+import { forEachJsonlLine } from "./jsonl.ts";
+import { readJsonFile } from "./read_run.ts";
 
 /** One validated JSONL record and its one-based line number. */
 export interface JsonlRecord<T> {
