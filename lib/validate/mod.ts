@@ -15,5 +15,4 @@ export * from "./design_checks.ts";
 export * from "./paired_dataset.ts";
 export * from "./validate_gates.ts";
 export * from "./report.ts";
-export * from "./inputs_table.ts";
-export * from "./summary.ts";
+export * from "./dataset_or_throw.ts";
