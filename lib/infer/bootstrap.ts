@@ -9,6 +9,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
 import type { DesignColumn, PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
+import { SELECTION_RULE } from "../select/selection_rule.ts";
 import { pointFit } from "../fit/point.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import { bcaInterval } from "./bca.ts";
@@ -455,11 +456,6 @@ export function jackknifeEstimates(sums: ClusterSums): Float64Array {
   }
   return out;
 }
-
-/** The selection rule as recorded in outputs. */
-export const SELECTION_RULE =
-  "REWRITE family winner first (highest alpha; a tie keeps old; a tie among new keeps the " +
-  "smallest version_id), then strictly positive top-K of the survivors by alpha (ties by version_id)";
 
 /**
  * Selection stability of one metric's draws under the gate's rule

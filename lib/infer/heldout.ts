@@ -24,7 +24,7 @@ import type { Result } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
 import { type PointFit, pointFit } from "../fit/point.ts";
-import { SELECTION_RULE } from "./bootstrap.ts";
+import { SELECTION_RULE } from "../select/selection_rule.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
 import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
 
