@@ -28,23 +28,24 @@ import { taskRows } from "./task_rows.ts";
 import { contributionsDocument } from "./contributions_document.ts";
 import { selectionDocument } from "./selection_document.ts";
 import { mergeBootstrap } from "./merge_bootstrap.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of {@linkcode runAnalysis}: the analysis plus the bootstrap. */
 export interface RunAnalysisOptions extends AnalyzeOptions {
   /**
    * Bootstrap draws; 0 skips the bootstrap (no `bootstrap` field).
-   * @default {10000}
+   * @default {DEFAULTS.draws}
    */
   readonly draws?: number;
   /**
    * Bootstrap seed.
-   * @default {20260927}
+   * @default {DEFAULTS.seed}
    */
   readonly seed?: number;
   /**
    * Bootstrap interval: percentile, or BCa (bias-corrected and accelerated,
    * jackknife over tasks; docs/inference.md).
-   * @default {"percentile"}
+   * @default {DEFAULTS.interval}
    */
   readonly interval?: "percentile" | "bca";
   readonly onProgress?: ProgressCallback;
@@ -168,12 +169,12 @@ export async function runAnalysis(
   options: RunAnalysisOptions = {},
 ): Promise<Analysis> {
   const analysis = analyzeDataset(dataset, options);
-  const draws = options.draws ?? 10000;
+  const draws = options.draws ?? DEFAULTS.draws;
   if (draws <= 0) return analysis;
   const outcome = await runBootstrap(dataset, {
     draws,
-    seed: options.seed ?? 20260927,
-    interval: options.interval ?? "percentile",
+    seed: options.seed ?? DEFAULTS.seed,
+    interval: options.interval ?? DEFAULTS.interval,
     metrics: dataset.metrics,
     budgetK: analysis.selection.budget_k,
     selectionMetric: analysis.selection.metric,

@@ -7,12 +7,13 @@
 
 import type { GateInfo, PairedDataset } from "../core/types.ts";
 import type { CovType } from "../fit/covariance.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of `analyzeDataset` and `runAnalysis`. */
 export interface AnalyzeOptions {
   /**
    * Metric the selection ranks by.
-   * @default {"reward"}
+   * @default {DEFAULTS.metric}
    */
   readonly metric?: string;
   /**
@@ -22,7 +23,7 @@ export interface AnalyzeOptions {
   readonly budgetK?: number | null;
   /**
    * Covariance type behind se_robust, t and p.
-   * @default {"hc3"}
+   * @default {DEFAULTS.covType}
    */
   readonly covType?: CovType;
   /**
@@ -70,8 +71,8 @@ export function resolveAnalyzeOptions(
   dataset: Pick<PairedDataset, "metrics" | "gates">,
   options: AnalyzeOptions = {},
 ): ResolvedAnalyzeOptions {
-  const metric = options.metric ?? "reward";
-  const covType = options.covType ?? "hc3";
+  const metric = options.metric ?? DEFAULTS.metric;
+  const covType = options.covType ?? DEFAULTS.covType;
   const command = options.command ?? "analyze";
   if (!dataset.metrics.includes(metric)) {
     throw new RangeError(

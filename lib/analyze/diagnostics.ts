@@ -12,6 +12,7 @@ import type { PairedDataset } from "../core/types.ts";
 import { amceTable, interactionScreen, residualsByCount } from "../infer/diagnostics.ts";
 import type { AmceRow } from "../infer/diagnostics.ts";
 import { type DiagnosticsOutput, ESTIMATOR } from "./types.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** What `conventions.amce` of contributions.json says. */
 export const AMCE_CONVENTION =
@@ -65,7 +66,7 @@ export function amceRows(
 
 /** Options of {@linkcode diagnosticsOutput}. */
 export interface DiagnosticsOptions {
-  /** Level of the Holm-adjusted interaction p-values. @default {0.05} */
+  /** Level of the Holm-adjusted interaction p-values. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
 }
 
@@ -89,7 +90,7 @@ export function diagnosticsOutput(
   const { metric } = head;
   let interactions, residuals;
   try {
-    interactions = interactionScreen(dataset, { metric, alpha: options.alpha ?? 0.05 });
+    interactions = interactionScreen(dataset, { metric, alpha: options.alpha ?? DEFAULTS.alpha });
     residuals = residualsByCount(dataset, { metric });
   } catch (error) {
     if (error instanceof RangeError) return null;

@@ -10,7 +10,8 @@
  * @module
  */
 import { join, relative, resolve } from "node:path";
-import { intOption, parseCommand, UsageError } from "./args.ts";
+import { bootstrapOptions, choiceOption, intOption, parseCommand, UsageError } from "./args.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { jsonChunks, RawJson } from "../analyze/json_stream.ts";
@@ -41,12 +42,12 @@ every coefficient, diagnostics.json/.md/.tex (interaction screen, residuals by
 number of chunks present) and, with the bootstrap, stability.md/.tex.
 
   --out <dir>        output directory (required)
-  --metric <name>    metric the selection ranks by (default reward)
-  --bootstrap <B>    task-bootstrap draws; 0 skips (default 10000)
-  --seed <S>         bootstrap seed (default 20260927)
-  --interval <rule>  percentile | bca for the bootstrap ci (default percentile)
+  --metric <name>    metric the selection ranks by (default ${DEFAULTS.metric})
+  --bootstrap <B>    task-bootstrap draws; 0 skips (default ${DEFAULTS.draws})
+  --seed <S>         bootstrap seed (default ${DEFAULTS.seed})
+  --interval <rule>  percentile | bca for the bootstrap ci (default ${DEFAULTS.interval})
   --budget-k <K>     override the gate's budget_k (exploratory only)
-  --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default hc3)
+  --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default ${DEFAULTS.covType})
   --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl; its directory must exist)
   --cache <dir>      read runs through the run cache in <dir> (written on a miss);
                      validation.json records hit/miss per run (default: off)
@@ -59,6 +60,7 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --quiet            print only the summary`;
 
 const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
+const INTERVALS = ["percentile", "bca"] as const;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -85,18 +87,11 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
-  const draws = intOption("bootstrap", values.bootstrap, 10000, { min: 0 });
-  const seed = intOption("seed", values.seed, 20260927, { min: 0 });
-  const interval = values.interval ?? "percentile";
-  if (interval !== "percentile" && interval !== "bca") {
-    throw new UsageError(`--interval must be percentile or bca, got "${interval}"`);
-  }
+  const { draws, seed } = bootstrapOptions(values);
+  const interval = choiceOption("interval", values.interval, INTERVALS, DEFAULTS.interval);
   const budgetK = intOption("budget-k", values["budget-k"], undefined, { min: 1 });
-  const cov = (values.cov ?? "hc3").toLowerCase() as CovType;
-  if (!COVS.includes(cov)) {
-    throw new UsageError(`--cov must be one of ${COVS.join(", ")}, got "${values.cov}"`);
-  }
-  const metric = values.metric ?? "reward";
+  const cov = choiceOption("cov", values.cov?.toLowerCase(), COVS, DEFAULTS.covType);
+  const metric = values.metric ?? DEFAULTS.metric;
   const waive = exploratoryCodes(values.exploratory);
   const estimator = values.estimator ?? "paired_delta_ols_no_intercept";
   if (estimator !== "paired_delta_ols_no_intercept" && estimator !== "legacy_intercept") {

@@ -1,13 +1,16 @@
 /**
  * Command-line argument handling shared by every `deno task gate <command>`:
  * {@linkcode parseCommand} (options, `--help`, positionals, required
- * options), {@linkcode intOption} and {@linkcode numberOption}. Every bad
+ * options) over the one keyword-option reader {@linkcode readOptions}, and
+ * the value readers {@linkcode intOption}, {@linkcode numberOption},
+ * {@linkcode choiceOption} and {@linkcode bootstrapOptions}. Every bad
  * usage is a {@linkcode UsageError}, which `lib/cli/main.ts` prints and turns
  * into exit code 2.
  *
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** Thrown for bad command-line usage; the CLI prints it and exits 2. */
 export class UsageError extends Error {
@@ -53,6 +56,11 @@ export interface CommandSpec<T extends CommandOptions, R extends StringOptionNam
   readonly name: string;
   /** Help text, printed for `--help`; usage errors point to it in one line. */
   readonly help: string;
+  /**
+   * How the user asks for the help, named at the end of every usage error.
+   * @default {`deno task gate ${name}`}
+   */
+  readonly helpCommand?: string;
   /** Option declarations; `--help`/`-h` is added. */
   readonly options: T;
   /** Positional arguments; omitted means any number, unchecked. */
@@ -132,20 +140,13 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
   spec: CommandSpec<T, R>,
 ): ParsedCommand<T, R> | null {
   const { name, help } = spec;
-  const see = `; see deno task gate ${name} --help`;
+  const see = seeHelp(name, spec.helpCommand);
   const options = {
     ...spec.options,
     help: { type: "boolean", short: "h" },
     quiet: { type: "boolean" },
   } as unknown as T & HelpOption;
-  const normalized = normalizeArgs(name, args, options, see);
-  let parsed: Parsed<T & HelpOption>;
-  try {
-    parsed = parseArgs({ args: normalized, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-    throw new UsageError(`${name}: ${message}${see}`);
-  }
+  const parsed = readOptions(args, options, { name, helpCommand: spec.helpCommand });
   const values = parsed.values as Record<string, unknown>;
   if (values["help"]) {
     console.log(help);
@@ -167,6 +168,52 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
     positionals,
     command: ["gate", name, ...args].join(" "),
   };
+}
+
+/** "; see deno task gate analyze --help": the tail of every usage error. */
+function seeHelp(name: string, helpCommand: string | undefined): string {
+  return `; see ${helpCommand ?? `deno task gate ${name}`} --help`;
+}
+
+/**
+ * The one keyword-option reader of the command line: checks every option
+ * name against the declarations (an unknown one is named with the nearest
+ * known one), reads values that start with a dash, then runs node:util's
+ * strict parser. {@linkcode parseCommand} uses it for every `gate`
+ * command; `deno task lab` and `deno task demo` use it directly.
+ *
+ * @param args The arguments after the command name.
+ * @param options Option declarations (node:util `parseArgs` form).
+ * @param context The command's name, and how its help is asked for
+ *   (default `deno task gate <name>`).
+ * @returns node:util's values and positionals.
+ * @throws {UsageError} One line: what is wrong, then where the help is.
+ *
+ * @example
+ * ```ts
+ * import { readOptions } from "./args.ts";
+ * import { deepEqual, throws } from "node:assert/strict";
+ * const options = { port: { type: "string" }, "no-browser": { type: "boolean" } } as const;
+ * deepEqual(readOptions(["--port", "8890"], options, { name: "lab" }).values.port, "8890");
+ * throws(
+ *   () => readOptions(["--prot", "1"], options, { name: "lab", helpCommand: "deno task lab" }),
+ *   { message: "lab: unknown option --prot; did you mean --port?; see deno task lab --help" },
+ * );
+ * ```
+ */
+export function readOptions<T extends CommandOptions>(
+  args: readonly string[],
+  options: T,
+  context: { readonly name: string; readonly helpCommand?: string | undefined },
+): Parsed<T> {
+  const see = seeHelp(context.name, context.helpCommand);
+  const normalized = normalizeArgs(context.name, args, options, see);
+  try {
+    return parseArgs({ args: normalized, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+    throw new UsageError(`${context.name}: ${message}${see}`);
+  }
 }
 
 /**
@@ -292,11 +339,11 @@ function countWords(n: number, what: string): string {
   return `${n} ${/[^aeiou]y$/.test(what) ? `${what.slice(0, -1)}ies` : `${what}s`}`;
 }
 
-/** "a", "a and b", "a, b and c". */
-function listWords(items: readonly string[]): string {
+/** "a", "a and b", "a, b and c" (or "a, b or c"). */
+function listWords(items: readonly string[], conjunction: "and" | "or" = "and"): string {
   return items.length <= 1
     ? items.join("")
-    : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+    : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
 
 /** Bounds for {@linkcode intOption} and {@linkcode numberOption}. */
@@ -398,4 +445,83 @@ function rangeWords(kind: "integer" | "number", min: number, max: number): strin
   }
   if (min === -Infinity) return `${article} ${kind} <= ${max}`;
   return `${article} ${kind} in [${min}, ${max}]`;
+}
+
+/**
+ * Parses an option that takes one of a few words.
+ *
+ * @param name The option name without dashes, for messages.
+ * @param value The option's text, or `undefined` when it was not given.
+ * @param choices The allowed words.
+ * @param fallback Returned when `value` is `undefined`.
+ * @returns The word, or `fallback`.
+ * @throws {UsageError} When the word is not one of `choices`:
+ *   `--interval must be percentile or bca, got "x"`.
+ *
+ * @example
+ * ```ts
+ * import { equal, throws } from "node:assert/strict";
+ * import { choiceOption } from "./args.ts";
+ *
+ * equal(choiceOption("interval", undefined, ["percentile", "bca"], "percentile"), "percentile");
+ * equal(choiceOption("interval", "bca", ["percentile", "bca"], "percentile"), "bca");
+ * throws(() => choiceOption("order", "x", ["run", "task", "random"], "run"),
+ *   { message: `--order must be run, task or random, got "x"` });
+ * ```
+ */
+export function choiceOption<C extends string, F extends C | undefined>(
+  name: string,
+  value: string | undefined,
+  choices: readonly C[],
+  fallback: F,
+): C | F {
+  if (value === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be ${listWords(choices, "or")}, got "${value}"`);
+  }
+  return value as C;
+}
+
+/**
+ * Reads `--bootstrap B` and `--seed S` the same way for every command that
+ * resamples: B an integer >= `minDraws` (default `DEFAULTS.draws`), S a
+ * non-negative integer (default `DEFAULTS.seed`).
+ *
+ * @param values The command's option values.
+ * @param options `draws`: the command's default B; `minDraws`: the fewest draws.
+ * @returns Draws and seed.
+ * @throws {UsageError} As {@linkcode intOption}.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual, throws } from "node:assert/strict";
+ * import { bootstrapOptions } from "./args.ts";
+ *
+ * deepEqual(bootstrapOptions({}), { draws: 10000, seed: 20260927 });
+ * deepEqual(bootstrapOptions({ bootstrap: "0", seed: "7" }), { draws: 0, seed: 7 });
+ * throws(() => bootstrapOptions({ bootstrap: "0" }, { minDraws: 1 }), /--bootstrap must be a positive integer/);
+ * throws(() => bootstrapOptions({ seed: "-3" }), /--seed must be a non-negative integer, got "-3"/);
+ * ```
+ */
+export function bootstrapOptions(
+  values: { readonly bootstrap?: string | undefined; readonly seed?: string | undefined },
+  options: { readonly draws?: number; readonly minDraws?: number } = {},
+): { draws: number; seed: number } {
+  return {
+    draws: intOption("bootstrap", values.bootstrap, options.draws ?? DEFAULTS.draws, {
+      min: options.minDraws ?? 0,
+    }),
+    seed: seedOption(values.seed),
+  };
+}
+
+/**
+ * Reads `--seed S`: a non-negative integer, default `DEFAULTS.seed`.
+ *
+ * @param value The option's text, or `undefined`.
+ * @returns The seed.
+ * @throws {UsageError} As {@linkcode intOption}.
+ */
+export function seedOption(value: string | undefined): number {
+  return intOption("seed", value, DEFAULTS.seed, { min: 0 });
 }

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { intOption, parseCommand, UsageError } from "./args.ts";
+import { bootstrapOptions, parseCommand, UsageError } from "./args.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 import { inputDir, inputFile, outputDir } from "./paths.ts";
 import type { Issue } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
@@ -33,8 +34,8 @@ runtime, reward must be equal; max_skills null or >= selected chunks).
   --equipped <dir>    equipped run directory (required)
   --out <dir>         output directory (required)
   --selection <file>  Gate A selection.json: the equipped skill must equal its selected set
-  --bootstrap <B>     paired task-bootstrap draws; 0 skips (default 10000)
-  --seed <S>          bootstrap seed (default 20260927)
+  --bootstrap <B>     paired task-bootstrap draws; 0 skips (default ${DEFAULTS.draws})
+  --seed <S>          bootstrap seed (default ${DEFAULTS.seed})
   --quiet             print only the summary`;
 
 /** Runs the command; returns the exit code. */
@@ -57,8 +58,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, command } = cli;
   const { bare, equipped, out } = values;
-  const draws = intOption("bootstrap", values.bootstrap, 10000, { min: 0 });
-  const seed = intOption("seed", values.seed, 20260927, { min: 0 });
+  const { draws, seed } = bootstrapOptions(values);
   const runs = [{ label: "--bare", path: bare }, { label: "--equipped", path: equipped }];
   for (const r of runs) await inputDir(r, "a run directory (manifest.json, traces.jsonl)");
   const selection = values.selection !== undefined

@@ -9,7 +9,8 @@
  * @module
  */
 import { inputDir, outputDir } from "./paths.ts";
-import { intOption, parseCommand } from "./args.ts";
+import { bootstrapOptions, parseCommand } from "./args.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, type Issue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { validationDocument } from "../core/validation_document.ts";
@@ -34,7 +35,7 @@ figures history_lifecycle and history_trajectories (docs/history.md).
   --out <dir>             output directory (required)
   --allow-lineage-gaps    record lineage issues as warnings instead of failing
   --bootstrap <B>         task-bootstrap draws for gates analysed now (default 0)
-  --seed <S>              bootstrap seed (default 20260927)
+  --seed <S>              bootstrap seed (default ${DEFAULTS.seed})
   --cache <dir>           read runs of gates analysed now through the run cache
   --no-png                skip PNG copies of the figures
   --quiet                 print only the summary`;
@@ -59,8 +60,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
-  const draws = intOption("bootstrap", values.bootstrap, 0, { min: 0 });
-  const seed = intOption("seed", values.seed, 20260927, { min: 0 });
+  const { draws, seed } = bootstrapOptions(values, { draws: 0 });
   const steps = positionals.map((path) => ({ label: "step directory", path }));
   for (const s of steps) await inputDir(s, "a gate or analysis directory");
   const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];

@@ -19,7 +19,8 @@ import { powerInputsFromContributions } from "../infer/power_from.ts";
 import { powerTables } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { join } from "node:path";
-import { intOption, numberOption, parseCommand, UsageError } from "./args.ts";
+import { intOption, numberOption, parseCommand, seedOption, UsageError } from "./args.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 import { inputDir, outputDir } from "./paths.ts";
 
 const HELP =
@@ -34,10 +35,10 @@ probability that the truly best K versions are selected.
                    effects from a past gate's contributions.json (and K from
                    its selection.json); explicit options override
   --effects list   true effects, one per column (default: zero, or --from's estimates)
-  --budget-k K     active skill budget (default: --from's, else min(10, M))
-  --sims S         simulated gates (default 2000)
-  --seed S         simulation seed (default 20260927)
-  --metric m       metric read with --from (default reward)
+  --budget-k K     active skill budget (default: --from's, else min(${DEFAULTS.powerBudgetCap}, M))
+  --sims S         simulated gates (default ${DEFAULTS.powerSims})
+  --seed S         simulation seed (default ${DEFAULTS.seed})
+  --metric m       metric read with --from (default ${DEFAULTS.metric})
   --out <dir>      where power.json, power.md, power.tex go (not the --from directory)
   --quiet          print only the summary line`;
 
@@ -76,8 +77,8 @@ export async function run(args: string[]): Promise<number> {
     }
     return v;
   });
-  const sims = intOption("sims", values.sims, 2000);
-  const seed = intOption("seed", values.seed, 20260927);
+  const sims = intOption("sims", values.sims, DEFAULTS.powerSims);
+  const seed = seedOption(values.seed);
   const inputs: { path: string; sha256: string }[] = [];
   const from = values.from !== undefined ? [{ label: "--from", path: values.from }] : [];
   for (const f of from) await inputDir(f, "an analysis output directory (contributions.json)");
@@ -126,7 +127,9 @@ export async function run(args: string[]): Promise<number> {
     ["resid-sd", residSd],
   ].filter(([, v]) => v === undefined).map(([k]) => `--${k}`);
   if (missing.length > 0) {
-    throw new UsageError(`plan-power needs ${missing.join(", ")} (or --from)\n\n${HELP}`);
+    throw new UsageError(
+      `plan-power needs ${missing.join(", ")} (or --from); see deno task gate plan-power --help`,
+    );
   }
   if (effects !== undefined && effects.length !== columns) {
     throw new UsageError(`--effects has ${effects.length} values for ${columns} columns`);

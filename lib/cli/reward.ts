@@ -24,12 +24,13 @@ import type { GroupRecord } from "../reward/schema.ts";
 import { computeRewards } from "../reward/rewards.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
-import { intOption, parseCommand, UsageError } from "./args.ts";
+import { bootstrapOptions, choiceOption, parseCommand } from "./args.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 import { inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
-         [--groups groups.jsonl] [--bootstrap 10000] [--seed 20260927] [--quiet]
+         [--groups groups.jsonl] [--bootstrap ${DEFAULTS.draws}] [--seed ${DEFAULTS.seed}] [--quiet]
 
 Writes <out>/rewards.jsonl, rewards_meta.json, reward_tables.md and .tex; with
 --groups also recipe_comparison.json (all recipes A, B, C) and its table.
@@ -51,16 +52,13 @@ export async function run(args: string[]): Promise<number> {
       quiet: { type: "boolean" },
     },
     positionals: { min: 1, max: 1, what: "steps file" },
-    required: { out: "<dir>" },
+    required: { recipe: "A|B|C", out: "<dir>" },
   });
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const recipe = values.recipe as Recipe;
-  if (!RECIPES.includes(recipe)) {
-    throw new UsageError(`--recipe must be A, B or C, got "${values.recipe ?? ""}"\n${HELP}`);
-  }
-  const draws = intOption("bootstrap", values.bootstrap, 10_000, { min: 1 });
-  const seed = intOption("seed", values.seed, 20260927);
+  // --recipe is required, so the reader never falls back.
+  const recipe: Recipe = choiceOption("recipe", values.recipe, RECIPES, undefined)!;
+  const { draws, seed } = bootstrapOptions(values, { minDraws: 1 });
   const stepsPath = positionals[0]!, out = values.out;
   const given = [
     { label: "steps file", path: stepsPath, what: "a steps file (JSONL)" },

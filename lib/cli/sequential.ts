@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { intOption, numberOption, parseCommand, UsageError } from "./args.ts";
+import { choiceOption, intOption, numberOption, parseCommand, UsageError } from "./args.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 import { GatelabError } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { validationDocument } from "../core/validation_document.ts";
@@ -20,6 +21,8 @@ import { sequentialAnalysis } from "../sequential/sequential.ts";
 import { sequentialTables } from "../sequential/tables.ts";
 import { funnelFigure, selectionFigure } from "../sequential/figures.ts";
 import { refuse } from "./refuse.ts";
+
+const ORDERS: readonly SequentialOrder[] = ["run", "task", "random"];
 
 const HELP = `usage: deno task gate sequential <gate_dir>... --out <dir> [options]
 
@@ -37,7 +40,7 @@ sequential_selection_<metric>.
   --order <o>        run (masked completion order in traces.jsonl; default),
                      task (split, task_id, sample_id) or random
   --seed <S>         seed of --order random (default 1)
-  --alpha <a>        error level of the confidence sequences (default 0.05)
+  --alpha <a>        error level of the confidence sequences (default ${DEFAULTS.alpha})
   --phi <p>          mixture precision (default 1)
   --every <b>        report every b-th prefix, always N (default 1)
   --no-png           skip PNG copies of the figures
@@ -64,12 +67,9 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
-  const order = (values.order ?? "run") as SequentialOrder;
-  if (!["run", "task", "random"].includes(order)) {
-    throw new UsageError(`--order must be run, task or random, got "${values.order}"`);
-  }
+  const order = choiceOption("order", values.order, ORDERS, "run");
   const seed = intOption("seed", values.seed, 1, { min: 0 });
-  const alpha = numberOption("alpha", values.alpha, 0.05, { min: 0, max: 1 });
+  const alpha = numberOption("alpha", values.alpha, DEFAULTS.alpha, { min: 0, max: 1 });
   if (alpha === 0 || alpha === 1) {
     throw new UsageError(`--alpha must be in (0, 1), got "${values.alpha}"`);
   }

@@ -9,3 +9,4 @@ export * from "./meta.ts";
 export * from "./types.ts";
 export * from "./progress.ts";
 export * from "./validation_document.ts";
+export * from "./defaults.ts";

@@ -10,6 +10,7 @@ import type { PairedDataset } from "../core/types.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { fitOls } from "../fit/ols.ts";
 import { selectVersions } from "../select/select.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** One row of the side-by-side comparison. */
 export interface LegacyRow {
@@ -87,7 +88,7 @@ export function legacyComparison(
   dataset: PairedDataset,
   options: { readonly metric?: string; readonly budgetK?: number } = {},
 ): LegacyComparison {
-  const metric = options.metric ?? "reward";
+  const metric = options.metric ?? DEFAULTS.metric;
   const budgetK = options.budgetK ?? dataset.gates[0]!.budget_k;
   const { n, k, columns } = dataset;
   const masked = dataset.masked[metric]!,

@@ -9,13 +9,14 @@ import type { DesignFactorization } from "./factor.ts";
 import { solveLeastSquares } from "./factor.ts";
 import { clusterCovariance, type CovType, robustCovariance } from "./covariance.ts";
 import { normalTwoSidedP } from "./normal.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of {@linkcode fitOls}. */
 export interface FitOlsOptions {
   /**
    * Covariance type behind `seRobust`, `t` and `p`. HC3 is always computed
    * as well (`seHc3`).
-   * @default {"hc3"}
+   * @default {DEFAULTS.covType}
    */
   readonly covType?: CovType;
   /** Cluster index of every row, for CR1 (`seCluster`); omitted: no clustering. */
@@ -90,7 +91,7 @@ export function fitOls(
   options: FitOlsOptions = {},
 ): OlsFit {
   const { n, k, x } = f;
-  const covType = options.covType ?? "hc3";
+  const covType = options.covType ?? DEFAULTS.covType;
   const coefficients = solveLeastSquares(f, y);
   const residuals = new Float64Array(n);
   let ssr = 0;

@@ -14,6 +14,7 @@ import { BEHAVIOUR_QUANTITIES, type RatioQuantity, taskSums } from "./task_sums.
 import { pairedTaskBootstrap } from "./paired_bootstrap.ts";
 import { comparedQuantity } from "./compared_quantity.ts";
 import { comparisonDocument } from "./comparison_document.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** One compared quantity. Undefined numbers are null. */
 export interface ComparedQuantity {
@@ -59,9 +60,9 @@ export interface ComparisonOutput {
 
 /** Options of {@linkcode compareRuns}. */
 export interface CompareOptions {
-  /** @default {10000} */
+  /** @default {DEFAULTS.draws} */
   readonly draws?: number;
-  /** @default {20260927} */
+  /** @default {DEFAULTS.seed} */
   readonly seed?: number;
   /** @default {"compare"} */
   readonly command?: string;
@@ -115,8 +116,8 @@ export function compareRuns(
   pairs: GateBPairs,
   options: CompareOptions = {},
 ): ComparisonOutput {
-  const draws = options.draws ?? 10000;
-  const seed = options.seed ?? 20260927;
+  const draws = options.draws ?? DEFAULTS.draws;
+  const seed = options.seed ?? DEFAULTS.seed;
   const index = taskIndex(pairs.episodes);
   const metricNames = ["reward", ...bare.manifest.provenance.reward.components];
   const live = taskSums(bare, equipped, pairs, index, metricNames)

@@ -13,12 +13,13 @@ import { runAnalysis } from "../analyze/analyze.ts";
 import type { Role } from "../core/types.ts";
 import type { SelectionStatus } from "../select/select.ts";
 import type { HistoryStep, IntervalKind, StepVersion } from "./step.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of {@linkcode readHistorySteps}. */
 export interface ReadHistoryStepsOptions {
   /** Bootstrap draws for gates analysed now (0: HC3 or CR1 intervals). @default {0} */
   readonly draws?: number;
-  /** Bootstrap seed for gates analysed now. @default {20260927} */
+  /** Bootstrap seed for gates analysed now. @default {DEFAULTS.seed} */
   readonly seed?: number;
   /** Run cache directory for gates analysed now. */
   readonly cacheDir?: string;
@@ -256,7 +257,7 @@ export async function readHistorySteps(
     try {
       const analysis = await runAnalysis(validation.dataset, {
         draws: options.draws ?? 0,
-        seed: options.seed ?? 20260927,
+        seed: options.seed ?? DEFAULTS.seed,
         command: options.command ?? "history",
       });
       steps.push(

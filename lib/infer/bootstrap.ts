@@ -16,9 +16,7 @@ import { bcaInterval } from "./bca.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
 import { bootstrapKernelParallel, STREAM_LAYOUT } from "./bootstrap_parallel.ts";
-
-/** Default number of bootstrap draws. */
-export const DEFAULT_DRAWS = 10000;
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** How degenerate draws are handled; recorded in every output. */
 export const DEGENERATE_POLICY =
@@ -35,7 +33,7 @@ export const DRAW_ORDER =
 
 /** Options of {@linkcode bootstrapDataset}. */
 export interface BootstrapOptions {
-  /** Number of draws B. @default {10000} */
+  /** Number of draws B. @default {DEFAULTS.draws} */
   readonly draws?: number;
   /** Seed of the draw stream. */
   readonly seed: number;
@@ -48,7 +46,7 @@ export interface BootstrapOptions {
   /**
    * Which interval goes into `ci`. `bca` also needs a jackknife over tasks.
    * The percentile interval is always reported as `ci_percentile`.
-   * @default {"percentile"}
+   * @default {DEFAULTS.interval}
    */
   readonly interval?: "percentile" | "bca";
   readonly onProgress?: ProgressCallback;
@@ -221,9 +219,9 @@ interface PreparedBootstrap {
 }
 
 function prepareBootstrap(dataset: PairedDataset, options: BootstrapOptions): PreparedBootstrap {
-  const draws = options.draws ?? DEFAULT_DRAWS;
+  const draws = options.draws ?? DEFAULTS.draws;
   const metrics = options.metrics ?? dataset.metrics;
-  const interval = options.interval ?? "percentile";
+  const interval = options.interval ?? DEFAULTS.interval;
   const selectionMetric = options.selectionMetric ??
     (metrics.includes("reward") ? "reward" : metrics[0]);
   const budgetK = options.budgetK ?? dataset.gates[0]?.budget_k ?? 0;

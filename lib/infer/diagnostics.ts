@@ -20,6 +20,7 @@ import { type ExtendedFit, extendFit, ExtendScratch } from "../fit/augment.ts";
 import { solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
 import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** AMCE of one version beside its coefficient. */
 export interface AmceRow {
@@ -300,7 +301,7 @@ export function interactionScreen(
   options: InteractionScreenOptions = {},
 ): InteractionScreen {
   const metric = options.metric ?? defaultMetric(dataset);
-  const alpha = options.alpha ?? 0.05;
+  const alpha = options.alpha ?? DEFAULTS.alpha;
   const covariance = screenCovariance(dataset, options.covariance ?? "auto");
   const main = mainFit(dataset, metric);
   const { n, k, design, columns } = dataset;
@@ -385,7 +386,7 @@ export function interactionScreen(
 export interface InteractionScreenOptions {
   /** @default {"reward" if present, else the first metric} */
   readonly metric?: string;
-  /** Level of the Holm-adjusted p-values. @default {0.05} */
+  /** Level of the Holm-adjusted p-values. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
   /**
    * `hc3`, `cr1` (clustered by task), or `auto`: CR1 when some task has

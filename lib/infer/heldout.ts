@@ -27,6 +27,7 @@ import { type PointFit, pointFit } from "../fit/point.ts";
 import { SELECTION_RULE } from "../select/selection_rule.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
 import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
 export interface HeldoutPlan {
@@ -38,7 +39,7 @@ export interface HeldoutPlan {
   /** Independent repetitions with fresh task permutations. */
   readonly repeats: number;
   readonly seed: number;
-  /** Metric whose coefficients are ranked. @default {"reward"} */
+  /** Metric whose coefficients are ranked. @default {DEFAULTS.metric} */
   readonly metric: string;
   /** Budget K of the selection; default: the first gate's budget_k. */
   readonly budget_k?: number;
@@ -107,7 +108,7 @@ export function parseHeldoutPlan(value: unknown, file = "plan.json"): Result<Hel
       folds,
       repeats: v.repeats as number,
       seed: v.seed as number,
-      metric: (v.metric as string | undefined) ?? "reward",
+      metric: (v.metric as string | undefined) ?? DEFAULTS.metric,
       ...(v.budget_k === undefined ? {} : { budget_k: v.budget_k as number }),
     },
   };
@@ -386,7 +387,7 @@ export function againstLaterGate(
   later: PairedDataset,
   options: { readonly metric?: string; readonly budgetK?: number } = {},
 ): AcrossGateCheck {
-  const metric = options.metric ?? "reward";
+  const metric = options.metric ?? DEFAULTS.metric;
   const budgetK = options.budgetK ?? earlier.gates[0]?.budget_k ?? 0;
   const fit = (d: PairedDataset) => {
     if (!d.metrics.includes(metric)) {

@@ -9,6 +9,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { createPrng, type Prng } from "../core/prng.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import { normalQuantile } from "./distributions.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** A gate design to plan. */
 export interface PowerDesign {
@@ -55,9 +56,9 @@ export function analyticStandardError(design: PowerDesign): number {
 
 /** Options of {@linkcode minimumDetectableEffect}. */
 export interface MdeOptions {
-  /** Two-sided test level. @default {0.05} */
+  /** Two-sided test level. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
-  /** @default {0.8} */
+  /** @default {DEFAULTS.power} */
   readonly power?: number;
 }
 
@@ -73,7 +74,7 @@ export interface MdeOptions {
  * ```
  */
 export function minimumDetectableEffect(standardError: number, options: MdeOptions = {}): number {
-  const alpha = options.alpha ?? 0.05, power = options.power ?? 0.8;
+  const alpha = options.alpha ?? DEFAULTS.alpha, power = options.power ?? DEFAULTS.power;
   return (normalQuantile(1 - alpha / 2) + normalQuantile(power)) * standardError;
 }
 
@@ -81,9 +82,9 @@ export function minimumDetectableEffect(standardError: number, options: MdeOptio
 export interface SimulatePowerOptions {
   /** True effect of each column (length M); default all zero. */
   readonly effects?: readonly number[];
-  /** Active skill budget K. @default {min(10, M)} */
+  /** Active skill budget K. @default {min(DEFAULTS.powerBudgetCap, M)} */
   readonly budgetK?: number;
-  /** Number of simulated gates. @default {2000} */
+  /** Number of simulated gates. @default {DEFAULTS.powerSims} */
   readonly sims?: number;
   readonly seed: number;
   readonly onProgress?: ProgressCallback;
@@ -143,8 +144,8 @@ export function simulatePower(design: PowerDesign, options: SimulatePowerOptions
   if (effects.length !== m) {
     throw new RangeError(`Cannot simulate power: ${effects.length} effects for ${m} columns`);
   }
-  const budgetK = options.budgetK ?? Math.min(10, m);
-  const sims = options.sims ?? 2000;
+  const budgetK = options.budgetK ?? Math.min(DEFAULTS.powerBudgetCap, m);
+  const sims = options.sims ?? DEFAULTS.powerSims;
   if (!(Number.isInteger(sims) && sims >= 2)) {
     throw new RangeError(`Cannot simulate power: sims must be an integer >= 2, got ${sims}`);
   }
@@ -342,7 +343,7 @@ export function planPower(design: PowerDesign, options: SimulatePowerOptions): P
         `${design.pPresent}); raise the tasks or p_present`,
     );
   }
-  const budgetK = options.budgetK ?? Math.min(10, design.columns);
+  const budgetK = options.budgetK ?? Math.min(DEFAULTS.powerBudgetCap, design.columns);
   const tasksGrid = [0.25, 0.5, 1, 2, 4].map((f) => Math.max(1, Math.round(design.tasks * f)));
   const columnsGrid = [...new Set([4, 8, 12, 16, 24, 32, design.columns])].sort((a, b) => a - b);
   return {
@@ -356,8 +357,8 @@ export function planPower(design: PowerDesign, options: SimulatePowerOptions): P
     analytic: {
       se_beta: se,
       mde_80: minimumDetectableEffect(se),
-      alpha: 0.05,
-      power: 0.8,
+      alpha: DEFAULTS.alpha,
+      power: DEFAULTS.power,
       approximation: ANALYTIC_SE_APPROXIMATION,
       mde_rule: "(z_0.975 + z_0.80) x se_beta, two-sided z test",
     },

@@ -9,6 +9,7 @@ import type { Issue, Result } from "../core/issue.ts";
 import { GatelabError } from "../core/issue.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { fitOls } from "../fit/ols.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** What {@linkcode powerInputsFromContributions} extracts. */
 export interface PowerInputs {
@@ -49,7 +50,7 @@ export function powerInputsFromContributions(
   doc: unknown,
   options: { readonly metric?: string; readonly file?: string } = {},
 ): Result<PowerInputs> {
-  const metric = options.metric ?? "reward";
+  const metric = options.metric ?? DEFAULTS.metric;
   const file = options.file ?? "contributions.json";
   const issues: Issue[] = [];
   const bad = (path: string, message: string) =>

@@ -18,6 +18,7 @@ import {
   statusLabel,
 } from "./format.ts";
 import { escapeLatex, type Table, type TableColumn, type TableNote } from "./table.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 export { formatP } from "./format.ts";
 
@@ -146,7 +147,7 @@ function clustered(contributions: CoefficientTableInput): boolean {
  * ```
  */
 export function coefficientTables(contributions: CoefficientTableInput): Table[] {
-  const cov = (contributions.conventions?.cov_type ?? "hc3").toUpperCase();
+  const cov = (contributions.conventions?.cov_type ?? DEFAULTS.covType).toUpperCase();
   const useCluster = clustered(contributions);
   const seName = useCluster ? "CR1" : cov;
   const names = columnNames(contributions.columns);
@@ -167,7 +168,7 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
         ...(roles.size > 1 ? [{ label: "role" }] : []),
         {
           label: hasCi
-            ? intervalHeader(COEFFICIENT, `task bootstrap, ${boot?.interval ?? "percentile"}`)
+            ? intervalHeader(COEFFICIENT, `task bootstrap, ${boot?.interval ?? DEFAULTS.interval}`)
             : COEFFICIENT,
           align: "right",
         },

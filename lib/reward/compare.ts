@@ -12,6 +12,7 @@ import type { Recipe, RewardLine } from "./recipe.ts";
 import type { GroupRecord } from "./schema.ts";
 import { spearman } from "../infer/rank_agreement.ts";
 import { mean as ssMean } from "simple-statistics";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** One recipe's comparison. */
 export interface RecipeComparison {
@@ -32,9 +33,9 @@ export interface RecipeComparison {
 
 /** Options of {@linkcode compareRecipes}. */
 export interface CompareRecipesOptions {
-  /** Bootstrap draws. @default {10000} */
+  /** Bootstrap draws. @default {DEFAULTS.draws} */
   readonly draws?: number;
-  /** Bootstrap seed. @default {20260927} */
+  /** Bootstrap seed. @default {DEFAULTS.seed} */
   readonly seed?: number;
   /** Called every 1,000 draws and at the end. */
   readonly onProgress?: ProgressCallback;
@@ -85,8 +86,8 @@ export function compareRecipes(
   groups: readonly GroupRecord[],
   options: CompareRecipesOptions = {},
 ): RecipeComparisonResult {
-  const draws = options.draws ?? 10_000;
-  const seed = options.seed ?? 20260927;
+  const draws = options.draws ?? DEFAULTS.draws;
+  const seed = options.seed ?? DEFAULTS.seed;
   const recipes = Object.keys(rewards) as Recipe[];
   const byId = recipes.map((recipe) => {
     const map = new Map<string, number | null>();

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { DEFAULTS } from "../core/defaults.ts";
+
 /** One coefficient's anytime-valid quantities at one sample size. */
 export interface AnytimeValid {
   /** log of the e-value against beta_j = 0. */
@@ -50,7 +52,7 @@ export function anytimeValid(
   nu: number,
   options: { readonly alpha?: number; readonly phi?: number } = {},
 ): AnytimeValid {
-  const alpha = options.alpha ?? 0.05;
+  const alpha = options.alpha ?? DEFAULTS.alpha;
   const phi = options.phi ?? 1;
   const t = estimate / se;
   const z2 = s2 / (se * se);

@@ -14,6 +14,7 @@ import { ESTIMATOR } from "../analyze/types.ts";
 import { anytimeValid } from "./avlm.ts";
 import { prefixFits } from "./prefix_fits.ts";
 import type { SequentialOrder } from "./order.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** One version's paths over the prefixes (arrays aligned with `n`; null where undefined). */
 export interface SequentialVersion {
@@ -81,7 +82,7 @@ export interface SequentialOptions {
   readonly order?: SequentialOrder;
   /** Seed of a random order (recorded). */
   readonly seed?: number;
-  /** Error level of the confidence sequences. @default {0.05} */
+  /** Error level of the confidence sequences. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
   /** Mixture precision phi. @default {1} */
   readonly phi?: number;
@@ -108,7 +109,7 @@ export function sequentialAnalysis(
   options: SequentialOptions = {},
 ): SequentialDocument {
   const { n: N, k, columns, metrics } = dataset;
-  const alpha = options.alpha ?? 0.05;
+  const alpha = options.alpha ?? DEFAULTS.alpha;
   const phi = options.phi ?? 1;
   const every = options.every ?? 1;
   if (!(alpha > 0 && alpha < 1)) {

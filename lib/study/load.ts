@@ -27,7 +27,7 @@ export interface LoadedStudy {
  * Loads and validates a study directory. Every problem is collected before
  * returning: `io_error` for unreadable files, `parse_error` and
  * `schema_error` with file and line, and `schema_error` for a slot planned
- * twice. A plan without `bootstrap` gets 10,000 draws and seed 20260927.
+ * twice. A plan without `bootstrap` gets `DEFAULTS.draws` draws and `DEFAULTS.seed`.
  *
  * @param dir The study directory.
  * @returns The parsed study and input hashes, or the issues.

@@ -6,11 +6,9 @@
  * @module
  */
 import { z } from "zod";
+import { DEFAULTS } from "../core/defaults.ts";
 
-/** Default number of bootstrap draws when the plan names none. */
-export const DEFAULT_BOOTSTRAP_DRAWS = 10_000;
-/** Default bootstrap seed when the plan names none. */
-export const DEFAULT_BOOTSTRAP_SEED = 20260927;
+const { draws: DEFAULT_BOOTSTRAP_DRAWS, seed: DEFAULT_BOOTSTRAP_SEED } = DEFAULTS;
 
 /** `study.json`: comparisons (a, b) meaning a - b, and the bootstrap plan. */
 export const studyPlanSchema = z.looseObject({
