@@ -245,6 +245,49 @@ const COMMANDS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ["sql", ["g"], /sql needs --query "<SQL>"; see deno task gate sql --help$/],
   ["sql", ["--query", "select 1"], /sql needs at least one gate or run directory/],
   ["sql", ["g", "-q", "select 1", "--max-rows=-1"], /--max-rows must be a non-negative/],
+  // One word from a few, read by choiceOption: the same sentence everywhere.
+  [
+    "analyze",
+    ["g", "--out", "o", "--interval", "bc"],
+    /--interval must be percentile or bca, got "bc"$/,
+  ],
+  [
+    "analyze",
+    ["g", "--out", "o", "--cov", "hc4"],
+    /--cov must be hc0, hc1, hc2 or hc3, got "hc4"$/,
+  ],
+  ["reward", ["s", "--out", "o", "--recipe", "D"], /--recipe must be A, B or C, got "D"$/],
+  [
+    "reward",
+    ["s", "--out", "o"],
+    /reward needs --recipe A\|B\|C; see deno task gate reward --help$/,
+  ],
+  [
+    "sequential",
+    ["g", "--out", "o", "--order", "x"],
+    /--order must be run, task or random, got "x"$/,
+  ],
+  // --seed is read by one reader: a non-negative integer for every command.
+  [
+    "reward",
+    ["s", "--out", "o", "--recipe", "A", "--seed", "-3"],
+    /--seed must be a non-negative integer, got "-3"$/,
+  ],
+  [
+    "plan-power",
+    ["--out", "o", "--seed", "-3"],
+    /--seed must be a non-negative integer, got "-3"$/,
+  ],
+  [
+    "history",
+    ["g", "--out", "o", "--seed", "x"],
+    /--seed must be a non-negative integer, got "x"$/,
+  ],
+  [
+    "plan-power",
+    ["--out", "o", "--tasks", "40"],
+    /plan-power needs --columns, --p-present, --resid-sd \(or --from\); see deno task gate plan-power --help$/,
+  ],
 ];
 
 Deno.test("every command: usage errors exit 2 with the reason in one line", async () => {
@@ -255,6 +298,52 @@ Deno.test("every command: usage errors exit 2 with the reason in one line", asyn
     match(err, expected, `${name} ${args.join(" ")}`);
     equal(err.split("\n").length, 1, `${name} ${args.join(" ")}: one line`);
   }
+});
+
+const ALL_COMMANDS = [
+  "validate",
+  "analyze",
+  "heldout",
+  "plan-power",
+  "compare",
+  "study",
+  "reward",
+  "report",
+  "sql",
+  "ledger-audit",
+  "firewall",
+  "history",
+  "sequential",
+  "ladder",
+] as const;
+
+Deno.test("every command: an unknown option is named with the nearest known one, in one line", async () => {
+  for (const name of ALL_COMMANDS) {
+    const { value, log, err } = await captured(() => main([name, "--quiett"]));
+    equal(value, 2, name);
+    equal(log, "", name);
+    equal(
+      err,
+      `usage_error  ${name}: unknown option --quiett; did you mean --quiet?; see deno task gate ${name} --help`,
+    );
+  }
+});
+
+Deno.test("an unknown command: exit 2, one line, the nearest command", async () => {
+  const typo = await captured(() => main(["analyse", "g"]));
+  deepEqual(
+    [typo.value, typo.log, typo.err],
+    [
+      2,
+      "",
+      `usage_error  unknown command "analyse"; did you mean analyze?; see deno task gate --help`,
+    ],
+  );
+  const far = await captured(() => main(["zzzzzz"]));
+  deepEqual(
+    [far.value, far.err],
+    [2, `usage_error  unknown command "zzzzzz"; see deno task gate --help`],
+  );
 });
 
 Deno.test("every command: --help prints its usage and exits 0", async () => {

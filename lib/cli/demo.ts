@@ -6,6 +6,7 @@
  * @module
  */
 import { main } from "./main.ts";
+import { parseCommand, UsageError } from "./args.ts";
 
 const DATA = "data/demo";
 const OUT = "reports/demo";
@@ -175,7 +176,27 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
   ]],
 ];
 
+const HELP = `usage: deno task demo
+
+Runs every step of the demo (validate, analyze, held-out, power, compare,
+study, reward, report...) on ${DATA}/ with the commands a user would type,
+and writes the outputs under ${OUT}/. Takes no arguments.`;
+
 if (import.meta.main) {
+  try {
+    const cli = parseCommand(Deno.args, {
+      name: "demo",
+      helpCommand: "deno task demo",
+      help: HELP,
+      options: {},
+      positionals: { max: 0 },
+    });
+    if (cli === null) Deno.exit(0);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`usage_error  ${error.message}`);
+    Deno.exit(2);
+  }
   let failed = 0;
   for (const [title, args, expected = 0] of DEMO_STEPS) {
     console.error(`\n== ${title}\n$ deno task gate ${args.join(" ")}`);

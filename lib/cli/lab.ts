@@ -15,10 +15,10 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { jupyterPath, KERNEL_NAME, PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
 import { pythonStatus, runPython } from "./python.ts";
+import { readOptions, UsageError } from "./args.ts";
 
 const HELP =
   `usage: deno task lab [--no-browser] [--port N] [--install-kernel-globally] [-- JUPYTERLAB_ARGS...]
@@ -30,6 +30,15 @@ Starts JupyterLab on notebooks/ with the project's Deno kernel (gatelab-deno).
                              (jupyter kernelspec install --user); by default it
                              lives in .jupyter/ and only this command uses it
   -- ARGS...                 passed to JupyterLab as they are (e.g. -- --allow-root)`;
+
+const LAB = { name: "lab", helpCommand: "deno task lab" } as const;
+const SEE = "; see deno task lab --help";
+const LAB_OPTIONS = {
+  "no-browser": { type: "boolean" },
+  port: { type: "string" },
+  "install-kernel-globally": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** The options of `deno task lab`. */
 export interface LabOptions {
@@ -52,35 +61,32 @@ export interface LabOptions {
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(parseLabArgs(["--no-browser", "--port", "8890", "--", "--allow-root"]),
  *   { noBrowser: true, port: 8890, installKernelGlobally: false, extra: ["--allow-root"] });
- * deepEqual(parseLabArgs(["--port", "x"]), { error: "--port needs an integer from 1 to 65535, got x" });
+ * deepEqual(parseLabArgs(["--port", "x"]),
+ *   { error: "lab: --port needs an integer from 1 to 65535, got x; see deno task lab --help" });
+ * deepEqual(parseLabArgs(["--no-browse"]),
+ *   { error: "lab: unknown option --no-browse; did you mean --no-browser?; see deno task lab --help" });
  * ```
  */
 export function parseLabArgs(args: readonly string[]): LabOptions | "help" | { error: string } {
   const split = args.indexOf("--");
   const own = split === -1 ? args : args.slice(0, split);
   const extra = split === -1 ? [] : args.slice(split + 1);
-  let values;
+  let values, positionals;
   try {
-    ({ values } = parseArgs({
-      args: [...own],
-      options: {
-        "no-browser": { type: "boolean" },
-        port: { type: "string" },
-        "install-kernel-globally": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values, positionals } = readOptions(own, LAB_OPTIONS, LAB));
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    if (error instanceof UsageError) return { error: error.message };
+    throw error;
+  }
+  if (positionals.length > 0) {
+    return { error: `lab: takes no positional arguments, got "${positionals[0]}"${SEE}` };
   }
   if (values.help) return "help";
   let port: number | null = null;
   if (values.port !== undefined) {
     port = Number(values.port);
     if (!/^\d+$/.test(values.port) || port < 1 || port > 65535) {
-      return { error: `--port needs an integer from 1 to 65535, got ${values.port}` };
+      return { error: `lab: --port needs an integer from 1 to 65535, got ${values.port}${SEE}` };
     }
   }
   return {
@@ -156,7 +162,7 @@ export async function run(args: readonly string[]): Promise<number> {
     return 0;
   }
   if ("error" in options) {
-    console.error(`usage_error  lab  ${options.error}\n\n${HELP}`);
+    console.error(`usage_error  ${options.error}`);
     return 2;
   }
   const jupyterDir = await writeProjectKernelSpec();

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { UsageError } from "./args.ts";
+import { nearestOption, UsageError } from "./args.ts";
 import { PathError } from "../core/path_error.ts";
 
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
@@ -71,7 +71,11 @@ export async function main(args: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`usage_error  unknown command "${name}"\n\n${usage()}`);
+    const near = nearestOption(name, Object.keys(COMMANDS));
+    console.error(
+      `usage_error  unknown command "${name}"${near ? `; did you mean ${near}?` : ""}` +
+        "; see deno task gate --help",
+    );
     return 2;
   }
   try {
