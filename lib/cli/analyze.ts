@@ -16,7 +16,7 @@ import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { jsonChunks, RawJson } from "../analyze/json_stream.ts";
 import { refusedWhere } from "./refuse.ts";
-import { inputDir, outputDir, outputFile, within } from "./paths.ts";
+import { cacheOption, inputDir, outputDir, outputFile, within } from "./paths.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
@@ -101,13 +101,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
   for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
-  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
-  await outputDir({ label: "--out", path: out }, [...gates, ...cache]);
-  if (values.cache !== undefined) {
-    await outputDir({ label: "--cache", path: values.cache }, [], {
-      replacedWhole: false,
-    });
-  }
+  const cache = cacheOption(values.cache);
+  await outputDir({ label: "--out", path: out }, [...gates, ...cache.inputs]);
+  await cache.check();
   const ledgerPath = values.ledger ?? join(out, "ledger.jsonl");
   if (values.ledger !== undefined && !within(resolve(out), resolve(values.ledger))) {
     await outputFile({ label: "--ledger", path: values.ledger }, "a ledger file (JSONL)");
@@ -116,7 +112,7 @@ export async function run(args: string[]): Promise<number> {
 
   const validation = await validateGates(positionals, {
     ...(waive.length > 0 ? { waive } : {}),
-    ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
+    ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
   for (const w of validation.warnings ?? []) console.error(formatIssue(w));

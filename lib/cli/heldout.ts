@@ -21,7 +21,7 @@ import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldo
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { parseCommand } from "./args.ts";
-import { inputDir, inputFile, outputDir } from "./paths.ts";
+import { cacheOption, inputDir, inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
@@ -65,13 +65,9 @@ export async function run(args: string[]): Promise<number> {
   for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
   const planPath = { label: "--plan", path: planFile };
   await inputFile(planPath, "a heldout plan file (JSON)");
-  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
-  await outputDir({ label: "--out", path: out }, [...gates, planPath, ...cache]);
-  if (values.cache !== undefined) {
-    await outputDir({ label: "--cache", path: values.cache }, [], {
-      replacedWhole: false,
-    });
-  }
+  const cache = cacheOption(values.cache);
+  await outputDir({ label: "--out", path: out }, [...gates, planPath, ...cache.inputs]);
+  await cache.check();
 
   const issues = new IssueList();
   let planBytes: Uint8Array | null = null;
@@ -97,10 +93,9 @@ export async function run(args: string[]): Promise<number> {
   const parsed = planValue === undefined ? null : parseHeldoutPlan(planValue, planFile);
   if (parsed && !parsed.ok) issues.addAll(parsed.issues);
 
-  const cacheOption = values.cache !== undefined ? { cacheDir: values.cache } : {};
-  const validation = await validateGates(positionals, cacheOption);
+  const validation = await validateGates(positionals, cache.options);
   issues.addAll(validation.issues);
-  const later = against.length > 0 ? await validateGates(against, cacheOption) : null;
+  const later = against.length > 0 ? await validateGates(against, cache.options) : null;
   if (later) issues.addAll(later.issues);
   for (const w of [...(validation.warnings ?? []), ...(later?.warnings ?? [])]) {
     console.error(formatIssue(w));

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { inputDir, outputDir } from "./paths.ts";
+import { cacheOption, inputDir, outputDir } from "./paths.ts";
 import { bootstrapOptions, parseCommand } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, type Issue } from "../core/issue.ts";
@@ -63,16 +63,14 @@ export async function run(args: string[]): Promise<number> {
   const { draws, seed } = bootstrapOptions(values, { draws: 0 });
   const steps = positionals.map((path) => ({ label: "step directory", path }));
   for (const s of steps) await inputDir(s, "a gate or analysis directory");
-  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
-  await outputDir({ label: "--out", path: out }, [...steps, ...cache]);
-  if (values.cache !== undefined) {
-    await outputDir({ label: "--cache", path: values.cache }, [], { replacedWhole: false });
-  }
+  const cache = cacheOption(values.cache);
+  await outputDir({ label: "--out", path: out }, [...steps, ...cache.inputs]);
+  await cache.check();
   const read = await readHistorySteps(positionals, {
     draws,
     seed,
     command,
-    ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
+    ...cache.options,
   });
   const quiet = { quiet: values.quiet };
   if (read.issues.length > 0) {

@@ -197,3 +197,39 @@ async function existingAncestor(p: GivenPath): Promise<void> {
     dir = up;
   }
 }
+
+/** `--cache <dir>` as the commands that read runs take it (see {@linkcode cacheOption}). */
+export interface CacheOption {
+  /** The cache as an input `--out` must not contain; empty without `--cache`. */
+  readonly inputs: readonly GivenPath[];
+  /** `{ cacheDir }` for `validateGates`, or `{}` without `--cache`. */
+  readonly options: { readonly cacheDir?: string };
+  /** Checks the cache directory: one written into (not replaced), or a new path. */
+  check(): Promise<void>;
+}
+
+/**
+ * Reads `--cache <dir>` once for every command that takes it: the input
+ * list for the `--out` check, the `validateGates` option and the check of
+ * the cache directory itself.
+ *
+ * @param value The option's value, or `undefined` when it was not given.
+ * @returns See {@linkcode CacheOption}.
+ *
+ * @example
+ * ```ts
+ * import { cacheOption } from "./paths.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(cacheOption(".cache").options, { cacheDir: ".cache" });
+ * deepEqual(cacheOption(undefined).inputs, []);
+ * ```
+ */
+export function cacheOption(value: string | undefined): CacheOption {
+  if (value === undefined) return { inputs: [], options: {}, check: () => Promise.resolve() };
+  const given = { label: "--cache", path: value };
+  return {
+    inputs: [given],
+    options: { cacheDir: value },
+    check: () => outputDir(given, [], { replacedWhole: false }),
+  };
+}

@@ -9,7 +9,7 @@
  * @module
  */
 import { intOption, parseCommand } from "./args.ts";
-import { inputDir, outputDir } from "./paths.ts";
+import { cacheOption, inputDir, outputDir } from "./paths.ts";
 import { formatIssue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -47,17 +47,13 @@ export async function run(args: string[]): Promise<number> {
   const cap = intOption("cap", values.cap, 50, { min: 1 });
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
   for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
-  const cache = values.cache !== undefined ? [{ label: "--cache", path: values.cache }] : [];
-  await outputDir({ label: "--out", path: values.out }, [...gates, ...cache]);
-  if (values.cache !== undefined) {
-    await outputDir({ label: "--cache", path: values.cache }, [], {
-      replacedWhole: false,
-    });
-  }
+  const cache = cacheOption(values.cache);
+  await outputDir({ label: "--out", path: values.out }, [...gates, ...cache.inputs]);
+  await cache.check();
 
   const validation = await validateGates(positionals, {
     capPerCode: cap,
-    ...(values.cache !== undefined ? { cacheDir: values.cache } : {}),
+    ...cache.options,
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });
   for (const w of validation.warnings ?? []) console.error(formatIssue(w));

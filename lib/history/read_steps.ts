@@ -13,7 +13,6 @@ import { runAnalysis } from "../analyze/analyze.ts";
 import type { Role } from "../core/types.ts";
 import type { SelectionStatus } from "../select/select.ts";
 import type { HistoryStep, IntervalKind, StepVersion } from "./step.ts";
-import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of {@linkcode readHistorySteps}. */
 export interface ReadHistoryStepsOptions {
@@ -257,7 +256,7 @@ export async function readHistorySteps(
     try {
       const analysis = await runAnalysis(validation.dataset, {
         draws: options.draws ?? 0,
-        seed: options.seed ?? DEFAULTS.seed,
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
         command: options.command ?? "history",
       });
       steps.push(
