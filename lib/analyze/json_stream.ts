@@ -8,6 +8,19 @@
  * @module
  */
 
+/**
+ * Key under which a value offers its own JSON text to `jsonChunks`: a
+ * function of the current indentation that yields the text of the value
+ * exactly as `JSON.stringify(value, null, 2)` writes it at that depth
+ * (`taskRows` in lib/analyze/task_rows.ts streams its rows this way).
+ */
+export const JSON_PIECES: unique symbol = Symbol("gatelab.jsonPieces");
+
+/** A value that writes its own JSON text (see {@linkcode JSON_PIECES}). */
+export interface JsonPieces {
+  [JSON_PIECES](indent: string): Iterable<string>;
+}
+
 /** Text written verbatim in place of a value (e.g. `0.0`, which JSON.stringify writes as `0`). */
 export class RawJson {
   constructor(readonly text: string) {}
@@ -22,7 +35,8 @@ const CHUNK = 1 << 16;
 
 /**
  * Yields `JSON.stringify(value, null, 2) + "\n"` in chunks of about 64 KiB
- * ({@linkcode RawJson} values are written as their text).
+ * ({@linkcode RawJson} values are written as their text, a value with a
+ * {@linkcode JSON_PIECES} method as the pieces it yields).
  *
  * @param value A JSON-ready value (plain objects, arrays, strings, numbers,
  *   booleans, null; `undefined` and functions are dropped or written as
@@ -49,6 +63,13 @@ export function* jsonChunks(value: unknown): Generator<string, void, undefined> 
   function* write(v: unknown, indent: string): Generator<string, void, undefined> {
     if (v instanceof RawJson) {
       buffer += v.text;
+      return;
+    }
+    if (v !== null && typeof v === "object" && JSON_PIECES in v) {
+      for (const piece of (v as JsonPieces)[JSON_PIECES](indent)) {
+        buffer += piece;
+        yield* flush(false);
+      }
       return;
     }
     if (
