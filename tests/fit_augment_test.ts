@@ -4,11 +4,14 @@
  * tests/infer_diagnostics_test.ts): coefficients, leverages and influence
  * vectors agree to 1e-12 on the Gram route (well-separated product columns),
  * on the QR fallback (a nearly dependent column), and a dependent column gives
- * null on both.
+ * null on both. The block covariances read from the stored product columns
+ * of the influence vectors give the very bits they give from the whole
+ * n x (k + q) matrix, with and without a leverage-1 row.
  */
-import { ok } from "node:assert/strict";
+import { deepEqual, ok } from "node:assert/strict";
 import { extendFit, ExtendScratch } from "../lib/fit/augment.ts";
 import { factorDesign, solveLeastSquares } from "../lib/fit/factor.ts";
+import { clusterCovarianceBlock, robustCovarianceBlock } from "../lib/fit/covariance.ts";
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -75,4 +78,34 @@ Deno.test("extendFit: a dependent product column gives null", () => {
   const p = problem(200, (zi) => (zi[2] = zi[0]!));
   const f = factorDesign(p.x, [p.n, p.k]);
   ok(extendFit(f, new Float64Array(p.n), p.z, p.q) === null);
+});
+
+/** The IEEE bits of each value (NaN and -0 included). */
+const bits = (a: Float64Array) => new BigUint64Array(Float64Array.from(a).buffer);
+
+Deno.test("extendFit: block covariances from the stored product columns have the bits of the whole influence matrix", () => {
+  // The second problem's column 1 of Z is nonzero in row 0 only: that row has leverage 1.
+  const cases = [problem(200, () => {}), problem(200, (zi, u) => (zi[1] = u() < 0 ? 1 : 0))];
+  cases[1]!.z[1] = 1;
+  for (const [c, p] of cases.entries()) {
+    const f = factorDesign(p.x, [p.n, p.k]);
+    const e = p.y.map((v, i) => v - 0.1 * (i % 3));
+    for (const q of [1, p.q]) {
+      const z = q === 1 ? p.z.filter((_, x) => x % p.q === 1) : p.z;
+      const ext = extendFit(f, e, z, q)!;
+      const whole = { n: ext.n, k: ext.k, leverage: ext.leverage, influence: ext.influence };
+      for (const covType of ["hc0", "hc1", "hc3"] as const) {
+        const lean = robustCovarianceBlock(ext, ext.residuals, covType, p.k);
+        const full = robustCovarianceBlock(whole, ext.residuals, covType, p.k);
+        deepEqual(bits(lean.covariance), bits(full.covariance));
+        deepEqual(lean.undefinedColumns, full.undefinedColumns);
+        deepEqual(lean.leverageOneRows, covType === "hc3" && c === 1 ? [0] : []);
+      }
+      const cluster = Int32Array.from({ length: p.n }, (_, i) => i >> 1);
+      deepEqual(
+        bits(clusterCovarianceBlock(ext, ext.residuals, cluster, p.n / 2, p.k)),
+        bits(clusterCovarianceBlock(whole, ext.residuals, cluster, p.n / 2, p.k)),
+      );
+    }
+  }
 });

@@ -8,7 +8,7 @@
  */
 
 import { GatelabError } from "../core/issue.ts";
-import type { SandwichParts } from "./covariance.ts";
+import type { SandwichParts, TailSandwichParts } from "./covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "./factor.ts";
 import { RANK_TOLERANCE } from "./rank.ts";
 
@@ -36,8 +36,14 @@ function buffer(scratch: ExtendScratch | undefined, name: string, length: number
   return scratch ? scratch.take(name, length) : new Float64Array(length);
 }
 
-/** A fit of y on [X Z], built from the fit of y on X by {@linkcode extendFit}. */
-export interface ExtendedFit extends SandwichParts {
+/**
+ * A fit of y on [X Z], built from the fit of y on X by {@linkcode extendFit}.
+ * Only the influence columns of Z are stored (`tail`, n x q); the whole
+ * n x (k + q) `influence` is built on first read (the block covariances of
+ * lib/fit/covariance.ts need only the tail, and a row's whole vector for the
+ * leverage-1 guard).
+ */
+export interface ExtendedFit extends SandwichParts, TailSandwichParts {
   /** Columns of the extended model, k + q. */
   readonly k: number;
   /** Coefficients of Z (the last q of the extended model). */
@@ -165,22 +171,46 @@ export function extendFit(
   const p = k + q;
   const out = buffer(scratch, "out", n);
   const lev = buffer(scratch, "lev", n);
-  const infl = buffer(scratch, "infl", n * p);
   const gLeverage = g!.leverage as Float64Array, gInfluence = g!.influence as Float64Array;
   for (let i = 0; i < n; i++) {
     let fitted = 0;
     for (let t = 0; t < q; t++) fitted += ez[i * q + t]! * gamma[t]!;
     out[i] = residuals[i]! - fitted;
     lev[i] = leverage[i]! + gLeverage[i]!;
-    const row = i * p, rowK = i * k, rowQ = i * q;
+  }
+  // Influence vectors of [X Z]: (u_i - W g_i, g_i); the X part is built only when read.
+  const wholeRow = (i: number, into: Float64Array, at: number): void => {
+    const rowK = i * k, rowQ = i * q;
     for (let j = 0; j < k; j++) {
       let s = influence[rowK + j]!;
       for (let t = 0; t < q; t++) s -= w[j * q + t]! * gInfluence[rowQ + t]!;
-      infl[row + j] = s;
+      into[at + j] = s;
     }
-    for (let t = 0; t < q; t++) infl[row + k + t] = gInfluence[rowQ + t]!;
-  }
-  return { n, k: p, gamma, residuals: out, dfResid: n - p, leverage: lev, influence: infl };
+    for (let t = 0; t < q; t++) into[at + k + t] = gInfluence[rowQ + t]!;
+  };
+  let whole: Float64Array | null = null;
+  return {
+    n,
+    k: p,
+    gamma,
+    residuals: out,
+    dfResid: n - p,
+    leverage: lev,
+    tailFrom: k,
+    tail: gInfluence,
+    influenceRow: (i) => {
+      const row = new Float64Array(p);
+      wholeRow(i, row, 0);
+      return row;
+    },
+    get influence(): Float64Array {
+      if (whole === null) {
+        whole = buffer(scratch, "infl", n * p);
+        for (let i = 0; i < n; i++) wholeRow(i, whole, i * p);
+      }
+      return whole;
+    },
+  };
 }
 
 /** Leverages, influence vectors and coefficients of EZ, from {@linkcode gramExtension}. */

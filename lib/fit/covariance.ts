@@ -21,6 +21,39 @@ export interface SandwichParts {
   readonly influence: ArrayLike<number>;
 }
 
+/**
+ * Leverages and the trailing influence columns `tailFrom..k-1` of a fit whose
+ * whole influence vectors are not stored (a fit extended by product columns,
+ * lib/fit/augment.ts): the block covariances read the tail, and a row's
+ * whole vector only for the leverage-1 guard.
+ */
+export interface TailSandwichParts {
+  readonly n: number;
+  readonly k: number;
+  /** Leverage h_i of every row. */
+  readonly leverage: ArrayLike<number>;
+  /** First column of `tail`. */
+  readonly tailFrom: number;
+  /** Columns tailFrom..k-1 of the influence vectors, row-major n x (k - tailFrom). */
+  readonly tail: ArrayLike<number>;
+  /** The whole influence vector u_i of row i (k values). */
+  influenceRow(i: number): ArrayLike<number>;
+}
+
+/** Where columns from..k-1 of the influence vectors sit: row i, column from + a at i * stride + offset + a. */
+function blockOf(
+  f: SandwichParts | TailSandwichParts,
+  from: number,
+): { values: ArrayLike<number>; stride: number; offset: number } {
+  if (!("tail" in f)) return { values: f.influence, stride: f.k, offset: from };
+  if (from < f.tailFrom) {
+    throw new RangeError(
+      `Cannot take the block from column ${from}: only ${f.tailFrom}.. is stored`,
+    );
+  }
+  return { values: f.tail, stride: f.k - f.tailFrom, offset: from - f.tailFrom };
+}
+
 /** Heteroskedasticity-consistent covariance types. */
 export type CovType = "hc0" | "hc1" | "hc2" | "hc3";
 
@@ -81,7 +114,7 @@ export function robustCovariance(
  * interaction screen uses it for the product columns of a fit extended by
  * rank-one updates.
  *
- * @param f Leverages and influence vectors of the (extended) fit.
+ * @param f Leverages and influence vectors of the (extended) fit, or only their trailing columns.
  * @param residuals e = y - X b of that fit, length n.
  * @param covType Which estimator.
  * @param from First column of the block.
@@ -99,29 +132,30 @@ export function robustCovariance(
  * ```
  */
 export function robustCovarianceBlock(
-  f: SandwichParts,
+  f: SandwichParts | TailSandwichParts,
   residuals: ArrayLike<number>,
   covType: CovType,
   from: number,
 ): RobustCovariance {
-  const { n, k, leverage, influence } = f;
+  const { n, k, leverage } = f;
   const q = k - from;
+  const { values, stride, offset } = blockOf(f, from);
   const cov = new Float64Array(q * q);
   const undefinedColumns = new Uint8Array(q);
   const leverageOneRows: number[] = [];
   const weighted = covType === "hc2" || covType === "hc3";
   for (let i = 0; i < n; i++) {
     const e = residuals[i]!;
-    const row = i * k;
     const oneMinusH = 1 - leverage[i]!;
     if (weighted && oneMinusH < LEVERAGE_ONE_TOLERANCE) {
       // The row's residual is 0/0: every coefficient the row determines (a nonzero entry of
       // u_i, relative to the row's largest) is undefined.
       leverageOneRows.push(i);
+      const [whole, at] = "tail" in f ? [f.influenceRow(i), 0] : [f.influence, i * k];
       let scale = 0;
-      for (let j = 0; j < k; j++) scale = Math.max(scale, Math.abs(influence[row + j]!));
+      for (let j = 0; j < k; j++) scale = Math.max(scale, Math.abs(whole[at + j]!));
       for (let j = from; j < k; j++) {
-        if (Math.abs(influence[row + j]!) > 1e-10 * scale) undefinedColumns[j - from] = 1;
+        if (Math.abs(whole[at + j]!) > 1e-10 * scale) undefinedColumns[j - from] = 1;
       }
       continue;
     }
@@ -129,11 +163,11 @@ export function robustCovarianceBlock(
     if (covType === "hc2") w /= oneMinusH;
     else if (covType === "hc3") w /= oneMinusH * oneMinusH;
     if (w === 0) continue;
-    const base = row + from;
+    const base = i * stride + offset;
     for (let a = 0; a < q; a++) {
-      const ua = influence[base + a]! * w;
+      const ua = values[base + a]! * w;
       if (ua === 0) continue;
-      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + ua * influence[base + b]!;
+      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + ua * values[base + b]!;
     }
   }
   const scale = covType === "hc1" ? (n - k > 0 ? n / (n - k) : NaN) : 1;
@@ -180,7 +214,7 @@ export function clusterCovariance(
  * The trailing block (coefficients `from..k-1`) of {@linkcode clusterCovariance}
  * in O(n (k-from) + G (k-from)^2); the small-sample factor uses the full k.
  *
- * @param f Leverages and influence vectors of the (extended) fit.
+ * @param f Leverages and influence vectors of the (extended) fit, or only their trailing columns.
  * @param residuals e = y - X b of that fit.
  * @param cluster Cluster index 0..clusterCount-1 of every row.
  * @param clusterCount G.
@@ -188,14 +222,15 @@ export function clusterCovariance(
  * @returns Row-major (k-from) x (k-from) covariance; all NaN when G < 2 or N <= K.
  */
 export function clusterCovarianceBlock(
-  f: SandwichParts,
+  f: SandwichParts | TailSandwichParts,
   residuals: ArrayLike<number>,
   cluster: ArrayLike<number>,
   clusterCount: number,
   from: number,
 ): Float64Array {
-  const { n, k, influence } = f;
+  const { n, k } = f;
   const q = k - from;
+  const { values, stride, offset } = blockOf(f, from);
   const cov = new Float64Array(q * q);
   if (clusterCount < 2 || n <= k) return cov.fill(NaN);
   const sums = new Float64Array(clusterCount * q);
@@ -208,8 +243,8 @@ export function clusterCovarianceBlock(
         `Cannot cluster row ${i}: cluster ${g} is not in 0..${clusterCount - 1}`,
       );
     }
-    const base = i * k + from;
-    for (let j = 0; j < q; j++) sums[g * q + j] = sums[g * q + j]! + influence[base + j]! * e;
+    const base = i * stride + offset;
+    for (let j = 0; j < q; j++) sums[g * q + j] = sums[g * q + j]! + values[base + j]! * e;
   }
   for (let g = 0; g < clusterCount; g++) {
     const base = g * q;

@@ -305,7 +305,7 @@ export function interactionScreen(
   const covariance = screenCovariance(dataset, options.covariance ?? "auto");
   const main = mainFit(dataset, metric);
   const { n, k, design, columns } = dataset;
-  const z = new Float64Array(n);
+  const z = new Uint8Array(n);
   const scratch = new ExtendScratch(); // one set of n x (k+1) buffers for all pairs
   const raw: {
     a: number;
@@ -432,7 +432,7 @@ function jointTest(
   const q = pairs.length;
   const p = k + q;
   if (q === 0 || n - p <= 0) return null;
-  const z = new Float64Array(n * q);
+  const z = new Uint8Array(n * q); // products of 0/1 columns: 1 byte each, not 8
   for (let i = 0; i < n; i++) {
     pairs.forEach((pr, t) => (z[i * q + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
   }
