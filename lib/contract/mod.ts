@@ -5,4 +5,5 @@ export * from "./gate.ts";
 export * from "./assignment.ts";
 export * from "./schema_issues.ts";
 export * from "./trace_fast.ts";
+export * from "./assignment_fast.ts";
 export * from "./outputs/mod.ts";

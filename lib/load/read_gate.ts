@@ -3,9 +3,10 @@ import { join } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import { type GatePlan, GatePlanSchema } from "../contract/gate.ts";
 import { type AssignmentLine, AssignmentLineSchema } from "../contract/assignment.ts";
+import { isAssignmentLineFast } from "../contract/assignment_fast.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
-import { readJsonFile } from "./read_run.ts";
+import { readJsonFile, stringPool } from "./read_run.ts";
 import { readFailure } from "./regular_file.ts";
 
 /** One assignment with its one-based line in assignments.jsonl. */
@@ -55,13 +56,29 @@ export async function readGateParts(dir: string): Promise<GateParts> {
   }
   const assignments: LoadedAssignment[] = [];
   try {
+    const { intern } = stringPool();
     await forEachJsonlLine(assignmentsPath, (value, line) => {
-      const parsed = parseWithSchema(AssignmentLineSchema, value, {
-        file: assignmentsPath,
-        line,
-      });
-      if (parsed.ok) assignments.push({ ...parsed.value, line });
-      else issues.push(...parsed.issues);
+      let a: AssignmentLine;
+      if (isAssignmentLineFast(value)) a = value;
+      else {
+        const parsed = parseWithSchema(AssignmentLineSchema, value, {
+          file: assignmentsPath,
+          line,
+        });
+        if (!parsed.ok) {
+          issues.push(...parsed.issues);
+          return;
+        }
+        a = parsed.value;
+      }
+      // The line's object is this reader's own (fresh from JSON.parse or zod): its version ids
+      // are swapped for one shared copy in place (keys are interned by the engine already).
+      const slots = a.slots;
+      for (const key of Object.keys(slots)) {
+        const version = slots[key]!;
+        if (version !== null) slots[key] = intern(version);
+      }
+      assignments.push({ ...a, split: intern(a.split), task_id: intern(a.task_id), line });
     }, {
       onBytes: (chunk) => hash.update(chunk),
       label: assignmentsPath,

@@ -77,6 +77,29 @@ function finiteRewards(raw: Record<string, unknown> | undefined): Record<string,
   return out;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * One copy of each distinct string: a trace or assignment line repeats the
+ * split, task ids and version ids of other lines, and each parsed line
+ * would otherwise keep its own copies for as long as the run is held.
+ */
+export function stringPool(): {
+  intern: (s: string) => string;
+  internAll: (xs: readonly string[]) => readonly string[];
+} {
+  const pool = new Map<string, string>();
+  const intern = (s: string): string => {
+    const seen = pool.get(s);
+    if (seen !== undefined) return seen;
+    pool.set(s, s);
+    return s;
+  };
+  const internAll = (xs: readonly string[]): readonly string[] =>
+    xs.length === 0 ? NONE : xs.map(intern);
+  return { intern, internAll };
+}
+
 /**
  * Reads a run directory as far as possible, collecting every issue
  * (unreadable files: `io_error`; bad JSON: `parse_error`; schema
@@ -105,6 +128,7 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
   const hash = createHash("sha256");
   if (manifestBytes) hash.update(manifestBytes);
   const attempts: Attempt[] = [];
+  const { intern, internAll } = stringPool();
   let tracesRead = true;
   try {
     await forEachJsonlLine(tracesPath, (value, line) => {
@@ -119,15 +143,15 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
         t = parsed.value;
       }
       attempts.push({
-        split: t.split,
-        task_id: t.task_id,
+        split: intern(t.split),
+        task_id: intern(t.task_id),
         sample_id: t.sample_id,
         attempt: t.attempt,
         status: t.status,
         reward: t.reward ?? null,
         rewards: finiteRewards(t.rewards),
         success: t.success ?? null,
-        injected: t.injected ?? [],
+        injected: t.injected === undefined ? NONE : internAll(t.injected),
         job_seed: t.job_seed ?? null,
         steps: t.steps ?? null,
         tokens: t.tokens ?? null,
