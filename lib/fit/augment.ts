@@ -125,23 +125,43 @@ export function extendFit(
       w[j * q + t] = s;
     }
   }
-  // EZ = Z - X W, and the norms of Z for the rank rule.
-  const ez = buffer(scratch, "ez", n * q);
+  // Norms of Z for the rank rule.
   const zNorm2 = new Float64Array(q);
   for (let i = 0; i < n; i++) {
     for (let t = 0; t < q; t++) {
       const zi = z[i * q + t]!;
       zNorm2[t] = zNorm2[t]! + zi * zi;
-      let s = zi;
-      for (let j = 0; j < k; j++) s -= x[i * k + j]! * w[j * q + t]!;
-      ez[i * q + t] = s;
     }
   }
+  // Row i of EZ = Z - X W into `into` at `at`. Only the nonzero entries of x_i are visited
+  // (the design is 0/1): with W finite, leaving out s - 0 * w changes no bit (s is never -0).
+  // With more than one column EZ is not stored (n x q) but built again wherever a row is needed.
+  const sparse = w.every(Number.isFinite);
+  const present = new Int32Array(k);
+  const ezRow = (i: number, into: Float64Array, at: number): void => {
+    const rowK = i * k, rowQ = i * q;
+    let m = 0;
+    for (let j = 0; j < k; j++) if (!sparse || x[rowK + j] !== 0) present[m++] = j;
+    // Column by column of X, so W is read along its rows; each entry still subtracts its
+    // terms in the order of j.
+    for (let t = 0; t < q; t++) into[at + t] = z[rowQ + t]!;
+    for (let c = 0; c < m; c++) {
+      const j = present[c]!, xj = x[rowK + j]!, wj = j * q;
+      for (let t = 0; t < q; t++) into[at + t] = into[at + t]! - xj * w[wj + t]!;
+    }
+  };
+  let ez: Float64Array | null = null;
+  const storeEz = (): Float64Array => {
+    const all = buffer(scratch, "ez", n * q);
+    for (let i = 0; i < n; i++) ezRow(i, all, i * q);
+    return all;
+  };
   let g: Pick<DesignFactorization, "leverage" | "influence"> | null;
   let gamma: Float64Array;
   if (q === 1) {
     // One column: the Householder factorisation of ez is its normalisation, so write it out
     // (same rank rule: ||ez|| <= RANK_TOLERANCE ||z||).
+    ez = storeEz();
     let s = 0, d = 0;
     for (let i = 0; i < n; i++) {
       s += ez[i]! * ez[i]!;
@@ -155,9 +175,12 @@ export function extendFit(
     }
     g = { leverage: lev1, influence: infl1 };
     gamma = Float64Array.of(d / s);
-  } else if ((g = gramExtension(x, z, ez, residuals, xtz, w, zNorm2, n, k, q, scratch)) !== null) {
+  } else if (
+    (g = gramExtension(x, z, ezRow, residuals, xtz, w, zNorm2, n, k, q, scratch)) !== null
+  ) {
     gamma = (g as GramExtension).gamma;
   } else {
+    ez = storeEz();
     let full: DesignFactorization;
     try {
       full = factorDesign(ez, [n, q], { referenceNorms: zNorm2.map(Math.sqrt) });
@@ -172,9 +195,12 @@ export function extendFit(
   const out = buffer(scratch, "out", n);
   const lev = buffer(scratch, "lev", n);
   const gLeverage = g!.leverage as Float64Array, gInfluence = g!.influence as Float64Array;
+  const ezOne = new Float64Array(q);
   for (let i = 0; i < n; i++) {
+    let row = ez, at = i * q;
+    if (row === null) ezRow(i, row = ezOne, at = 0);
     let fitted = 0;
-    for (let t = 0; t < q; t++) fitted += ez[i * q + t]! * gamma[t]!;
+    for (let t = 0; t < q; t++) fitted += row[at + t]! * gamma[t]!;
     out[i] = residuals[i]! - fitted;
     lev[i] = leverage[i]! + gLeverage[i]!;
   }
@@ -239,7 +265,7 @@ const GRAM_PIVOT_SHARE = 1e-2;
 function gramExtension(
   x: ArrayLike<number>,
   z: ArrayLike<number>,
-  ez: Float64Array,
+  ezRow: (i: number, into: Float64Array, at: number) => void,
   residuals: ArrayLike<number>,
   xtz: Float64Array,
   w: Float64Array,
@@ -322,8 +348,10 @@ function gramExtension(
   const influence = buffer(scratch, "gInfluence", n * q);
   const leverage = buffer(scratch, "gLeverage", n);
   const eze = new Float64Array(q);
+  const ez = new Float64Array(q);
   for (let i = 0; i < n; i++) {
     const row = i * q;
+    ezRow(i, ez, 0);
     influence.fill(0, row, row + q);
     for (let t = 0; t < q; t++) {
       const zt = z[row + t]!;
@@ -341,8 +369,8 @@ function gramExtension(
     const e = residuals[i]!;
     let h = 0;
     for (let a = 0; a < q; a++) {
-      h += ez[row + a]! * influence[row + a]!;
-      eze[a] = eze[a]! + ez[row + a]! * e;
+      h += ez[a]! * influence[row + a]!;
+      eze[a] = eze[a]! + ez[a]! * e;
     }
     leverage[i] = h;
   }
