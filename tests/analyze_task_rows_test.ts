@@ -93,6 +93,12 @@ Deno.test("taskRows: rows read through the view equal the rows built as objects"
   }
 });
 
+Deno.test("taskRows: rows carry gate_id by default only when the dataset pools several gates", () => {
+  const d = dataset(2, 1, ["reward"], [1]);
+  deepEqual(taskRows(d)[0]!.gate_id, "round-1");
+  deepEqual("gate_id" in taskRows({ ...d, gates: [{ gate_id: "g" }] })[0]!, false);
+});
+
 Deno.test("taskRows: the view refuses writes", () => {
   const view = taskRows(dataset(2, 1, ["reward"], [1]), {}) as TaskRow[];
   throws(() => (view[0] = view[1]!), TypeError);
@@ -130,7 +136,7 @@ Deno.test("taskRows: streamed from the columns, the same bytes as JSON.stringify
 
 Deno.test("taskRows: a large view streams in chunks near the 64 KiB target", () => {
   const d = dataset(3000, 16, ["reward", "r_strict"], [0.1234, 0.5, 1]);
-  const chunks = [...jsonChunks({ tasks: taskRows(d) })];
+  const chunks = [...jsonChunks({ tasks: taskRows(d, { pooled: false }) })];
   ok(chunks.length > 10);
   for (const c of chunks) ok(c.length < (1 << 16) + 2000);
   deepEqual(chunks.join(""), JSON.stringify({ tasks: builtRows(d, false) }, null, 2) + "\n");
