@@ -14,6 +14,35 @@ import { quiet } from "./fixtures.ts";
 
 const versions = ["query-formulation", "variant-price-check", "old-cart", "new-cart"];
 
+const GENERATOR = { tool: "gatelab", version: "0.1.0", command: "gate analyze gate-a --out out" };
+const RUN = { run_id: "gate-a", run_dir: ".", sha256: "b".repeat(64) };
+
+/** A coefficient with every field contributions.json holds; the statistics not set are null. */
+const coef = (estimate: number, se_hc3: number, extra: Record<string, unknown> = {}) => ({
+  estimate,
+  se_hc3,
+  se_robust: null,
+  t: null,
+  p: null,
+  se_cluster: null,
+  t_cluster: null,
+  p_cluster: null,
+  amce: null,
+  amce_gap: null,
+  ...extra,
+});
+
+/** A metric's fit numbers (made up) around its means and coefficients. */
+const fit = (rest: Record<string, unknown>) => ({
+  n: 6,
+  k: 4,
+  df_resid: 2,
+  resid_se: 0.1,
+  ssr: 0.02,
+  r2_uncentered: 0.5,
+  ...rest,
+});
+
 export const CONTRIBUTIONS = {
   format: "gatelab.contributions/v1",
   estimator: {
@@ -22,8 +51,19 @@ export const CONTRIBUTIONS = {
     intercept: 0.0,
   },
   baseline: { run_id: "bare-val", run_dir: "../bare-val", sha256: "a".repeat(64) },
-  masked: { run_id: "gate-a", run_dir: ".", sha256: "b".repeat(64) },
+  masked: RUN,
+  conventions: { cov_type: "HC3" },
+  gates: [{
+    gate_id: "gate-a",
+    gate_dir: ".",
+    stage: "cold_start",
+    budget_k: 2,
+    mask_seed: 1,
+    p_present: 0.5,
+    masked: RUN,
+  }],
   n_pairs: 6,
+  n_tasks: 6,
   columns: [
     { version_id: versions[0], slot_id: "s1", chunk_id: "query-formulation", role: "add" },
     { version_id: versions[1], slot_id: "s2", chunk_id: "variant-price-check", role: "add" },
@@ -31,33 +71,49 @@ export const CONTRIBUTIONS = {
     { version_id: versions[3], slot_id: "s3", chunk_id: "cart", role: "new" },
   ],
   metrics: {
-    reward: {
+    reward: fit({
       masked_mean: 0.55,
       bare_mean: 0.4,
       delta_mean: 0.15,
       coefficients: {
-        [versions[0]!]: { estimate: 0.12, se_hc3: 0.04, se_bootstrap: 0.05, ci: [0.03, 0.21] },
-        [versions[1]!]: { estimate: -0.02, se_hc3: 0.05, se_bootstrap: 0.05, ci: [-0.11, 0.08] },
-        [versions[2]!]: { estimate: 0.03, se_hc3: 0.06 },
-        [versions[3]!]: { estimate: 0.07, se_hc3: 0.06 },
+        [versions[0]!]: coef(0.12, 0.04, { se_bootstrap: 0.05, ci: [0.03, 0.21] }),
+        [versions[1]!]: coef(-0.02, 0.05, { se_bootstrap: 0.05, ci: [-0.11, 0.08] }),
+        [versions[2]!]: coef(0.03, 0.06),
+        [versions[3]!]: coef(0.07, 0.06),
       },
-    },
-    r_strict: {
+    }),
+    r_strict: fit({
       masked_mean: 0.55,
       bare_mean: 0.4,
       delta_mean: 0.15,
       coefficients: {
-        [versions[0]!]: { estimate: 0.12, se_hc3: 0.04 },
-        [versions[1]!]: { estimate: -0.02, se_hc3: 0.05 },
-        [versions[2]!]: { estimate: 0.03, se_hc3: 0.06 },
-        [versions[3]!]: { estimate: 0.07, se_hc3: 0.06 },
+        [versions[0]!]: coef(0.12, 0.04),
+        [versions[1]!]: coef(-0.02, 0.05),
+        [versions[2]!]: coef(0.03, 0.06),
+        [versions[3]!]: coef(0.07, 0.06),
       },
-    },
+    }),
   },
+  warnings: [],
   bootstrap: {
     method: "task_bootstrap",
+    resample_unit: "task (split, task_id)",
     draws: 1000,
     seed: 1,
+    draw_order: "one stream",
+    stream_layout: "one block",
+    interval: "percentile",
+    interval_levels: [0.025, 0.975],
+    quantile_rule: "sorted[floor(q*(B-1))]",
+    se_ddof: 1,
+    bca_method: null,
+    degenerate: {
+      policy: "excluded",
+      singular_draws: 0,
+      draws_with_absent_column: 0,
+      absent_per_version: {},
+    },
+    metrics: {},
     stability: {
       metric: "reward",
       budget_k: 2,
@@ -96,6 +152,7 @@ export const CONTRIBUTIONS = {
       r_strict: { masked: 0.5 + i / 20, bare: 0.4, delta: 0.1 + i / 20 },
     },
   })),
+  generator: GENERATOR,
 };
 
 export const SELECTION = {
@@ -141,41 +198,80 @@ export const SELECTION = {
       retired: true,
     },
   ],
+  tie_tolerance: 1e-12,
+  exploratory: false,
+  gate_budget_k: 2,
+  stage: "cold_start",
+  gate_ids: ["gate-a"],
+  baseline_sha256: "a".repeat(64),
+  estimator: "paired_delta_ols_no_intercept",
+  conventions: {},
+  generator: GENERATOR,
 };
+
+/** An arm of study.json: the numbers the tests set, the tallies empty. */
+const arm = (rest: Record<string, unknown>) => ({
+  ...rest,
+  label: rest["complete"] ? "complete" : "incomplete",
+  train_seeds: [1, 2],
+  task_count: 240,
+  slots: {},
+  attempts: { attempts: 0, used: 0, violations: 0, by_kind: {}, reasons: {} },
+});
 
 export const STUDY = {
   format: "gatelab.study/v1",
-  bootstrap: { draws: 10000, seed: 20260927, resample: "seeds+tasks" },
+  bootstrap: {
+    draws: 10000,
+    seed: 20260927,
+    resample: "seeds+tasks",
+    resample_note: "",
+    interval: "percentile, q = 0.025 and 0.975",
+    quantile_rule: "sorted[floor(q*(B-1))]",
+    draw_order: "",
+    prng: "xoshiro128**",
+  },
+  estimator: {},
   arms: {
-    M: {
+    M: arm({
       planned: 480,
       observed: 480,
       successes: 240,
       estimate: 0.5,
       bounds: [0.5, 0.5],
       complete: true,
-    },
-    B: {
+    }),
+    B: arm({
       planned: 480,
       observed: 480,
       successes: 192,
       estimate: 0.4,
       bounds: [0.4, 0.4],
       complete: true,
-    },
-    O: {
+    }),
+    O: arm({
       planned: 480,
       observed: 476,
       successes: 200,
       estimate: null,
       bounds: [0.4167, 0.425],
       complete: false,
-    },
+    }),
   },
   comparisons: [
     { a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0.05, 0.15] },
     { a: "M", b: "O", complete: false, estimate: null, bounds: [0.075, 0.0833], ci: null },
-  ],
+  ].map((c) => ({
+    ...c,
+    label: c.complete ? "complete" : "incomplete",
+    resample: "seeds+tasks",
+    per_seed: null,
+  })),
+  costs: {},
+  attempts: { attempts: 0, used: 0, violations: 0 },
+  issues: [],
+  generator: { ...GENERATOR, command: "gate study study --out out" },
+  inputs: [],
 };
 
 const stat = (mean: number) => ({
@@ -189,6 +285,18 @@ const stat = (mean: number) => ({
 
 export const HELDOUT = {
   format: "gatelab.heldout/v1",
+  generator: { ...GENERATOR, command: "gate heldout gate-a --plan p.json --out out" },
+  estimator: {
+    name: "paired_delta_ols_no_intercept",
+    formula: "R_i - B_i = C_i' beta + e_i",
+    intercept: 0.0,
+  },
+  baseline: { run_id: "bare-val", run_dir: "../bare-val", sha256: "a".repeat(64) },
+  gates: [{ gate_id: "gate-a", gate_dir: ".", masked: RUN }],
+  plan_file: { path: "p.json", sha256: "c".repeat(64) },
+  inputs: [],
+  n_rows: 6,
+  n_tasks: 6,
   plan: {
     format: "gatelab.heldout-plan/v1",
     scheme: "split_half",
@@ -198,6 +306,10 @@ export const HELDOUT = {
     metric: "reward",
   },
   budget_k: 2,
+  split_unit: "task (split, task_id)",
+  permutation: "",
+  selection_rule: "",
+  definitions: {},
   degenerate_splits: 0,
   realised_to_predicted: 0.8,
   summary: {
@@ -206,14 +318,26 @@ export const HELDOUT = {
     gain_predicted: stat(0.2),
     gain_realised: stat(0.16),
   },
+  summary_quantile_rule: "sorted[floor(q*(B-1))]",
+  summary_sd: "sd over splits",
   splits: [0, 1, 2, 3].map((i) => ({
     repeat: i >> 1,
     fold: i % 2,
+    fit_tasks: 3,
+    heldout_tasks: 3,
     ok: true,
+    spearman: 0.5,
+    kendall_tau_b: 0.3,
+    selected_fit: [versions[0]],
+    selected_heldout: [versions[0]],
+    topk_overlap: 1,
+    topk_jaccard: 0.5,
     gain_predicted: 0.2 + i / 100,
     gain_realised: 0.16 - i / 100,
   })),
   against: {
+    gates: [{ gate_id: "gate-b", gate_dir: ".", masked: RUN }],
+    baseline: { run_id: "bare-val", run_dir: "../bare-val", sha256: "a".repeat(64) },
     metric: "reward",
     budget_k: 2,
     shared: [versions[0], versions[1], versions[3]],

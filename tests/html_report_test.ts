@@ -161,7 +161,7 @@ Deno.test("comparison.json and power.json become tables, not raw JSON", async ()
   await Deno.remove(out, { recursive: true });
 });
 
-Deno.test("a malformed power.json or comparison.json is a schema_error with its field path", async () => {
+Deno.test("a malformed power.json or comparison.json is a output_schema_mismatch with its field path", async () => {
   const dir = await writeAnalysisFixture({ selection: false, heldout: false, study: false });
   await addGateBAndPower(dir);
   const power = JSON.parse(await Deno.readTextFile(`${dir}/power.json`));
@@ -174,8 +174,8 @@ Deno.test("a malformed power.json or comparison.json is a schema_error with its 
   deepEqual(
     r.ok ? [] : r.issues.map((i) => [i.code, i.file?.split("/").pop(), i.path]).sort(),
     [
-      ["schema_error", "comparison.json", "metrics.reward.difference"],
-      ["schema_error", "power.json", "analytic.mde_80"],
+      ["output_schema_mismatch", "comparison.json", "metrics.reward.difference"],
+      ["output_schema_mismatch", "power.json", "analytic.mde_80"],
     ],
   );
   await Deno.remove(dir, { recursive: true });
@@ -192,10 +192,12 @@ Deno.test("bad inputs: exit 2, validation.json with file and field path, no repo
   const validation = JSON.parse(await Deno.readTextFile(`${out}/validation.json`));
   deepEqual(validation.ok, false);
   deepEqual(validation.issues.map((i: { code: string }) => i.code).sort(), [
+    "output_schema_mismatch",
     "parse_error",
-    "schema_error",
   ]);
-  const schema = validation.issues.find((i: { code: string }) => i.code === "schema_error");
+  const schema = validation.issues.find((i: { code: string }) =>
+    i.code === "output_schema_mismatch"
+  );
   deepEqual(schema.path, "metrics.reward.masked_mean");
   ok(schema.file.endsWith("contributions.json"));
   await Deno.stat(`${out}/report.html`).then(() => ok(false, "report.html written"), () => {});

@@ -9,7 +9,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { assertSnapshotFile } from "./study_snapshot.ts";
 import { CONTRIBUTIONS as RAW_CONTRIBUTIONS, SELECTION as RAW_SELECTION } from "./html_fixture.ts";
-import { ContributionsFileSchema, SelectionFileSchema } from "../lib/figures/output_shapes.ts";
+import { ContributionsSchema, SelectionSchema } from "../lib/contract/outputs/mod.ts";
 import { coefficientTables, selectionTable } from "../lib/report/gate_tables.ts";
 import { toLatex, toMarkdown } from "../lib/report/table.ts";
 import { toHtmlTable } from "../lib/html/html_table.ts";
@@ -17,8 +17,8 @@ import { displayTable, JUPYTER_DISPLAY } from "../lib/html/display.ts";
 import { formatWithInterval, statusLabel } from "../lib/report/format.ts";
 
 // As the report reads them: checked by the output schemas.
-const CONTRIBUTIONS = ContributionsFileSchema.parse(RAW_CONTRIBUTIONS);
-const SELECTION = SelectionFileSchema.parse(RAW_SELECTION);
+const CONTRIBUTIONS = ContributionsSchema.parse(RAW_CONTRIBUTIONS);
+const SELECTION = SelectionSchema.parse(RAW_SELECTION);
 const tables = [...coefficientTables(CONTRIBUTIONS), selectionTable(SELECTION)];
 
 Deno.test("format snapshot: Markdown", async () => {

@@ -204,7 +204,7 @@ Deno.test("gate report puts sequential after the gate and ladder cards after Gat
   equal(renderReport(outputs).html, renderReport(outputs).html);
 });
 
-Deno.test("hand-broken sequential.json and ladder_result.json: schema_error with file and field path", async () => {
+Deno.test("hand-broken sequential.json and ladder_result.json: output_schema_mismatch with file and field path", async () => {
   const demo = await demoOutputs();
   await using dir = await tempDir();
   const seq = JSON.parse(await Deno.readTextFile(`${demo}/sequential-a/sequential.json`));
@@ -221,11 +221,11 @@ Deno.test("hand-broken sequential.json and ladder_result.json: schema_error with
     r.issues.map((i) => [i.code, i.file, i.path]),
     [
       [
-        "schema_error",
+        "output_schema_mismatch",
         `${dir.path}/sequential.json`,
         "metrics.reward.versions.query-formulation.v1.fixed_n_interval",
       ],
-      ["schema_error", `${dir.path}/ladder_result.json`, "exit"],
+      ["output_schema_mismatch", `${dir.path}/ladder_result.json`, "exit"],
     ],
   );
 });

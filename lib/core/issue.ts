@@ -37,6 +37,8 @@ export const EXTENSION_CODES = [
   "comparison_invalid",
   "baseline_changed",
   "plan_invalid",
+  // an output file read back (gate report, plan-power --from, gate history) that does not match its schema
+  "output_schema_mismatch",
   // gate history (docs/FORMAT.md, Extensions: history)
   "lineage_mismatch",
   "version_reused",

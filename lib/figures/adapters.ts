@@ -11,12 +11,41 @@ import type { StabilityRow } from "./stability.ts";
 import type { StudyRow } from "./study_arms.ts";
 import type { RankPoint } from "./heldout.ts";
 import type {
-  AcrossGateFile,
-  ContributionsFile,
-  HeldoutFile,
-  SelectionFile,
-  StudyFile,
-} from "./output_shapes.ts";
+  AcrossGateJson,
+  ContributionsJson,
+  HeldoutJson,
+  SelectionJson,
+  StudyJson,
+  View,
+} from "../contract/outputs/mod.ts";
+
+type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
+type Arm = StudyJson["arms"][string];
+type Comparison = StudyJson["comparisons"][number];
+type Split = HeldoutJson["splits"][number];
+
+/** What {@linkcode forestRows} reads of contributions.json. */
+export interface ForestInput {
+  readonly columns: ContributionsJson["columns"];
+  readonly metrics: Readonly<
+    Record<string, {
+      readonly coefficients: Readonly<
+        Record<string, View<Coefficient, "estimate", "se_hc3" | "se_cluster" | "ci">>
+      >;
+    }>
+  >;
+}
+
+/** What {@linkcode deltaPoints} reads of contributions.json. */
+export interface DeltaInput {
+  readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
+}
+
+/** What {@linkcode studyRows} reads of study.json. */
+export interface StudyRowsInput {
+  readonly arms: Readonly<Record<string, Pick<Arm, "estimate" | "bounds">>>;
+  readonly comparisons: readonly Pick<Comparison, "a" | "b" | "estimate" | "ci" | "bounds">[];
+}
 
 /** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
 const Z95 = 1.959963984540054;
@@ -53,15 +82,14 @@ export interface ForestRowsOptions {
  * import { deepEqual } from "node:assert/strict";
  * const { rows, sources } = forestRows({
  *   columns: [{ version_id: "v1", slot_id: "s", chunk_id: "c", role: "add" }],
- *   metrics: { reward: { masked_mean: 0, bare_mean: 0, delta_mean: 0,
- *     coefficients: { v1: { estimate: 0.5, se_hc3: 0.1 } } } },
+ *   metrics: { reward: { coefficients: { v1: { estimate: 0.5, se_hc3: 0.1 } } } },
  * });
  * deepEqual(rows[0]!.lo!.toFixed(4), "0.3040");
  * deepEqual(sources, ["normal_se_hc3"]);
  * ```
  */
 export function forestRows(
-  contributions: Pick<ContributionsFile, "columns" | "metrics">,
+  contributions: ForestInput,
   options: ForestRowsOptions = {},
 ): { rows: IntervalRow[]; sources: IntervalSource[] } {
   const metrics = options.metrics ?? Object.keys(contributions.metrics);
@@ -114,14 +142,13 @@ export function forestRows(
  * import { deltaPoints } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
  * const points = deltaPoints({
- *   tasks: [{ split: "val", task_id: "t", sample_id: 0, columns: { a: 1, b: 1, c: 0 },
- *             values: { reward: { masked: 1, bare: 0, delta: 1 } } }],
+ *   tasks: [{ columns: { a: 1, b: 1, c: 0 }, values: { reward: { masked: 1, bare: 0, delta: 1 } } }],
  * }, "reward");
  * deepEqual(points, [{ count: 2, delta: 1 }]);
  * ```
  */
 export function deltaPoints(
-  contributions: Pick<ContributionsFile, "tasks">,
+  contributions: DeltaInput,
   metric: string,
 ): DeltaPoint[] {
   const out: DeltaPoint[] = [];
@@ -156,7 +183,7 @@ export function deltaPoints(
  * ```
  */
 export function stabilityRows(
-  selection: Pick<SelectionFile, "selected" | "decisions">,
+  selection: Pick<SelectionJson, "selected" | "decisions">,
   frequencies: Readonly<Record<string, number>>,
 ): StabilityRow[] {
   const selected = new Set(selection.selected);
@@ -173,7 +200,7 @@ export function stabilityRows(
 }
 
 /**
- * StudyFile rows from study.json: one per arm (bounds, estimate, no interval)
+ * Rows from study.json: one per arm (bounds, estimate, no interval)
  * and one per comparison `a − b` (bounds, estimate, percentile interval).
  *
  * @param study Parsed study.json.
@@ -184,12 +211,12 @@ export function stabilityRows(
  * import { studyRows } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
  * const { comparisons } = studyRows({ arms: {},
- *   comparisons: [{ a: "M", b: "B", complete: false, estimate: null, bounds: [-0.1, 0.2], ci: null }] });
+ *   comparisons: [{ a: "M", b: "B", estimate: null, bounds: [-0.1, 0.2], ci: null }] });
  * deepEqual(comparisons, [{ label: "M − B", estimate: null, ci: null, bounds: [-0.1, 0.2] }]);
  * ```
  */
 export function studyRows(
-  study: Pick<StudyFile, "arms" | "comparisons">,
+  study: StudyRowsInput,
 ): { arms: StudyRow[]; comparisons: StudyRow[] } {
   const arms = Object.entries(study.arms).map(([arm, a]) => ({
     label: arm,
@@ -223,7 +250,14 @@ export function studyRows(
  * deepEqual(points, [{ label: "0.1", validation: 0.4, heldOut: 0.2 }]);
  * ```
  */
-export function heldoutGainPoints(heldout: Pick<HeldoutFile, "splits">): RankPoint[] {
+export function heldoutGainPoints(
+  heldout: {
+    readonly splits: readonly View<
+      Split,
+      "repeat" | "fold" | "ok" | "gain_predicted" | "gain_realised"
+    >[];
+  },
+): RankPoint[] {
   const out: RankPoint[] = [];
   for (const s of heldout.splits) {
     const p = s.gain_predicted, r = s.gain_realised;
@@ -259,14 +293,12 @@ function descendingRanks(values: readonly number[]): number[] {
  * ```ts
  * import { acrossGateRankPoints } from "./adapters.ts";
  * import { deepEqual } from "node:assert/strict";
- * const points = acrossGateRankPoints({ metric: "reward", budget_k: 1, shared: ["a", "b"],
- *   spearman_shared: -1, kendall_tau_b_shared: -1, selected: ["a"], selected_not_in_later: [],
- *   gain_predicted: 0.3, gain_realised: 0.1,
+ * const points = acrossGateRankPoints({
  *   per_version: [{ version_id: "a", earlier: 0.3, later: 0.1 }, { version_id: "b", earlier: 0.1, later: 0.2 }] });
  * deepEqual(points, [{ label: "a", validation: 1, heldOut: 2 }, { label: "b", validation: 2, heldOut: 1 }]);
  * ```
  */
-export function acrossGateRankPoints(against: AcrossGateFile): RankPoint[] {
+export function acrossGateRankPoints(against: Pick<AcrossGateJson, "per_version">): RankPoint[] {
   const earlier = descendingRanks(against.per_version.map((v) => v.earlier));
   const later = descendingRanks(against.per_version.map((v) => v.later));
   return against.per_version.map((v, i) => ({

@@ -9,13 +9,19 @@ import type { Figure } from "./_render.ts";
 import { forestPlot } from "./forest.ts";
 import { deltaByCountPlot } from "./delta_by_count.ts";
 import { stabilityPlot } from "./stability.ts";
-import { deltaPoints, forestRows, type IntervalSource, stabilityRows } from "./adapters.ts";
 import {
-  type ContributionsFile,
-  type SelectionFile,
-  type StabilityFile,
-  StabilityFileSchema,
-} from "./output_shapes.ts";
+  type DeltaInput,
+  deltaPoints,
+  type ForestInput,
+  forestRows,
+  type IntervalSource,
+  stabilityRows,
+} from "./adapters.ts";
+import {
+  type SelectionJson,
+  type StabilityJson,
+  StabilitySchema,
+} from "../contract/outputs/mod.ts";
 
 const SOURCE_TEXT: Record<IntervalSource, string> = {
   bootstrap_percentile: "task bootstrap, percentile",
@@ -41,19 +47,17 @@ const SOURCE_TEXT: Record<IntervalSource, string> = {
  */
 export function bootstrapStability(
   contributions: { readonly bootstrap?: unknown },
-): StabilityFile | null {
+): StabilityJson | null {
   const block = contributions.bootstrap;
   if (!block || typeof block !== "object") return null;
-  const parsed = StabilityFileSchema.safeParse((block as Record<string, unknown>)["stability"]);
+  const parsed = StabilitySchema.safeParse((block as Record<string, unknown>)["stability"]);
   return parsed.success ? parsed.data : null;
 }
 
 /** What {@linkcode analysisFigures} draws from. */
 export interface AnalysisFigureInputs {
-  readonly contributions: Pick<ContributionsFile, "columns" | "metrics" | "tasks"> & {
-    readonly bootstrap?: unknown;
-  };
-  readonly selection?: Pick<SelectionFile, "metric" | "selected" | "decisions"> | null;
+  readonly contributions: ForestInput & DeltaInput & { readonly bootstrap?: unknown };
+  readonly selection?: Pick<SelectionJson, "metric" | "selected" | "decisions"> | null;
 }
 
 /**
@@ -69,8 +73,8 @@ export interface AnalysisFigureInputs {
  * import { deepEqual } from "node:assert/strict";
  * const figures = analysisFigures({ contributions: {
  *   columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }],
- *   metrics: { reward: { masked_mean: 0, bare_mean: 0, delta_mean: 0, coefficients: { a: { estimate: 0.1, se_hc3: 0.05 } } } },
- *   tasks: [{ split: "val", task_id: "t", sample_id: 0, columns: { a: 1 }, values: { reward: { masked: 1, bare: 0, delta: 1 } } }] } });
+ *   metrics: { reward: { coefficients: { a: { estimate: 0.1, se_hc3: 0.05 } } } },
+ *   tasks: [{ columns: { a: 1 }, values: { reward: { masked: 1, bare: 0, delta: 1 } } }] } });
  * deepEqual(figures.map((f) => f.name), ["forest", "delta_by_count"]);
  * ```
  */

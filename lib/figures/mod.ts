@@ -5,7 +5,6 @@ export * from "./delta_by_count.ts";
 export * from "./stability.ts";
 export * from "./heldout.ts";
 export * from "./study_arms.ts";
-export * from "./output_shapes.ts";
 export * from "./adapters.ts";
 export * from "./figure_files.ts";
 export * from "./analysis_figures.ts";

@@ -24,7 +24,7 @@ export interface HistoryDocument {
     readonly interval: string;
     readonly lineage: string;
     readonly status: string;
-    readonly internalization: typeof INTERNALIZATION_CONVENTIONS;
+    readonly internalization: Readonly<Record<keyof typeof INTERNALIZATION_CONVENTIONS, string>>;
   };
   readonly steps: readonly {
     readonly step: number;

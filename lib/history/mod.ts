@@ -14,4 +14,3 @@ export { wlsTrend } from "./wls_trend.ts";
 export { exposureTable, internalizationTable, lifecycleTable } from "./tables.ts";
 export { lifecycleFigure, trajectoryFigure } from "./figures.ts";
 export type { HistoryStep, StepVersion } from "./step.ts";
-export { HistoryFileSchema } from "./history_file.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import type { ValidationJson } from "../contract/outputs/mod.ts";
 import type { Table } from "../report/table.ts";
 import { formatCount } from "../report/format.ts";
 
@@ -32,23 +32,8 @@ export function auditCommand(value: unknown): string | null {
   return command.startsWith("gate ") && AUDIT_COMMANDS.includes(name) ? name : null;
 }
 
-/** `validation.json` of an audit: the fields the report reads. */
-export const AuditFileSchema = z.looseObject({
-  format: z.literal("gatelab.validation/v1"),
-  ok: z.boolean(),
-  issues: z.array(z.looseObject({
-    code: z.string(),
-    message: z.string(),
-    file: z.string().optional(),
-    line: z.number().optional(),
-    path: z.string().optional(),
-    severity: z.string().optional(),
-  })),
-  generator: z.looseObject({ command: z.string() }),
-});
-
-/** A parsed audit validation.json. */
-export type AuditFile = z.infer<typeof AuditFileSchema>;
+/** A parsed audit validation.json (its schema is lib/contract's `ValidationSchema`). */
+export type AuditFile = ValidationJson;
 
 /** Breaks text at spaces into lines of at most `width` characters (longer words stay whole). */
 function wrap(text: string, width: number): string {
@@ -74,14 +59,13 @@ function wrap(text: string, width: number): string {
  * ```ts
  * import { auditTables } from "./audit_section.ts";
  * import { deepEqual } from "node:assert/strict";
- * const [summary, findings] = auditTables({ format: "gatelab.validation/v1", ok: false,
- *   generator: { command: "gate firewall --out x" },
+ * const [summary, findings] = auditTables({
  *   issues: [{ code: "gold_asin", message: "holds B0", file: "c.jsonl", line: 3, path: "text" }] });
  * deepEqual(summary!.rows, [["result", "1 finding"], ["gold_asin", "1"]]);
  * deepEqual(findings!.rows, [["gold_asin", "c.jsonl:3\ntext", "holds B0"]]);
  * ```
  */
-export function auditTables(audit: AuditFile): Table[] {
+export function auditTables(audit: Pick<AuditFile, "issues">): Table[] {
   const counts = new Map<string, number>();
   for (const issue of audit.issues) counts.set(issue.code, (counts.get(issue.code) ?? 0) + 1);
   const n = audit.issues.length;

@@ -16,7 +16,10 @@ import type { SequentialDocument } from "../sequential/sequential.ts";
 import { ladderTable } from "../ladder/tables.ts";
 import { ladderFigure } from "../ladder/figures.ts";
 import type { LadderResultDocument } from "../ladder/ladder_result.ts";
-import type { LadderResultFile, SequentialFile } from "./sequential_ladder_shapes.ts";
+import type {
+  LadderResultJson as LadderResultFile,
+  SequentialJson as SequentialFile,
+} from "../contract/outputs/mod.ts";
 
 /** A subheading inside a section (as in lib/html/report.ts). */
 interface Subheading {
@@ -35,9 +38,12 @@ interface Subheading {
  * ```ts
  * import { sequentialOverviewTable } from "./extension_sections.ts";
  * import { deepEqual } from "node:assert/strict";
+ * const run = { run_id: "r", run_dir: "r", sha256: "0" };
  * const t = sequentialOverviewTable({ format: "gatelab.sequential/v1", order: "run", seed: null, alpha: 0.05,
- *   phi: 1, every: 1, estimator: { name: "e", formula: "f" }, conventions: { model: "Gaussian" }, rows: 400,
- *   columns: 14, budget_k: 10, rollouts_total: 800, gates: [{ gate_id: "gate-a" }], metrics: {} });
+ *   phi: 1, every: 1, estimator: { name: "e", formula: "f", intercept: 0 }, conventions: { model: "Gaussian" }, rows: 400,
+ *   columns: 14, budget_k: 10, rollouts_total: 800, row_order: [], baseline: run,
+ *   gates: [{ gate_id: "gate-a", gate_dir: "g", masked: run }], metrics: {},
+ *   generator: { tool: "gatelab", version: "0", command: "gate sequential g --out o" } });
  * deepEqual(t.notes?.[0], "Model assumed: Gaussian.");
  * deepEqual(t.rows.find((r) => r[0] === "rollouts (bare and masked)"), ["rollouts (bare and masked)", "800"]);
  * ```
@@ -80,9 +86,11 @@ export function sequentialOverviewTable(doc: SequentialFile): Table {
  * const v = { estimate: [0.2], se: [0.05], cs_lower: [0.01], cs_upper: [0.39], e_value: [30], running_lower: [0.01],
  *   running_upper: [0.39], running_max_e: [30], sign_certified_at: 40, sign: 1 as const, rollouts_saved: 0,
  *   fixed_n_interval: [0.1, 0.3] as [number, number] };
+ * const run = { run_id: "r", run_dir: "r", sha256: "0" };
  * const items = sequentialItems({ format: "gatelab.sequential/v1", order: "run", seed: null, alpha: 0.05, phi: 1,
- *   every: 1, estimator: { name: "e", formula: "f" }, conventions: {}, rows: 40, columns: 1, budget_k: 1,
- *   rollouts_total: 80, gates: [{ gate_id: "g" }],
+ *   every: 1, estimator: { name: "e", formula: "f", intercept: 0 }, conventions: {}, rows: 40, columns: 1, budget_k: 1,
+ *   rollouts_total: 80, row_order: [], baseline: run, gates: [{ gate_id: "g", gate_dir: "g", masked: run }],
+ *   generator: { tool: "gatelab", version: "0", command: "gate sequential g --out o" },
  *   metrics: { reward: { n: [40], selection: [["a"]], selection_stable_from: 40, selection_rollouts_saved: 0,
  *     versions: { a: v } } } });
  * deepEqual(items.map((i) => "name" in i ? i.name : "subheading" in i ? i.subheading : i.caption), [
@@ -123,7 +131,8 @@ const shortHash = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 16)}…
  * const t = ladderDecisionTable({ format: "gatelab.ladder-result/v1", task_type: "counting", alpha: 0.05,
  *   threshold: 20, n_max: 64, block_size: 8, infra_max_rate: 0.25, prompts_version: "p", base_skill_sha256: "b",
  *   cand_skill_sha256: "c", exit: "accept", exit_block: 1, counts: { W: 7, L: 0, E: 8, INFRA: 1, units: 16 },
- *   blocks: [], blocks_after_exit: 0, recorded_decision: "accept", prefill: null });
+ *   blocks: [], blocks_after_exit: 0, recorded_decision: "accept", prefill: null, conventions: {}, inputs: [],
+ *   generator: { tool: "gatelab", version: "0", command: "gate ladder l --out o" } });
  * deepEqual(t.rows.slice(0, 2), [["exit", "accept after block 1"], ["W / L / E / INFRA (units)", "7 / 0 / 8 / 1 (16)"]]);
  * deepEqual(t.rows.at(-1), ["prefilled baseline cache", "no baseline given"]);
  * ```
@@ -186,7 +195,8 @@ export function ladderDecisionTable(doc: LadderResultFile): Table {
  *   threshold: 20, n_max: 64, block_size: 8, infra_max_rate: 0.25, prompts_version: "p", base_skill_sha256: "b",
  *   cand_skill_sha256: "c", exit: "accept", exit_block: 0, counts: { W: 5, L: 0, E: 2, INFRA: 1, units: 8 },
  *   blocks: [{ block: 0, W: 5, L: 0, E: 2, INFRA: 1, units: 8, e_accept: 21, e_reject: 0.1 }],
- *   blocks_after_exit: 0, recorded_decision: "accept", prefill: null });
+ *   blocks_after_exit: 0, recorded_decision: "accept", prefill: null, conventions: {}, inputs: [],
+ *   generator: { tool: "gatelab", version: "0", command: "gate ladder l --out o" } });
  * deepEqual(items.map((i) => "svg" in i ? i.name : i.label ?? i.caption),
  *   ["Ladder gate counting: decision", "tab:ladder-counting", "ladder_counting"]);
  * ```

@@ -3,8 +3,6 @@ export * from "./escape_html.ts";
 export * from "./html_table.ts";
 export * from "./display.ts";
 export * from "./notebook_progress.ts";
-export * from "./extra_shapes.ts";
-export * from "./sequential_ladder_shapes.ts";
 export * from "./extension_sections.ts";
 export * from "./audit_section.ts";
 export * from "./read_analysis_dir.ts";

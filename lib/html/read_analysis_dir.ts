@@ -8,34 +8,32 @@
 import { join } from "node:path";
 import type { z } from "zod";
 import { type Issue, type Result, sha256Hex } from "../core/mod.ts";
-import { parseWithSchema } from "../contract/schema_issues.ts";
 import {
-  type ContributionsFile,
-  ContributionsFileSchema,
-  type HeldoutFile,
-  HeldoutFileSchema,
-  type SelectionFile,
-  SelectionFileSchema,
-  type StudyFile,
-  StudyFileSchema,
-} from "../figures/output_shapes.ts";
-import {
-  type ComparisonFile,
-  ComparisonFileSchema,
-  type PowerFile,
-  PowerFileSchema,
-  type RecipeComparisonFile,
-  RecipeComparisonFileSchema,
-} from "./extra_shapes.ts";
-import {
-  type LadderResultFile,
-  LadderResultFileSchema,
-  type SequentialFile,
-  SequentialFileSchema,
-} from "./sequential_ladder_shapes.ts";
-import { auditCommand, type AuditFile, AuditFileSchema } from "./audit_section.ts";
-import { HistoryFileSchema } from "../history/history_file.ts";
-import type { HistoryDocument } from "../history/history.ts";
+  checkOutput,
+  type ComparisonJson,
+  ComparisonSchema,
+  type ContributionsJson,
+  ContributionsSchema,
+  type HeldoutJson,
+  HeldoutSchema,
+  type HistoryJson,
+  HistorySchema,
+  type LadderResultJson,
+  LadderResultSchema,
+  type PowerJson,
+  PowerSchema,
+  type RecipeComparisonJson,
+  RecipeComparisonSchema,
+  type SelectionJson,
+  SelectionSchema,
+  type SequentialJson,
+  SequentialSchema,
+  type StudyJson,
+  StudySchema,
+  type ValidationJson,
+  ValidationSchema,
+} from "../contract/outputs/mod.ts";
+import { auditCommand } from "./audit_section.ts";
 
 /** What the report records of one input file besides its hash. */
 export interface InputProvenance {
@@ -50,24 +48,24 @@ export interface InputProvenance {
 /** What an analysis directory holds. Every file is optional; at least one must exist. */
 export interface AnalysisOutputs {
   readonly dir: string;
-  readonly contributions: ContributionsFile | null;
-  readonly selection: SelectionFile | null;
-  readonly study: StudyFile | null;
-  readonly heldout: HeldoutFile | null;
+  readonly contributions: ContributionsJson | null;
+  readonly selection: SelectionJson | null;
+  readonly study: StudyJson | null;
+  readonly heldout: HeldoutJson | null;
   /** comparison.json of `gate compare` (Gate B). */
-  readonly comparison: ComparisonFile | null;
+  readonly comparison: ComparisonJson | null;
   /** power.json of `gate plan-power`. */
-  readonly power: PowerFile | null;
+  readonly power: PowerJson | null;
   /** history.json of `gate history` (absent in outputs made before it existed). */
-  readonly history?: HistoryDocument | null;
+  readonly history?: HistoryJson | null;
   /** recipe_comparison.json of `gate reward --groups`. */
-  readonly reward?: RecipeComparisonFile | null;
+  readonly reward?: RecipeComparisonJson | null;
   /** sequential.json of `gate sequential`. */
-  readonly sequential?: SequentialFile | null;
+  readonly sequential?: SequentialJson | null;
   /** ladder_result.json of `gate ladder`. */
-  readonly ladder?: LadderResultFile | null;
+  readonly ladder?: LadderResultJson | null;
   /** validation.json of `gate ledger-audit` or `gate firewall` (other commands' is not read). */
-  readonly audit?: AuditFile | null;
+  readonly audit?: ValidationJson | null;
   /** File name to sha256 of its bytes, in name order. */
   readonly inputs: Readonly<Record<string, string>>;
   /** File name to its generator, seed and draws. */
@@ -127,7 +125,7 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
  *   `gate sequential` and/or `gate ladder`.
  * @returns The outputs, or issues: `io_error` when the directory cannot be
  *   read or holds none of the files, `parse_error` for invalid JSON,
- *   `schema_error` (with file and field path) for a wrong shape.
+ *   `output_schema_mismatch` (with file and field path) for a wrong shape.
  *
  * @example
  * ```ts
@@ -167,11 +165,11 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   }
 
   /** Reads one file; with `when`, a file that does not parse or fails `when` is silently not read. */
-  async function load<T>(
+  async function load<S extends z.ZodType>(
     name: string,
-    schema: z.ZodType<T>,
+    schema: S,
     when?: (value: unknown) => boolean,
-  ): Promise<T | null> {
+  ): Promise<z.output<S> | null> {
     const file = join(dir, name);
     let bytes: Uint8Array | null;
     try {
@@ -200,7 +198,7 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     if (when && !when(value)) return null;
     inputs[name] = sha256Hex(bytes);
     provenance[name] = provenanceOf(value);
-    const parsed = parseWithSchema(schema, value, { file });
+    const parsed = checkOutput(schema, value, file);
     if (!parsed.ok) {
       issues.push(...parsed.issues);
       return null;
@@ -208,20 +206,17 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     return parsed.value;
   }
 
-  const contributions = await load("contributions.json", ContributionsFileSchema);
-  const selection = await load("selection.json", SelectionFileSchema);
-  const study = await load("study.json", StudyFileSchema);
-  const heldout = await load("heldout.json", HeldoutFileSchema);
-  const comparison = await load("comparison.json", ComparisonFileSchema);
-  const power = await load("power.json", PowerFileSchema);
-  // The schema checks every field the history tables and figures read.
-  const history = (await load("history.json", HistoryFileSchema)) as unknown as
-    | HistoryDocument
-    | null;
-  const reward = await load("recipe_comparison.json", RecipeComparisonFileSchema);
-  const sequential = await load("sequential.json", SequentialFileSchema);
-  const ladder = await load("ladder_result.json", LadderResultFileSchema);
-  const audit = await load("validation.json", AuditFileSchema, (v) => auditCommand(v) !== null);
+  const contributions = await load("contributions.json", ContributionsSchema);
+  const selection = await load("selection.json", SelectionSchema);
+  const study = await load("study.json", StudySchema);
+  const heldout = await load("heldout.json", HeldoutSchema);
+  const comparison = await load("comparison.json", ComparisonSchema);
+  const power = await load("power.json", PowerSchema);
+  const history = await load("history.json", HistorySchema);
+  const reward = await load("recipe_comparison.json", RecipeComparisonSchema);
+  const sequential = await load("sequential.json", SequentialSchema);
+  const ladder = await load("ladder_result.json", LadderResultSchema);
+  const audit = await load("validation.json", ValidationSchema, (v) => auditCommand(v) !== null);
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {

@@ -110,9 +110,13 @@ const present = (files: readonly (string | false)[]) => files.filter((f): f is s
  * import { deepEqual } from "node:assert/strict";
  * const sections = reportSections({ dir: "x", contributions: null, selection: null, heldout: null,
  *   comparison: null, power: null, inputs: {},
- *   study: { format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
- *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true } },
- *     comparisons: [] } });
+ *   study: { format: "gatelab.study/v1",
+ *     bootstrap: { draws: 10, seed: 1, resample: "tasks", resample_note: "", interval: "percentile",
+ *       quantile_rule: "sorted[floor(q*(B-1))]", draw_order: "", prng: "xoshiro128**" },
+ *     estimator: {}, comparisons: [], costs: {}, attempts: { attempts: 1, used: 1, violations: 0 }, issues: [],
+ *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true, label: "complete",
+ *       train_seeds: [1], task_count: 1, slots: {}, attempts: { attempts: 1, used: 1, violations: 0, by_kind: {}, reasons: {} } } },
+ *     generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] } });
  * deepEqual(sections.map((s) => s.heading), ["Study"]);
  * ```
  */
@@ -435,8 +439,12 @@ function uniqueFigure(figure: Figure, used: Set<string>): Figure {
  * const { html, figures } = renderReport({ dir: "out", contributions: null, selection: null, heldout: null,
  *   comparison: null, power: null,
  *   inputs: { "study.json": "ab" }, study: { format: "gatelab.study/v1",
- *   bootstrap: { draws: 10, seed: 1, resample: "tasks" }, comparisons: [],
- *   arms: { M: { planned: 2, observed: 2, successes: 1, estimate: 0.5, bounds: [0.5, 0.5], complete: true } } } });
+ *     bootstrap: { draws: 10, seed: 1, resample: "tasks", resample_note: "", interval: "percentile",
+ *       quantile_rule: "sorted[floor(q*(B-1))]", draw_order: "", prng: "xoshiro128**" },
+ *     estimator: {}, comparisons: [], costs: {}, attempts: { attempts: 2, used: 2, violations: 0 }, issues: [],
+ *     arms: { M: { planned: 2, observed: 2, successes: 1, estimate: 0.5, bounds: [0.5, 0.5], complete: true, label: "complete",
+ *       train_seeds: [1], task_count: 2, slots: {}, attempts: { attempts: 2, used: 2, violations: 0, by_kind: {}, reasons: {} } } },
+ *     generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] } });
  * ok(html.startsWith("<!DOCTYPE html>") && html.includes("<svg") && figures.length === 1);
  * ```
  */

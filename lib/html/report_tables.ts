@@ -14,7 +14,17 @@ import {
   intervalHeader,
 } from "../report/format.ts";
 import { MODEL_NOTE } from "../report/gate_tables.ts";
-import type { ContributionsFile, StudyFile } from "../figures/output_shapes.ts";
+import type { ContributionsJson, StudyJson, View } from "../contract/outputs/mod.ts";
+
+type Metric = ContributionsJson["metrics"][string];
+type Arm = StudyJson["arms"][string];
+
+/** What {@linkcode overviewTable} reads of contributions.json. */
+export type OverviewInput = View<
+  ContributionsJson,
+  "estimator" | "baseline" | "n_pairs" | "columns",
+  "masked" | "gates"
+>;
 
 /**
  * Overview of a gate analysis: estimator, runs and their hashes, pairs.
@@ -26,12 +36,12 @@ import type { ContributionsFile, StudyFile } from "../figures/output_shapes.ts";
  * ```ts
  * import { overviewTable } from "./report_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const t = overviewTable({ format: "gatelab.contributions/v1", estimator: { name: "paired_delta_ols_no_intercept" },
- *   baseline: { run_id: "bare", sha256: "ab" }, n_pairs: 400, columns: [], metrics: {} });
+ * const t = overviewTable({ estimator: { name: "paired_delta_ols_no_intercept", formula: "R_i - B_i = C_i' beta + e_i", intercept: 0 },
+ *   baseline: { run_id: "bare", run_dir: "../bare", sha256: "ab" }, n_pairs: 400, columns: [] });
  * deepEqual(t.rows[0], ["estimator", "paired_delta_ols_no_intercept"]);
  * ```
  */
-export function overviewTable(contributions: ContributionsFile): Table {
+export function overviewTable(contributions: OverviewInput): Table {
   const rows: string[][] = [
     ["estimator", contributions.estimator.name],
     ["formula", MODEL_NOTE.text],
@@ -62,13 +72,15 @@ export function overviewTable(contributions: ContributionsFile): Table {
  * ```ts
  * import { metricMeansTable } from "./report_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const t = metricMeansTable({ format: "gatelab.contributions/v1", estimator: { name: "e" },
- *   baseline: { run_id: "b", sha256: "0" }, n_pairs: 1, columns: [],
- *   metrics: { reward: { masked_mean: 0.5, bare_mean: 0.25, delta_mean: 0.25, coefficients: {} } } });
+ * const t = metricMeansTable({ metrics: { reward: { masked_mean: 0.5, bare_mean: 0.25, delta_mean: 0.25 } } });
  * deepEqual(t.rows, [["reward", "0.500", "0.250", "0.250"]]);
  * ```
  */
-export function metricMeansTable(contributions: ContributionsFile): Table {
+export function metricMeansTable(contributions: {
+  readonly metrics: Readonly<
+    Record<string, Pick<Metric, "masked_mean" | "bare_mean" | "delta_mean">>
+  >;
+}): Table {
   return {
     caption: "Mean per metric",
     columns: [
@@ -96,13 +108,19 @@ export function metricMeansTable(contributions: ContributionsFile): Table {
  * ```ts
  * import { studyArmsFileTable } from "./report_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const t = studyArmsFileTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
- *   arms: { M: { planned: 4, observed: 3, successes: 1, estimate: null, bounds: [0.25, 0.5], complete: false } },
- *   comparisons: [] });
+ * const t = studyArmsFileTable({
+ *   arms: { M: { planned: 4, observed: 3, successes: 1, estimate: null, bounds: [0.25, 0.5], complete: false } } });
  * deepEqual(t.rows, [["M", "4", "3", "1", "incomplete", "[0.250, 0.500]", "no"]]);
  * ```
  */
-export function studyArmsFileTable(study: StudyFile): Table {
+export function studyArmsFileTable(study: {
+  readonly arms: Readonly<
+    Record<
+      string,
+      Pick<Arm, "planned" | "observed" | "successes" | "estimate" | "bounds" | "complete">
+    >
+  >;
+}): Table {
   return {
     caption: "Study arms",
     label: "tab:study-arms",
@@ -142,12 +160,18 @@ export function studyArmsFileTable(study: StudyFile): Table {
  * ```ts
  * import { studyComparisonsFileTable } from "./report_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const t = studyComparisonsFileTable({ format: "gatelab.study/v1", bootstrap: { draws: 10, seed: 1, resample: "tasks" },
- *   arms: {}, comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
+ * const t = studyComparisonsFileTable({ bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ *   comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
  * deepEqual(t.rows, [["M − B", "0.100 [0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
  * ```
  */
-export function studyComparisonsFileTable(study: StudyFile): Table {
+export function studyComparisonsFileTable(study: {
+  readonly bootstrap: Pick<StudyJson["bootstrap"], "draws" | "seed" | "resample">;
+  readonly comparisons: readonly Pick<
+    StudyJson["comparisons"][number],
+    "a" | "b" | "complete" | "estimate" | "ci" | "bounds"
+  >[];
+}): Table {
   return {
     caption: "Study comparisons",
     label: "tab:study-comparisons",

@@ -55,3 +55,13 @@ export const GateRunSchema = z.object({
   gate_dir: z.string(),
   masked: RunRefSchema,
 });
+
+/**
+ * A reader's view of an output object: the fields `R` it needs and the
+ * fields `O` it uses when present. Functions that read part of an output
+ * (a table, a figure) take a view, so their inputs keep the schema's field
+ * types while a notebook may pass a partial document.
+ */
+export type View<T, R extends keyof T, O extends keyof T = never> =
+  & Pick<T, R>
+  & Partial<Pick<T, O>>;

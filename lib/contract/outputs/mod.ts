@@ -28,6 +28,7 @@ export {
   GeneratorSchema,
   IssueSchema,
   RunRefSchema,
+  type View,
 } from "./common.ts";
 export * from "./contributions.ts";
 export * from "./selection.ts";
@@ -43,6 +44,7 @@ export * from "./ladder.ts";
 export * from "./history.ts";
 export * from "./audits.ts";
 export * from "./legacy_comparison.ts";
+export * from "./read_output.ts";
 
 /**
  * Every output file gatelab writes as JSON (or JSONL, one schema per line),
