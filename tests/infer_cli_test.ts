@@ -142,6 +142,23 @@ Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inpu
   // numpy reference (scripts/reference/infer_power.py): 0.029104275004359956
   ok(Math.abs(p2.analytic.se_beta - 0.029104275004359956) < 1e-12);
   deepEqual(await quiet(["plan-power", "--tasks", "400", "--out", pw2]), 2); // usage error: missing options
+
+  // A hand-broken analysis is refused with the file and field path of the mismatch.
+  contributions.metrics.reward.coefficients.c2.estimate = "0.1";
+  await Deno.writeTextFile(join(an, "contributions.json"), JSON.stringify(contributions));
+  const pw3 = join(dir.path, "pw3");
+  deepEqual(await quiet(["plan-power", "--from", an, "--sims", "20", "--out", pw3]), 2);
+  const refused = await readJson(join(pw3, "validation.json"));
+  deepEqual(
+    refused.issues.map((
+      i: { code: string; file: string; path: string },
+    ) => [i.code, i.file, i.path]),
+    [[
+      "output_schema_mismatch",
+      join(an, "contributions.json"),
+      "metrics.reward.coefficients.c2.estimate",
+    ]],
+  );
 });
 
 Deno.test("cli plan-power: an unestimable or always-degenerate design exits 2 with one line and writes no plan", async () => {

@@ -103,7 +103,7 @@ Deno.test("power --from: pooled rounds count distinct tasks (n_tasks), not rows 
     1,
     1,
     0.4,
-  ], [1, 0, 0.25]];
+  ], [1, 0, 0.25]] as const;
   const tasks = rows.map(([a, b, d]) => ({ columns: { a, b }, values: { reward: { delta: d } } }));
   const doc = {
     n_pairs: 8,

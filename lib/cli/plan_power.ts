@@ -16,6 +16,7 @@ import { stderrProgress } from "../core/progress.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { planPower } from "../infer/power.ts";
 import { powerInputsFromContributions } from "../infer/power_from.ts";
+import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
 import { powerTables } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { join } from "node:path";
@@ -88,10 +89,17 @@ export async function run(args: string[]): Promise<number> {
   if (values.from !== undefined) {
     const issues = new IssueList();
     const file = join(values.from, "contributions.json");
-    try {
-      const bytes = await Deno.readFile(file);
-      inputs.push({ path: file, sha256: sha256Hex(bytes) });
-      const parsed = powerInputsFromContributions(JSON.parse(new TextDecoder().decode(bytes)), {
+    const read = await readOutput(file, ContributionsSchema);
+    if (!read.ok) issues.addAll(read.issues);
+    else if (read.output === null) {
+      issues.add({
+        code: "io_error",
+        file,
+        message: "cannot read the past analysis (no such file)",
+      });
+    } else {
+      inputs.push({ path: file, sha256: sha256Hex(read.output.bytes) });
+      const parsed = powerInputsFromContributions(read.output.value, {
         file,
         ...(values.metric ? { metric: values.metric } : {}),
       });
@@ -105,18 +113,12 @@ export async function run(args: string[]): Promise<number> {
         effects ??= v.estimates;
         source = { path: values.from, how: v.how, version_ids: v.versionIds, metric: v.metric };
       }
-    } catch (error) {
-      issues.add({
-        code: error instanceof SyntaxError ? "plan_invalid" : "io_error",
-        file,
-        message: `cannot read the past analysis (${(error as Error).message})`,
-      });
     }
     if (budgetK === undefined) {
-      try {
-        const sel = JSON.parse(await Deno.readTextFile(join(values.from, "selection.json")));
-        if (Number.isSafeInteger(sel.budget_k)) budgetK = sel.budget_k;
-      } catch { /* no selection.json: the default K applies */ }
+      // No selection.json: the default K applies.
+      const selection = await readOutput(join(values.from, "selection.json"), SelectionSchema);
+      if (!selection.ok) issues.addAll(selection.issues);
+      else if (selection.output !== null) budgetK = selection.output.value.budget_k;
     }
     if (!issues.ok) return await refuse(out, validationDocument(issues, command, inputs), values);
   }

@@ -6,11 +6,18 @@
  * @module
  */
 import { join, resolve } from "node:path";
+import type { z } from "zod";
+import {
+  type ContributionsJson,
+  ContributionsSchema,
+  readOutput,
+  type SelectionJson,
+  SelectionSchema,
+} from "../contract/outputs/mod.ts";
 import { GatelabError, type Issue } from "../core/issue.ts";
 import { normalQuantile } from "../infer/distributions.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
-import type { Role } from "../core/types.ts";
 import type { SelectionStatus } from "../select/select.ts";
 import type { HistoryStep, IntervalKind, StepVersion } from "./step.ts";
 
@@ -77,6 +84,38 @@ async function readJsonQuiet(path: string): Promise<Json | null> {
   }
 }
 
+/**
+ * Reads one file of an analysis directory with its schema; a missing file
+ * is an `io_error`, a mismatch `output_schema_mismatch`.
+ */
+async function readAnalysisFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  issues: Issue[],
+): Promise<z.output<S> | null> {
+  const read = await readOutput(path, schema);
+  if (!read.ok) {
+    issues.push(...read.issues);
+    return null;
+  }
+  if (read.output === null) {
+    issues.push({ code: "io_error", message: "cannot read: no such file", file: path });
+    return null;
+  }
+  return read.output.value;
+}
+
+/** What a history step reads of contributions.json (a file, or lib/analyze's output). */
+type StepContributions = Pick<
+  ContributionsJson,
+  "gates" | "baseline" | "metrics" | "columns" | "bootstrap"
+>;
+/** What a history step reads of selection.json. */
+type StepSelection = Pick<
+  SelectionJson,
+  "metric" | "decisions" | "stage" | "budget_k" | "selected"
+>;
+
 const Z975 = normalQuantile(0.975);
 
 /**
@@ -89,13 +128,13 @@ const Z975 = normalQuantile(0.975);
  */
 async function toStep(
   step: number,
-  contributions: Json,
-  selection: Json,
+  contributions: StepContributions,
+  selection: StepSelection,
   source: HistoryStep["source"],
 ): Promise<HistoryStep> {
-  const metric: string = selection.metric;
-  const gates: Json[] = Array.isArray(contributions.gates) ? contributions.gates : [];
-  const gateDirs: string[] = gates.map((g) => String(g.gate_dir ?? ""));
+  const metric = selection.metric;
+  const gates = contributions.gates;
+  const gateDirs = gates.map((g) => g.gate_dir);
   const texts = new Map<string, string>();
   for (const dir of gateDirs) {
     const plan = await readJsonQuiet(join(dir, "gate.json"));
@@ -105,27 +144,23 @@ async function toStep(
       }
     }
   }
-  const manifest = await readJsonQuiet(
-    join(String(contributions.baseline?.run_dir ?? ""), "manifest.json"),
-  );
+  const manifest = await readJsonQuiet(join(contributions.baseline.run_dir, "manifest.json"));
   const checkpoint = manifest?.provenance?.checkpoint_id;
-  const coefficients = contributions.metrics?.[metric]?.coefficients ?? {};
+  const coefficients = contributions.metrics[metric]?.coefficients ?? {};
   const pooled = gates.length > 1;
-  const decisions = new Map<string, Json>(
-    (selection.decisions as Json[]).map((d) => [d.version_id, d]),
-  );
-  const versions = (contributions.columns as Json[]).map((c): StepVersion => {
-    const coef = coefficients[c.version_id] ?? {};
-    const d = decisions.get(c.version_id) ?? {};
-    const estimate: number = coef.estimate;
+  const decisions = new Map(selection.decisions.map((d) => [d.version_id, d]));
+  const versions = contributions.columns.map((c): StepVersion => {
+    const coef = coefficients[c.version_id];
+    const d = decisions.get(c.version_id);
+    const estimate = coef?.estimate as number;
     let se: number | null, lo: number | null, hi: number | null, interval: IntervalKind;
-    if (Array.isArray(coef.ci) && typeof coef.se_bootstrap === "number") {
+    if (coef?.ci && typeof coef.se_bootstrap === "number") {
       interval = "bootstrap";
       se = coef.se_bootstrap;
       [lo, hi] = coef.ci;
     } else {
       interval = pooled ? "cr1_normal" : "hc3_normal";
-      se = (pooled ? coef.se_cluster : coef.se_hc3) ?? null;
+      se = (pooled ? coef?.se_cluster : coef?.se_hc3) ?? null;
       lo = se === null ? null : estimate - Z975 * se;
       hi = se === null ? null : estimate + Z975 * se;
     }
@@ -133,16 +168,16 @@ async function toStep(
       version_id: c.version_id,
       slot_id: c.slot_id,
       chunk_id: c.chunk_id,
-      role: c.role as Role,
+      role: c.role,
       text_sha256: texts.get(c.version_id) ?? null,
       estimate,
       se,
       ci_lower: lo ?? null,
       ci_upper: hi ?? null,
       interval,
-      status: d.status as SelectionStatus,
-      rank: d.rank ?? null,
-      retired: d.retired === true,
+      status: d?.status as SelectionStatus,
+      rank: d?.rank ?? null,
+      retired: d?.retired === true,
     };
   });
   const boot = contributions.bootstrap;
@@ -152,14 +187,12 @@ async function toStep(
     gate_dirs: gateDirs,
     plan_files: gateDirs.map((d) => join(d, "gate.json")),
     checkpoint_id: typeof checkpoint === "string" ? checkpoint : null,
-    stage: selection.stage ?? gates[0]?.stage ?? "online",
+    stage: selection.stage,
     metric,
     budget_k: selection.budget_k,
-    baseline_sha256: String(contributions.baseline?.sha256 ?? ""),
+    baseline_sha256: contributions.baseline.sha256,
     source,
-    bootstrap: boot && typeof boot.draws === "number"
-      ? { draws: boot.draws, seed: boot.seed }
-      : null,
+    bootstrap: boot ? { draws: boot.draws, seed: boot.seed } : null,
     selected: [...selection.selected],
     versions,
   };
@@ -221,7 +254,11 @@ export async function readHistorySteps(
   for (const group of groups) {
     const n = steps.length + 1;
     if (group.kind === "analysis") {
-      const contributions = await readJson(join(group.dir, "contributions.json"), issues);
+      const contributions = await readAnalysisFile(
+        join(group.dir, "contributions.json"),
+        ContributionsSchema,
+        issues,
+      );
       if (contributions === null) continue;
       const exploratory = (file: string) =>
         issues.push({
@@ -235,7 +272,11 @@ export async function readHistorySteps(
         exploratory("contributions.json");
         continue;
       }
-      const selection = await readJson(join(group.dir, "selection.json"), issues);
+      const selection = await readAnalysisFile(
+        join(group.dir, "selection.json"),
+        SelectionSchema,
+        issues,
+      );
       if (selection === null) continue;
       if (selection.exploratory === true) {
         exploratory("selection.json");

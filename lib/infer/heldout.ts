@@ -18,6 +18,7 @@
  * @module
  */
 import { type Issue } from "../core/issue.ts";
+import { HeldoutPlanSchema } from "../contract/outputs/heldout.ts";
 import { createPrng } from "../core/prng.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
 import type { Result } from "../core/issue.ts";
@@ -46,8 +47,9 @@ export interface HeldoutPlan {
 }
 
 /**
- * Parses and checks a held-out plan; every problem is a `plan_invalid`
- * issue with the field path.
+ * Parses and checks a held-out plan with lib/contract's
+ * `HeldoutPlanSchema`; every problem is a `plan_invalid` issue with the
+ * field path.
  *
  * @param value Parsed JSON.
  * @param file File name for issues.
@@ -64,52 +66,30 @@ export interface HeldoutPlan {
  * ```
  */
 export function parseHeldoutPlan(value: unknown, file = "plan.json"): Result<HeldoutPlan> {
-  const issues: Issue[] = [];
-  const bad = (path: string, message: string) =>
-    issues.push({ code: "plan_invalid", file, path, message });
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    bad("", "a held-out plan must be a JSON object");
-    return { ok: false, issues };
+  const parsed = HeldoutPlanSchema.safeParse(value);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((zi): Issue => ({
+        code: "plan_invalid",
+        file,
+        path: zi.path.map(String).join("."),
+        message: zi.message,
+      })),
+    };
   }
-  const v = value as Record<string, unknown>;
-  if (v.format !== "gatelab.heldout-plan/v1") {
-    bad("format", `expected "gatelab.heldout-plan/v1", got ${JSON.stringify(v.format)}`);
-  }
-  const scheme = v.scheme;
-  if (scheme !== "kfold" && scheme !== "split_half") {
-    bad("scheme", `expected "kfold" or "split_half", got ${JSON.stringify(scheme)}`);
-  }
-  const isInt = (x: unknown): x is number => typeof x === "number" && Number.isSafeInteger(x);
-  let folds = 2;
-  if (scheme === "split_half") {
-    if (v.folds !== undefined && v.folds !== 2) {
-      bad("folds", `split_half uses 2 parts, got ${JSON.stringify(v.folds)}`);
-    }
-  } else if (!isInt(v.folds) || v.folds < 2) {
-    bad("folds", `kfold needs an integer number of folds >= 2, got ${JSON.stringify(v.folds)}`);
-  } else folds = v.folds;
-  if (!isInt(v.repeats) || v.repeats < 1) {
-    bad("repeats", `expected an integer >= 1, got ${JSON.stringify(v.repeats)}`);
-  }
-  if (!isInt(v.seed)) bad("seed", `expected a safe integer, got ${JSON.stringify(v.seed)}`);
-  if (v.metric !== undefined && (typeof v.metric !== "string" || v.metric === "")) {
-    bad("metric", `expected a metric name, got ${JSON.stringify(v.metric)}`);
-  }
-  if (v.budget_k !== undefined && (!isInt(v.budget_k) || v.budget_k < 0)) {
-    bad("budget_k", `expected an integer >= 0, got ${JSON.stringify(v.budget_k)}`);
-  }
-  if (issues.length > 0) return { ok: false, issues };
+  const v = parsed.data;
   return {
     ok: true,
     issues: [],
     value: {
       format: "gatelab.heldout-plan/v1",
-      scheme: scheme as "kfold" | "split_half",
-      folds,
-      repeats: v.repeats as number,
-      seed: v.seed as number,
-      metric: (v.metric as string | undefined) ?? DEFAULTS.metric,
-      ...(v.budget_k === undefined ? {} : { budget_k: v.budget_k as number }),
+      scheme: v.scheme,
+      folds: v.folds ?? 2,
+      repeats: v.repeats,
+      seed: v.seed,
+      metric: v.metric ?? DEFAULTS.metric,
+      ...(v.budget_k === undefined ? {} : { budget_k: v.budget_k }),
     },
   };
 }

@@ -7,9 +7,33 @@
  */
 import type { Issue, Result } from "../core/issue.ts";
 import { GatelabError } from "../core/issue.ts";
+import type { ContributionsJson } from "../contract/outputs/mod.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { fitOls } from "../fit/ols.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+
+type Row = ContributionsJson["tasks"][number];
+type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
+
+/**
+ * What {@linkcode powerInputsFromContributions} reads of contributions.json
+ * (a file read back is checked first with lib/contract's `ContributionsSchema`).
+ */
+export interface PowerFromInput {
+  readonly n_pairs: number;
+  /** Distinct tasks; absent in a hand-made document, then n_pairs counts. */
+  readonly n_tasks?: number;
+  readonly columns: readonly Pick<ContributionsJson["columns"][number], "version_id">[];
+  readonly tasks: readonly {
+    readonly columns: Row["columns"];
+    readonly values: Readonly<Record<string, Pick<Row["values"][string], "delta">>>;
+  }[];
+  readonly metrics: Readonly<
+    Record<string, {
+      readonly coefficients: Readonly<Record<string, Pick<Coefficient, "estimate">>>;
+    }>
+  >;
+}
 
 /** What {@linkcode powerInputsFromContributions} extracts. */
 export interface PowerInputs {
@@ -28,8 +52,10 @@ export interface PowerInputs {
  * Reads N (`n_tasks`, the distinct tasks: pooled rounds are not counted as
  * extra tasks; `n_pairs` when `n_tasks` is absent), M (`columns`), p (mean of the 0/1 task columns),
  * the residual SD (refit of the metric's per-task deltas without intercept:
- * sqrt(RSS / (n - M))) and the coefficient estimates from a parsed
- * contributions.json. Problems are `plan_invalid` issues.
+ * sqrt(RSS / (n - M))) and the coefficient estimates from contributions.json
+ * (its shape checked by its schema). What the schema cannot know is a
+ * `plan_invalid` issue: no task rows, a metric the analysis does not hold,
+ * a design that cannot be refitted.
  *
  * @param doc Parsed contributions.json.
  * @param options metric (default "reward"), file name for issues.
@@ -39,7 +65,7 @@ export interface PowerInputs {
  * ```ts
  * import { powerInputsFromContributions } from "./power_from.ts";
  * import { ok } from "node:assert/strict";
- * const tasks = [[1, 0, 0.3], [0, 1, 0.1], [1, 1, 0.5], [0, 0, 0.05], [1, 0, 0.2]].map(([a, b, d]) =>
+ * const tasks = ([[1, 0, 0.3], [0, 1, 0.1], [1, 1, 0.5], [0, 0, 0.05], [1, 0, 0.2]] as const).map(([a, b, d]) =>
  *   ({ columns: { a, b }, values: { reward: { delta: d } } }));
  * const r = powerInputsFromContributions({ n_pairs: 5, columns: [{ version_id: "a" }, { version_id: "b" }], tasks,
  *   metrics: { reward: { coefficients: { a: { estimate: 0.2 }, b: { estimate: 0.1 } } } } });
@@ -47,7 +73,7 @@ export interface PowerInputs {
  * ```
  */
 export function powerInputsFromContributions(
-  doc: unknown,
+  doc: PowerFromInput,
   options: { readonly metric?: string; readonly file?: string } = {},
 ): Result<PowerInputs> {
   const metric = options.metric ?? DEFAULTS.metric;
@@ -55,46 +81,32 @@ export function powerInputsFromContributions(
   const issues: Issue[] = [];
   const bad = (path: string, message: string) =>
     issues.push({ code: "plan_invalid", file, path, message });
-  const d = doc as Record<string, unknown> | null;
-  if (typeof d !== "object" || d === null) {
-    bad("", "contributions.json must be a JSON object");
-    return { ok: false, issues };
-  }
-  const columns = Array.isArray(d.columns) ? d.columns as { version_id?: unknown }[] : null;
-  const tasks = Array.isArray(d.tasks) ? d.tasks as Record<string, unknown>[] : null;
-  if (!columns || columns.some((c) => typeof c?.version_id !== "string")) {
-    bad("columns", "expected [{version_id}]");
-  }
-  if (!tasks || tasks.length === 0) bad("tasks", "expected the per-task rows");
-  if (!columns || !tasks || issues.length > 0) return { ok: false, issues };
-  const ids = columns.map((c) => c.version_id as string);
+  const { columns, tasks } = doc;
+  if (tasks.length === 0) bad("tasks", "expected the per-task rows");
+  if (issues.length > 0) return { ok: false, issues };
+  const ids = columns.map((c) => c.version_id);
   const m = ids.length, n = tasks.length;
   const x = new Float64Array(n * m), y = new Float64Array(n);
   let present = 0;
   tasks.forEach((t, i) => {
-    const cols = t.columns as Record<string, unknown> | undefined;
-    const values = t.values as Record<string, { delta?: unknown }> | undefined;
-    const delta = values?.[metric]?.delta;
-    if (typeof delta !== "number") {
-      bad(`tasks.${i}.values.${metric}.delta`, "expected a number");
+    const delta = t.values[metric]?.delta;
+    if (delta === undefined) {
+      bad(`tasks.${i}.values.${metric}.delta`, `the analysis has no metric "${metric}"`);
       return;
     }
     y[i] = delta;
     ids.forEach((id, j) => {
-      const v = cols?.[id];
-      if (v !== 0 && v !== 1) bad(`tasks.${i}.columns.${id}`, "expected 0 or 1");
+      const v = t.columns[id];
+      if (v === undefined) bad(`tasks.${i}.columns.${id}`, "expected 0 or 1");
       else {
         x[i * m + j] = v;
         present += v;
       }
     });
   });
-  const coefficients = (d.metrics as
-    | Record<string, { coefficients?: Record<string, { estimate?: unknown }> }>
-    | undefined)
-    ?.[metric]?.coefficients;
+  const coefficients = doc.metrics[metric]?.coefficients;
   const estimates = ids.map((id) => coefficients?.[id]?.estimate);
-  if (estimates.some((e) => typeof e !== "number")) {
+  if (estimates.some((e) => e === undefined)) {
     bad(`metrics.${metric}.coefficients`, "expected an estimate per column");
   }
   if (issues.length > 0) return { ok: false, issues };
@@ -115,8 +127,7 @@ export function powerInputsFromContributions(
   }
   // Pooled rounds put several rows on one task; those rows are not independent tasks, so N is
   // the number of distinct tasks (n_tasks) when the analysis records it.
-  const nPairs = typeof d.n_pairs === "number" ? d.n_pairs : n;
-  const nTasks = typeof d.n_tasks === "number" ? d.n_tasks : nPairs;
+  const nTasks = doc.n_tasks ?? doc.n_pairs;
   return {
     ok: true,
     issues: [],

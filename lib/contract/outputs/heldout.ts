@@ -30,6 +30,21 @@ export const HeldoutPlanSchema = z.object({
   seed: z.int(),
   metric: z.string().min(1).optional(),
   budget_k: z.int().min(0).optional(),
+}).superRefine((plan, ctx) => {
+  if (plan.scheme === "kfold" && plan.folds === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["folds"],
+      message: "kfold needs folds (an integer >= 2)",
+    });
+  }
+  if (plan.scheme === "split_half" && plan.folds !== undefined && plan.folds !== 2) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["folds"],
+      message: `split_half uses 2 parts, got ${plan.folds}`,
+    });
+  }
 });
 
 const summaryStat = z.object({
