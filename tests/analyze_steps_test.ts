@@ -13,7 +13,7 @@ import {
   taskRows,
 } from "../lib/analyze/mod.ts";
 import type { ContributionsOutput } from "../lib/analyze/mod.ts";
-import type { BootstrapJson } from "../lib/infer/bootstrap.ts";
+import type { BootstrapResult } from "../lib/infer/bootstrap.ts";
 
 const gate = (id: string, budget: number) => ({ gate_id: id, budget_k: budget, stage: "online" });
 
@@ -201,11 +201,12 @@ Deno.test("analyze steps: mergeBootstrap adds se_bootstrap and ci, puts bootstra
     generator: { tool: "gatelab", version: "v", command: "analyze" },
   } as unknown as ContributionsOutput;
   const before = JSON.stringify(doc);
+  // A stand-in for a BootstrapResult: only the parts mergeBootstrap reads, plus raw draws it must drop.
   const merged = mergeBootstrap(doc, {
-    block: { draws: 10 } as unknown as BootstrapJson,
-    perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } },
-    stability: null,
-  });
+    draws: 10,
+    metrics: { reward: { coefficients: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } } },
+    kernel: "raw draws",
+  } as unknown as BootstrapResult);
   equal(JSON.stringify(doc), before);
   deepEqual(merged.metrics.reward!.coefficients.a, {
     estimate: 1,
@@ -213,6 +214,7 @@ Deno.test("analyze steps: mergeBootstrap adds se_bootstrap and ci, puts bootstra
     ci: [0.8, 1.2],
   });
   deepEqual(merged.metrics.reward!.coefficients.b, { estimate: 2 });
+  deepEqual(Object.keys(merged.bootstrap!), ["draws", "metrics"]);
   deepEqual(Object.keys(merged), [
     "format",
     "metrics",

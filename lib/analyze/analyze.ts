@@ -11,8 +11,7 @@ import { generatorMeta } from "../core/meta.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
-import type { SelectionStability } from "../infer/bootstrap.ts";
-import { runBootstrap } from "./bootstrap_hook.ts";
+import { bootstrapDatasetOnCores, type SelectionStability } from "../infer/bootstrap.ts";
 import { amceRows, diagnosticsOutput } from "./diagnostics.ts";
 import type {
   ContributionsOutput,
@@ -142,7 +141,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
 
 /**
  * The whole analysis: {@linkcode analyzeDataset}, then (when `draws > 0`)
- * the task bootstrap through lib/analyze/bootstrap_hook.ts, merged in.
+ * the task bootstrap (lib/infer `bootstrapDatasetOnCores`), merged in.
  *
  * @param dataset A validated dataset.
  * @param options See {@linkcode RunAnalysisOptions}.
@@ -171,7 +170,7 @@ export async function runAnalysis(
   const analysis = analyzeDataset(dataset, options);
   const draws = options.draws ?? DEFAULTS.draws;
   if (draws <= 0) return analysis;
-  const outcome = await runBootstrap(dataset, {
+  const result = await bootstrapDatasetOnCores(dataset, {
     draws,
     seed: options.seed ?? DEFAULTS.seed,
     interval: options.interval ?? DEFAULTS.interval,
@@ -182,7 +181,7 @@ export async function runAnalysis(
   });
   return {
     ...analysis,
-    contributions: mergeBootstrap(analysis.contributions, outcome),
-    stability: outcome.stability,
+    contributions: mergeBootstrap(analysis.contributions, result),
+    stability: result.stability,
   };
 }

@@ -4,35 +4,39 @@
  * @module
  */
 
-import type { BootstrapOutcome } from "./bootstrap_hook.ts";
+import { type BootstrapResult, bootstrapToJson } from "../infer/bootstrap.ts";
 import type { CoefficientOutput, ContributionsOutput, MetricOutput } from "./types.ts";
 
 /**
- * Merges a bootstrap outcome into contributions.json: `se_bootstrap` and
- * `ci` into every coefficient and the top-level `bootstrap` block.
+ * Merges a task bootstrap (lib/infer `bootstrapDataset`) into
+ * contributions.json: `se_bootstrap` and `ci` into every coefficient and
+ * the result without its raw draws as the top-level `bootstrap` block.
  *
  * @param contributions The document from `analyzeDataset`.
- * @param outcome What the bootstrap hook returned.
+ * @param result The bootstrap of the same dataset.
  * @returns A new document; the input is not changed.
  *
  * @example
  * ```ts
  * import { mergeBootstrap } from "./merge_bootstrap.ts";
  * import { deepEqual } from "node:assert/strict";
- * const doc = { metrics: { reward: { coefficients: { a: { estimate: 1 } } } } };
- * // deno-lint-ignore no-explicit-any
- * const merged = mergeBootstrap(doc as any, { block: { draws: 10 } as any, perCoefficient: { reward: { a: { se_bootstrap: 0.1, ci: [0.8, 1.2] } } }, stability: null });
- * deepEqual(merged.metrics.reward!.coefficients.a!.se_bootstrap, 0.1);
- * deepEqual(merged.bootstrap, { draws: 10 });
+ * import { bootstrapDataset } from "../infer/bootstrap.ts";
+ * import { analyzeDataset } from "./analyze.ts";
+ * import { validateGates } from "../validate/validate_gates.ts";
+ * const { dataset } = await validateGates(["data/demo/ckpt-a/gate-a"]);
+ * const { contributions } = analyzeDataset(dataset!);
+ * const merged = mergeBootstrap(contributions, bootstrapDataset(dataset!, { draws: 20, seed: 1 }));
+ * const c = merged.metrics["reward"]!.coefficients["query-formulation.v1"]!;
+ * deepEqual([merged.bootstrap!.draws, typeof c.se_bootstrap, c.ci!.length], [20, "number", 2]);
  * ```
  */
 export function mergeBootstrap(
   contributions: ContributionsOutput,
-  outcome: BootstrapOutcome,
+  result: BootstrapResult,
 ): ContributionsOutput {
   const metrics: Record<string, MetricOutput> = {};
   for (const [m, out] of Object.entries(contributions.metrics)) {
-    const per = outcome.perCoefficient[m];
+    const per = result.metrics[m]?.coefficients;
     const coefficients: Record<string, CoefficientOutput> = {};
     for (const [v, c] of Object.entries(out.coefficients)) {
       const b = per?.[v];
@@ -41,5 +45,5 @@ export function mergeBootstrap(
     metrics[m] = { ...out, coefficients };
   }
   const { tasks, generator, ...head } = contributions;
-  return { ...head, metrics, bootstrap: outcome.block, tasks, generator };
+  return { ...head, metrics, bootstrap: bootstrapToJson(result), tasks, generator };
 }

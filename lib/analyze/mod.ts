@@ -9,6 +9,5 @@ export * from "./metric_output.ts";
 export * from "./row_label.ts";
 export * from "./selection_document.ts";
 export * from "./task_rows.ts";
-export * from "./bootstrap_hook.ts";
 export * from "./resume.ts";
 export * from "./diagnostics.ts";
