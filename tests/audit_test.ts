@@ -6,6 +6,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { main } from "../lib/cli/main.ts";
 import { quiet } from "./fixtures.ts";
+import { FirewallSchema, LedgerAuditSchema } from "../lib/contract/outputs/mod.ts";
 
 const DEMO = "data/demo";
 const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
@@ -54,6 +55,7 @@ Deno.test("ledger-audit: gatelab's own ledger is a valid instance", async () => 
   );
   const audit = await readJson(`${tmp}/audit/ledger_audit.json`);
   deepEqual([audit.lines, audit.proposals], [14, 14]);
+  deepEqual(LedgerAuditSchema.safeParse(audit).success, true);
   await Deno.remove(tmp, { recursive: true });
 });
 
@@ -195,5 +197,6 @@ Deno.test("firewall: the clean lines alone pass, privileged audits included", as
   const fw = await readJson(`${tmp}/o/firewall.json`);
   // 3 clean chunks, 1 failure card (its privileged_audit holds gold) and 1 success card.
   deepEqual([fw.scanned.lines, fw.findings], [5, []]);
+  deepEqual(FirewallSchema.safeParse(fw).success, true);
   await Deno.remove(tmp, { recursive: true });
 });

@@ -9,6 +9,8 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
 import { join, relative, resolve } from "node:path";
 import { bootstrapOptions, choiceOption, intOption, parseCommand, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
@@ -245,11 +247,13 @@ export async function run(args: string[]): Promise<number> {
   if (estimator === "legacy_intercept") {
     const legacy = legacyComparison(dataset, { metric, budgetK: selection.budget_k });
     const table = legacyComparisonTable(legacy);
-    files["legacy_comparison.json"] = toJsonText({
-      ...legacy,
-      exploratory: true,
-      generator: contributions.generator,
-    });
+    files["legacy_comparison.json"] = toJsonText(
+      {
+        ...legacy,
+        exploratory: true,
+        generator: contributions.generator,
+      } satisfies z.input<typeof LegacyComparisonSchema>,
+    );
     files["legacy_comparison.md"] = toMarkdown(table);
     files["legacy_comparison.tex"] = toLatex(table);
   }

@@ -7,6 +7,8 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type { FirewallSchema } from "../contract/outputs/mod.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { type Issue, IssueList } from "../core/issue.ts";
@@ -124,15 +126,17 @@ export async function run(args: string[]): Promise<number> {
   if (!validation.ok) return await refuse(out, validation, quiet);
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validation),
-    "firewall.json": toJsonText({
-      format: "gatelab.firewall/v1",
-      ok: true,
-      scanned: { files: texts.length, lines: lines.length, fields, gold_items: gold.length },
-      findings: [],
-      conventions: FIREWALL_CONVENTIONS,
-      inputs,
-      generator: generatorMeta(command),
-    }),
+    "firewall.json": toJsonText(
+      {
+        format: "gatelab.firewall/v1",
+        ok: true,
+        scanned: { files: texts.length, lines: lines.length, fields, gold_items: gold.length },
+        findings: [],
+        conventions: FIREWALL_CONVENTIONS,
+        inputs,
+        generator: generatorMeta(command),
+      } satisfies z.input<typeof FirewallSchema>,
+    ),
   });
   console.log(
     `ok: ${fields} deployable field(s) in ${lines.length} line(s), no gold found; wrote ${out}/`,

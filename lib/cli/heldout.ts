@@ -9,6 +9,8 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type { HeldoutSchema } from "../contract/outputs/mod.ts";
 import { formatIssue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
@@ -164,7 +166,8 @@ export async function run(args: string[]): Promise<number> {
         ...across,
       }
       : null,
-  };
+  } satisfies z.input<typeof HeldoutSchema>;
+
   const tables = [heldoutSummaryTable(result), ...(across ? [acrossGateTable(across)] : [])];
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validationReport({ ...validation, inputs }, command)),

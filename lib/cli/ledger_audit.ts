@@ -7,6 +7,8 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type { LedgerAuditSchema } from "../contract/outputs/mod.ts";
 import { inputDir, inputFile, outputDir } from "./paths.ts";
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
@@ -117,29 +119,31 @@ export async function run(args: string[]): Promise<number> {
   if (!validation.ok) return await refuse(out, validation, quiet);
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validation),
-    "ledger_audit.json": toJsonText({
-      format: "gatelab.ledger-audit/v1",
-      ledger: inputs[0],
-      history: values.history ?? null,
-      lines: entries.length,
-      proposals: entries.filter((e) => e.operation !== null).length,
-      checks: [
-        "schema_error",
-        "operation_invalid",
-        "rewrite_target_missing",
-        "reproposed_rejected",
-        "dimension_cap",
-        ...(cited ? ["ledger_result_mismatch"] : []),
-      ],
-      conventions: {
-        rejected: "validation_result non_positive or rewrite_loser",
-        reproposal:
-          "a proposal from another proposal checkpoint with the same failure_mechanism (case and whitespace ignored), consolidation_cluster_id or candidate_id as an earlier rejected line",
-        effect_tolerance: 5e-5,
-        dimension_cap: 16,
-      },
-      generator: generatorMeta(command),
-    }),
+    "ledger_audit.json": toJsonText(
+      {
+        format: "gatelab.ledger-audit/v1",
+        ledger: inputs[0],
+        history: values.history ?? null,
+        lines: entries.length,
+        proposals: entries.filter((e) => e.operation !== null).length,
+        checks: [
+          "schema_error",
+          "operation_invalid",
+          "rewrite_target_missing",
+          "reproposed_rejected",
+          "dimension_cap",
+          ...(cited ? ["ledger_result_mismatch"] : []),
+        ],
+        conventions: {
+          rejected: "validation_result non_positive or rewrite_loser",
+          reproposal:
+            "a proposal from another proposal checkpoint with the same failure_mechanism (case and whitespace ignored), consolidation_cluster_id or candidate_id as an earlier rejected line",
+          effect_tolerance: 5e-5,
+          dimension_cap: 16,
+        },
+        generator: generatorMeta(command),
+      } satisfies z.input<typeof LedgerAuditSchema>,
+    ),
   });
   console.log(`ok: ${entries.length} ledger line(s), no issue; wrote ${out}/`);
   return 0;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { z } from "zod";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { IssueList } from "../core/issue.ts";
@@ -16,7 +17,12 @@ import { stderrProgress } from "../core/progress.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { planPower } from "../infer/power.ts";
 import { powerInputsFromContributions } from "../infer/power_from.ts";
-import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
+import {
+  ContributionsSchema,
+  type PowerSchema,
+  readOutput,
+  SelectionSchema,
+} from "../contract/outputs/mod.ts";
 import { powerTables } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { join } from "node:path";
@@ -84,7 +90,7 @@ export async function run(args: string[]): Promise<number> {
   const from = values.from !== undefined ? [{ label: "--from", path: values.from }] : [];
   for (const f of from) await inputDir(f, "an analysis output directory (contributions.json)");
   await outputDir({ label: "--out", path: out }, from);
-  let source: Record<string, unknown> | null = null;
+  let source: z.input<typeof PowerSchema>["from"] = null;
 
   if (values.from !== undefined) {
     const issues = new IssueList();
@@ -164,7 +170,8 @@ export async function run(args: string[]): Promise<number> {
     inputs,
     effects: effects ?? null,
     ...plan,
-  };
+  } satisfies z.input<typeof PowerSchema>;
+
   const tables = powerTables(plan);
   await writeFilesAtomic(out, {
     "power.json": toJsonText(doc),

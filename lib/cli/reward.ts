@@ -8,6 +8,8 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type { RecipeComparisonSchema, RewardsMetaSchema } from "../contract/outputs/mod.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
@@ -121,20 +123,22 @@ export async function run(args: string[]): Promise<number> {
   );
   const files: Record<string, string> = {
     "rewards.jsonl": lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length ? "\n" : ""),
-    "rewards_meta.json": toJsonText({
-      format: "gatelab.rewards_meta/v1",
-      recipe,
-      ...conventions,
-      ...(recipe === "C" ? { c_equals_a: lines.every((l) => l.equals_recipe_a) } : {}),
-      totals: {
-        trajectories: lines.length,
-        null_rewards: lines.filter((l) => l.reward === null).length,
-        penalized: lines.filter((l) => l.penalized).length,
-        mask_reasons: masked,
-      },
-      generator: generatorMeta(command),
-      inputs,
-    }),
+    "rewards_meta.json": toJsonText(
+      {
+        format: "gatelab.rewards_meta/v1",
+        recipe,
+        ...conventions,
+        ...(recipe === "C" ? { c_equals_a: lines.every((l) => l.equals_recipe_a) } : {}),
+        totals: {
+          trajectories: lines.length,
+          null_rewards: lines.filter((l) => l.reward === null).length,
+          penalized: lines.filter((l) => l.penalized).length,
+          mask_reasons: masked,
+        },
+        generator: generatorMeta(command),
+        inputs,
+      } satisfies z.input<typeof RewardsMetaSchema>,
+    ),
   };
   const tables = [rewardSummaryTable(lines, recipe)];
 
@@ -148,26 +152,28 @@ export async function run(args: string[]): Promise<number> {
       ...(values.quiet ? {} : { onProgress: stderrProgress("recipe bootstrap") }),
     });
     const cLines = all["C"]!;
-    files["recipe_comparison.json"] = toJsonText({
-      format: "gatelab.recipe_comparison/v1",
-      bootstrap: {
-        draws,
-        seed,
-        resample: "within groups",
-        draw_order: "one xoshiro128** createPrng(seed) stream; per draw n_good nextInt(n_good) " +
-          "then n_bad nextInt(n_bad), members in groups.jsonl order; same indices for every recipe",
-        interval: "percentile, q = 0.025 and 0.975",
-        quantile_rule: QUANTILE_RULE,
-      },
-      spearman: "rho of reward against reference over scored group members with a reference; " +
-        "average ranks for ties",
-      excluded_null: comparison.excluded_null,
-      recipes: Object.fromEntries(comparison.recipes.map(({ recipe: r, ...rest }) => [r, rest])),
-      c_equals_a: cLines.every((l) => l.equals_recipe_a),
-      ...conventions,
-      generator: generatorMeta(command),
-      inputs,
-    });
+    files["recipe_comparison.json"] = toJsonText(
+      {
+        format: "gatelab.recipe_comparison/v1",
+        bootstrap: {
+          draws,
+          seed,
+          resample: "within groups",
+          draw_order: "one xoshiro128** createPrng(seed) stream; per draw n_good nextInt(n_good) " +
+            "then n_bad nextInt(n_bad), members in groups.jsonl order; same indices for every recipe",
+          interval: "percentile, q = 0.025 and 0.975",
+          quantile_rule: QUANTILE_RULE,
+        },
+        spearman: "rho of reward against reference over scored group members with a reference; " +
+          "average ranks for ties",
+        excluded_null: comparison.excluded_null,
+        recipes: Object.fromEntries(comparison.recipes.map(({ recipe: r, ...rest }) => [r, rest])),
+        c_equals_a: cLines.every((l) => l.equals_recipe_a),
+        ...conventions,
+        generator: generatorMeta(command),
+        inputs,
+      } satisfies z.input<typeof RecipeComparisonSchema>,
+    );
     tables.push(recipeComparisonTable(comparison));
   }
   files["reward_tables.md"] = tables.map(toMarkdown).join("\n");

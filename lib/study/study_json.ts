@@ -1,4 +1,6 @@
 import { generatorMeta } from "../core/meta.ts";
+import type { z } from "zod";
+import type { StudySchema } from "../contract/outputs/mod.ts";
 import { QUANTILE_RULE } from "../core/quantile.ts";
 import type { StudyAnalysis } from "./analyze.ts";
 import type { InputFile } from "./load.ts";
@@ -131,5 +133,5 @@ export function studyDocument(analysis: StudyAnalysis, options: StudyDocumentOpt
     issues: capIssues(options.issues ?? []),
     generator: generatorMeta(options.command),
     inputs: options.inputs,
-  };
+  } satisfies z.input<typeof StudySchema>;
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { GeneratorSchema, IssueSchema, list, numOrNull, opaque, pair } from "./common.ts";
 
+/** A training seed as the study's slots name it (a number or a string). */
+const trainSeed = z.union([z.number(), z.string()]);
+
 const tally = z.object({ attempts: z.number(), used: z.number(), violations: z.number() });
 
 /**
@@ -38,7 +41,7 @@ export const StudySchema = z.object({
       bounds: pair,
       complete: z.boolean(),
       label: z.string(),
-      train_seeds: list(z.number()),
+      train_seeds: list(trainSeed),
       task_count: z.number(),
       slots: z.record(z.string(), z.number()),
       attempts: tally.extend({
@@ -56,7 +59,7 @@ export const StudySchema = z.object({
     ci: pair.nullable(),
     label: z.string(),
     resample: z.enum(["seeds+tasks", "tasks"]),
-    per_seed: list(z.object({ train_seed: z.number(), estimate: z.number() })).nullable(),
+    per_seed: list(z.object({ train_seed: trainSeed, estimate: z.number() })).nullable(),
   })),
   costs: opaque,
   attempts: tally,
