@@ -81,11 +81,33 @@ Deno.test("gate analyze then gate report on its output: the report shows the ana
   );
 });
 
-Deno.test("a broken analysis output is output_schema_mismatch for report, plan-power --from and history", async () => {
+Deno.test("a broken output read back is output_schema_mismatch for report, plan-power --from, history and ledger-audit --history", async () => {
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, { tasks: 30, slots: addSlots(3), budgetK: 1 });
   const an = join(dir.path, "an");
   deepEqual(await quiet(() => main(["analyze", fx.gateDir, "--bootstrap", "0", "--out", an])), 0);
+  // gate ledger-audit --history reads history.json back: a broken one is refused the same way.
+  const h = join(dir.path, "h");
+  deepEqual(await quiet(() => main(["history", an, "--out", h])), 0);
+  const history = await readJson(join(h, "history.json"));
+  history.steps[0].step = 0;
+  await Deno.writeTextFile(join(h, "history.json"), JSON.stringify(history));
+  const audited = await gate([
+    "ledger-audit",
+    join(an, "ledger.jsonl"),
+    "--history",
+    h,
+    "--out",
+    join(dir.path, "la"),
+  ]);
+  deepEqual(audited.code, 2);
+  deepEqual(
+    (await readJson(join(dir.path, "la", "validation.json"))).issues.map((
+      i: { code: string; path: string },
+    ) => [i.code, i.path]),
+    [["output_schema_mismatch", "steps.0.step"]],
+  );
+
   const selection = await readJson(join(an, "selection.json"));
   selection.decisions[1].status = "maybe";
   await Deno.writeTextFile(join(an, "selection.json"), JSON.stringify(selection));

@@ -8,7 +8,12 @@
  * @module
  */
 import type { z } from "zod";
-import type { LedgerAuditSchema } from "../contract/outputs/mod.ts";
+import {
+  type HistoryJson,
+  HistorySchema,
+  type LedgerAuditSchema,
+  readOutput,
+} from "../contract/outputs/mod.ts";
 import { inputDir, inputFile, outputDir } from "./paths.ts";
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
@@ -89,26 +94,17 @@ export async function run(args: string[]): Promise<number> {
   let cited: ((checkpoint: string, id: string) => CitedResult | null | undefined) | undefined;
   if (values.history !== undefined) {
     const path = join(values.history, "history.json");
-    let history: Json = null;
-    try {
-      history = JSON.parse(await Deno.readTextFile(path));
-    } catch (error) {
+    const read = await readOutput(path, HistorySchema);
+    if (!read.ok) issues.push(...read.issues);
+    else if (read.output === null) {
       issues.push({
         code: "io_error",
-        message: `cannot read history.json: ${error instanceof Error ? error.message : error}`,
+        message: "cannot read history.json: no such file",
         file: path,
       });
-    }
-    if (history !== null && history.format !== "gatelab.history/v1") {
-      issues.push({
-        code: "schema_error",
-        message: "not a gatelab.history/v1 document",
-        file: path,
-        path: "format",
-      });
-    } else if (history !== null) {
+    } else {
       inputs.push({ history: path });
-      cited = historyLookup(history);
+      cited = historyLookup(read.output.value);
     }
   }
   if (issues.length === 0) {
@@ -151,22 +147,22 @@ export async function run(args: string[]): Promise<number> {
 
 /** checkpoint_id -> version_id -> the status and estimate history.json records for it. */
 function historyLookup(
-  history: Json,
+  history: HistoryJson,
 ): (checkpoint: string, id: string) => CitedResult | null | undefined {
   const byCheckpoint = new Map<string, Map<string, CitedResult>>();
   const stepCheckpoint = new Map<number, string>();
-  for (const s of history.steps ?? []) {
-    if (typeof s.checkpoint_id !== "string") continue;
+  for (const s of history.steps) {
+    if (s.checkpoint_id === null) continue;
     stepCheckpoint.set(s.step, s.checkpoint_id);
     if (!byCheckpoint.has(s.checkpoint_id)) byCheckpoint.set(s.checkpoint_id, new Map());
   }
-  for (const entries of Object.values(history.chunks ?? {}) as Json[][]) {
+  for (const entries of Object.values(history.chunks)) {
     for (const e of entries) {
       if (e === null) continue;
       const versions = byCheckpoint.get(stepCheckpoint.get(e.step) ?? "");
       if (!versions) continue;
       versions.set(e.version_id, { status: e.status, estimate: e.estimate });
-      for (const o of e.others ?? []) {
+      for (const o of e.others) {
         versions.set(o.version_id, { status: o.status, estimate: o.estimate });
       }
     }
