@@ -154,14 +154,34 @@ Deno.test("gate compare: --selection refuses an equipped skill that is not the f
   const bare = await writeRun(join(dir.path, "bare"), reference.bare);
   const eq = await writeRun(join(dir.path, "eq"), reference.equipped);
   const good = join(dir.path, "good.json"), bad = join(dir.path, "bad.json");
-  await Deno.writeTextFile(
-    good,
-    JSON.stringify({ format: "gatelab.selection/v1", selected: ["c2", "c1"] }),
-  );
-  await Deno.writeTextFile(
-    bad,
-    JSON.stringify({ format: "gatelab.selection/v1", selected: ["c1", "c3"] }),
-  );
+  // A Gate A selection.json with every field gatelab writes (it is read with its schema).
+  const selectionJson = (selected: string[]) =>
+    JSON.stringify({
+      format: "gatelab.selection/v1",
+      metric: "reward",
+      budget_k: 2,
+      selected,
+      decisions: selected.map((version_id, i) => ({
+        slot_id: version_id,
+        version_id,
+        role: "add",
+        alpha: 0.1,
+        rank: i + 1,
+        status: "selected",
+        retired: false,
+      })),
+      tie_tolerance: 1e-12,
+      exploratory: false,
+      gate_budget_k: 2,
+      stage: "cold_start",
+      gate_ids: ["gate-a"],
+      baseline_sha256: "0",
+      estimator: "paired_delta_ols_no_intercept",
+      conventions: {},
+      generator: { tool: "gatelab", version: "0", command: "gate analyze gate-a --out a" },
+    });
+  await Deno.writeTextFile(good, selectionJson(["c2", "c1"]));
+  await Deno.writeTextFile(bad, selectionJson(["c1", "c3"]));
   const out = join(dir.path, "out");
   const base = ["--bare", bare, "--equipped", eq, "--bootstrap", "0"];
   deepEqual(await quiet(() => run([...base, "--out", out, "--selection", good])), 0);
@@ -172,4 +192,21 @@ Deno.test("gate compare: --selection refuses an equipped skill that is not the f
   const report = JSON.parse(await Deno.readTextFile(join(out2, "validation.json")));
   deepEqual(report.issues.map((i: { code: string }) => i.code), ["comparison_invalid"]);
   ok(/missing c3; not selected but equipped c2/.test(report.issues[0].message));
+  // A selection.json that is not a gatelab selection is refused with its field path.
+  const partial = join(dir.path, "partial.json");
+  await Deno.writeTextFile(
+    partial,
+    JSON.stringify({
+      format: "gatelab.selection/v1",
+      selected: ["c2", "c1"],
+      metric: "reward",
+      budget_k: 2,
+      decisions: [],
+    }),
+  );
+  const out3 = join(dir.path, "out3");
+  deepEqual(await quiet(() => run([...base, "--out", out3, "--selection", partial])), 2);
+  const refused = JSON.parse(await Deno.readTextFile(join(out3, "validation.json")));
+  deepEqual(refused.issues[0].code, "output_schema_mismatch");
+  deepEqual(refused.issues[0].path, "tie_tolerance");
 });

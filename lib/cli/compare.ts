@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
 import { bootstrapOptions, parseCommand, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { inputDir, inputFile, outputDir } from "./paths.ts";
@@ -136,24 +137,12 @@ async function frozenSelectionIssues(
   equipped: Parameters<typeof selectionMismatch>[0],
   file: string,
 ): Promise<Issue[]> {
-  let selected: unknown;
-  try {
-    selected = JSON.parse(await Deno.readTextFile(file))?.selected;
-  } catch (error) {
-    return [{
-      code: "io_error",
-      file,
-      message: `Cannot read the Gate A selection: ${String(error)}`,
-    }];
+  const read = await readOutput(file, SelectionSchema);
+  if (!read.ok) return read.issues;
+  if (read.output === null) {
+    return [{ code: "io_error", file, message: "Cannot read the Gate A selection: no such file" }];
   }
-  if (!Array.isArray(selected) || !selected.every((v) => typeof v === "string")) {
-    return [{
-      code: "schema_error",
-      file,
-      path: "selected",
-      message: "selected must be an array of version ids",
-    }];
-  }
+  const selected = read.output.value.selected;
   return selectionMismatch(equipped, selected, file);
 }
 

@@ -1,7 +1,7 @@
 /**
  * Reading a gatelab output file back (`gate report`, `plan-power --from`,
- * `gate history`, `gate ledger-audit --history`): bytes, JSON, then the
- * file's schema. A file that
+ * `gate history`, `gate ledger-audit --history`, `gate compare
+ * --selection`): bytes, JSON, then the file's schema. A file that
  * does not match its schema is an `output_schema_mismatch` issue naming
  * the file and the field path.
  *
