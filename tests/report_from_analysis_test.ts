@@ -74,6 +74,13 @@ Deno.test("gate analyze then gate report on its output: the report shows the ana
     `c1 ${formatEstimate(c1)} [${formatEstimate(lo)}, ${formatEstimate(hi)}] not in the report`,
   );
   ok(html.includes(`<td class="l">pairs</td><td class="l">${contributions.n_pairs}</td>`));
+  // The fit numbers the file holds reach the table note (as in gate analyze's own tables).
+  ok(
+    html.includes(
+      `n = 60 pairs over 60 tasks, residual df ${contributions.metrics.reward.df_resid},`,
+    ),
+  );
+  deepEqual(contributions.metrics.reward.df_resid, 56);
   ok(
     html.includes(
       `<td class="l">baseline sha256</td><td class="l">${contributions.baseline.sha256}</td>`,
