@@ -49,9 +49,11 @@ export function checkOutput<S extends z.ZodType>(
 
 /** A read output: its bytes, the parsed JSON as written, and the typed value. */
 export interface ReadOutput<T> {
+  /** The file's bytes (for its sha256). */
   readonly bytes: Uint8Array;
   /** The JSON value as written (key order and numbers exactly as in the file). */
   readonly raw: unknown;
+  /** The value as its schema parsed it (unknown fields dropped). */
   readonly value: T;
 }
 
