@@ -181,24 +181,36 @@ export function buildClusterSums(
     for (let j = 0; j < k; j++) if (design[row * k + j] !== 0) rowCol[e++] = j;
     for (let mm = 0; mm < m; mm++) rowY[row * m + mm] = responses[mm]![row]!;
   }
+  // In shared memory, so the bootstrap's workers read these arrays instead of each
+  // receiving a copy (about 1 GB at 1,000,000 tasks).
   return {
-    rowCluster: cluster,
-    rowColStart,
-    rowCol,
-    rowY,
+    rowCluster: shared(Int32Array, cluster),
+    rowColStart: shared(Int32Array, rowColStart),
+    rowCol: shared(Int32Array, rowCol),
+    rowY: shared(Float64Array, rowY),
     k,
     metricCount: m,
     clusterCount: g,
-    pairStart,
-    pairIndex: Int32Array.from(pairIdx),
-    pairValue: Float64Array.from(pairVal),
-    colStart,
-    colIndex: Int32Array.from(colIdx),
-    colValue: Float64Array.from(colVal),
+    pairStart: shared(Int32Array, pairStart),
+    pairIndex: shared(Int32Array, pairIdx),
+    pairValue: shared(Float64Array, pairVal),
+    colStart: shared(Int32Array, colStart),
+    colIndex: shared(Int32Array, colIdx),
+    colValue: shared(Float64Array, colVal),
     xtx,
     xty,
-    rows,
+    rows: shared(Int32Array, rows),
   };
+}
+
+/** A copy of `values` on a SharedArrayBuffer (posted to a worker, it is shared, not copied). */
+function shared<T extends Int32Array | Float64Array>(
+  type: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number },
+  values: ArrayLike<number>,
+): T {
+  const out = new type(new SharedArrayBuffer(values.length * type.BYTES_PER_ELEMENT));
+  out.set(values);
+  return out;
 }
 
 /**
