@@ -114,15 +114,15 @@ export function buildClusterSums(
   const denseXty = new Float64Array(k * m);
   const touchedPair = new Uint8Array(p);
   const touchedCol = new Uint8Array(k);
-  const pairIdx: number[] = [],
-    pairVal: number[] = [],
-    colIdx: number[] = [],
-    colVal: number[] = [];
   const pairStart = new Int32Array(g + 1), colStart = new Int32Array(g + 1);
   const xtx = new Float64Array(p), xty = new Float64Array(m * k);
   const present: number[] = [];
-  for (let c = 0; c < g; c++) {
-    const pairsTouched: number[] = [], colsTouched: number[] = [];
+  const pairsTouched: number[] = [], colsTouched: number[] = [];
+  // The pairs and columns cluster c touches, sorted, into pairsTouched and colsTouched; with
+  // `sum`, its pair counts and response sums also go to denseXtx and denseXty.
+  const touch = (c: number, sum: boolean): void => {
+    pairsTouched.length = 0;
+    colsTouched.length = 0;
     for (let t = rowStart[c]!; t < rowStart[c + 1]!; t++) {
       const row = order[t]!;
       present.length = 0;
@@ -133,8 +133,10 @@ export function buildClusterSums(
           touchedCol[i] = 1;
           colsTouched.push(i);
         }
-        for (let mm = 0; mm < m; mm++) {
-          denseXty[i * m + mm] = denseXty[i * m + mm]! + responses[mm]![row]!;
+        if (sum) {
+          for (let mm = 0; mm < m; mm++) {
+            denseXty[i * m + mm] = denseXty[i * m + mm]! + responses[mm]![row]!;
+          }
         }
         for (let b = a; b < present.length; b++) {
           const idx = packedIndex(k, i, present[b]!);
@@ -142,31 +144,46 @@ export function buildClusterSums(
             touchedPair[idx] = 1;
             pairsTouched.push(idx);
           }
-          denseXtx[idx] = denseXtx[idx]! + 1;
+          if (sum) denseXtx[idx] = denseXtx[idx]! + 1;
         }
       }
     }
     pairsTouched.sort((a, b) => a - b);
     colsTouched.sort((a, b) => a - b);
+    for (const idx of pairsTouched) touchedPair[idx] = 0;
+    for (const j of colsTouched) touchedCol[j] = 0;
+  };
+  // First the sizes, so each array is allocated once at its length (growing lists of numbers
+  // held about twice the final arrays at 1,000,000 tasks), then the sums.
+  for (let c = 0; c < g; c++) {
+    touch(c, false);
+    pairStart[c + 1] = pairStart[c]! + pairsTouched.length;
+    colStart[c + 1] = colStart[c]! + colsTouched.length;
+  }
+  const pairIndex = sharedArray(Int32Array, pairStart[g]!);
+  const pairValue = sharedArray(Float64Array, pairStart[g]!);
+  const colIndex = sharedArray(Int32Array, colStart[g]!);
+  const colValue = sharedArray(Float64Array, colStart[g]! * m);
+  for (let c = 0; c < g; c++) {
+    touch(c, true);
+    let e = pairStart[c]!;
     for (const idx of pairsTouched) {
-      pairIdx.push(idx);
-      pairVal.push(denseXtx[idx]!);
+      pairIndex[e] = idx;
+      pairValue[e++] = denseXtx[idx]!;
       xtx[idx] = xtx[idx]! + denseXtx[idx]!;
       denseXtx[idx] = 0;
-      touchedPair[idx] = 0;
     }
+    let f = colStart[c]!;
     for (const j of colsTouched) {
-      colIdx.push(j);
+      colIndex[f] = j;
       for (let mm = 0; mm < m; mm++) {
         const v = denseXty[j * m + mm]!;
-        colVal.push(v);
+        colValue[f * m + mm] = v;
         xty[mm * k + j] = xty[mm * k + j]! + v;
         denseXty[j * m + mm] = 0;
       }
-      touchedCol[j] = 0;
+      f++;
     }
-    pairStart[c + 1] = pairIdx.length;
-    colStart[c + 1] = colIdx.length;
   }
   // Rows in row order: present columns and responses.
   const rowColStart = new Int32Array(n + 1);
@@ -192,15 +209,23 @@ export function buildClusterSums(
     metricCount: m,
     clusterCount: g,
     pairStart: shared(Int32Array, pairStart),
-    pairIndex: shared(Int32Array, pairIdx),
-    pairValue: shared(Float64Array, pairVal),
+    pairIndex,
+    pairValue,
     colStart: shared(Int32Array, colStart),
-    colIndex: shared(Int32Array, colIdx),
-    colValue: shared(Float64Array, colVal),
+    colIndex,
+    colValue,
     xtx,
     xty,
     rows: shared(Int32Array, rows),
   };
+}
+
+/** A zero-filled array of `length` on a SharedArrayBuffer. */
+function sharedArray<T extends Int32Array | Float64Array>(
+  type: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
+  return new type(new SharedArrayBuffer(length * type.BYTES_PER_ELEMENT));
 }
 
 /** A copy of `values` on a SharedArrayBuffer (posted to a worker, it is shared, not copied). */
@@ -208,7 +233,7 @@ function shared<T extends Int32Array | Float64Array>(
   type: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number },
   values: ArrayLike<number>,
 ): T {
-  const out = new type(new SharedArrayBuffer(values.length * type.BYTES_PER_ELEMENT));
+  const out = sharedArray(type, values.length);
   out.set(values);
   return out;
 }
