@@ -137,16 +137,24 @@ export function extendFit(
   // (the design is 0/1): with W finite, leaving out s - 0 * w changes no bit (s is never -0).
   // With more than one column EZ is not stored (n x q) but built again wherever a row is needed.
   const sparse = w.every(Number.isFinite);
-  const present = new Int32Array(k);
   const ezRow = (i: number, into: Float64Array, at: number): void => {
     const rowK = i * k, rowQ = i * q;
-    let m = 0;
-    for (let j = 0; j < k; j++) if (!sparse || x[rowK + j] !== 0) present[m++] = j;
+    if (q === 1) {
+      let s = z[i]!;
+      for (let j = 0; j < k; j++) {
+        const xj = x[rowK + j]!;
+        if (xj !== 0 || !sparse) s -= xj * w[j]!;
+      }
+      into[at] = s;
+      return;
+    }
     // Column by column of X, so W is read along its rows; each entry still subtracts its
     // terms in the order of j.
     for (let t = 0; t < q; t++) into[at + t] = z[rowQ + t]!;
-    for (let c = 0; c < m; c++) {
-      const j = present[c]!, xj = x[rowK + j]!, wj = j * q;
+    for (let j = 0; j < k; j++) {
+      const xj = x[rowK + j]!;
+      if (xj === 0 && sparse) continue;
+      const wj = j * q;
       for (let t = 0; t < q; t++) into[at + t] = into[at + t]! - xj * w[wj + t]!;
     }
   };
