@@ -1,32 +1,171 @@
 /**
  * gatelab: re-analysis of randomized skill-validation gates.
  *
- * The one public entry point for notebooks and the CLI. Each stage lives
- * in its own folder under lib/ and is re-exported here, in pipeline order.
+ * The public face for notebooks and scripts: the functions a notebook cell
+ * calls, in pipeline order (load and validate, analyze, bootstrap, held-out,
+ * power, compare, study, reward, SQL, figures, tables, report, display), and
+ * the types their signatures name. Kernels and helpers are not part of it:
+ * import them by path from their stage folder, `lib/<stage>/mod.ts` (for
+ * example `lib/fit/mod.ts` for the OLS kernels, `lib/contract/mod.ts` for the
+ * zod schemas of the data contract).
+ *
+ * @example Validate the demo's Gate A, analyze it, read the selection
+ * ```ts
+ * import { analyzeDataset, datasetOrThrow, validateGates } from "./mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const validation = await validateGates(["data/demo/ckpt-a/gate-a"]);
+ * const dataset = datasetOrThrow(validation, "Gate A");
+ * const analysis = analyzeDataset(dataset, { command: "example" });
+ * deepEqual([dataset.n, dataset.k, analysis.selection.selected.length], [400, 14, 10]);
+ * ```
  *
  * @module
  */
-export * from "./core/mod.ts"; // issues, hashing, atomic writes, PRNG, quantile rule, shared types
-export * from "./contract/mod.ts"; // zod schemas of the data contract
-export * from "./load/mod.ts"; // streaming JSONL, run and gate readers
-export * from "./cache/mod.ts"; // content-addressed run cache (Arrow IPC)
-export * from "./validate/mod.ts"; // strict pairing checks -> PairedDataset
-export * from "./sql/mod.ts"; // DuckDB (started only when called)
-export * from "./fit/mod.ts"; // no-intercept OLS, HC0-HC3, CR1
-export * from "./select/mod.ts"; // family winners, positive top-K, ledger
-export * from "./analyze/mod.ts"; // the gate analysis pipeline
-export * from "./infer/mod.ts"; // bootstrap, stability, held-out, diagnostics, power
-export * from "./explore/mod.ts"; // exploratory re-analysis: waivable codes, legacy intercept
-export * from "./sequential/mod.ts"; // anytime-valid confidence sequences over a gate's prefixes
-export * from "./ladder/mod.ts"; // e-process ladder gates: W/L/E/INFRA, four exits, baseline prefill
-export * from "./history/mod.ts"; // histories across checkpoints: lineage, lifecycles, trends
-export * from "./ledger_audit/mod.ts"; // proposal ledger schema and audit
-export * from "./firewall/mod.ts"; // gold firewall over deployable texts
-export * from "./gateb/mod.ts"; // Gate B comparison
-export * from "./study/mod.ts"; // paper statistics of a study
-export * from "./reward/mod.ts"; // level-to-reward recipes
-export * from "./report/mod.ts"; // Markdown and LaTeX tables
-export * from "./figures/mod.ts"; // Observable Plot figures
-export * from "./html/mod.ts"; // HTML report and notebook display
-export * from "./paper/mod.ts"; // a paper appendix as LaTeX and SVG files
-export * from "./demo/mod.ts"; // the seeded demo simulator
+
+// load and validate
+export {
+  datasetOrThrow,
+  validateGates,
+  validationInputsTable,
+  validationSummaryTable,
+} from "./validate/mod.ts";
+export type { GateValidation, ValidateGatesOptions, ValidationInput } from "./validate/mod.ts";
+export { formatIssue, writeFilesAtomic } from "./core/mod.ts";
+export type {
+  FileValue,
+  Issue,
+  PairedDataset,
+  ProgressCallback,
+  Result,
+  WriteOptions,
+} from "./core/mod.ts";
+
+// analyze
+export { analyzeDataset, runAnalysis } from "./analyze/mod.ts";
+export type { Analysis, AnalyzeOptions, RunAnalysisOptions } from "./analyze/mod.ts";
+
+// bootstrap, diagnostics, held-out, power
+export {
+  againstLaterGate,
+  bootstrapDataset,
+  heldoutCheck,
+  misfitDiagnostics,
+  planPower,
+  powerInputsFromContributions,
+  readHeldoutPlan,
+} from "./infer/mod.ts";
+export type {
+  AcrossGateCheck,
+  BootstrapOptions,
+  BootstrapResult,
+  HeldoutPlan,
+  HeldoutResult,
+  InteractionScreenOptions,
+  MisfitDiagnostics,
+  PowerDesign,
+  PowerInputs,
+  PowerPlan,
+  SimulatePowerOptions,
+} from "./infer/mod.ts";
+
+// compare (Gate B)
+export { compareRunDirs } from "./gateb/mod.ts";
+export type { CompareOptions, ComparisonOutput } from "./gateb/mod.ts";
+
+// study
+export { analyzeStudy, loadStudyDir } from "./study/mod.ts";
+export type { AnalyzeStudyOptions, LoadedStudy, StudyAnalysis, StudyInput } from "./study/mod.ts";
+
+// reward
+export { compareRecipes, computeRewards, loadGroups, loadSteps } from "./reward/mod.ts";
+export type {
+  CompareRecipesOptions,
+  GroupRecord,
+  Recipe,
+  RecipeComparisonResult,
+  RewardLine,
+  Trajectories,
+} from "./reward/mod.ts";
+
+// SQL (DuckDB starts only when openDuckDb is called)
+export {
+  loadIntoDuckDb,
+  openDuckDb,
+  readSqlSources,
+  sqlTables,
+  sqlTablesTable,
+} from "./sql/mod.ts";
+export type { DuckDb, QueryResult, SqlSources, SqlTableInfo } from "./sql/mod.ts";
+
+// figures
+export {
+  acrossGateRankPoints,
+  analysisFigures,
+  figureFiles,
+  heldoutGainPoints,
+  rankAgreementPlot,
+  studyPlot,
+  studyRowsFromAnalysis,
+} from "./figures/mod.ts";
+export type {
+  AcrossGateFile,
+  AnalysisFigureInputs,
+  ContributionsFile,
+  Figure,
+  FigureFilesOptions,
+  HeldoutFile,
+  RankAgreementOptions,
+  RankPoint,
+  StudyAnalysisRowsInput,
+  StudyPlotOptions,
+  StudyRow,
+} from "./figures/mod.ts";
+
+// tables
+export {
+  acrossGateTable,
+  coefficientTables,
+  comparisonTables,
+  diagnosticsTables,
+  heldoutSummaryTable,
+  powerTables,
+  recipeComparisonTable,
+  rewardSummaryTable,
+  selectionTable,
+  studyArmsTable,
+  studyComparisonsTable,
+  studyCostsTable,
+} from "./report/mod.ts";
+export type {
+  CoefficientTableInput,
+  ComparisonTableInput,
+  NamedColumn,
+  SelectionTableInput,
+  Table,
+} from "./report/mod.ts";
+
+// report and display (notebooks)
+export {
+  displayAll,
+  displayFigure,
+  displaySection,
+  displayTable,
+  metricMeansTable,
+  notebookProgress,
+  queryTable,
+  valueOrThrow,
+} from "./html/mod.ts";
+export type {
+  Displayable,
+  DisplayTableOptions,
+  NotebookProgressOptions,
+  QueryTableOptions,
+} from "./html/mod.ts";
+
+// paper appendix
+export { appendixFiles, appendixSection } from "./paper/mod.ts";
+export type { AppendixSection } from "./paper/mod.ts";
+
+// demo data
+export { generateDemo, writeDemo } from "./demo/mod.ts";

@@ -1,7 +1,7 @@
 /**
  * The deterministic demo study simulator behind data/demo/: a pure
- * generator of every file and a writer. Only these entry points are
- * re-exported from lib/mod.ts; the simulator's parts (reward model, masks,
+ * generator of every file and a writer. `generateDemo` and `writeDemo` are
+ * also part of lib/mod.ts; the simulator's parts (reward model, masks,
  * truth) are imported from their own files.
  *
  * @module
