@@ -199,6 +199,9 @@ export class IssueList {
  * Renders one issue as a single readable line: code, where, what. Control
  * characters in any value are escaped (see {@linkcode escapeControl}).
  *
+ * @param issue The issue.
+ * @returns `code  file:line path  message`, with the parts that are known.
+ *
  * @example
  * ```ts
  * import { formatIssue } from "./issue.ts";

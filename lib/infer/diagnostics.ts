@@ -501,6 +501,16 @@ export interface MisfitDiagnostics {
  * @param options metric (default "reward"), alpha of the screen (default 0.05).
  * @returns The three diagnostics.
  * @throws {RangeError} On an unknown metric or a rank-deficient design.
+ * @example The demo's Gate A
+ * ```ts
+ * import { datasetOrThrow, misfitDiagnostics, validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const d = misfitDiagnostics(gateA);
+ * const first = d.amce[0]!;
+ * deepEqual([d.metric, d.amce.length, first.version_id, first.n_present], ["reward", 14, "query-formulation.v1", 195]);
+ * deepEqual([first.beta.toFixed(4), first.amce?.toFixed(4)], ["0.1076", "0.0711"]);
+ * ```
  */
 export function misfitDiagnostics(
   dataset: PairedDataset,

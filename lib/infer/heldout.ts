@@ -182,6 +182,17 @@ export const HELDOUT_DEFINITIONS: Readonly<Record<string, string>> = {
  * @param plan A parsed plan.
  * @returns Per-split numbers and summaries.
  * @throws {RangeError} If the plan's metric is not in the dataset or K is negative.
+ * @example Five folds of the demo's Gate A, one repeat
+ * ```ts
+ * import { datasetOrThrow, heldoutCheck, validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const result = heldoutCheck(gateA, {
+ *   format: "gatelab.heldout-plan/v1", scheme: "kfold", folds: 5, repeats: 1, seed: 1, metric: "reward",
+ * });
+ * deepEqual([result.splits.length, result.budget_k, result.summary.topk_overlap.mean], [5, 10, 8]);
+ * deepEqual(result.summary.spearman.mean?.toFixed(4), "0.2985");
+ * ```
  */
 export function heldoutCheck(dataset: PairedDataset, plan: HeldoutPlan): HeldoutResult {
   if (!dataset.metrics.includes(plan.metric)) {
@@ -361,6 +372,16 @@ export interface AcrossGateCheck {
  * @param options metric (default "reward"), budget K (default the earlier gate's).
  * @returns Rank agreement on shared versions and predicted vs realised gain.
  * @throws {RangeError} If the metric is missing in either dataset or a design is singular.
+ * @example The demo's Gate A against the first online round of checkpoint B
+ * ```ts
+ * import { againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");
+ * const check = againstLaterGate(gateA, round1);
+ * deepEqual([check.shared.length, check.topk_overlap], [6, 3]);
+ * deepEqual(check.spearman_shared?.toFixed(4), "0.4857");
+ * ```
  */
 export function againstLaterGate(
   earlier: PairedDataset,

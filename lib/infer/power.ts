@@ -331,6 +331,17 @@ export interface PowerPlan {
  * @returns The plan.
  * @throws {RangeError} On a bad design, when tasks <= columns (not
  *   estimable), or when every simulated gate is degenerate.
+ * @example Planned from the demo's Gate A estimates, 50 simulated gates
+ * ```ts
+ * import {
+ *   analyzeDataset, datasetOrThrow, planPower, powerInputsFromContributions, validateGates, valueOrThrow,
+ * } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const inputs = valueOrThrow(powerInputsFromContributions(analyzeDataset(gateA).contributions), "inputs");
+ * const plan = planPower(inputs, { effects: inputs.estimates, budgetK: 3, sims: 50, seed: 1 });
+ * deepEqual([plan.simulation?.true_best, plan.simulation?.p_exact_best_set], [[2, 0, 6], 0.26]);
+ * ```
  */
 export function planPower(design: PowerDesign, options: SimulatePowerOptions): PowerPlan {
   checkEstimable(design);

@@ -146,7 +146,25 @@ const HELDOUT_NAMES: Readonly<Record<string, string>> = {
   gain_realised: "gain, realised",
 };
 
-/** Held-out summary: one row per statistic over the usable splits. */
+/**
+ * Held-out summary: one row per statistic over the usable splits (count,
+ * mean, SD over splits, 5th percentile, median, 95th percentile).
+ *
+ * @param result The result of {@linkcode heldoutCheck}.
+ * @returns The table, with the plan and the excluded splits in its notes.
+ *
+ * @example Five folds of the demo's Gate A
+ * ```ts
+ * import { datasetOrThrow, heldoutCheck, heldoutSummaryTable, validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const result = heldoutCheck(gateA, {
+ *   format: "gatelab.heldout-plan/v1", scheme: "kfold", folds: 5, repeats: 1, seed: 1, metric: "reward",
+ * });
+ * const table = heldoutSummaryTable(result);
+ * deepEqual(table.rows[0], ["Spearman", "5", "0.30", "0.20", "0.04", "0.23", "0.48"]);
+ * ```
+ */
 export function heldoutSummaryTable(result: HeldoutResult): Table {
   const rows = (Object.keys(result.summary) as (keyof HeldoutResult["summary"])[]).map((key) => {
     const s = result.summary[key];
@@ -191,7 +209,24 @@ export function heldoutSummaryTable(result: HeldoutResult): Table {
   };
 }
 
-/** Across-gate check: earlier vs later coefficient per shared version. */
+/**
+ * Across-gate check: earlier vs later coefficient per shared version, and
+ * whether the earlier gate selected it.
+ *
+ * @param check The result of {@linkcode againstLaterGate}.
+ * @returns The table, with rank agreement and predicted vs realised gain in its notes.
+ *
+ * @example The demo's Gate A against the first online round
+ * ```ts
+ * import { acrossGateTable, againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");
+ * const table = acrossGateTable(againstLaterGate(gateA, round1));
+ * deepEqual(table.rows.length, 6);
+ * deepEqual(table.rows[0], ["query-formulation.v1", "yes", "0.108", "0.045"]);
+ * ```
+ */
 export function acrossGateTable(check: AcrossGateCheck): Table {
   const selected = new Set(check.selected);
   return {
@@ -223,8 +258,23 @@ export function acrossGateTable(check: AcrossGateCheck): Table {
 }
 
 /**
- * Misfit diagnostics: the AMCE table and the flagged interactions. Chunks
- * are named by {@linkcode columnNames} when the design columns are given.
+ * Misfit diagnostics: the AMCE table, the flagged interactions and the
+ * residuals by number of chunks present. Chunks are named by
+ * {@linkcode columnNames} when the design columns are given.
+ *
+ * @param d The result of {@linkcode misfitDiagnostics}.
+ * @param columns Design columns to name chunks by (none: version ids only).
+ * @returns Three tables: AMCE, interaction screen, residuals by count.
+ *
+ * @example The demo's Gate A
+ * ```ts
+ * import { datasetOrThrow, diagnosticsTables, misfitDiagnostics, validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const tables = diagnosticsTables(misfitDiagnostics(gateA));
+ * deepEqual(tables.map((t) => t.rows.length), [14, 10, 11]);
+ * deepEqual(tables[0]!.caption, "OLS coefficient beside AMCE (reward)");
+ * ```
  */
 export function diagnosticsTables(
   d: MisfitDiagnostics,
@@ -308,7 +358,27 @@ export function diagnosticsTables(
   return [amce, interactions, residuals];
 }
 
-/** Power plan: the headline numbers and the MDE grids. */
+/**
+ * Power plan: the headline numbers and the minimum-detectable-effect grids
+ * by number of tasks and by number of candidate columns.
+ *
+ * @param plan The result of {@linkcode planPower}.
+ * @returns Three tables: the plan, MDE by tasks, MDE by columns.
+ *
+ * @example Planned from the demo's Gate A
+ * ```ts
+ * import {
+ *   analyzeDataset, datasetOrThrow, planPower, powerInputsFromContributions, powerTables, validateGates,
+ *   valueOrThrow,
+ * } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
+ * const inputs = valueOrThrow(powerInputsFromContributions(analyzeDataset(gateA).contributions), "inputs");
+ * const tables = powerTables(planPower(inputs, { effects: inputs.estimates, budgetK: 3, sims: 50, seed: 1 }));
+ * deepEqual(tables.map((t) => t.rows.length), [10, 5, 7]);
+ * deepEqual(tables[1]!.rows[0], ["100", "0.067", "0.188"]);
+ * ```
+ */
 export function powerTables(plan: PowerPlan): Table[] {
   const d = plan.design, s = plan.simulation;
   const headline: Table = {

@@ -86,6 +86,18 @@ export function rewardSummaryTable(lines: readonly RewardLine[], recipe: Recipe)
  *
  * @param result Result of `compareRecipes`.
  * @returns The table.
+ * @example Recipes A and B on the demo's labelled groups, 200 draws
+ * ```ts
+ * import {
+ *   compareRecipes, computeRewards, loadGroups, loadSteps, recipeComparisonTable, valueOrThrow,
+ * } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { trajectories } = valueOrThrow(await loadSteps("data/demo/steps/steps.jsonl"), "steps");
+ * const { groups } = valueOrThrow(await loadGroups("data/demo/steps/groups.jsonl", trajectories), "groups");
+ * const rewards = { A: computeRewards(trajectories, "A"), B: computeRewards(trajectories, "B") };
+ * const table = recipeComparisonTable(compareRecipes(rewards, groups, { draws: 200, seed: 1 }));
+ * deepEqual(table.rows[0], ["A", "0.305 [0.246, 0.372]", "0.812", "0.507", "15 / 14", "0.67", "29"]);
+ * ```
  */
 export function recipeComparisonTable(result: RecipeComparisonResult): Table {
   return {

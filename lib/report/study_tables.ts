@@ -70,6 +70,18 @@ export function studyArmsTable(analysis: StudyAnalysis): Table {
  *
  * @param analysis Result of `analyzeStudy`.
  * @returns The table.
+ * @example The demo study, 200 bootstrap draws
+ * ```ts
+ * import { analyzeStudy, loadStudyDir, studyComparisonsTable, valueOrThrow } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
+ * const plan = { ...input.plan, bootstrap: { draws: 200, seed: 1 } };
+ * const table = studyComparisonsTable(valueOrThrow(analyzeStudy({ ...input, plan }), "analysis"));
+ * deepEqual(table.rows, [
+ *   ["M − B", "0.112 [0.027, 0.200]", "[0.112, 0.112]", "seeds+tasks", "complete"],
+ *   ["M − O", "incomplete", "[0.081, 0.087]", "seeds+tasks", "incomplete"],
+ * ]);
+ * ```
  */
 export function studyComparisonsTable(analysis: StudyAnalysis): Table {
   return {
@@ -108,6 +120,15 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
  *
  * @param analysis Result of `analyzeStudy`.
  * @returns The table.
+ * @example The demo study
+ * ```ts
+ * import { analyzeStudy, loadStudyDir, studyCostsTable, valueOrThrow } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
+ * const plan = { ...input.plan, bootstrap: { draws: 20, seed: 1 } };
+ * const table = studyCostsTable(valueOrThrow(analyzeStudy({ ...input, plan }), "analysis"));
+ * deepEqual(table.rows.at(-1), ["total", "1453", "13", "1441", "331.13", "71868299"]);
+ * ```
  */
 export function studyCostsTable(analysis: StudyAnalysis): Table {
   const { arms, total } = analysis.costs;

@@ -14,6 +14,15 @@ import { type GroupRecord, groupSchema, prmWeightsSchema, stepSchema } from "./s
  *
  * @param path The steps file.
  * @returns Trajectories and the file's sha256, or the issues.
+ * @example
+ * ```ts
+ * import { loadSteps } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const steps = await loadSteps("data/demo/steps/steps.jsonl");
+ * deepEqual(steps.ok && steps.value.trajectories.ids.length, 30);
+ * const missing = await loadSteps("data/demo/steps/no-such-file.jsonl");
+ * deepEqual(!missing.ok && missing.issues[0]!.code, "io_error");
+ * ```
  */
 export async function loadSteps(
   path: string,
@@ -32,6 +41,15 @@ export async function loadSteps(
  * @param path The groups file.
  * @param trajectories The steps' trajectories.
  * @returns Groups in file order and the sha256, or the issues.
+ * @example
+ * ```ts
+ * import { loadGroups, loadSteps, valueOrThrow } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const steps = valueOrThrow(await loadSteps("data/demo/steps/steps.jsonl"), "steps");
+ * const groups = valueOrThrow(await loadGroups("data/demo/steps/groups.jsonl", steps.trajectories), "groups");
+ * deepEqual(groups.groups.length, 30);
+ * deepEqual(groups.groups[0], { trajectory_id: "traj-01", group: "good", reference: 0.8 });
+ * ```
  */
 export async function loadGroups(
   path: string,

@@ -65,6 +65,15 @@ export function groupTrajectories(
  * @param recipe A, B or C.
  * @param weights Recipe C weights by trajectory id and order; missing steps weigh 1.
  * @returns One rewards.jsonl line per trajectory.
+ * @example Recipe A on the demo's step levels
+ * ```ts
+ * import { computeRewards, loadSteps, valueOrThrow } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const steps = valueOrThrow(await loadSteps("data/demo/steps/steps.jsonl"), "steps");
+ * const lines = computeRewards(steps.trajectories, "A");
+ * const first = lines[0]!;
+ * deepEqual([lines.length, first.trajectory_id, first.reward, first.n_steps, first.n_masked], [30, "traj-01", 0.725, 7, 3]);
+ * ```
  */
 export function computeRewards(
   trajectories: Trajectories,

@@ -40,12 +40,16 @@ export interface DuckDb {
  * @returns The open database.
  *
  * @example
- * ```ts ignore
- * import { openDuckDb } from "./engine.ts";
+ * ```ts
+ * import { openDuckDb } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
  * const db = await openDuckDb();
- * const r = await db.query("select 40 + 2 as answer");
- * console.log(r.column("answer")); // Int32Array [42]
- * await db.close();
+ * try {
+ *   const r = await db.query("select 40 + 2 as answer");
+ *   deepEqual([...r.column("answer")], [42]);
+ * } finally {
+ *   await db.close();
+ * }
  * ```
  */
 export async function openDuckDb(): Promise<DuckDb> {

@@ -28,6 +28,18 @@ export interface SqlSources {
  * @param db An open database from `openDuckDb`.
  * @param sources Runs and gates to load.
  * @returns Row counts per table.
+ * @example
+ * ```ts
+ * import { loadIntoDuckDb, openDuckDb, readSqlSources } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const db = await openDuckDb();
+ * try {
+ *   const counts = await loadIntoDuckDb(db, await readSqlSources(["data/demo/ckpt-a/gate-a"]));
+ *   deepEqual([counts.runs, counts.attempts, counts.rewards, counts.assignments], [2, 806, 4800, 5600]);
+ * } finally {
+ *   await db.close();
+ * }
+ * ```
  */
 export async function loadIntoDuckDb(
   db: DuckDb,

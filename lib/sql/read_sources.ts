@@ -16,6 +16,13 @@ import type { SqlSources } from "./load_tables.ts";
  *
  * @param dirs Gate or run directories.
  * @returns The sources and the issues.
+ * @example The demo's Gate A: its bare and masked runs, one gate
+ * ```ts
+ * import { readSqlSources } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const sources = await readSqlSources(["data/demo/ckpt-a/gate-a"]);
+ * deepEqual([sources.runs.length, sources.gates.length, sources.issues.length], [2, 1, 0]);
+ * ```
  */
 export async function readSqlSources(
   dirs: readonly string[],

@@ -24,10 +24,20 @@ const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * @returns One entry per table, ordered by name.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { loadIntoDuckDb, openDuckDb, readSqlSources, sqlTables } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
  * const db = await openDuckDb();
- * await loadIntoDuckDb(db, await readSqlSources(["data/demo/ckpt-a/gate-a"]));
- * const tables = await sqlTables(db); // [{ name: "assignments", rows: 5600, columns: [...] }, ...]
+ * try {
+ *   await loadIntoDuckDb(db, await readSqlSources(["data/demo/ckpt-a/gate-a"]));
+ *   const tables = await sqlTables(db);
+ *   deepEqual(tables.map((t) => [t.name, t.rows]), [
+ *     ["assignments", 5600], ["attempts", 806], ["gates", 1], ["injected", 2828],
+ *     ["rewards", 4800], ["runs", 2], ["versions", 14],
+ *   ]);
+ * } finally {
+ *   await db.close();
+ * }
  * ```
  */
 export async function sqlTables(db: DuckDb): Promise<SqlTableInfo[]> {
