@@ -19,7 +19,8 @@ import { type CompareOptions, compareRuns, type ComparisonOutput } from "./compa
  * import { compareRunDirs } from "./compare_dirs.ts";
  * import { deepEqual } from "node:assert/strict";
  * const r = await compareRunDirs("data/demo/gate-b/bare-test", "data/demo/gate-b/equipped-test", { draws: 0 });
- * deepEqual(r.ok && [r.value.n_tasks, r.value.selected_skills.length > 0], [300, true]);
+ * deepEqual(r.ok && [r.value.n_tasks, r.value.selected_skills.length], [300, 10]);
+ * deepEqual(r.ok && r.value.metrics.reward?.difference?.toFixed(4), "0.4455");
  * ```
  */
 export async function compareRunDirs(

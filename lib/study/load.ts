@@ -39,6 +39,14 @@ export interface LoadedStudy {
  * const r = await loadStudyDir("/nonexistent/study");
  * deepEqual(r.ok ? [] : [...new Set(r.issues.map((i) => i.code))], ["io_error"]);
  * ```
+ * @example The demo study
+ * ```ts
+ * import { loadStudyDir, valueOrThrow } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
+ * deepEqual([input.slots.length, input.attempts.length], [1440, 1453]);
+ * deepEqual(input.plan.comparisons, [["M", "B"], ["M", "O"]]);
+ * ```
  */
 export async function loadStudyDir(dir: string): Promise<Result<LoadedStudy>> {
   const planFile = join(dir, "study.json");

@@ -94,6 +94,16 @@ export interface ValidateGatesOptions {
  * const v = await validateGates(["/nonexistent-gate"]);
  * deepEqual([v.ok, v.dataset, Object.keys(v.counts)], [false, null, ["io_error"]]);
  * ```
+ * @example The demo's Gate A: clean, with its bare and masked runs
+ * ```ts
+ * import { validateGates } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const v = await validateGates(["data/demo/ckpt-a/gate-a"]);
+ * deepEqual([v.ok, v.issues.length, v.dataset?.n, v.dataset?.k], [true, 0, 400, 14]);
+ * deepEqual(v.inputs.map((i) => [i.kind, i.run_id]), [
+ *   ["bare", "ckpt-a-val-bare"], ["gate", undefined], ["masked", "gate-a-masked"],
+ * ]);
+ * ```
  */
 export async function validateGates(
   gateDirs: readonly string[],
