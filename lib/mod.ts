@@ -169,3 +169,67 @@ export type { AppendixSection } from "./paper/mod.ts";
 
 // demo data
 export { generateDemo, writeDemo } from "./demo/mod.ts";
+// Types the results and options above contain, so that every type a face
+// signature reaches is documented (`deno doc --lint lib/mod.ts`).
+export type {
+  AnalysisWarning,
+  CoefficientOutput,
+  ContributionsOutput,
+  DiagnosticsOutput,
+  ESTIMATOR,
+  GateRef,
+  MetricOutput,
+  SelectionOutput,
+  TaskRow,
+} from "./analyze/mod.ts";
+export type {
+  Attempt,
+  CONTRACT_CODES,
+  DesignColumn,
+  EpisodeKey,
+  EXTENSION_CODES,
+  FileContents,
+  GateInfo,
+  IssueCode,
+  Role,
+  RunRef,
+} from "./core/mod.ts";
+export type { CovType, OlsFit } from "./fit/mod.ts";
+export type { ComparedQuantity } from "./gateb/mod.ts";
+export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./html/mod.ts";
+export type {
+  AmceRow,
+  BootstrapKernelResult,
+  CoefficientBootstrap,
+  HeldoutSplit,
+  InteractionPair,
+  InteractionScreen,
+  JointInteractionTest,
+  ResidualByCount,
+  SelectionStability,
+  SimulatedPower,
+  StatSummary,
+  VersionStability,
+} from "./infer/mod.ts";
+export type { LoadedRun } from "./load/mod.ts";
+export type { ComparedRow, TableColumn, TableNote } from "./report/mod.ts";
+export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
+export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
+export type { QueryColumn, SqlGate } from "./sql/mod.ts";
+export type {
+  ArmCost,
+  ArmGrid,
+  ArmResult,
+  ATTEMPT_KINDS,
+  AttemptKind,
+  AttemptTally,
+  ComparisonResult,
+  InputFile,
+  JsonlRecord,
+  Resample,
+  Resolution,
+  ResolvedSlot,
+  SlotStatus,
+  TrainSeed,
+} from "./study/mod.ts";
+export type { RunCacheStatus } from "./validate/mod.ts";

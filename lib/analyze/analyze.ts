@@ -47,12 +47,15 @@ export interface RunAnalysisOptions extends AnalyzeOptions {
    * @default {DEFAULTS.interval}
    */
   readonly interval?: "percentile" | "bca";
+  /** Called with (done, total) as bootstrap draws complete. */
   readonly onProgress?: ProgressCallback;
 }
 
 /** Everything one analysis produces. */
 export interface Analysis {
+  /** contributions.json: the fit of every metric, coefficients and tasks. */
   readonly contributions: ContributionsOutput;
+  /** selection.json: the selected versions and every decision. */
   readonly selection: SelectionOutput;
   /** The raw fits per metric (typed arrays, NaN where undefined). */
   readonly fits: Readonly<Record<string, OlsFit>>;

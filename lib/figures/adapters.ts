@@ -310,11 +310,13 @@ export function acrossGateRankPoints(against: Pick<AcrossGateJson, "per_version"
 
 /** The parts of lib/study's `StudyAnalysis` that {@linkcode studyRowsFromAnalysis} reads. */
 export interface StudyAnalysisRowsInput {
+  /** Each arm's estimate and bounds. */
   readonly arms: readonly {
     readonly arm: string;
     readonly estimate: number | null;
     readonly bounds: readonly [number, number];
   }[];
+  /** Each comparison's estimate, interval and bounds. */
   readonly comparisons: readonly {
     readonly a: string;
     readonly b: string;

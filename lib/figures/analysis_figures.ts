@@ -56,7 +56,9 @@ export function bootstrapStability(
 
 /** What {@linkcode analysisFigures} draws from. */
 export interface AnalysisFigureInputs {
+  /** Columns, metrics and tasks of contributions.json (plus its bootstrap block when it ran). */
   readonly contributions: ForestInput & DeltaInput & { readonly bootstrap?: unknown };
+  /** The selection, to mark selected versions; none to mark nothing. */
   readonly selection?: Pick<SelectionJson, "metric" | "selected" | "decisions"> | null;
 }
 

@@ -9,6 +9,7 @@ import { type Figure, renderPlot } from "./_render.ts";
 
 /** One version's position on validation and on held-out data. */
 export interface RankPoint {
+  /** Version id shown beside the point. */
   readonly label: string;
   /** Rank (1 = best) or score on the validation gate. */
   readonly validation: number;

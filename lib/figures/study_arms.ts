@@ -9,6 +9,7 @@ import { type Figure, renderPlot } from "./_render.ts";
 
 /** One arm or comparison of a study (docs/FORMAT.md section 6). */
 export interface StudyRow {
+  /** Arm or comparison name. */
   readonly label: string;
   /** `null` when some slot is unresolved. */
   readonly estimate: number | null;

@@ -31,11 +31,15 @@ export interface FitOlsOptions {
  * outputs turn them into null.
  */
 export interface OlsFit {
+  /** Rows. */
   readonly n: number;
+  /** Columns. */
   readonly k: number;
   /** n - k. */
   readonly dfResid: number;
+  /** Coefficient of each column. */
   readonly coefficients: Float64Array;
+  /** Residual of each row. */
   readonly residuals: Float64Array;
   /** Sum of squared residuals. */
   readonly ssr: number;
@@ -43,6 +47,7 @@ export interface OlsFit {
   readonly residSe: number;
   /** 1 - ssr / sum(y^2): uncentred, because the model has no intercept. NaN when y = 0. */
   readonly r2Uncentered: number;
+  /** Covariance type of seRobust, t and p. */
   readonly covType: CovType;
   /** Standard errors of the chosen `covType`. */
   readonly seRobust: Float64Array;
@@ -54,7 +59,9 @@ export interface OlsFit {
   readonly p: Float64Array;
   /** CR1 standard errors (all NaN without clusters). */
   readonly seCluster: Float64Array;
+  /** estimate / seCluster. */
   readonly tCluster: Float64Array;
+  /** Two-sided normal p-value of tCluster. */
   readonly pCluster: Float64Array;
   /** Rows with leverage 1 (HC2/HC3 undefined for the coefficients they determine). */
   readonly leverageOneRows: readonly number[];

@@ -8,6 +8,7 @@ import { escapeHtml } from "./escape_html.ts";
 
 /** The part of `Deno.jupyter` this helper uses. */
 export interface JupyterBroadcaster {
+  /** Sends one Jupyter message of the given type. */
   broadcast(msgType: string, content: Record<string, unknown>): Promise<void>;
 }
 

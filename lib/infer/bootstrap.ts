@@ -49,27 +49,33 @@ export interface BootstrapOptions {
    * @default {DEFAULTS.interval}
    */
   readonly interval?: "percentile" | "bca";
+  /** Called with (done, total) as draws complete. */
   readonly onProgress?: ProgressCallback;
 }
 
 /** Bootstrap summary of one coefficient. */
 export interface CoefficientBootstrap {
+  /** Full-data coefficient. */
   readonly estimate: number;
   /** Standard deviation of the draws, ddof = 1; null with fewer than 2 draws. */
   readonly se_bootstrap: number | null;
   /** The interval chosen by `interval` (percentile or BCa). */
   readonly ci: [number, number] | null;
+  /** Percentile interval (lower empirical quantiles of the draws). */
   readonly ci_percentile: [number, number] | null;
   /** BCa interval; present only with interval "bca" (null where undefined). */
   readonly ci_bca?: [number, number] | null;
   /** Mean of the draws minus the estimate. */
   readonly bias: number | null;
+  /** Draws in which the coefficient was identified. */
   readonly draws_used: number;
+  /** Draws left out: singular design or the column absent. */
   readonly draws_missing: number;
 }
 
 /** Per-version selection stability. */
 export interface VersionStability {
+  /** The version. */
   readonly version_id: string;
   /** Share of usable draws in which the version was selected. */
   readonly selected_frequency: number;
@@ -77,21 +83,29 @@ export interface VersionStability {
   readonly rewrite_loser_frequency: number;
   /** Rank among survivors (1 = highest alpha): quantiles over draws where it survived. */
   readonly rank_median: number | null;
+  /** 5th percentile of the rank over the draws where it survived. */
   readonly rank_p05: number | null;
+  /** 95th percentile of the rank over the same draws. */
   readonly rank_p95: number | null;
   /** Share of usable draws with rank <= K (rewrite losers count as not). */
   readonly p_rank_within_k: number;
   /** Whether the full-data selection selected it. */
   readonly selected_point: boolean;
+  /** Rank in the full-data selection; null when it did not survive. */
   readonly rank_point: number | null;
 }
 
 /** Selection stability across draws. */
 export interface SelectionStability {
+  /** Metric whose coefficients drive the selection. */
   readonly metric: string;
+  /** Budget K of the selection. */
   readonly budget_k: number;
+  /** The selection rule applied to each draw. */
   readonly rule: string;
+  /** Draws with an identified design. */
   readonly draws_used: number;
+  /** Draws left out (singular design). */
   readonly draws_excluded: number;
   /** Full-data selection, in rank order. */
   readonly point_selection: readonly string[];
@@ -99,7 +113,9 @@ export interface SelectionStability {
   readonly set_equal_frequency: number;
   /** Mean Jaccard similarity of a draw's selected set with the point selection. */
   readonly mean_jaccard: number;
+  /** Quantile rule of the rank percentiles. */
   readonly rank_quantiles: string;
+  /** Stability of each version, in column order. */
   readonly versions: readonly VersionStability[];
 }
 
@@ -108,27 +124,40 @@ export type BootstrapJson = Omit<BootstrapResult, "kernel" | "kernelMetrics" | "
 
 /** Result of {@linkcode bootstrapDataset}: JSON-ready fields plus the raw draws in `kernel`. */
 export interface BootstrapResult {
+  /** Always the task (cluster) bootstrap. */
   readonly method: "task_bootstrap";
+  /** What is resampled: tasks, with all their rows. */
   readonly resample_unit: string;
+  /** Bootstrap draws requested. */
   readonly draws: number;
+  /** Seed of the draws. */
   readonly seed: number;
+  /** How draws consume the random stream. */
   readonly draw_order: string;
   /** How the draws are split over workers (the same result for any number of them). */
   readonly stream_layout: string;
+  /** Which interval `ci` holds. */
   readonly interval: "percentile" | "bca";
+  /** Lower and upper quantile levels of the intervals. */
   readonly interval_levels: readonly [number, number];
+  /** Quantile rule of the percentile interval. */
   readonly quantile_rule: string;
+  /** Degrees-of-freedom correction of se_bootstrap. */
   readonly se_ddof: 1;
+  /** How BCa's bias and acceleration are computed; null without BCa. */
   readonly bca_method: string | null;
+  /** Draws that could not identify every coefficient, and the policy for them. */
   readonly degenerate: {
     readonly policy: string;
     readonly singular_draws: number;
     readonly draws_with_absent_column: number;
     readonly absent_per_version: Readonly<Record<string, number>>;
   };
+  /** Per metric, the bootstrap summary of each coefficient. */
   readonly metrics: Readonly<
     Record<string, { readonly coefficients: Readonly<Record<string, CoefficientBootstrap>> }>
   >;
+  /** Selection stability; null when the selection metric is absent. */
   readonly stability: SelectionStability | null;
   /** Raw draws (not for JSON); `coefficients[(d * metrics + m) * k + j]`. */
   readonly kernel: BootstrapKernelResult;

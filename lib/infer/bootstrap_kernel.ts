@@ -100,8 +100,11 @@ export interface BootstrapKernelOptions {
 
 /** Raw draws of {@linkcode bootstrapKernel}. */
 export interface BootstrapKernelResult {
+  /** Draws. */
   readonly draws: number;
+  /** Design columns. */
   readonly k: number;
+  /** Metrics bootstrapped. */
   readonly metricCount: number;
   /** `coefficients[(d * metricCount + m) * k + j]`; NaN where degenerate. */
   readonly coefficients: Float64Array;

@@ -24,7 +24,9 @@ import { DEFAULTS } from "../core/defaults.ts";
 
 /** AMCE of one version beside its coefficient. */
 export interface AmceRow {
+  /** The version. */
   readonly version_id: string;
+  /** Its OLS coefficient (contributions.json's estimate). */
   readonly beta: number;
   /** mean delta with the version present minus mean delta with its slot absent. */
   readonly amce: number | null;
@@ -35,16 +37,21 @@ export interface AmceRow {
   readonly amce_se: number | null;
   /** beta - amce. */
   readonly gap: number | null;
+  /** Rows with the version present. */
   readonly n_present: number;
+  /** Rows with its slot absent (no version of the slot present). */
   readonly n_slot_absent: number;
 }
 
 /** One pair of the interaction screen. */
 export interface InteractionPair {
+  /** First version of the pair. */
   readonly a: string;
+  /** Second version of the pair. */
   readonly b: string;
   /** Rows with both present. */
   readonly n_both: number;
+  /** False when the product column cannot be estimated (too few rows with both, or collinear). */
   readonly testable: boolean;
   /** Coefficient of the product column in y = C beta + gamma (C_a C_b). */
   readonly gamma: number | null;
@@ -52,30 +59,43 @@ export interface InteractionPair {
   readonly se: number | null;
   /** Wald F = gamma^2 / Var(gamma), df (1, df2). */
   readonly f: number | null;
+  /** p-value of f; null when not testable. */
   readonly p_value: number | null;
   /** Holm-adjusted p-value over the testable pairs. */
   readonly p_holm: number | null;
+  /** True when p_holm is below alpha. */
   readonly flagged: boolean;
 }
 
 /** Joint Wald test of all testable products at once. */
 export interface JointInteractionTest {
+  /** Testable pairs in the joint test. */
   readonly pairs: number;
+  /** Wald F statistic. */
   readonly f: number;
+  /** Numerator degrees of freedom (the number of pairs). */
   readonly df1: number;
+  /** Denominator degrees of freedom (see df2_rule). */
   readonly df2: number;
+  /** p-value of f. */
   readonly p_value: number;
 }
 
 /** Result of {@linkcode interactionScreen}. */
 export interface InteractionScreen {
+  /** Metric screened. */
   readonly metric: string;
+  /** Covariance of the Wald tests: HC3, or CR1 clustered by task when rows are pooled. */
   readonly covariance: "HC3" | "CR1";
   /** Denominator degrees of freedom: n - columns (HC3) or clusters - 1 (CR1). */
   readonly df2_rule: string;
+  /** The test, in words. */
   readonly test: string;
+  /** Multiplicity correction of the pairwise p-values. */
   readonly correction: "holm";
+  /** Level of the Holm-adjusted p-values. */
   readonly alpha: number;
+  /** Every pair of versions that can co-occur, in column order. */
   readonly pairs: readonly InteractionPair[];
   /** null when the joint model has no residual degrees of freedom or is singular. */
   readonly joint: JointInteractionTest | null;
@@ -85,8 +105,11 @@ export interface InteractionScreen {
 
 /** Residual summary for one number of chunks present. */
 export interface ResidualByCount {
+  /** Number of chunks present in the row. */
   readonly count: number;
+  /** Rows with that count. */
   readonly n: number;
+  /** Mean residual of those rows. */
   readonly mean: number;
   /** Standard deviation, ddof 1; null for n < 2. */
   readonly sd: number | null;
@@ -384,7 +407,7 @@ export function interactionScreen(
 
 /** Options of {@linkcode interactionScreen}. */
 export interface InteractionScreenOptions {
-  /** @default {"reward" if present, else the first metric} */
+  /** Metric to screen. @default {"reward" if present, else the first metric} */
   readonly metric?: string;
   /** Level of the Holm-adjusted p-values. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
@@ -488,9 +511,13 @@ export function residualsByCount(
 
 /** All misfit diagnostics of one metric. */
 export interface MisfitDiagnostics {
+  /** Metric diagnosed. */
   readonly metric: string;
+  /** AMCE beside the OLS coefficient, one row per column. */
   readonly amce: readonly AmceRow[];
+  /** The pairwise interaction screen and its joint test. */
   readonly interactions: InteractionScreen;
+  /** Residuals by number of chunks present, ascending. */
   readonly residuals_by_count: readonly ResidualByCount[];
 }
 

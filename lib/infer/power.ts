@@ -86,14 +86,19 @@ export interface SimulatePowerOptions {
   readonly budgetK?: number;
   /** Number of simulated gates. @default {DEFAULTS.powerSims} */
   readonly sims?: number;
+  /** Seed of the simulation. */
   readonly seed: number;
+  /** Called with (done, total) as simulations complete. */
   readonly onProgress?: ProgressCallback;
 }
 
 /** Result of {@linkcode simulatePower}. */
 export interface SimulatedPower {
+  /** Simulated gates. */
   readonly sims: number;
+  /** Seed of the simulation. */
   readonly seed: number;
+  /** Simulated gates left out: a column never present or a singular design. */
   readonly degenerate_sims: number;
   /** Root mean over columns of the simulated variance of beta_j around its truth. */
   readonly simulated_se: number;
@@ -114,6 +119,7 @@ export interface SimulatedPower {
   readonly selected_frequency: readonly number[];
   /** Per column: share of sims with a two-sided 5% z test (analytic SE) rejecting zero. */
   readonly rejection_rate: readonly number[];
+  /** How each simulated gate is drawn and selected, in words. */
   readonly method: string;
 }
 
@@ -291,6 +297,7 @@ function checkEstimable(d: PowerDesign): void {
 
 /** The power plan as written to power.json (without generator and inputs). */
 export interface PowerPlan {
+  /** The design planned for: tasks, columns, presence rate, residual SD, budget K. */
   readonly design: {
     readonly tasks: number;
     readonly columns: number;
@@ -298,6 +305,7 @@ export interface PowerPlan {
     readonly resid_sd: number;
     readonly budget_k: number;
   };
+  /** Analytic standard error and 80%-power minimum detectable effect at alpha 0.05. */
   readonly analytic: {
     readonly se_beta: number;
     readonly mde_80: number;
@@ -306,6 +314,7 @@ export interface PowerPlan {
     readonly approximation: string;
     readonly mde_rule: string;
   };
+  /** The simulated gates. */
   readonly simulation: SimulatedPower;
   /** simulated_se / se_beta: the check of the analytic approximation. */
   readonly se_ratio_simulated_to_analytic: number;
@@ -315,6 +324,7 @@ export interface PowerPlan {
     readonly se_beta: number;
     readonly mde_80: number;
   }[];
+  /** MDE at other numbers of candidate columns. */
   readonly mde_by_columns: readonly {
     readonly columns: number;
     readonly se_beta: number;

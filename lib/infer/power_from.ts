@@ -37,14 +37,21 @@ export interface PowerFromInput {
 
 /** What {@linkcode powerInputsFromContributions} extracts. */
 export interface PowerInputs {
+  /** Distinct tasks N. */
   readonly tasks: number;
+  /** Design columns M. */
   readonly columns: number;
+  /** Mean presence rate of the task columns. */
   readonly pPresent: number;
+  /** Residual SD of the no-intercept refit. */
   readonly residSd: number;
+  /** Version id of each column, in column order. */
   readonly versionIds: readonly string[];
   /** Estimated coefficients of the metric, in column order. */
   readonly estimates: readonly number[];
+  /** Metric the inputs come from. */
   readonly metric: string;
+  /** How each input was derived, in words. */
   readonly how: string;
 }
 

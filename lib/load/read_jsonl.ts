@@ -7,7 +7,9 @@ import { readJsonFile } from "./read_run.ts";
 
 /** One validated JSONL record and its one-based line number. */
 export interface JsonlRecord<T> {
+  /** The parsed record. */
   readonly value: T;
+  /** Its 1-based line number in the file. */
   readonly line: number;
 }
 

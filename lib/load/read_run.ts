@@ -14,6 +14,7 @@ import { readFailure, readRegularFile } from "./regular_file.ts";
 export interface LoadedRun {
   /** The directory as given. */
   readonly dir: string;
+  /** The parsed manifest.json. */
   readonly manifest: RunManifest;
   /** sha256 over the manifest.json bytes followed by the traces.jsonl bytes. */
   readonly sha256: string;

@@ -20,7 +20,9 @@ export interface AppendixSection {
   readonly id: string;
   /** Section title, plain text. */
   readonly title: string;
+  /** Tables of the section, in order. */
   readonly tables: readonly Table[];
+  /** Figures of the section, in order. */
   readonly figures: readonly Figure[];
 }
 

@@ -230,8 +230,11 @@ export function statusLabel(status: string): string {
 
 /** The parts of a design column that name it. */
 export interface NamedColumn {
+  /** The version. */
   readonly version_id: string;
+  /** Slot of the version. */
   readonly slot_id: string;
+  /** Chunk of the version; the slot id names it when absent. */
   readonly chunk_id?: string | undefined;
 }
 

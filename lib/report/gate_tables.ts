@@ -24,16 +24,22 @@ export { formatP } from "./format.ts";
 
 /** The parts of contributions.json the coefficient tables read. */
 export interface CoefficientTableInput {
+  /** Design columns (version, slot, chunk, role), in column order. */
   readonly columns: readonly {
     version_id: string;
     slot_id: string;
     chunk_id?: string | undefined;
     role: string;
   }[];
+  /** The covariance type of `se_robust`, when recorded. */
   readonly conventions?: { readonly cov_type?: string | undefined } | undefined;
+  /** Paired rows in the fit. */
   readonly n_pairs: number;
+  /** Distinct tasks, when recorded. */
   readonly n_tasks?: number | undefined;
+  /** The bare run, named in the notes. */
   readonly baseline: { readonly run_id: string; readonly sha256: string };
+  /** Draws, seed and interval of the task bootstrap, when it ran. */
   readonly bootstrap?:
     | {
       readonly draws?: number | undefined;
@@ -42,6 +48,7 @@ export interface CoefficientTableInput {
     }
     | null
     | undefined;
+  /** Means, fit statistics and coefficients per metric. */
   readonly metrics: Readonly<
     Record<string, {
       readonly df_resid?: number | undefined;
@@ -236,10 +243,15 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
 
 /** The parts of selection.json the decision table reads. */
 export interface SelectionTableInput {
+  /** Metric the selection ranks by. */
   readonly metric: string;
+  /** Budget K. */
   readonly budget_k: number;
+  /** True when the budget was overridden (named in the caption). */
   readonly exploratory?: boolean;
+  /** Selected version ids, in rank order. */
   readonly selected: readonly string[];
+  /** The decision on every version. */
   readonly decisions: readonly {
     readonly slot_id: string;
     readonly version_id: string;
@@ -313,22 +325,34 @@ export function selectionTable(selection: SelectionTableInput): Table {
 }
 
 /** One compared quantity as read by {@linkcode comparisonTables}. */
-interface ComparedRow {
+export interface ComparedRow {
+  /** Mean over the bare run's tasks. */
   readonly bare: number | null;
+  /** Mean over the equipped run's tasks. */
   readonly equipped: number | null;
+  /** equipped - bare. */
   readonly difference: number | null;
+  /** Paired task-bootstrap interval of the difference; null without bootstrap. */
   readonly ci: readonly [number, number] | readonly number[] | null;
 }
 
 /** The parts of comparison.json the Gate B tables read. */
 export interface ComparisonTableInput {
+  /** The bare run. */
   readonly bare: { readonly run_id: string };
+  /** The equipped run. */
   readonly equipped: { readonly run_id: string };
+  /** Split both runs were evaluated on. */
   readonly split: string;
+  /** Tasks in both runs. */
   readonly n_tasks: number;
+  /** Task-aligned pairs. */
   readonly n_pairs: number;
+  /** Draws and seed of the paired task bootstrap. */
   readonly bootstrap: { readonly draws: number; readonly seed: number };
+  /** Reward and its components: bare, equipped, difference and interval. */
   readonly metrics: Readonly<Record<string, ComparedRow>>;
+  /** Failure rate, steps and tokens; null where a field is absent. */
   readonly behaviour: Readonly<Record<string, ComparedRow | null>>;
 }
 

@@ -9,8 +9,9 @@ export { formatInterval, formatNumber } from "./format.ts";
 
 /** A column of a {@linkcode Table}. */
 export interface TableColumn {
+  /** Header text. */
   readonly label: string;
-  /** @default {"left"} */
+  /** Cell alignment. @default {"left"} */
   readonly align?: "left" | "right" | "center";
 }
 
@@ -26,8 +27,11 @@ export type TableNote = string | { readonly text: string; readonly latex: string
  * a space, HTML a line break.
  */
 export interface Table {
+  /** Caption above the table. */
   readonly caption: string;
+  /** Header cells, one per column. */
   readonly columns: readonly TableColumn[];
+  /** Body rows of string cells, one per column. */
   readonly rows: readonly (readonly string[])[];
   /** Lines printed under the table (conventions, seeds, hashes). */
   readonly notes?: readonly TableNote[];

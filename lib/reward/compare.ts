@@ -16,10 +16,15 @@ import { DEFAULTS } from "../core/defaults.ts";
 
 /** One recipe's comparison. */
 export interface RecipeComparison {
+  /** The recipe. */
   readonly recipe: Recipe;
+  /** Scored trajectories in the good group. */
   readonly n_good: number;
+  /** Scored trajectories in the bad group. */
   readonly n_bad: number;
+  /** Mean reward of the good group; null when it is empty. */
   readonly mean_good: number | null;
+  /** Mean reward of the bad group; null when it is empty. */
   readonly mean_bad: number | null;
   /** mean_good - mean_bad, or null when a group has no scored trajectory. */
   readonly difference: number | null;
@@ -43,10 +48,13 @@ export interface CompareRecipesOptions {
 
 /** Result of {@linkcode compareRecipes}. */
 export interface RecipeComparisonResult {
+  /** Bootstrap draws. */
   readonly draws: number;
+  /** Bootstrap seed. */
   readonly seed: number;
   /** Group members without a reward (every step masked): left out of every recipe. */
   readonly excluded_null: readonly string[];
+  /** One comparison per recipe, in the order given. */
   readonly recipes: readonly RecipeComparison[];
 }
 

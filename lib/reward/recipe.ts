@@ -10,14 +10,19 @@ export const RECIPES: readonly Recipe[] = ["A", "B", "C"];
 
 /** One line of rewards.jsonl (docs/FORMAT.md section 7, plus recipe-C extras). */
 export interface RewardLine {
+  /** The trajectory. */
   readonly trajectory_id: string;
+  /** Recipe that produced the reward. */
   readonly recipe: Recipe;
   /** `null` when every step is masked (never 0). */
   readonly reward: number | null;
+  /** Steps of the trajectory. */
   readonly n_steps: number;
+  /** Steps masked out of the reward. */
   readonly n_masked: number;
   /** Masked steps per reason (all reasons listed). */
   readonly mask_reasons: Readonly<Record<MaskReason, number>>;
+  /** Which verdict records the masks used. */
   readonly verdict_mode: VerdictMode;
   /** Recipe B only: whether the 0.30 factor applied; false for A and C. */
   readonly penalized: boolean;

@@ -5,7 +5,9 @@ import type { StepRecord } from "./schema.ts";
 
 /** Steps grouped by trajectory, in order of first appearance. */
 export interface Trajectories {
+  /** Trajectory ids, in file order. */
   readonly ids: readonly string[];
+  /** Steps of each trajectory, by id, in step order. */
   readonly steps: ReadonlyMap<string, readonly StepRecord[]>;
 }
 

@@ -12,12 +12,17 @@ export type SelectionStatus = "selected" | "rewrite_loser" | "non_positive" | "b
 
 /** The decision for one version (one design column). */
 export interface SelectionDecision {
+  /** Slot of the version. */
   readonly slot_id: string;
+  /** The version. */
   readonly version_id: string;
+  /** Role of the version in its slot. */
   readonly role: Role;
+  /** Coefficient the selection ranks by. */
   readonly alpha: number;
   /** Place among the survivors ordered by alpha (1 = highest); null for rewrite losers. */
   readonly rank: number | null;
+  /** Outcome of the selection for this version. */
   readonly status: SelectionStatus;
   /** True for a `current` or `old` version that is not selected. */
   readonly retired: boolean;

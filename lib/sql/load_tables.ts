@@ -13,7 +13,9 @@ import { SQL_COLUMN_KINDS, type SqlTableName } from "./sql_schema.ts";
 
 /** What {@linkcode loadIntoDuckDb} loads. */
 export interface SqlSources {
+  /** Runs to load (bare, masked, or any run directory). */
   readonly runs: readonly LoadedRun[];
+  /** Gates to load. */
   readonly gates: readonly SqlGate[];
 }
 

@@ -19,7 +19,9 @@ export interface QueryResult {
   readonly names: readonly string[];
   /** DuckDB/Arrow type names, e.g. `Float64`, `Int64`, `Utf8`. */
   readonly types: readonly string[];
+  /** Each column with its values. */
   readonly columns: readonly QueryColumn[];
+  /** Row count. */
   readonly numRows: number;
   /** The column of that name; throws when there is none. */
   column(name: string): QueryColumn;

@@ -10,8 +10,11 @@ import type { DuckDb } from "./engine.ts";
 
 /** One table of {@linkcode sqlTables}. */
 export interface SqlTableInfo {
+  /** Table name. */
   readonly name: string;
+  /** Row count. */
   readonly rows: number;
+  /** Column names and DuckDB types, in table order. */
   readonly columns: readonly { readonly name: string; readonly type: string }[];
 }
 

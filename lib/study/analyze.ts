@@ -18,8 +18,11 @@ import { seedKey, type TrainSeed } from "./_keys.ts";
 
 /** Parsed inputs of a study directory. */
 export interface StudyInput {
+  /** The study plan (study.json). */
   readonly plan: StudyPlan;
+  /** Planned slots (slots.jsonl) with their line numbers. */
   readonly slots: readonly JsonlRecord<SlotRecord>[];
+  /** Attempts (attempts.jsonl) with their line numbers. */
   readonly attempts: readonly JsonlRecord<AttemptRecord>[];
 }
 
@@ -34,15 +37,19 @@ export interface ArmResult extends ArmGrid {
 
 /** One comparison a - b. */
 export interface ComparisonResult {
+  /** First arm. */
   readonly a: string;
+  /** Second arm. */
   readonly b: string;
   /** False when either arm has an unresolved slot: then no estimate and no interval. */
   readonly complete: boolean;
+  /** Mean difference a - b; null when incomplete. */
   readonly estimate: number | null;
   /** `[lo_a - hi_b, hi_a - lo_b]`. */
   readonly bounds: readonly [number, number];
   /** Percentile interval of the bootstrap draws; null when incomplete. */
   readonly ci: readonly [number, number] | null;
+  /** What the bootstrap resampled. */
   readonly resample: Resample;
   /** Per training seed, the mean over tasks of the cell differences; null when incomplete. */
   readonly perSeed: readonly { train_seed: TrainSeed; estimate: number }[] | null;
@@ -50,11 +57,17 @@ export interface ComparisonResult {
 
 /** Result of {@linkcode analyzeStudy}. */
 export interface StudyAnalysis {
+  /** Bootstrap draws. */
   readonly draws: number;
+  /** Bootstrap seed. */
   readonly seed: number;
+  /** Every arm, in plan order. */
   readonly arms: readonly ArmResult[];
+  /** Every planned comparison, in plan order. */
   readonly comparisons: readonly ComparisonResult[];
+  /** Attempts, failures, verifier trials, GPU-hours and tokens per arm and in total. */
   readonly costs: { readonly arms: readonly ArmCost[]; readonly total: ArmCost };
+  /** How every slot was resolved from its attempts. */
   readonly resolution: Resolution;
 }
 

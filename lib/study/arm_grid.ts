@@ -12,6 +12,7 @@ import { compareSeeds, compareText, seedKey, type TrainSeed } from "./_keys.ts";
 
 /** One arm as a crossed grid of training seeds x tasks. */
 export interface ArmGrid {
+  /** Arm name. */
   readonly arm: string;
   /** Training seeds, integers ascending then strings. */
   readonly seeds: readonly TrainSeed[];

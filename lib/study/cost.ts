@@ -10,6 +10,7 @@ import { mean as ssMean } from "simple-statistics";
 
 /** Resource use of one arm (or of all arms). */
 export interface ArmCost {
+  /** Arm name; `""` for the total over all attempts. */
   readonly arm: string;
   /** Every attempt made. */
   readonly attempts: number;

@@ -13,13 +13,17 @@ import { slotKey, slotLabel } from "./_keys.ts";
 
 /** An input file as recorded in outputs. */
 export interface InputFile {
+  /** Name of the file in the study directory. */
   readonly file: string;
+  /** sha256 of its bytes. */
   readonly sha256: string;
 }
 
 /** A loaded study: the parsed input and the hashes of its files. */
 export interface LoadedStudy {
+  /** The parsed plan, slots and attempts. */
   readonly input: StudyInput;
+  /** The files read, with their hashes. */
   readonly inputs: readonly InputFile[];
 }
 

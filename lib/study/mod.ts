@@ -7,3 +7,4 @@ export * from "./cost.ts";
 export * from "./analyze.ts";
 export * from "./load.ts";
 export * from "./study_json.ts";
+export type { TrainSeed } from "./_keys.ts";

@@ -34,6 +34,7 @@ export const SLOT_STATUSES: readonly SlotStatus[] = [
 
 /** A planned slot with its resolution. */
 export interface ResolvedSlot extends SlotRecord {
+  /** How the slot was resolved from its attempts. */
   readonly status: SlotStatus;
   /** 0 or 1 when decided, `null` when unresolved. */
   readonly outcome: 0 | 1 | null;

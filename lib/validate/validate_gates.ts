@@ -20,6 +20,7 @@ import { buildPairedDataset, type PairedDatasetInput } from "./paired_dataset.ts
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
+  /** True when there is no issue (waived codes aside). */
   readonly ok: boolean;
   /** Every issue found (capped per code, with a summary issue per capped code). */
   readonly issues: readonly Issue[];
@@ -29,6 +30,7 @@ export interface GateValidation {
   readonly dataset: PairedDataset | null;
   /** Issues of the waived codes (`options.waive`); present only when codes were waived. */
   readonly waived?: readonly Issue[];
+  /** Every input file set read, with hashes and cache status. */
   readonly inputs: readonly ValidationInput[];
   /**
    * Warnings that do not fail the validation: `cache_corrupt` when a run
