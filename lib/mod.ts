@@ -7,7 +7,9 @@
  * the types their signatures name. Kernels and helpers are not part of it:
  * import them by path from their stage folder, `lib/<stage>/mod.ts` (for
  * example `lib/fit/mod.ts` for the OLS kernels, `lib/contract/mod.ts` for the
- * zod schemas of the data contract).
+ * zod schemas of the data contract). Types inferred from those schemas (run
+ * manifests, gate plans, study and step records, parsed output files) are
+ * documented by their schemas and docs/FORMAT.md, not in these API docs.
  *
  * @example Validate the demo's Gate A, analyze it, read the selection
  * ```ts

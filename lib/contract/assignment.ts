@@ -19,5 +19,13 @@ export const AssignmentLineSchema = z.looseObject({
   slots: z.record(z.string(), z.string().nullable()),
 });
 
-/** One parsed assignment line. */
+/**
+ * One parsed assignment line.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type AssignmentLine = z.infer<typeof AssignmentLineSchema>;

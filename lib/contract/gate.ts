@@ -69,7 +69,15 @@ export const GatePlanSchema = z.looseObject({
   });
 });
 
-/** A parsed gate plan. */
+/**
+ * A parsed gate plan.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type GatePlan = z.infer<typeof GatePlanSchema>;
 /** A parsed slot. */
 export type Slot = z.infer<typeof SlotSchema>;

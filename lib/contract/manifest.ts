@@ -61,5 +61,13 @@ export const RunManifestSchema = z.looseObject({
   }),
 });
 
-/** A parsed run manifest. */
+/**
+ * A parsed run manifest.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type RunManifest = z.infer<typeof RunManifestSchema>;

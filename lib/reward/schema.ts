@@ -16,7 +16,15 @@ export const stepSchema = z.looseObject({
   verdict: z.enum(["final", "revoked", "provisional"]).nullish(),
 });
 
-/** A step record. */
+/**
+ * A step record.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type StepRecord = z.infer<typeof stepSchema>;
 
 /** One trajectory's group for the recipe comparison, with an optional reference score. */
@@ -26,7 +34,15 @@ export const groupSchema = z.looseObject({
   reference: z.number().finite().nullish(),
 });
 
-/** A group record. */
+/**
+ * A group record.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type GroupRecord = z.infer<typeof groupSchema>;
 
 /**

@@ -21,7 +21,15 @@ export const studyPlanSchema = z.looseObject({
   }).default({ draws: DEFAULT_BOOTSTRAP_DRAWS, seed: DEFAULT_BOOTSTRAP_SEED }),
 });
 
-/** A validated study plan. */
+/**
+ * A validated study plan.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type StudyPlan = z.infer<typeof studyPlanSchema>;
 
 /** A training seed label: an integer or a string. */
@@ -37,7 +45,15 @@ const slotShape = {
 /** One planned logical slot of `slots.jsonl`. */
 export const slotSchema = z.looseObject(slotShape);
 
-/** A planned slot. */
+/**
+ * A planned slot.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type SlotRecord = z.infer<typeof slotSchema>;
 
 /** The attempt kinds of docs/FORMAT.md section 3. */
@@ -78,5 +94,13 @@ export const attemptSchema = z.looseObject({
   }
 });
 
-/** An attempt as made. */
+/**
+ * An attempt as made.
+ *
+ * Inferred from a zod schema: deno doc cannot document zod's types, so this
+ * alias is left out of the API docs (`@ignore`); its schema above and
+ * docs/FORMAT.md document the fields.
+ *
+ * @ignore
+ */
 export type AttemptRecord = z.infer<typeof attemptSchema>;
