@@ -201,6 +201,7 @@ export type { ComparedQuantity } from "./gateb/mod.ts";
 export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./html/mod.ts";
 export type {
   AmceRow,
+  BootstrapJson,
   BootstrapKernelResult,
   CoefficientBootstrap,
   HeldoutSplit,

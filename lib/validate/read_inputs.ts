@@ -7,9 +7,11 @@ import { resolveBareDir } from "../load/bare_dir.ts";
 
 /** One input file set of a validation, with its content hash. */
 export interface ValidationInput {
+  /** Directory of the files. */
   readonly dir: string;
   /** `bare` run, `gate` plan files (gate.json + assignments.jsonl), `masked` run. */
   readonly kind: "bare" | "gate" | "masked";
+  /** Run id of a run (absent for gate plan files or an unreadable run). */
   readonly run_id?: string;
   /** sha256 over the files' bytes (manifest then traces; gate.json then assignments), null if unreadable. */
   readonly sha256: string | null;
