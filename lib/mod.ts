@@ -26,12 +26,8 @@
  */
 
 // load and validate
-export {
-  datasetOrThrow,
-  validateGates,
-  validationInputsTable,
-  validationSummaryTable,
-} from "./validate/mod.ts";
+export { datasetOrThrow, validateGates } from "./validate/mod.ts";
+export { validationInputsTable, validationSummaryTable } from "./report/mod.ts";
 export type { GateValidation, ValidateGatesOptions, ValidationInput } from "./validate/mod.ts";
 export { formatIssue, writeFilesAtomic } from "./core/mod.ts";
 export type {
@@ -214,7 +210,7 @@ export type {
   StatSummary,
   VersionStability,
 } from "./infer/mod.ts";
-export type { LoadedRun } from "./load/mod.ts";
+export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
 export type { ComparedRow, TableColumn, TableNote } from "./report/mod.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
@@ -228,7 +224,6 @@ export type {
   AttemptTally,
   ComparisonResult,
   InputFile,
-  JsonlRecord,
   Resample,
   Resolution,
   ResolvedSlot,

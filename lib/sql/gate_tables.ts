@@ -5,8 +5,11 @@ import type { SqlTableData } from "./sql_schema.ts";
 
 /** A gate as loaded for SQL: its plan and assignments. */
 export interface SqlGate {
+  /** Gate directory. */
   readonly dir: string;
+  /** Parsed gate.json. */
   readonly plan: GatePlan;
+  /** Parsed assignments.jsonl. */
   readonly assignments: readonly AssignmentLine[];
   /** run_id of the gate's masked run, when it could be read. */
   readonly masked_run_id: string | null;
