@@ -62,6 +62,7 @@ export type {
   InteractionScreenOptions,
   MisfitDiagnostics,
   PowerDesign,
+  PowerFromInput,
   PowerInputs,
   PowerPlan,
   SimulatePowerOptions,
@@ -107,12 +108,11 @@ export {
   studyRowsFromAnalysis,
 } from "./figures/mod.ts";
 export type {
-  AcrossGateFile,
   AnalysisFigureInputs,
-  ContributionsFile,
+  DeltaInput,
   Figure,
   FigureFilesOptions,
-  HeldoutFile,
+  ForestInput,
   RankAgreementOptions,
   RankPoint,
   StudyAnalysisRowsInput,
@@ -167,6 +167,8 @@ export type { AppendixSection } from "./paper/mod.ts";
 
 // demo data
 export { generateDemo, writeDemo } from "./demo/mod.ts";
+export type { View } from "./contract/mod.ts";
+
 // Types the results and options above contain, so that every type a face
 // signature reaches is documented (`deno doc --lint lib/mod.ts`).
 export type {

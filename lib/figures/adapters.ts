@@ -19,14 +19,22 @@ import type {
   View,
 } from "../contract/outputs/mod.ts";
 
+// Parts of zod-inferred output types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
 type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
+/** @ignore */
 type Arm = StudyJson["arms"][string];
+/** @ignore */
 type Comparison = StudyJson["comparisons"][number];
+/** @ignore */
 type Split = HeldoutJson["splits"][number];
 
 /** What {@linkcode forestRows} reads of contributions.json. */
 export interface ForestInput {
+  /** Design columns, in column order. */
   readonly columns: ContributionsJson["columns"];
+  /** Each version's estimate, standard errors and interval, per metric. */
   readonly metrics: Readonly<
     Record<string, {
       readonly coefficients: Readonly<
@@ -38,6 +46,7 @@ export interface ForestInput {
 
 /** What {@linkcode deltaPoints} reads of contributions.json. */
 export interface DeltaInput {
+  /** Paired rows: design and values (absent: no delta-by-count figure). */
   readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
 }
 

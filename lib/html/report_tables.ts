@@ -16,7 +16,11 @@ import {
 import { MODEL_NOTE } from "../report/gate_tables.ts";
 import type { ContributionsJson, StudyJson, View } from "../contract/outputs/mod.ts";
 
+// Parts of zod-inferred output types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
 type Metric = ContributionsJson["metrics"][string];
+/** @ignore */
 type Arm = StudyJson["arms"][string];
 
 /** What {@linkcode overviewTable} reads of contributions.json. */

@@ -12,7 +12,11 @@ import { factorDesign } from "../fit/factor.ts";
 import { fitOls } from "../fit/ols.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 
+// Parts of zod-inferred output types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
 type Row = ContributionsJson["tasks"][number];
+/** @ignore */
 type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
 
 /**
@@ -20,14 +24,18 @@ type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
  * (a file read back is checked first with lib/contract's `ContributionsSchema`).
  */
 export interface PowerFromInput {
+  /** Paired rows. */
   readonly n_pairs: number;
   /** Distinct tasks; absent in a hand-made document, then n_pairs counts. */
   readonly n_tasks?: number;
+  /** Design columns, in column order (their version ids). */
   readonly columns: readonly Pick<ContributionsJson["columns"][number], "version_id">[];
+  /** Every paired row: its design and each metric's delta. */
   readonly tasks: readonly {
     readonly columns: Row["columns"];
     readonly values: Readonly<Record<string, Pick<Row["values"][string], "delta">>>;
   }[];
+  /** Estimated coefficient of each version, per metric. */
   readonly metrics: Readonly<
     Record<string, {
       readonly coefficients: Readonly<Record<string, Pick<Coefficient, "estimate">>>;

@@ -49,7 +49,15 @@ export const FirewallSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed ledger_audit.json. */
+/**
+ * Parsed ledger_audit.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type LedgerAuditJson = z.output<typeof LedgerAuditSchema>;
-/** Parsed firewall.json. */
+/**
+ * Parsed firewall.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type FirewallJson = z.output<typeof FirewallSchema>;

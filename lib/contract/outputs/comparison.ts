@@ -48,5 +48,9 @@ export const ComparisonSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed comparison.json. */
+/**
+ * Parsed comparison.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type ComparisonJson = z.output<typeof ComparisonSchema>;

@@ -162,7 +162,15 @@ export const ContributionsSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed contributions.json. */
+/**
+ * Parsed contributions.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type ContributionsJson = z.output<typeof ContributionsSchema>;
-/** Parsed selection stability block. */
+/**
+ * Parsed selection stability block (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type StabilityJson = z.output<typeof StabilitySchema>;

@@ -68,5 +68,9 @@ export const DiagnosticsSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed diagnostics.json. */
+/**
+ * Parsed diagnostics.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type DiagnosticsJson = z.output<typeof DiagnosticsSchema>;

@@ -135,7 +135,15 @@ export const HeldoutSchema = z.object({
   against: AcrossGateSchema.nullable(),
 });
 
-/** Parsed heldout.json. */
+/**
+ * Parsed heldout.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type HeldoutJson = z.output<typeof HeldoutSchema>;
-/** Parsed across-gate check. */
+/**
+ * Parsed across-gate check (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type AcrossGateJson = z.output<typeof AcrossGateSchema>;

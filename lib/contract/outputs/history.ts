@@ -84,5 +84,9 @@ export const HistorySchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed history.json. */
+/**
+ * Parsed history.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type HistoryJson = z.output<typeof HistorySchema>;

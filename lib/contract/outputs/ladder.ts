@@ -53,5 +53,9 @@ export const LadderResultSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed ladder_result.json. */
+/**
+ * Parsed ladder_result.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type LadderResultJson = z.output<typeof LadderResultSchema>;

@@ -42,5 +42,9 @@ export const LegacyComparisonSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed legacy_comparison.json. */
+/**
+ * Parsed legacy_comparison.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type LegacyComparisonJson = z.output<typeof LegacyComparisonSchema>;

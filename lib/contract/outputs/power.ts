@@ -61,5 +61,9 @@ export const PowerSchema = z.object({
   mde_by_columns: list(MdeRowSchema.extend({ columns: z.number() })),
 });
 
-/** Parsed power.json. */
+/**
+ * Parsed power.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type PowerJson = z.output<typeof PowerSchema>;

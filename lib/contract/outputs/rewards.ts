@@ -103,7 +103,15 @@ export const RecipeComparisonSchema = z.object({
   inputs: list(z.object({ file: z.string(), sha256: z.string() })),
 });
 
-/** One parsed rewards.jsonl line. */
+/**
+ * One parsed rewards.jsonl line (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type RewardLineJson = z.output<typeof RewardLineSchema>;
-/** Parsed recipe_comparison.json. */
+/**
+ * Parsed recipe_comparison.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type RecipeComparisonJson = z.output<typeof RecipeComparisonSchema>;

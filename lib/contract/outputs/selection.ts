@@ -40,5 +40,9 @@ export const SelectionSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed selection.json. */
+/**
+ * Parsed selection.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type SelectionJson = z.output<typeof SelectionSchema>;

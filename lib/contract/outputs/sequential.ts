@@ -71,5 +71,9 @@ export const SequentialSchema = z.object({
   generator: GeneratorSchema,
 });
 
-/** Parsed sequential.json. */
+/**
+ * Parsed sequential.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type SequentialJson = z.output<typeof SequentialSchema>;

@@ -68,5 +68,9 @@ export const StudySchema = z.object({
   inputs: list(z.object({ file: z.string(), sha256: z.string() })),
 });
 
-/** Parsed study.json. */
+/**
+ * Parsed study.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type StudyJson = z.output<typeof StudySchema>;

@@ -27,5 +27,9 @@ export const ValidationSchema = z.object({
   inputs: list(z.unknown()),
 });
 
-/** Parsed validation.json. */
+/**
+ * Parsed validation.json (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
 export type ValidationJson = z.output<typeof ValidationSchema>;
