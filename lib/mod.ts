@@ -80,7 +80,6 @@ export type { AnalyzeStudyOptions, LoadedStudy, StudyAnalysis, StudyInput } from
 export { compareRecipes, computeRewards, loadGroups, loadSteps } from "./reward/mod.ts";
 export type {
   CompareRecipesOptions,
-  GroupRecord,
   Recipe,
   RecipeComparisonResult,
   RewardLine,
@@ -167,7 +166,6 @@ export type { AppendixSection } from "./paper/mod.ts";
 
 // demo data
 export { generateDemo, writeDemo } from "./demo/mod.ts";
-export type { View } from "./contract/mod.ts";
 
 // Types the results and options above contain, so that every type a face
 // signature reaches is documented (`deno doc --lint lib/mod.ts`).
@@ -194,6 +192,7 @@ export type {
   Role,
   RunRef,
 } from "./core/mod.ts";
+export type { View } from "./contract/mod.ts";
 export type { CovType, OlsFit } from "./fit/mod.ts";
 export type { ComparedQuantity } from "./gateb/mod.ts";
 export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./html/mod.ts";
