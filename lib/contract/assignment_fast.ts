@@ -1,4 +1,5 @@
 import type { AssignmentLine } from "./assignment.ts";
+import { isCount, isNonEmptyString, isObject } from "./_fast_predicates.ts";
 
 /**
  * A fast structural check of one assignments.jsonl line that accepts only
@@ -20,12 +21,10 @@ import type { AssignmentLine } from "./assignment.ts";
  */
 export function isAssignmentLineFast(value: Record<string, unknown>): value is AssignmentLine {
   const { split, task_id, sample_id, slots } = value;
-  if (typeof split !== "string" || split.length === 0) return false;
-  if (typeof task_id !== "string" || task_id.length === 0) return false;
-  if (!Number.isSafeInteger(sample_id) || (sample_id as number) < 0) return false;
-  if (slots === null || typeof slots !== "object" || Array.isArray(slots)) return false;
+  if (!isNonEmptyString(split) || !isNonEmptyString(task_id) || !isCount(sample_id)) return false;
+  if (!isObject(slots)) return false;
   for (const key of Object.keys(slots)) {
-    const v = (slots as Record<string, unknown>)[key];
+    const v = slots[key];
     if (v !== null && typeof v !== "string") return false;
   }
   return true;

@@ -1,9 +1,6 @@
 import type { TraceLine } from "./trace.ts";
+import { isCount, isNonEmptyString, isObject } from "./_fast_predicates.ts";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
-const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v.length > 0;
-const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const optional = (v: unknown, test: (x: unknown) => boolean) =>
   v === undefined || v === null || test(v);
 const isFiniteNumber = (v: unknown) => typeof v === "number" && Number.isFinite(v);

@@ -8,17 +8,15 @@
 import { z } from "zod";
 import { DEFAULTS } from "../core/defaults.ts";
 
-const { draws: DEFAULT_BOOTSTRAP_DRAWS, seed: DEFAULT_BOOTSTRAP_SEED } = DEFAULTS;
-
 /** `study.json`: comparisons (a, b) meaning a - b, and the bootstrap plan. */
 export const studyPlanSchema = z.looseObject({
   format: z.literal("gatelab.studyplan/v1"),
   comparisons: z.array(z.tuple([z.string().min(1), z.string().min(1)])),
   bootstrap: z.looseObject({
-    draws: z.number().int().min(1).default(DEFAULT_BOOTSTRAP_DRAWS),
+    draws: z.number().int().min(1).default(DEFAULTS.draws),
     seed: z.number().int().refine(Number.isSafeInteger, "seed must be a safe integer")
-      .default(DEFAULT_BOOTSTRAP_SEED),
-  }).default({ draws: DEFAULT_BOOTSTRAP_DRAWS, seed: DEFAULT_BOOTSTRAP_SEED }),
+      .default(DEFAULTS.seed),
+  }).default({ draws: DEFAULTS.draws, seed: DEFAULTS.seed }),
 });
 
 /**
