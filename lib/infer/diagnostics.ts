@@ -16,7 +16,8 @@ import {
   robustCovarianceBlock,
 } from "../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
-import { type ExtendedFit, extendFit, ExtendScratch } from "../fit/augment.ts";
+import { type ExtendedFit, extendFit } from "../fit/augment.ts";
+import { planProductColumns, productColumnTest } from "../fit/product_column.ts";
 import { solveSpd } from "./_linalg.ts";
 import { fSurvival } from "./distributions.ts";
 import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
@@ -327,9 +328,14 @@ export function interactionScreen(
   const alpha = options.alpha ?? DEFAULTS.alpha;
   const covariance = screenCovariance(dataset, options.covariance ?? "auto");
   const main = mainFit(dataset, metric);
-  const { n, k, design, columns } = dataset;
-  const z = new Uint8Array(n);
-  const scratch = new ExtendScratch(); // one set of n x (k+1) buffers for all pairs
+  const { k, columns } = dataset;
+  const tests = planProductColumns(
+    main.factor,
+    main.residuals,
+    covariance === "HC3"
+      ? { type: "hc3" }
+      : { type: "cr1", cluster: dataset.cluster, clusterCount: dataset.clusterCount },
+  );
   const raw: {
     a: number;
     b: number;
@@ -343,20 +349,11 @@ export function interactionScreen(
   for (let a = 0; a < k; a++) {
     for (let b = a + 1; b < k; b++) {
       if (columns[a]!.slot_id === columns[b]!.slot_id) continue;
-      let nBoth = 0;
-      for (let i = 0; i < n; i++) {
-        const v = design[i * k + a]! & design[i * k + b]!;
-        z[i] = v;
-        nBoth += v;
-      }
-      const fit = nBoth > 0 ? extendFit(main.factor, main.residuals, z, 1, scratch) : null;
-      const variance = fit ? productCovariance(dataset, covariance, fit, k)[0]! : NaN;
-      const df2 = fit ? df2Of(dataset, covariance, fit) : 0;
-      if (!fit || !(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
+      const { nBoth, gamma, variance, df2 } = productColumnTest(tests, a, b);
+      if (!(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
         raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
         continue;
       }
-      const gamma = fit.gamma[0]!;
       const f = (gamma * gamma) / variance;
       raw.push({
         a,
