@@ -150,7 +150,8 @@ Deno.test("productColumnTest: CR1 bits equal extendFit + clusterCovarianceBlock 
 });
 
 Deno.test("productColumnTest: large designs with repeated rows (shared patterns) keep the bits", () => {
-  for (const [seed, n, k] of [[1, 3000, 6], [2, 2000, 12], [3, 500, 16]] as const) {
+  // 60 columns: rows are keyed by their column lists instead of a 2^j sum.
+  for (const [seed, n, k] of [[1, 3000, 6], [2, 2000, 12], [3, 500, 16], [4, 150, 60]] as const) {
     const p = randomProblem(seed, n, k, 0.4)!;
     compareAll(p, { type: "hc3" });
     const cluster = Int32Array.from({ length: n }, (_, i) => i % 97);

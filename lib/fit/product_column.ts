@@ -90,19 +90,23 @@ export function planProductColumns(
 ): ProductColumnPlan {
   const { n, k, x } = f;
   const rowPattern = new Int32Array(n);
-  const ids = new Map<string, number>();
+  // A row's key: the sum of 2^j over its present columns (exact up to 53 columns), else their list.
+  const ids = new Map<number | string, number>();
   const counts: number[] = [], firstRows: number[] = [];
   const present: number[] = [];
   for (let i = 0; i < n; i++) {
     present.length = 0;
+    let bits = 0;
     for (let j = 0; j < k; j++) {
       const v = x[i * k + j]!;
-      if (v === 1) present.push(j);
-      else if (v !== 0) {
+      if (v === 1) {
+        present.push(j);
+        bits += 2 ** j;
+      } else if (v !== 0) {
         throw new RangeError(`Cannot plan product columns: row ${i} column ${j} is ${v}, not 0/1`);
       }
     }
-    const key = String.fromCharCode(...present);
+    const key = k <= 53 ? bits : present.join(",");
     let p = ids.get(key);
     if (p === undefined) {
       p = counts.length;
