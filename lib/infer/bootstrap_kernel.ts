@@ -25,6 +25,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { FastStream } from "./_fast_stream.ts";
+import { accumulateHist, buildXtxHistPlan, reduceHist, xtxHistWins } from "./_xtx_hist.ts";
 
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
@@ -180,6 +181,12 @@ export function bootstrapKernel(
   const km = k * m;
   const xty4 = new Float64Array(km * 4);
   const work = kernelWorkspace(k);
+  // X'WX from mask-byte histograms when tasks far outnumber the bins (_xtx_hist.ts), else
+  // from the per-task pair lists; both are exact integer sums, so the bytes are the same.
+  const histPlan = buildXtxHistPlan(sums);
+  const useHist = xtxHistWins(sums, histPlan);
+  const hist = new Float64Array(useHist ? histPlan.bins * slots : 0);
+  const scratch = new Float64Array(256);
   const step = Math.max(1, Math.floor(count / 100));
   let reported = 0;
   for (let d0 = 0; d0 < count; d0 += 4) {
@@ -198,9 +205,14 @@ export function bootstrapKernel(
         for (let l = 0; l < 4; l++) packed[o + l] = counts4[o + l]!;
       }
     }
-    acc.fill(0);
     xty4.fill(0);
-    accumulateXtx(acc, p, counts4, packed, slots, pairStart, pairIndex, pairValue);
+    if (useHist) {
+      accumulateHist(histPlan, hist, packed, slots, counts4);
+      reduceHist(histPlan, hist, slots, acc, p, scratch);
+    } else {
+      acc.fill(0);
+      accumulateXtx(acc, p, counts4, packed, slots, pairStart, pairIndex, pairValue);
+    }
     accumulateXty(xty4, k, m, counts4, rowCluster, rowColStart, rowCol, rowY);
     for (let q = 0; q < p; q++) {
       if (perDouble === 4) {
