@@ -240,7 +240,7 @@ export function bootstrapKernel(
       const xtx = work.xtx;
       for (let q = 0; q < p; q++) xtx[q] = xtx4[l * p + q]!;
       const out = d * m * k;
-      for (let t = 0; t < m * k; t++) coefficients[out + t] = xty4[l * k * m + t]!;
+      for (let t = 0; t < m * k; t++) coefficients[out + t] = xty4[(t << 2) + l]!;
       if (!choleskyPacked(xtx, k, work.absent)) {
         coefficients.fill(NaN, out, out + m * k);
         status[d] = 2;
@@ -308,7 +308,7 @@ function accumulateXty(
   rowCol: Int32Array,
   rowY: Float64Array,
 ): void {
-  const n = rowCluster.length, km = k * m;
+  const n = rowCluster.length;
   for (let i = 0; i < n; i++) {
     const o = rowCluster[i]! << 2;
     const w0 = counts4[o]!, w1 = counts4[o + 1]!, w2 = counts4[o + 2]!, w3 = counts4[o + 3]!;
@@ -319,11 +319,11 @@ function accumulateXty(
       const a0 = w0 * y, a1 = w1 * y, a2 = w2 * y, a3 = w3 * y;
       const base = mm * k;
       for (let a = e0; a < e1; a++) {
-        const t = base + rowCol[a]!;
+        const t = (base + rowCol[a]!) << 2;
         xty4[t] = xty4[t]! + a0;
-        xty4[km + t] = xty4[km + t]! + a1;
-        xty4[2 * km + t] = xty4[2 * km + t]! + a2;
-        xty4[3 * km + t] = xty4[3 * km + t]! + a3;
+        xty4[t + 1] = xty4[t + 1]! + a1;
+        xty4[t + 2] = xty4[t + 2]! + a2;
+        xty4[t + 3] = xty4[t + 3]! + a3;
       }
     }
   }
