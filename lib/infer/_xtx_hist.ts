@@ -165,45 +165,44 @@ export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
 /**
  * Adds each task's packed counts to its bins: `hist[bin * slots + h] +=
  * packed[c * slots + h]` (times the entry's multiplicity). Tasks not drawn
- * in any of the four lanes (`counts4[4c .. 4c+3]`) are skipped.
+ * in any lane (all packed slots 0) are skipped.
  */
 export function accumulateHist(
   plan: XtxHistPlan,
   hist: Float64Array,
   packed: Float64Array,
   slots: number,
-  counts4: Int32Array,
 ): void {
   const { entryStart, entryBin, entryCount } = plan;
   const g = entryStart.length - 1;
-  if (entryCount === null && slots === 1) {
+  if (entryCount === null && slots === 2) {
     for (let c = 0; c < g; c++) {
-      if (
-        (counts4[4 * c]! | counts4[4 * c + 1]! | counts4[4 * c + 2]! | counts4[4 * c + 3]!) === 0
-      ) continue;
-      const v = packed[c]!;
-      for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
-        const b = entryBin[e]!;
-        hist[b] = hist[b]! + v;
-      }
-    }
-  } else if (entryCount === null && slots === 2) {
-    for (let c = 0; c < g; c++) {
-      if (
-        (counts4[4 * c]! | counts4[4 * c + 1]! | counts4[4 * c + 2]! | counts4[4 * c + 3]!) === 0
-      ) continue;
       const v0 = packed[2 * c]!, v1 = packed[2 * c + 1]!;
+      if (v0 + v1 === 0) continue;
       for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
         const b = entryBin[e]! << 1;
         hist[b] = hist[b]! + v0;
         hist[b + 1] = hist[b + 1]! + v1;
       }
     }
+  } else if (entryCount === null && slots === 4) {
+    for (let c = 0; c < g; c++) {
+      const o = 4 * c;
+      const v0 = packed[o]!, v1 = packed[o + 1]!, v2 = packed[o + 2]!, v3 = packed[o + 3]!;
+      if (v0 + v1 + v2 + v3 === 0) continue;
+      for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
+        const b = entryBin[e]! << 2;
+        hist[b] = hist[b]! + v0;
+        hist[b + 1] = hist[b + 1]! + v1;
+        hist[b + 2] = hist[b + 2]! + v2;
+        hist[b + 3] = hist[b + 3]! + v3;
+      }
+    }
   } else {
     for (let c = 0; c < g; c++) {
-      if (
-        (counts4[4 * c]! | counts4[4 * c + 1]! | counts4[4 * c + 2]! | counts4[4 * c + 3]!) === 0
-      ) continue;
+      let any = 0;
+      for (let h = 0; h < slots; h++) any += packed[c * slots + h]!;
+      if (any === 0) continue;
       for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
         const b = entryBin[e]! * slots;
         const w = entryCount === null ? 1 : entryCount[e]!;

@@ -81,6 +81,9 @@ export function solveWeighted(
   return "ok";
 }
 
+/** Draws served by one pass over the design (written out in accumulateXty). */
+const LANES = 8;
+
 /** Options of {@linkcode bootstrapKernel}. */
 export interface BootstrapKernelOptions {
   /** Number of draws. */
@@ -97,6 +100,12 @@ export interface BootstrapKernelOptions {
    */
   readonly first?: number;
   readonly last?: number;
+  /**
+   * How X'WX is summed: per-task pair lists or mask-byte histograms
+   * (lib/infer/_xtx_hist.ts). Both are exact, so the draws are the same
+   * bytes; the default picks the cheaper one. For tests.
+   */
+  readonly xtx?: "pairs" | "histogram";
 }
 
 /** Raw draws of {@linkcode bootstrapKernel}. */
@@ -162,9 +171,9 @@ export function bootstrapKernel(
   const p = packedSize(k);
   const { rowCluster, rowColStart, rowCol, rowY } = sums;
   const { pairStart, pairIndex, pairValue } = sums;
-  // Four draws at a time: counts interleaved as counts4[c * 4 + l], so one
-  // pass over the rows serves four draws.
-  const counts4 = new Int32Array(g * 4);
+  // LANES draws at a time: counts interleaved as counts[c * LANES + l], so one
+  // pass over the rows serves LANES draws.
+  const counts = new Int32Array(g * LANES);
   // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest
   // task) = bound. X'WX is integer, so lanes are packed into one double's
   // 53-bit mantissa: four lanes of 13 bits (bound < 2^13), two of 26 bits
@@ -174,73 +183,69 @@ export function bootstrapKernel(
   const bound = g * maxRows;
   const perDouble = bound < 2 ** 13 ? 4 : bound < 2 ** 26 ? 2 : 1;
   const shift = perDouble === 4 ? 2 ** 13 : perDouble === 2 ? 2 ** 26 : 0;
-  const slots = 4 / perDouble;
+  const slots = LANES / perDouble;
   const packed = new Float64Array(g * slots);
   const acc = new Float64Array(p * slots);
-  const xtx4 = new Float64Array(p * 4);
+  const xtxL = new Float64Array(p * LANES);
   const km = k * m;
-  const xty4 = new Float64Array(km * 4);
+  const xtyL = new Float64Array(km * LANES);
   const work = kernelWorkspace(k);
   // X'WX from mask-byte histograms when tasks far outnumber the bins (_xtx_hist.ts), else
   // from the per-task pair lists; both are exact integer sums, so the bytes are the same.
   const histPlan = buildXtxHistPlan(sums);
-  const useHist = xtxHistWins(sums, histPlan);
+  const useHist = options.xtx === undefined
+    ? xtxHistWins(sums, histPlan)
+    : options.xtx === "histogram";
   const hist = new Float64Array(useHist ? histPlan.bins * slots : 0);
   const scratch = new Float64Array(256);
   const step = Math.max(1, Math.floor(count / 100));
   let reported = 0;
-  for (let d0 = 0; d0 < count; d0 += 4) {
-    const lanes = Math.min(4, count - d0);
-    counts4.fill(0);
-    for (let l = 0; l < lanes; l++) stream.drawCounts(counts4, g, 4, l);
+  for (let d0 = 0; d0 < count; d0 += LANES) {
+    const lanes = Math.min(LANES, count - d0);
+    counts.fill(0);
+    for (let l = 0; l < lanes; l++) stream.drawCounts(counts, g, LANES, l);
     for (let c = 0; c < g; c++) {
-      const o = c << 2;
+      const o = c * LANES, at = c * slots;
       if (perDouble === 4) {
-        packed[c] = counts4[o]! +
-          shift * (counts4[o + 1]! + shift * (counts4[o + 2]! + shift * counts4[o + 3]!));
+        for (let h = 0; h < slots; h++) {
+          const u = o + 4 * h;
+          packed[at + h] = counts[u]! +
+            shift * (counts[u + 1]! + shift * (counts[u + 2]! + shift * counts[u + 3]!));
+        }
       } else if (perDouble === 2) {
-        packed[2 * c] = counts4[o]! + shift * counts4[o + 1]!;
-        packed[2 * c + 1] = counts4[o + 2]! + shift * counts4[o + 3]!;
+        for (let h = 0; h < slots; h++) {
+          packed[at + h] = counts[o + 2 * h]! + shift * counts[o + 2 * h + 1]!;
+        }
       } else {
-        for (let l = 0; l < 4; l++) packed[o + l] = counts4[o + l]!;
+        for (let l = 0; l < LANES; l++) packed[o + l] = counts[o + l]!;
       }
     }
-    xty4.fill(0);
+    xtyL.fill(0);
     if (useHist) {
-      accumulateHist(histPlan, hist, packed, slots, counts4);
+      accumulateHist(histPlan, hist, packed, slots);
       reduceHist(histPlan, hist, slots, acc, p, scratch);
     } else {
       acc.fill(0);
-      accumulateXtx(acc, p, counts4, packed, slots, pairStart, pairIndex, pairValue);
+      accumulateXtx(acc, p, packed, slots, pairStart, pairIndex, pairValue);
     }
-    accumulateXty(xty4, k, m, counts4, rowCluster, rowColStart, rowCol, rowY);
-    for (let q = 0; q < p; q++) {
-      if (perDouble === 4) {
-        const s = acc[q]!;
-        const hi1 = Math.floor(s / shift),
-          hi2 = Math.floor(hi1 / shift),
-          hi3 = Math.floor(hi2 / shift);
-        xtx4[q] = s - hi1 * shift;
-        xtx4[p + q] = hi1 - hi2 * shift;
-        xtx4[2 * p + q] = hi2 - hi3 * shift;
-        xtx4[3 * p + q] = hi3;
-      } else if (perDouble === 2) {
-        for (let h = 0; h < 2; h++) {
-          const s = acc[h * p + q]!;
+    accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
+    for (let h = 0; h < slots; h++) {
+      for (let q = 0; q < p; q++) {
+        let s = acc[h * p + q]!;
+        for (let u = 0; u < perDouble - 1; u++) {
           const hi = Math.floor(s / shift);
-          xtx4[2 * h * p + q] = s - hi * shift;
-          xtx4[(2 * h + 1) * p + q] = hi;
+          xtxL[(h * perDouble + u) * p + q] = s - hi * shift;
+          s = hi;
         }
-      } else {
-        for (let l = 0; l < 4; l++) xtx4[l * p + q] = acc[l * p + q]!;
+        xtxL[(h * perDouble + perDouble - 1) * p + q] = s;
       }
     }
     for (let l = 0; l < lanes; l++) {
       const d = d0 + l;
       const xtx = work.xtx;
-      for (let q = 0; q < p; q++) xtx[q] = xtx4[l * p + q]!;
+      for (let q = 0; q < p; q++) xtx[q] = xtxL[l * p + q]!;
       const out = d * m * k;
-      for (let t = 0; t < m * k; t++) coefficients[out + t] = xty4[(t << 2) + l]!;
+      for (let t = 0; t < km; t++) coefficients[out + t] = xtyL[t * LANES + l]!;
       if (!choleskyPacked(xtx, k, work.absent)) {
         coefficients.fill(NaN, out, out + m * k);
         status[d] = 2;
@@ -269,7 +274,6 @@ export function bootstrapKernel(
 function accumulateXtx(
   acc: Float64Array,
   p: number,
-  counts4: Int32Array,
   packed: Float64Array,
   slots: number,
   pairStart: Int32Array,
@@ -278,8 +282,9 @@ function accumulateXtx(
 ): void {
   const g = pairStart.length - 1;
   for (let c = 0; c < g; c++) {
-    const o = c << 2;
-    if ((counts4[o]! | counts4[o + 1]! | counts4[o + 2]! | counts4[o + 3]!) === 0) continue;
+    let any = 0;
+    for (let h = 0; h < slots; h++) any += packed[c * slots + h]!;
+    if (any === 0) continue;
     const e0 = pairStart[c]!, e1 = pairStart[c + 1]!;
     for (let h = 0; h < slots; h++) {
       const v = packed[c * slots + h]!;
@@ -299,10 +304,10 @@ function accumulateXtx(
  * result. One pass over the rows serves four draws.
  */
 function accumulateXty(
-  xty4: Float64Array,
+  xty: Float64Array,
   k: number,
   m: number,
-  counts4: Int32Array,
+  counts: Int32Array,
   rowCluster: Int32Array,
   rowColStart: Int32Array,
   rowCol: Int32Array,
@@ -310,20 +315,26 @@ function accumulateXty(
 ): void {
   const n = rowCluster.length;
   for (let i = 0; i < n; i++) {
-    const o = rowCluster[i]! << 2;
-    const w0 = counts4[o]!, w1 = counts4[o + 1]!, w2 = counts4[o + 2]!, w3 = counts4[o + 3]!;
-    if ((w0 | w1 | w2 | w3) === 0) continue;
+    const o = rowCluster[i]! * LANES;
+    const w0 = counts[o]!, w1 = counts[o + 1]!, w2 = counts[o + 2]!, w3 = counts[o + 3]!;
+    const w4 = counts[o + 4]!, w5 = counts[o + 5]!, w6 = counts[o + 6]!, w7 = counts[o + 7]!;
+    if ((w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7) === 0) continue;
     const e0 = rowColStart[i]!, e1 = rowColStart[i + 1]!;
     for (let mm = 0; mm < m; mm++) {
       const y = rowY[i * m + mm]!;
       const a0 = w0 * y, a1 = w1 * y, a2 = w2 * y, a3 = w3 * y;
+      const a4 = w4 * y, a5 = w5 * y, a6 = w6 * y, a7 = w7 * y;
       const base = mm * k;
       for (let a = e0; a < e1; a++) {
-        const t = (base + rowCol[a]!) << 2;
-        xty4[t] = xty4[t]! + a0;
-        xty4[t + 1] = xty4[t + 1]! + a1;
-        xty4[t + 2] = xty4[t + 2]! + a2;
-        xty4[t + 3] = xty4[t + 3]! + a3;
+        const t = (base + rowCol[a]!) * LANES;
+        xty[t] = xty[t]! + a0;
+        xty[t + 1] = xty[t + 1]! + a1;
+        xty[t + 2] = xty[t + 2]! + a2;
+        xty[t + 3] = xty[t + 3]! + a3;
+        xty[t + 4] = xty[t + 4]! + a4;
+        xty[t + 5] = xty[t + 5]! + a5;
+        xty[t + 6] = xty[t + 6]! + a6;
+        xty[t + 7] = xty[t + 7]! + a7;
       }
     }
   }
