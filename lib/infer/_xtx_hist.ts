@@ -214,14 +214,13 @@ export function accumulateHist(
 
 /**
  * Reads X'WX from the histograms: slot h's packed entry q goes to
- * `acc[h * p + q]`; every entry is written. Zeroes `hist` for the next block.
+ * `acc[q * slots + h]`; every entry is written. Zeroes `hist` for the next block.
  */
 export function reduceHist(
   plan: XtxHistPlan,
   hist: Float64Array,
   slots: number,
   acc: Float64Array,
-  p: number,
   scratch: Float64Array,
 ): void {
   const { histStart, histBits, targetStart, targetIndex, targetMask } = plan;
@@ -238,7 +237,7 @@ export function reduceHist(
         }
       }
       for (let u = targetStart[t]!, end = targetStart[t + 1]!; u < end; u++) {
-        acc[h * p + targetIndex[u]!] = scratch[targetMask[u]!]!;
+        acc[targetIndex[u]! * slots + h] = scratch[targetMask[u]!]!;
       }
     }
   }

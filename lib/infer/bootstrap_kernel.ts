@@ -4,12 +4,14 @@
  * A bootstrap draw is a count vector over tasks (how often each task was
  * drawn), drawn in O(G) without sorting. X'X and X'y of the draw are
  * count-weighted sums; one Cholesky per draw is shared by all metrics.
- * Four draws are served by one pass: X'WX, which is integer on a 0/1
- * design, is summed per task from its pair counts with the four draws'
- * counts packed exactly into one or two doubles; X'Wy is one pass over the
- * rows in row order, adding count x y to the columns present in the row
- * (about M/2 of them), so the memory read per draw is the sparse design
- * once, not once per metric and column.
+ * Eight draws are served by one pass: X'WX, which is integer on a 0/1
+ * design, is summed with the draws' counts packed exactly into doubles,
+ * per task from its pair counts or, when tasks far outnumber the bins,
+ * from histograms of column-mask bytes (_xtx_hist.ts; any order is exact);
+ * X'Wy is one pass over the rows in row order, adding count x y to the
+ * columns present in the row (about M/2 of them), the eight draws' sums
+ * of one entry side by side, so the memory read per draw is the sparse
+ * design once, not once per metric and column.
  *
  * Draw order (the reproducibility contract): one stream
  * `createPrng(seed)` (lib/core/prng.ts); draw d = 0, 1, ... makes
@@ -198,6 +200,8 @@ export function bootstrapKernel(
     : options.xtx === "histogram";
   const hist = new Float64Array(useHist ? histPlan.bins * slots : 0);
   const scratch = new Float64Array(256);
+  let unitPairs = true;
+  for (let e = 0; e < pairValue.length; e++) if (pairValue[e] !== 1) unitPairs = false;
   const step = Math.max(1, Math.floor(count / 100));
   let reported = 0;
   for (let d0 = 0; d0 < count; d0 += LANES) {
@@ -223,15 +227,15 @@ export function bootstrapKernel(
     xtyL.fill(0);
     if (useHist) {
       accumulateHist(histPlan, hist, packed, slots);
-      reduceHist(histPlan, hist, slots, acc, p, scratch);
+      reduceHist(histPlan, hist, slots, acc, scratch);
     } else {
       acc.fill(0);
-      accumulateXtx(acc, p, packed, slots, pairStart, pairIndex, pairValue);
+      accumulateXtx(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
     }
     accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
     for (let h = 0; h < slots; h++) {
       for (let q = 0; q < p; q++) {
-        let s = acc[h * p + q]!;
+        let s = acc[q * slots + h]!;
         for (let u = 0; u < perDouble - 1; u++) {
           const hi = Math.floor(s / shift);
           xtxL[(h * perDouble + u) * p + q] = s - hi * shift;
@@ -268,40 +272,48 @@ export function bootstrapKernel(
 }
 
 /**
- * X'WX of four draws into `acc` (`slots` packed doubles per entry). X'WX is
+ * X'WX of LANES draws into `acc[q * slots + h]` (`slots` packed doubles per
+ * entry; `pairValue` null when every pair count is 1). X'WX is
  * integer: summed per task from its pair counts, so any order is exact.
  */
 function accumulateXtx(
   acc: Float64Array,
-  p: number,
   packed: Float64Array,
   slots: number,
   pairStart: Int32Array,
   pairIndex: Int32Array,
-  pairValue: Float64Array,
+  pairValue: Float64Array | null,
 ): void {
   const g = pairStart.length - 1;
+  if (pairValue === null && slots === 2) {
+    for (let c = 0; c < g; c++) {
+      const v0 = packed[2 * c]!, v1 = packed[2 * c + 1]!;
+      if (v0 + v1 === 0) continue;
+      for (let e = pairStart[c]!, end = pairStart[c + 1]!; e < end; e++) {
+        const q = pairIndex[e]! << 1;
+        acc[q] = acc[q]! + v0;
+        acc[q + 1] = acc[q + 1]! + v1;
+      }
+    }
+    return;
+  }
   for (let c = 0; c < g; c++) {
     let any = 0;
     for (let h = 0; h < slots; h++) any += packed[c * slots + h]!;
     if (any === 0) continue;
-    const e0 = pairStart[c]!, e1 = pairStart[c + 1]!;
-    for (let h = 0; h < slots; h++) {
-      const v = packed[c * slots + h]!;
-      const base = h * p;
-      for (let e = e0; e < e1; e++) {
-        const q = base + pairIndex[e]!;
-        acc[q] = acc[q]! + v * pairValue[e]!;
-      }
+    for (let e = pairStart[c]!, end = pairStart[c + 1]!; e < end; e++) {
+      const q = pairIndex[e]! * slots;
+      const w = pairValue === null ? 1 : pairValue[e]!;
+      for (let h = 0; h < slots; h++) acc[q + h] = acc[q + h]! + w * packed[c * slots + h]!;
     }
   }
 }
 
 /**
- * X'Wy of four draws into `xty4` (lane-major, metric-major within a lane).
+ * X'Wy of eight draws into `xty[(mm * k + j) * LANES + lane]`.
  * Entry (metric, column) adds count x y over the rows where the column is
  * 1, in row order: that summation order is part of the byte-identical
- * result. One pass over the rows serves four draws.
+ * result. One pass over the rows serves eight draws.
  */
 function accumulateXty(
   xty: Float64Array,
