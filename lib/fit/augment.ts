@@ -259,7 +259,7 @@ interface GramExtension {
  * the Householder QR, whose rank rule (RANK_TOLERANCE on norms) they are
  * far from: the normal equations lose up to eps / share of relative precision.
  */
-const GRAM_PIVOT_SHARE = 1e-2;
+export const GRAM_PIVOT_SHARE = 1e-2;
 
 /**
  * The factorisation of EZ (n x q, Z residualised on X) from Gram quantities

@@ -10,15 +10,10 @@
  * @module
  */
 import type { PairedDataset } from "../core/types.ts";
-import {
-  clusterCovariance,
-  clusterCovarianceBlock,
-  robustCovarianceBlock,
-} from "../fit/covariance.ts";
+import { clusterCovariance } from "../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
-import { type ExtendedFit, extendFit } from "../fit/augment.ts";
 import { planProductColumns, productColumnTest } from "../fit/product_column.ts";
-import { solveSpd } from "./_linalg.ts";
+import { jointWald } from "./joint_wald.ts";
 import { fSurvival } from "./distributions.ts";
 import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
 import { DEFAULTS } from "../core/defaults.ts";
@@ -422,26 +417,6 @@ function screenCovariance(dataset: PairedDataset, choice: "auto" | "hc3" | "cr1"
   return dataset.clusterCount < dataset.n ? "CR1" : "HC3";
 }
 
-/**
- * Covariance block of the product coefficients (columns k.. of the extended
- * fit): HC3 with the leverage-1 guard (NaN where a leverage-1 row determines
- * the coefficient), or CR1 by task.
- */
-function productCovariance(
-  dataset: PairedDataset,
-  covariance: "HC3" | "CR1",
-  fit: ExtendedFit,
-  k: number,
-): Float64Array {
-  return covariance === "HC3"
-    ? robustCovarianceBlock(fit, fit.residuals, "hc3", k).covariance
-    : clusterCovarianceBlock(fit, fit.residuals, dataset.cluster, dataset.clusterCount, k);
-}
-
-function df2Of(dataset: PairedDataset, covariance: "HC3" | "CR1", fit: ExtendedFit): number {
-  return covariance === "HC3" ? fit.dfResid : dataset.clusterCount - 1;
-}
-
 function jointTest(
   dataset: PairedDataset,
   main: MainFit,
@@ -456,19 +431,16 @@ function jointTest(
   for (let i = 0; i < n; i++) {
     pairs.forEach((pr, t) => (z[i * q + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
   }
-  const fit = extendFit(main.factor, main.residuals, z, q);
-  if (!fit) return null;
-  const df2 = df2Of(dataset, covariance, fit);
+  const df2 = covariance === "HC3" ? n - p : dataset.clusterCount - 1;
   if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1
-  const v = productCovariance(dataset, covariance, fit, k);
-  if (v.some((x) => !Number.isFinite(x))) return null;
-  const g = Float64Array.from(fit.gamma);
-  const solved = solveSpd(v, g, q);
-  if (!solved) return null;
-  let w = 0;
-  for (let s = 0; s < q; s++) w += g[s]! * solved[s]!;
-  if (!Number.isFinite(w)) return null;
-  const f = w / q;
+  const { cluster, clusterCount } = dataset;
+  const wald = jointWald(main, { z, q }, {
+    covariance: covariance === "HC3" ? "hc3" : "cr1",
+    cluster,
+    clusterCount,
+  });
+  if (!wald) return null;
+  const f = wald.statistic / q;
   return { pairs: q, f, df1: q, df2, p_value: fSurvival(f, q, df2) };
 }
 

@@ -1,0 +1,585 @@
+/**
+ * The joint Wald statistic of extra columns Z (the interaction screen's
+ * product columns) added to a fitted no-intercept OLS of y on X, with the
+ * HC3 or CR1 covariance of their coefficients, computed from sums over the
+ * nonzero entries of the rows instead of the n x q influence matrix and its
+ * O(n q^2) sandwich.
+ *
+ * @module
+ */
+
+import { extendFit, GRAM_PIVOT_SHARE } from "../fit/augment.ts";
+import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
+import type { DesignFactorization } from "../fit/factor.ts";
+import { PIVOT_TOLERANCE, solveSpd } from "./_linalg.ts";
+
+/** The fit of y on X that Z extends. */
+export interface JointWaldMain {
+  /** Factorisation of X (n x k). */
+  readonly factor: DesignFactorization;
+  /** Residuals of y on X, length n. */
+  readonly residuals: ArrayLike<number>;
+}
+
+/** The extra columns. */
+export interface JointWaldColumns {
+  /** Row-major n x q (typically 0/1 products of design columns, mostly zero). */
+  readonly z: ArrayLike<number>;
+  /** Number of columns q. */
+  readonly q: number;
+}
+
+/** Options of {@linkcode jointWald}. */
+export interface JointWaldOptions {
+  /**
+   * `hc3`, or `cr1` clustered by `cluster` (statsmodels `cov_type="cluster"`:
+   * c = G/(G-1) x (N-1)/(N-K) with K = k + q).
+   * @default {"hc3"}
+   */
+  readonly covariance?: "hc3" | "cr1";
+  /** Cluster 0..clusterCount-1 of every row (CR1 only). */
+  readonly cluster?: ArrayLike<number>;
+  /** Number of clusters G (CR1 only). */
+  readonly clusterCount?: number;
+}
+
+/** Result of {@linkcode jointWald}. */
+export interface JointWald {
+  /** W = gamma' V^{-1} gamma; the Wald F is W / q. */
+  readonly statistic: number;
+  /**
+   * `sums`: computed from the sums of {@linkcode jointWald}; `extension`: by
+   * the extended fit and its sandwich block ({@linkcode jointWaldExtended}).
+   */
+  readonly route: "sums" | "extension";
+}
+
+/**
+ * A row whose extended leverage is within this of 1 sends the test to
+ * {@linkcode jointWaldExtended}, whose leverage-1 guard (LEVERAGE_ONE_TOLERANCE,
+ * 1e-10) then decides which coefficients are undefined exactly as before:
+ * four orders of magnitude above the guard, far beyond the rounding of either
+ * route's leverages.
+ */
+const LEVERAGE_DOUBT = 1e-6;
+
+/**
+ * HC3: a diagonal entry of M whose terms, sum_i w_i (|z_it| + |(P'x_i)_t|)^2,
+ * exceed this multiple of the entry itself, sum_i w_i ez_it^2 (both summed
+ * row by row), sends the test to {@linkcode jointWaldExtended}: the
+ * expansion of M then loses more than 4 of its 16 digits to cancellation.
+ */
+const CANCELLATION_LIMIT = 1e4;
+
+/**
+ * Joint Wald statistic W = gamma' V^{-1} gamma of the coefficients gamma of
+ * Z in the OLS of y on [X Z], V their HC3 (MacKinnon and White 1985) or
+ * CR1 covariance block, without forming the n x q influence vectors.
+ *
+ * With EZ = Z - X P (P = (X'X)^{-1} X'Z) and S = EZ'EZ, V = S^{-1} M S^{-1}
+ * where M = sum_i w_i ez_i ez_i' (HC3: w_i = r_i^2 / (1 - h_i)^2 with r and h
+ * the extended residuals and leverages) or M = c sum_g t_g t_g' (CR1:
+ * t_g = sum_{i in g} ez_i r_i). Since S gamma = EZ'e (e the residuals on X),
+ * W = (EZ'e)' M^{-1} (EZ'e), and
+ *
+ * - S = Z'Z - (X'Z)' P and EZ'e = Z'e - P'X'e,
+ * - h_i = h_i(X) + z_i'S^{-1}z_i - 2 z_i'S^{-1}P'x_i + x_i'P S^{-1}P'x_i,
+ * - r_i = e_i - z_i'gamma + x_i'(P gamma),
+ * - M = Z'ΩZ - Z'ΩX P - P'X'ΩZ + P'(X'ΩX)P (HC3), or t_g = sum z_i r_i - P' sum x_i r_i (CR1),
+ *
+ * each summed over the nonzero entries of z_i and x_i: O(n nnz(z)^2 + q^3)
+ * instead of the O(n q (q + nnz(z) + nnz(x))) of the extended fit and its sandwich.
+ *
+ * Precision. The expansions subtract the projection of Z on X from Z inside
+ * sums instead of row by row. S and its Cholesky factor are those of the
+ * extended fit's Gram route (lib/fit/augment.ts), whose pivot rule bounds the
+ * cancellation: every pivot of S keeps more than GRAM_PIVOT_SHARE (1%) of its
+ * column's squared norm, so ||ez_t||^2 > 0.01 ||z_t||^2 while
+ * ||X p_t|| <= ||z_t||, and a column's terms exceed its result by at most
+ * (1 + 1) / 0.1 = 20 in norm, 400 in squares: at most about 2.6 of the 16
+ * digits. The extended fit's own influence vectors g_i = S^{-1}z_i - (P S^{-1})'x_i
+ * carry the same subtraction, and so do the leverages. The weighted sums of
+ * M are not bounded by that rule (the weights w_i may sit on the rows where
+ * z_i and P'x_i nearly cancel), so they are measured: the terms of each
+ * diagonal entry of M are summed beside the entry itself, row by row in
+ * O(n q nnz(x_i)), and more than CANCELLATION_LIMIT (1e4, 4 digits) between
+ * them leaves the test to the extended fit. By Cauchy-Schwarz the terms of
+ * an off-diagonal entry are then at most 1e4 sqrt(M_tt M_uu): M is exact to
+ * about 1e-12 on the scale of its correlations, the scale on which its
+ * Cholesky factor (as V's on the extended route) loses what its
+ * conditioning costs. CR1 subtracts P' sum x_i r_i from sum z_i r_i once per
+ * cluster, as the extended route sums g_i r_i per cluster.
+ *
+ * Every case the sums do not decide as the extended fit would goes to
+ * {@linkcode jointWaldExtended} (route `extension`): a pivot of S below the
+ * Gram rule (the extended fit then factors EZ by Householder QR and takes its
+ * rank decision), a non-finite P, and, for HC3, any row with extended
+ * leverage within LEVERAGE_DOUBT of 1 (where the leverage-1 guard decides
+ * which coefficients are undefined) or a diagonal entry of M beyond
+ * CANCELLATION_LIMIT.
+ *
+ * @param main Factorisation of X and the residuals of y on X.
+ * @param columns Z and q.
+ * @param options Covariance (see {@linkcode JointWaldOptions}).
+ * @returns The statistic and its route; null when the test is undefined: n <= k + q, a singular
+ *   [X Z] or M (the Cholesky rule of lib/infer/_linalg.ts), a non-finite covariance or statistic,
+ *   or for CR1 fewer than two clusters.
+ * @throws {RangeError} When z does not have n x q entries, or (CR1) a cluster index is out of range.
+ *
+ * @example The same statistic as the extended fit's sandwich
+ * ```ts
+ * import { factorDesign, solveLeastSquares } from "../fit/factor.ts";
+ * import { jointWald, jointWaldExtended } from "./joint_wald.ts";
+ * import { deepEqual, ok } from "node:assert/strict";
+ * const x = Uint8Array.from([1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0, 0]);
+ * const y = Float64Array.from([0.3, 0.1, 0.2, 0.35, 0.05, 0.25, 0.1, 0.4, 0.15, 0]);
+ * const z = Uint8Array.from([0, 0, 1, 0, 0, 1, 0, 0, 1, 0]); // the product of the two columns
+ * const factor = factorDesign(x, [10, 2]);
+ * const b = solveLeastSquares(factor, y);
+ * const residuals = y.map((v, i) => v - x[2 * i]! * b[0]! - x[2 * i + 1]! * b[1]!);
+ * const fast = jointWald({ factor, residuals }, { z, q: 1 })!;
+ * const slow = jointWaldExtended({ factor, residuals }, { z, q: 1 })!;
+ * deepEqual([fast.route, slow.route, fast.statistic.toFixed(6)], ["sums", "extension", "18.666667"]);
+ * ok(Math.abs(fast.statistic - slow.statistic) < 1e-12 * slow.statistic);
+ * ```
+ */
+export function jointWald(
+  main: JointWaldMain,
+  columns: JointWaldColumns,
+  options: JointWaldOptions = {},
+): JointWald | null {
+  const { factor: f, residuals } = main;
+  const { z, q } = columns;
+  const { n, k, x, xtxInverse } = f;
+  checkShapes(n, residuals, z, q);
+  const cr1 = options.covariance === "cr1";
+  const p = k + q;
+  if (n - p <= 0) return null;
+  const cluster = options.cluster, clusterCount = options.clusterCount ?? 0;
+  if (cr1 && (!cluster || clusterCount < 2)) return null;
+  const fallback = (): JointWald | null => jointWaldExtended(main, columns, options);
+  if (!cr1) {
+    for (let i = 0; i < n; i++) if (!(1 - f.leverage[i]! >= LEVERAGE_DOUBT)) return fallback();
+  }
+  if (!isBinary(z) || !isBinary(x)) return fallback();
+  const rows = new RowEntries(z, q, x, k);
+  // Z'Z (upper), X'Z (k x q), Z'e, X'e.
+  const ztz = new Float64Array(q * q), xtz = new Float64Array(k * q);
+  const zte = new Float64Array(q), xte = new Float64Array(k);
+  const { zIdx, xIdx } = rows;
+  for (let i = 0; i < n; i++) {
+    rows.load(i);
+    const { m, mx } = rows;
+    const e = residuals[i]!;
+    for (let a = 0; a < m; a++) {
+      const ta = zIdx[a]!, row = ta * q;
+      zte[ta] = zte[ta]! + e;
+      for (let b = a; b < m; b++) ztz[row + zIdx[b]!] = ztz[row + zIdx[b]!]! + 1;
+    }
+    for (let c = 0; c < mx; c++) {
+      const j = xIdx[c]!, row = j * q;
+      xte[j] = xte[j]! + e;
+      for (let a = 0; a < m; a++) xtz[row + zIdx[a]!] = xtz[row + zIdx[a]!]! + 1;
+    }
+  }
+  // P = (X'X)^{-1} X'Z, k x q.
+  const pm = new Float64Array(k * q);
+  for (let j = 0; j < k; j++) {
+    for (let t = 0; t < q; t++) {
+      let s = 0;
+      for (let l = 0; l < k; l++) s += xtxInverse[j * k + l]! * xtz[l * q + t]!;
+      pm[j * q + t] = s;
+    }
+  }
+  if (!pm.every(Number.isFinite)) return fallback();
+  const sInv = gramInverse(ztz, xtz, pm, k, q);
+  if (!sInv) return fallback();
+  // EZ'e = Z'e - P'X'e, gamma = S^{-1} EZ'e, P gamma.
+  const eze = new Float64Array(q);
+  for (let t = 0; t < q; t++) {
+    let s = zte[t]!;
+    for (let j = 0; j < k; j++) s -= pm[j * q + t]! * xte[j]!;
+    eze[t] = s;
+  }
+  const gamma = new Float64Array(q);
+  for (let a = 0; a < q; a++) {
+    let s = 0;
+    for (let b = 0; b < q; b++) s += sInv[a * q + b]! * eze[b]!;
+    gamma[a] = s;
+  }
+  const pGamma = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    let s = 0;
+    for (let t = 0; t < q; t++) s += pm[j * q + t]! * gamma[t]!;
+    pGamma[j] = s;
+  }
+  // Extended residuals r_i = e_i - z_i'gamma + x_i'(P gamma) of the row last loaded.
+  const residual = (i: number): number => {
+    let r = residuals[i]!;
+    for (let a = 0; a < rows.m; a++) r -= gamma[zIdx[a]!]!;
+    for (let c = 0; c < rows.mx; c++) r += pGamma[xIdx[c]!]!;
+    return r;
+  };
+  const middle = cr1
+    ? clusteredMiddle(f, q, pm, rows, residual, cluster!, clusterCount)
+    : hc3Middle(f, q, pm, sInv, rows, residual);
+  if (middle === null) return fallback();
+  const statistic = quadraticInverse(middle, eze, q);
+  return statistic === null ? null : { statistic, route: "sums" };
+}
+
+/** The columns of the ones of one row of Z and of X (both 0/1), reloaded row by row. */
+class RowEntries {
+  /** Columns of z_i's ones (the first m). */
+  readonly zIdx: Int32Array;
+  /** Columns of x_i's ones (the first mx). */
+  readonly xIdx: Int32Array;
+  /** Ones in z_i. */
+  m = 0;
+  /** Ones in x_i. */
+  mx = 0;
+  readonly #z: ArrayLike<number>;
+  readonly #x: ArrayLike<number>;
+  readonly #q: number;
+  readonly #k: number;
+  constructor(z: ArrayLike<number>, q: number, x: ArrayLike<number>, k: number) {
+    this.#z = z;
+    this.#x = x;
+    this.#q = q;
+    this.#k = k;
+    this.zIdx = new Int32Array(q);
+    this.xIdx = new Int32Array(k);
+  }
+  /** Loads row i into zIdx, xIdx, m and mx. */
+  load(i: number): void {
+    const z = this.#z, x = this.#x, q = this.#q, k = this.#k;
+    let m = 0, mx = 0;
+    for (let t = 0, at = i * q; t < q; t++) if (z[at + t] !== 0) this.zIdx[m++] = t;
+    for (let j = 0, at = i * k; j < k; j++) if (x[at + j] !== 0) this.xIdx[mx++] = j;
+    this.m = m;
+    this.mx = mx;
+  }
+}
+
+/** True when every entry is 0 or 1. */
+function isBinary(values: ArrayLike<number>): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== 0 && v !== 1) return false;
+  }
+  return true;
+}
+
+/** r_i of the row last loaded into the RowEntries. */
+type Residual = (i: number) => number;
+
+/**
+ * S^{-1} (dense q x q) for S = Z'Z - (X'Z)' P, factored exactly as the
+ * extended fit's Gram route (lib/fit/augment.ts gramExtension) factors it;
+ * null when a pivot is below GRAM_PIVOT_SHARE of its column's squared norm
+ * (the extended fit then takes the decision by Householder QR).
+ */
+function gramInverse(
+  ztz: Float64Array,
+  xtz: Float64Array,
+  pm: Float64Array,
+  k: number,
+  q: number,
+): Float64Array | null {
+  const l = new Float64Array(q * q);
+  for (let t = 0; t < q; t++) {
+    for (let u = t; u < q; u++) {
+      let s = ztz[t * q + u]!;
+      for (let j = 0; j < k; j++) s -= xtz[j * q + t]! * pm[j * q + u]!;
+      l[u * q + t] = s;
+    }
+  }
+  for (let t = 0; t < q; t++) {
+    let d = l[t * q + t]!;
+    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
+    if (!(d > GRAM_PIVOT_SHARE * ztz[t * q + t]!)) return null;
+    const root = Math.sqrt(d);
+    l[t * q + t] = root;
+    for (let u = t + 1; u < q; u++) {
+      let s = l[u * q + t]!;
+      for (let j = 0; j < t; j++) s -= l[u * q + j]! * l[t * q + j]!;
+      l[u * q + t] = s / root;
+    }
+  }
+  // L^{-1} stored by columns (lt[c * q + r] = (L^{-1})_rc) so both loops below run along rows.
+  const lt = new Float64Array(q * q);
+  for (let c = 0; c < q; c++) {
+    const cq = c * q;
+    lt[cq + c] = 1 / l[cq + c]!;
+    for (let r = c + 1; r < q; r++) {
+      const rq = r * q;
+      let s = 0;
+      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
+      lt[cq + r] = -s / l[rq + r]!;
+    }
+  }
+  const sInv = new Float64Array(q * q);
+  for (let a = 0; a < q; a++) {
+    const aq = a * q;
+    for (let b = a; b < q; b++) {
+      const bq = b * q;
+      let s = 0;
+      for (let r = b; r < q; r++) s += lt[aq + r]! * lt[bq + r]!;
+      sInv[aq + b] = s;
+      sInv[bq + a] = s;
+    }
+  }
+  return sInv;
+}
+
+/**
+ * M = sum_i w_i ez_i ez_i' (upper triangle), w_i = r_i^2 / (1 - h_i)^2, as
+ * Z'ΩZ + P'F + F'P with F = (X'ΩX) P / 2 - X'ΩZ. Null when a row's extended
+ * leverage is within LEVERAGE_DOUBT of 1 (or not finite), or a diagonal
+ * entry's terms exceed CANCELLATION_LIMIT times the entry.
+ */
+function hc3Middle(
+  f: DesignFactorization,
+  q: number,
+  pm: Float64Array,
+  sInv: Float64Array,
+  rows: RowEntries,
+  residual: Residual,
+): Float64Array | null {
+  const { n, k, leverage } = f;
+  const { zIdx, xIdx } = rows;
+  // B = P S^{-1} (k x q) and C = P S^{-1} P' (k x k) for the leverages.
+  const bm = new Float64Array(k * q);
+  for (let j = 0; j < k; j++) {
+    for (let a = 0; a < q; a++) {
+      let s = 0;
+      for (let b = 0; b < q; b++) s += pm[j * q + b]! * sInv[b * q + a]!;
+      bm[j * q + a] = s;
+    }
+  }
+  const cm = new Float64Array(k * k);
+  for (let j = 0; j < k; j++) {
+    for (let l = j; l < k; l++) {
+      let s = 0;
+      for (let a = 0; a < q; a++) s += bm[j * q + a]! * pm[l * q + a]!;
+      cm[j * k + l] = s;
+      cm[l * k + j] = s;
+    }
+  }
+  const ztoz = new Float64Array(q * q),
+    xtoz = new Float64Array(k * q),
+    xtox = new Float64Array(k * k);
+  // Row by row for the cancellation check: P'x_i, z_i (dense), and per column the entry
+  // sum_i w_i ez_it^2 and its terms' magnitude sum_i w_i (|z_it| + |(P'x_i)_t|)^2.
+  const px = new Float64Array(q), zi = new Uint8Array(q);
+  const entry = new Float64Array(q), terms = new Float64Array(q);
+  for (let i = 0; i < n; i++) {
+    rows.load(i);
+    const { m, mx } = rows;
+    // z_i'S^{-1}z_i - 2 z_i'S^{-1}P'x_i + x_i'P S^{-1}P'x_i.
+    let zz = 0, zx = 0, xx = 0;
+    for (let a = 0; a < m; a++) {
+      const ta = zIdx[a]!, at = ta * q;
+      let s = 0;
+      for (let b = a + 1; b < m; b++) s += sInv[at + zIdx[b]!]!;
+      zz += sInv[at + ta]! + 2 * s;
+    }
+    for (let c = 0; c < mx; c++) {
+      const j = xIdx[c]!, bj = j * q, cj = j * k;
+      for (let a = 0; a < m; a++) zx += bm[bj + zIdx[a]!]!;
+      let t = 0;
+      for (let d = c + 1; d < mx; d++) t += cm[cj + xIdx[d]!]!;
+      xx += cm[cj + j]! + 2 * t;
+    }
+    const oneMinusH = 1 - (leverage[i]! + (zz - 2 * zx + xx));
+    if (!(oneMinusH >= LEVERAGE_DOUBT)) return null;
+    const r = residual(i);
+    let w = r * r;
+    w /= oneMinusH * oneMinusH;
+    if (w === 0) continue;
+    px.fill(0);
+    for (let c = 0; c < mx; c++) {
+      const jq = xIdx[c]! * q;
+      for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]!;
+    }
+    for (let a = 0; a < m; a++) zi[zIdx[a]!] = 1;
+    for (let t = 0; t < q; t++) {
+      const ez = zi[t]! - px[t]!, magnitude = zi[t]! + Math.abs(px[t]!);
+      entry[t] = entry[t]! + w * ez * ez;
+      terms[t] = terms[t]! + w * magnitude * magnitude;
+    }
+    for (let a = 0; a < m; a++) zi[zIdx[a]!] = 0;
+    for (let a = 0; a < m; a++) {
+      const at = zIdx[a]! * q;
+      for (let b = a; b < m; b++) ztoz[at + zIdx[b]!] = ztoz[at + zIdx[b]!]! + w;
+    }
+    for (let c = 0; c < mx; c++) {
+      const j = xIdx[c]!, at = j * q, ak = j * k;
+      for (let a = 0; a < m; a++) xtoz[at + zIdx[a]!] = xtoz[at + zIdx[a]!]! + w;
+      for (let d = c; d < mx; d++) xtox[ak + xIdx[d]!] = xtox[ak + xIdx[d]!]! + w;
+    }
+  }
+  for (let t = 0; t < q; t++) if (!(terms[t]! <= CANCELLATION_LIMIT * entry[t]!)) return null;
+  for (let j = 0; j < k; j++) for (let l = 0; l < j; l++) xtox[j * k + l] = xtox[l * k + j]!;
+  // F' = (P'(X'ΩX) / 2 - Z'ΩX), and P', both q x k so the sums below run along rows.
+  const ft = new Float64Array(q * k), pt = new Float64Array(q * k);
+  for (let t = 0; t < q; t++) {
+    for (let j = 0; j < k; j++) {
+      let s = 0;
+      for (let l = 0; l < k; l++) s += xtox[j * k + l]! * pm[l * q + t]!;
+      ft[t * k + j] = s / 2 - xtoz[j * q + t]!;
+      pt[t * k + j] = pm[j * q + t]!;
+    }
+  }
+  for (let t = 0; t < q; t++) {
+    const tk = t * k;
+    for (let u = t; u < q; u++) {
+      const uk = u * k;
+      let s = 0;
+      for (let j = 0; j < k; j++) s += pt[tk + j]! * ft[uk + j]! + ft[tk + j]! * pt[uk + j]!;
+      ztoz[t * q + u] = ztoz[t * q + u]! + s;
+    }
+  }
+  return ztoz;
+}
+
+/**
+ * M = c sum_g t_g t_g' (upper triangle), t_g = sum_{i in g} z_i r_i - P' sum_{i in g} x_i r_i,
+ * c = G/(G-1) x (N-1)/(N-K) as statsmodels' cluster covariance with K = k + q.
+ */
+function clusteredMiddle(
+  f: DesignFactorization,
+  q: number,
+  pm: Float64Array,
+  rows: RowEntries,
+  residual: Residual,
+  cluster: ArrayLike<number>,
+  clusterCount: number,
+): Float64Array {
+  const { n, k } = f;
+  const { zIdx, xIdx } = rows;
+  const tz = new Float64Array(clusterCount * q), tx = new Float64Array(clusterCount * k);
+  for (let i = 0; i < n; i++) {
+    rows.load(i);
+    const { m, mx } = rows;
+    const r = residual(i);
+    if (r === 0) continue;
+    const g = cluster[i]!;
+    if (!(g >= 0 && g < clusterCount)) {
+      throw new RangeError(
+        `Cannot cluster row ${i}: cluster ${g} is not in 0..${clusterCount - 1}`,
+      );
+    }
+    for (let a = 0; a < m; a++) tz[g * q + zIdx[a]!] = tz[g * q + zIdx[a]!]! + r;
+    for (let c = 0; c < mx; c++) tx[g * k + xIdx[c]!] = tx[g * k + xIdx[c]!]! + r;
+  }
+  const middle = new Float64Array(q * q);
+  const t = new Float64Array(q);
+  for (let g = 0; g < clusterCount; g++) {
+    t.set(tz.subarray(g * q, g * q + q));
+    for (let j = 0; j < k; j++) {
+      const sj = tx[g * k + j]!;
+      if (sj === 0) continue;
+      for (let u = 0; u < q; u++) t[u] = t[u]! - sj * pm[j * q + u]!;
+    }
+    for (let a = 0; a < q; a++) {
+      const ta = t[a]!;
+      if (ta === 0) continue;
+      for (let b = a; b < q; b++) middle[a * q + b] = middle[a * q + b]! + ta * t[b]!;
+    }
+  }
+  const c = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - k - q));
+  for (let a = 0; a < q; a++) {
+    for (let b = a; b < q; b++) middle[a * q + b] = middle[a * q + b]! * c;
+  }
+  return middle;
+}
+
+/**
+ * s' M^{-1} s = ||L^{-1} s||^2 with M = L L' (upper triangle of M given);
+ * null when M has a non-finite entry, a zero diagonal, or a pivot at most
+ * PIVOT_TOLERANCE times its diagonal (the rule of lib/infer/_linalg.ts
+ * solveSpd), or the result is not finite.
+ */
+function quadraticInverse(middle: Float64Array, s: Float64Array, q: number): number | null {
+  const l = new Float64Array(q * q);
+  for (let t = 0; t < q; t++) {
+    for (let u = t; u < q; u++) {
+      const v = middle[t * q + u]!;
+      if (!Number.isFinite(v)) return null;
+      l[u * q + t] = v;
+    }
+  }
+  for (let t = 0; t < q; t++) {
+    const diagonal = l[t * q + t]!;
+    if (diagonal === 0) return null;
+    let d = diagonal;
+    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
+    if (!(d > PIVOT_TOLERANCE * diagonal)) return null;
+    const root = Math.sqrt(d);
+    l[t * q + t] = root;
+    for (let u = t + 1; u < q; u++) {
+      let v = l[u * q + t]!;
+      for (let j = 0; j < t; j++) v -= l[u * q + j]! * l[t * q + j]!;
+      l[u * q + t] = v / root;
+    }
+  }
+  let w = 0;
+  const y = new Float64Array(q);
+  for (let t = 0; t < q; t++) {
+    let v = s[t]!;
+    for (let j = 0; j < t; j++) v -= l[t * q + j]! * y[j]!;
+    y[t] = v / l[t * q + t]!;
+    w += y[t]! * y[t]!;
+  }
+  return Number.isFinite(w) ? w : null;
+}
+
+function checkShapes(n: number, residuals: ArrayLike<number>, z: ArrayLike<number>, q: number) {
+  if (z.length !== n * q || residuals.length !== n) {
+    throw new RangeError(`Cannot test the columns: ${z.length} values do not form ${n} x ${q}`);
+  }
+}
+
+/**
+ * The same statistic through the extended fit (lib/fit/augment.ts
+ * extendFit) and its covariance block (robustCovarianceBlock "hc3" with its
+ * leverage-1 guard, or clusterCovarianceBlock), solved by Cholesky: the route
+ * {@linkcode jointWald} leaves to it, and the reference it is tested against.
+ *
+ * @param main Factorisation of X and the residuals of y on X.
+ * @param columns Z and q.
+ * @param options Covariance (see {@linkcode JointWaldOptions}).
+ * @returns The statistic (route `extension`), or null when the test is undefined.
+ * @throws {RangeError} When z does not have n x q entries, or (CR1) a cluster index is out of range.
+ */
+export function jointWaldExtended(
+  main: JointWaldMain,
+  columns: JointWaldColumns,
+  options: JointWaldOptions = {},
+): JointWald | null {
+  const { factor, residuals } = main;
+  const { z, q } = columns;
+  const k = factor.k;
+  checkShapes(factor.n, residuals, z, q);
+  if (factor.n - k - q <= 0) return null;
+  const fit = extendFit(factor, residuals, z, q);
+  if (!fit) return null;
+  const v = options.covariance === "cr1"
+    ? clusterCovarianceBlock(
+      fit,
+      fit.residuals,
+      options.cluster ?? [],
+      options.clusterCount ?? 0,
+      k,
+    )
+    : robustCovarianceBlock(fit, fit.residuals, "hc3", k).covariance;
+  if (v.some((x) => !Number.isFinite(x))) return null;
+  const g = Float64Array.from(fit.gamma);
+  const solved = solveSpd(v, g, q);
+  if (!solved) return null;
+  let w = 0;
+  for (let s = 0; s < q; s++) w += g[s]! * solved[s]!;
+  if (!Number.isFinite(w)) return null;
+  return { statistic: w, route: "extension" };
+}
