@@ -32,9 +32,8 @@ export interface JointWaldColumns {
 /** Options of {@linkcode jointWald}. */
 export interface JointWaldOptions {
   /**
-   * `hc3`, or `cr1` clustered by `cluster` (statsmodels `cov_type="cluster"`:
-   * c = G/(G-1) x (N-1)/(N-K) with K = k + q).
-   * @default {"hc3"}
+   * `hc3` (when absent), or `cr1` clustered by `cluster` (statsmodels
+   * `cov_type="cluster"`: c = G/(G-1) x (N-1)/(N-K) with K = k + q).
    */
   readonly covariance?: "hc3" | "cr1";
   /** Cluster 0..clusterCount-1 of every row (CR1 only). */
