@@ -117,14 +117,7 @@ export function extendFit(
       for (let j = 0; j < k; j++) xtz[j * q + t] = xtz[j * q + t]! + x[i * k + j]! * zi;
     }
   }
-  const w = new Float64Array(k * q);
-  for (let j = 0; j < k; j++) {
-    for (let t = 0; t < q; t++) {
-      let s = 0;
-      for (let l = 0; l < k; l++) s += xtxInverse[j * k + l]! * xtz[l * q + t]!;
-      w[j * q + t] = s;
-    }
-  }
+  const w = projectionOnX(xtxInverse, xtz, k, q);
   // Norms of Z for the rank rule.
   const zNorm2 = new Float64Array(q);
   for (let i = 0; i < n; i++) {
@@ -184,7 +177,7 @@ export function extendFit(
     g = { leverage: lev1, influence: infl1 };
     gamma = Float64Array.of(d / s);
   } else if (
-    (g = gramExtension(x, z, ezRow, residuals, xtz, w, zNorm2, n, k, q, scratch)) !== null
+    (g = gramExtension(x, z, ezRow, residuals, xtz, w, n, k, q, scratch)) !== null
   ) {
     gamma = (g as GramExtension).gamma;
   } else {
@@ -259,7 +252,89 @@ interface GramExtension {
  * the Householder QR, whose rank rule (RANK_TOLERANCE on norms) they are
  * far from: the normal equations lose up to eps / share of relative precision.
  */
-export const GRAM_PIVOT_SHARE = 1e-2;
+const GRAM_PIVOT_SHARE = 1e-2;
+
+/** P = (X'X)^{-1} X'Z (row-major k x q) from the inverse of X'X (k x k) and X'Z (k x q). */
+export function projectionOnX(
+  xtxInverse: ArrayLike<number>,
+  xtz: Float64Array,
+  k: number,
+  q: number,
+): Float64Array {
+  const pm = new Float64Array(k * q);
+  for (let j = 0; j < k; j++) {
+    for (let t = 0; t < q; t++) {
+      let s = 0;
+      for (let l = 0; l < k; l++) s += xtxInverse[j * k + l]! * xtz[l * q + t]!;
+      pm[j * q + t] = s;
+    }
+  }
+  return pm;
+}
+
+/**
+ * S^{-1} (dense q x q) for S = EZ'EZ = Z'Z - (X'Z)' P (P = (X'X)^{-1} X'Z)
+ * by Cholesky; null when a pivot is below GRAM_PIVOT_SHARE of its column's
+ * squared norm (the diagonal of Z'Z), so the caller leaves the decision to
+ * the Householder QR. The extended fit's Gram route and the joint Wald test
+ * (lib/infer/joint_wald.ts) share it, so they take the same decisions.
+ *
+ * @param ztz Z'Z, row-major q x q (upper triangle read).
+ * @param xtz X'Z, row-major k x q.
+ * @param pm P, row-major k x q.
+ */
+export function gramInverse(
+  ztz: Float64Array,
+  xtz: Float64Array,
+  pm: Float64Array,
+  k: number,
+  q: number,
+): Float64Array | null {
+  const l = new Float64Array(q * q);
+  for (let t = 0; t < q; t++) {
+    for (let u = t; u < q; u++) {
+      let s = ztz[t * q + u]!;
+      for (let j = 0; j < k; j++) s -= xtz[j * q + t]! * pm[j * q + u]!;
+      l[u * q + t] = s;
+    }
+  }
+  for (let t = 0; t < q; t++) {
+    let d = l[t * q + t]!;
+    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
+    if (!(d > GRAM_PIVOT_SHARE * ztz[t * q + t]!)) return null;
+    const root = Math.sqrt(d);
+    l[t * q + t] = root;
+    for (let u = t + 1; u < q; u++) {
+      let s = l[u * q + t]!;
+      for (let j = 0; j < t; j++) s -= l[u * q + j]! * l[t * q + j]!;
+      l[u * q + t] = s / root;
+    }
+  }
+  // L^{-1} stored by columns (lt[c * q + r] = (L^{-1})_rc) so both loops below run along rows.
+  const lt = new Float64Array(q * q);
+  for (let c = 0; c < q; c++) {
+    const cq = c * q;
+    lt[cq + c] = 1 / l[cq + c]!;
+    for (let r = c + 1; r < q; r++) {
+      const rq = r * q;
+      let s = 0;
+      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
+      lt[cq + r] = -s / l[rq + r]!;
+    }
+  }
+  const sInv = new Float64Array(q * q);
+  for (let a = 0; a < q; a++) {
+    const aq = a * q;
+    for (let b = a; b < q; b++) {
+      const bq = b * q;
+      let s = 0;
+      for (let r = b; r < q; r++) s += lt[aq + r]! * lt[bq + r]!;
+      sInv[aq + b] = s;
+      sInv[bq + a] = s;
+    }
+  }
+  return sInv;
+}
 
 /**
  * The factorisation of EZ (n x q, Z residualised on X) from Gram quantities
@@ -277,7 +352,6 @@ function gramExtension(
   residuals: ArrayLike<number>,
   xtz: Float64Array,
   w: Float64Array,
-  zNorm2: Float64Array,
   n: number,
   k: number,
   q: number,
@@ -302,46 +376,10 @@ function gramExtension(
       for (let b = a; b < m; b++) ztz[ta + idx[b]!] = ztz[ta + idx[b]!]! + va * val[b]!;
     }
   }
-  // S = Z'Z - (X'Z)' W (upper triangle), then its Cholesky factor L (lower, row-major).
-  const l = new Float64Array(q * q);
-  for (let t = 0; t < q; t++) {
-    for (let u = t; u < q; u++) {
-      let s = ztz[t * q + u]!;
-      for (let j = 0; j < k; j++) s -= xtz[j * q + t]! * w[j * q + u]!;
-      l[u * q + t] = s; // lower triangle holds S before factoring
-    }
-  }
-  for (let t = 0; t < q; t++) {
-    let d = l[t * q + t]!;
-    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
-    if (!(d > GRAM_PIVOT_SHARE * zNorm2[t]!)) return null;
-    const root = Math.sqrt(d);
-    l[t * q + t] = root;
-    for (let u = t + 1; u < q; u++) {
-      let s = l[u * q + t]!;
-      for (let j = 0; j < t; j++) s -= l[u * q + j]! * l[t * q + j]!;
-      l[u * q + t] = s / root;
-    }
-  }
-  // L^{-1} (lower) by forward substitution, then S^{-1} = L^{-T} L^{-1}.
-  const li = new Float64Array(q * q);
-  for (let c = 0; c < q; c++) {
-    li[c * q + c] = 1 / l[c * q + c]!;
-    for (let r = c + 1; r < q; r++) {
-      let s = 0;
-      for (let j = c; j < r; j++) s += l[r * q + j]! * li[j * q + c]!;
-      li[r * q + c] = -s / l[r * q + r]!;
-    }
-  }
-  const sInv = new Float64Array(q * q);
-  for (let a = 0; a < q; a++) {
-    for (let b = a; b < q; b++) {
-      let s = 0;
-      for (let r = b; r < q; r++) s += li[r * q + a]! * li[r * q + b]!;
-      sInv[a * q + b] = s;
-      sInv[b * q + a] = s;
-    }
-  }
+  // S^{-1}; its pivot rule reads the diagonal of Z'Z, which equals the squared norms of Z
+  // (the same squares summed in the same row order, zeros aside).
+  const sInv = gramInverse(ztz, xtz, w, k, q);
+  if (!sInv) return null;
   // g_i = S^{-1} ez_i = S^{-1} z_i - (S^{-1} W') x_i, summed over the nonzero entries of z_i
   // and x_i (rows of sInv and of V = W S^{-1}, k x q, are contiguous); leverages ez_i' g_i and
   // EZ'e for gamma.

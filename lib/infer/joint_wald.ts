@@ -8,7 +8,7 @@
  * @module
  */
 
-import { extendFit, GRAM_PIVOT_SHARE } from "../fit/augment.ts";
+import { extendFit, gramInverse, projectionOnX } from "../fit/augment.ts";
 import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
 import type { DesignFactorization } from "../fit/factor.ts";
 import { PIVOT_TOLERANCE, solveSpd } from "./_linalg.ts";
@@ -182,14 +182,7 @@ export function jointWald(
     }
   }
   // P = (X'X)^{-1} X'Z, k x q.
-  const pm = new Float64Array(k * q);
-  for (let j = 0; j < k; j++) {
-    for (let t = 0; t < q; t++) {
-      let s = 0;
-      for (let l = 0; l < k; l++) s += xtxInverse[j * k + l]! * xtz[l * q + t]!;
-      pm[j * q + t] = s;
-    }
-  }
+  const pm = projectionOnX(xtxInverse, xtz, k, q);
   if (!pm.every(Number.isFinite)) return fallback();
   const sInv = gramInverse(ztz, xtz, pm, k, q);
   if (!sInv) return fallback();
@@ -271,65 +264,6 @@ function isBinary(values: ArrayLike<number>): boolean {
 
 /** r_i of the row last loaded into the RowEntries. */
 type Residual = (i: number) => number;
-
-/**
- * S^{-1} (dense q x q) for S = Z'Z - (X'Z)' P, factored exactly as the
- * extended fit's Gram route (lib/fit/augment.ts gramExtension) factors it;
- * null when a pivot is below GRAM_PIVOT_SHARE of its column's squared norm
- * (the extended fit then takes the decision by Householder QR).
- */
-function gramInverse(
-  ztz: Float64Array,
-  xtz: Float64Array,
-  pm: Float64Array,
-  k: number,
-  q: number,
-): Float64Array | null {
-  const l = new Float64Array(q * q);
-  for (let t = 0; t < q; t++) {
-    for (let u = t; u < q; u++) {
-      let s = ztz[t * q + u]!;
-      for (let j = 0; j < k; j++) s -= xtz[j * q + t]! * pm[j * q + u]!;
-      l[u * q + t] = s;
-    }
-  }
-  for (let t = 0; t < q; t++) {
-    let d = l[t * q + t]!;
-    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
-    if (!(d > GRAM_PIVOT_SHARE * ztz[t * q + t]!)) return null;
-    const root = Math.sqrt(d);
-    l[t * q + t] = root;
-    for (let u = t + 1; u < q; u++) {
-      let s = l[u * q + t]!;
-      for (let j = 0; j < t; j++) s -= l[u * q + j]! * l[t * q + j]!;
-      l[u * q + t] = s / root;
-    }
-  }
-  // L^{-1} stored by columns (lt[c * q + r] = (L^{-1})_rc) so both loops below run along rows.
-  const lt = new Float64Array(q * q);
-  for (let c = 0; c < q; c++) {
-    const cq = c * q;
-    lt[cq + c] = 1 / l[cq + c]!;
-    for (let r = c + 1; r < q; r++) {
-      const rq = r * q;
-      let s = 0;
-      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
-      lt[cq + r] = -s / l[rq + r]!;
-    }
-  }
-  const sInv = new Float64Array(q * q);
-  for (let a = 0; a < q; a++) {
-    const aq = a * q;
-    for (let b = a; b < q; b++) {
-      const bq = b * q;
-      let s = 0;
-      for (let r = b; r < q; r++) s += lt[aq + r]! * lt[bq + r]!;
-      sInv[aq + b] = s;
-      sInv[bq + a] = s;
-    }
-  }
-  return sInv;
-}
 
 /**
  * M = sum_i w_i ez_i ez_i' (upper triangle), w_i = r_i^2 / (1 - h_i)^2, as
