@@ -164,8 +164,8 @@ export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
 
 /**
  * Adds each task's packed counts to its bins: `hist[bin * slots + h] +=
- * packed[c * slots + h]` (times the entry's multiplicity). Tasks not drawn
- * in any lane (all packed slots 0) are skipped.
+ * packed[c * slots + h]` (times the entry's multiplicity); see
+ * {@linkcode scatterPacked}.
  */
 export function accumulateHist(
   plan: XtxHistPlan,
@@ -173,29 +173,47 @@ export function accumulateHist(
   packed: Float64Array,
   slots: number,
 ): void {
-  const { entryStart, entryBin, entryCount } = plan;
-  const g = entryStart.length - 1;
-  if (entryCount === null && slots === 2) {
+  scatterPacked(hist, packed, slots, plan.entryStart, plan.entryBin, plan.entryCount);
+}
+
+/**
+ * Adds each task's packed counts to the entries it lists (CSR: task c's
+ * entries are `index[start[c] .. start[c+1])`): `acc[index[e] * slots + h]
+ * += multiplicity[e] x packed[c * slots + h]`, multiplicity 1 when null.
+ * Tasks not drawn in any lane (all packed slots 0) are skipped. Every value
+ * is an integer below the packing bound, so any order of the adds is exact;
+ * the histogram bins and the per-task pair lists of X'WX both go through it.
+ */
+export function scatterPacked(
+  acc: Float64Array,
+  packed: Float64Array,
+  slots: number,
+  start: Int32Array,
+  index: Int32Array,
+  multiplicity: Float64Array | null,
+): void {
+  const g = start.length - 1;
+  if (multiplicity === null && slots === 2) {
     for (let c = 0; c < g; c++) {
       const v0 = packed[2 * c]!, v1 = packed[2 * c + 1]!;
       if (v0 + v1 === 0) continue;
-      for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
-        const b = entryBin[e]! << 1;
-        hist[b] = hist[b]! + v0;
-        hist[b + 1] = hist[b + 1]! + v1;
+      for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
+        const b = index[e]! << 1;
+        acc[b] = acc[b]! + v0;
+        acc[b + 1] = acc[b + 1]! + v1;
       }
     }
-  } else if (entryCount === null && slots === 4) {
+  } else if (multiplicity === null && slots === 4) {
     for (let c = 0; c < g; c++) {
       const o = 4 * c;
       const v0 = packed[o]!, v1 = packed[o + 1]!, v2 = packed[o + 2]!, v3 = packed[o + 3]!;
       if (v0 + v1 + v2 + v3 === 0) continue;
-      for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
-        const b = entryBin[e]! << 2;
-        hist[b] = hist[b]! + v0;
-        hist[b + 1] = hist[b + 1]! + v1;
-        hist[b + 2] = hist[b + 2]! + v2;
-        hist[b + 3] = hist[b + 3]! + v3;
+      for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
+        const b = index[e]! << 2;
+        acc[b] = acc[b]! + v0;
+        acc[b + 1] = acc[b + 1]! + v1;
+        acc[b + 2] = acc[b + 2]! + v2;
+        acc[b + 3] = acc[b + 3]! + v3;
       }
     }
   } else {
@@ -203,10 +221,10 @@ export function accumulateHist(
       let any = 0;
       for (let h = 0; h < slots; h++) any += packed[c * slots + h]!;
       if (any === 0) continue;
-      for (let e = entryStart[c]!, end = entryStart[c + 1]!; e < end; e++) {
-        const b = entryBin[e]! * slots;
-        const w = entryCount === null ? 1 : entryCount[e]!;
-        for (let h = 0; h < slots; h++) hist[b + h] = hist[b + h]! + w * packed[c * slots + h]!;
+      for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
+        const b = index[e]! * slots;
+        const w = multiplicity === null ? 1 : multiplicity[e]!;
+        for (let h = 0; h < slots; h++) acc[b + h] = acc[b + h]! + w * packed[c * slots + h]!;
       }
     }
   }

@@ -27,7 +27,13 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { FastStream } from "./_fast_stream.ts";
-import { accumulateHist, buildXtxHistPlan, reduceHist, xtxHistWins } from "./_xtx_hist.ts";
+import {
+  accumulateHist,
+  buildXtxHistPlan,
+  reduceHist,
+  scatterPacked,
+  xtxHistWins,
+} from "./_xtx_hist.ts";
 
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
@@ -230,7 +236,7 @@ export function bootstrapKernel(
       reduceHist(histPlan, hist, slots, acc, scratch);
     } else {
       acc.fill(0);
-      accumulateXtx(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
+      scatterPacked(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
     }
     accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
     for (let h = 0; h < slots; h++) {
@@ -269,44 +275,6 @@ export function bootstrapKernel(
     }
   }
   return { draws: count, k, metricCount: m, coefficients, status };
-}
-
-/**
- * X'WX of LANES draws into `acc[q * slots + h]` (`slots` packed doubles per
- * entry; `pairValue` null when every pair count is 1). X'WX is
- * integer: summed per task from its pair counts, so any order is exact.
- */
-function accumulateXtx(
-  acc: Float64Array,
-  packed: Float64Array,
-  slots: number,
-  pairStart: Int32Array,
-  pairIndex: Int32Array,
-  pairValue: Float64Array | null,
-): void {
-  const g = pairStart.length - 1;
-  if (pairValue === null && slots === 2) {
-    for (let c = 0; c < g; c++) {
-      const v0 = packed[2 * c]!, v1 = packed[2 * c + 1]!;
-      if (v0 + v1 === 0) continue;
-      for (let e = pairStart[c]!, end = pairStart[c + 1]!; e < end; e++) {
-        const q = pairIndex[e]! << 1;
-        acc[q] = acc[q]! + v0;
-        acc[q + 1] = acc[q + 1]! + v1;
-      }
-    }
-    return;
-  }
-  for (let c = 0; c < g; c++) {
-    let any = 0;
-    for (let h = 0; h < slots; h++) any += packed[c * slots + h]!;
-    if (any === 0) continue;
-    for (let e = pairStart[c]!, end = pairStart[c + 1]!; e < end; e++) {
-      const q = pairIndex[e]! * slots;
-      const w = pairValue === null ? 1 : pairValue[e]!;
-      for (let h = 0; h < slots; h++) acc[q + h] = acc[q + h]! + w * packed[c * slots + h]!;
-    }
-  }
 }
 
 /**
