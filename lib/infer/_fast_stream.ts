@@ -63,7 +63,12 @@ export class FastStream {
    * nextInt(G), exactly as `Prng.nextInt` (rejection below the largest
    * multiple of G, then modulo); task c's count is at `counts[c * stride + offset]`.
    */
-  drawCounts(counts: Int32Array, g = counts.length, stride = 1, offset = 0): void {
+  drawCounts(
+    counts: Int32Array | Float64Array,
+    g = counts.length,
+    stride = 1,
+    offset = 0,
+  ): void {
     const limit = 0x100000000 - (0x100000000 % g);
     let s0 = this.s0, s1 = this.s1, s2 = this.s2, s3 = this.s3;
     for (let t = 0; t < g; t++) {

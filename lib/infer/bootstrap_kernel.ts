@@ -11,7 +11,10 @@
  * X'Wy is one pass over the rows in row order, adding count x y to the
  * columns present in the row (about M/2 of them), the eight draws' sums
  * of one entry side by side, so the memory read per draw is the sparse
- * design once, not once per metric and column.
+ * design once, not once per metric and column. The counts and X'Wy run in
+ * WebAssembly (_wasm_kernel.ts: native 32-bit integers for the stream, two
+ * draws per SIMD add) where the runtime has it, with the same operations
+ * in the same order as the scalar loops here, so the same bytes.
  *
  * Draw order (the reproducibility contract): one stream
  * `createPrng(seed)` (lib/core/prng.ts); draw d = 0, 1, ... makes
@@ -34,6 +37,7 @@ import {
   scatterPacked,
   xtxHistWins,
 } from "./_xtx_hist.ts";
+import { wasmKernel } from "./_wasm_kernel.ts";
 
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
@@ -114,6 +118,12 @@ export interface BootstrapKernelOptions {
    * bytes; the default picks the cheaper one. For tests.
    */
   readonly xtx?: "pairs" | "histogram";
+  /**
+   * Whether the counts and X'Wy run in WebAssembly (lib/infer/_wasm_kernel.ts;
+   * the default where the runtime has SIMD) or in the scalar loops: the same
+   * operations in the same order, so the same bytes. For tests.
+   */
+  readonly wasm?: boolean;
 }
 
 /** Raw draws of {@linkcode bootstrapKernel}. */
@@ -172,7 +182,12 @@ export function bootstrapKernel(
     );
   }
   const stream = new FastStream(seed);
-  for (let d = 0; d < first; d++) stream.skipCounts(g);
+  const wasm = options.wasm === false ? null : wasmKernel(sums);
+  if (options.wasm === true && !wasm) {
+    throw new RangeError("Cannot bootstrap: this runtime has no WebAssembly SIMD");
+  }
+  if (wasm) wasm.skip(stream, first);
+  else for (let d = 0; d < first; d++) stream.skipCounts(g);
   const count = last - first;
   const coefficients = new Float64Array(count * m * k);
   const status = new Uint8Array(count);
@@ -181,7 +196,7 @@ export function bootstrapKernel(
   const { pairStart, pairIndex, pairValue } = sums;
   // LANES draws at a time: counts interleaved as counts[c * LANES + l], so one
   // pass over the rows serves LANES draws.
-  const counts = new Int32Array(g * LANES);
+  const counts = wasm ? wasm.counts : new Float64Array(g * LANES);
   // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest
   // task) = bound. X'WX is integer, so lanes are packed into one double's
   // 53-bit mantissa: four lanes of 13 bits (bound < 2^13), two of 26 bits
@@ -196,7 +211,7 @@ export function bootstrapKernel(
   const acc = new Float64Array(p * slots);
   const xtxL = new Float64Array(p * LANES);
   const km = k * m;
-  const xtyL = new Float64Array(km * LANES);
+  const xtyL = wasm ? wasm.xtyOut : new Float64Array(km * LANES);
   const work = kernelWorkspace(k);
   // X'WX from mask-byte histograms when tasks far outnumber the bins (_xtx_hist.ts), else
   // from the per-task pair lists; both are exact integer sums, so the bytes are the same.
@@ -212,8 +227,11 @@ export function bootstrapKernel(
   let reported = 0;
   for (let d0 = 0; d0 < count; d0 += LANES) {
     const lanes = Math.min(LANES, count - d0);
-    counts.fill(0);
-    for (let l = 0; l < lanes; l++) stream.drawCounts(counts, g, LANES, l);
+    if (wasm) wasm.draw(stream, lanes);
+    else {
+      counts.fill(0);
+      for (let l = 0; l < lanes; l++) stream.drawCounts(counts, g, LANES, l);
+    }
     for (let c = 0; c < g; c++) {
       const o = c * LANES, at = c * slots;
       if (perDouble === 4) {
@@ -230,7 +248,6 @@ export function bootstrapKernel(
         for (let l = 0; l < LANES; l++) packed[o + l] = counts[o + l]!;
       }
     }
-    xtyL.fill(0);
     if (useHist) {
       accumulateHist(histPlan, hist, packed, slots);
       reduceHist(histPlan, hist, slots, acc, scratch);
@@ -238,7 +255,11 @@ export function bootstrapKernel(
       acc.fill(0);
       scatterPacked(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
     }
-    accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
+    if (wasm) wasm.xty();
+    else {
+      xtyL.fill(0);
+      accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
+    }
     for (let h = 0; h < slots; h++) {
       for (let q = 0; q < p; q++) {
         let s = acc[q * slots + h]!;
@@ -287,7 +308,7 @@ function accumulateXty(
   xty: Float64Array,
   k: number,
   m: number,
-  counts: Int32Array,
+  counts: Float64Array,
   rowCluster: Int32Array,
   rowColStart: Int32Array,
   rowCol: Int32Array,

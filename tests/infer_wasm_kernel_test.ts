@@ -1,0 +1,86 @@
+/**
+ * The WebAssembly loops of the bootstrap kernel (lib/infer/_wasm_kernel.ts)
+ * do what the scalar loops do, bit for bit: the same task counts from the
+ * same stream (FastStream, itself checked against createPrng call for call
+ * in infer_bootstrap_test.ts), and the same X'Wy doubles, so the kernel's
+ * draws are the same bytes with and without WebAssembly.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import fc from "fast-check";
+import { createPrng } from "../lib/core/prng.ts";
+import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+import { FastStream } from "../lib/infer/_fast_stream.ts";
+import { wasmKernel } from "../lib/infer/_wasm_kernel.ts";
+
+/** The rows of a random gate: n rows over g tasks, k 0/1 columns, m metrics. */
+function randomSums(seed: number, n: number, g: number, k: number, m: number) {
+  const data = createPrng(seed);
+  const cluster = Int32Array.from({ length: n }, (_, i) => (i < g ? i : data.nextInt(g)));
+  const design = Uint8Array.from({ length: n * k }, () => (data.nextFloat() < 0.5 ? 1 : 0));
+  // Rewards on a 1e-4 grid, as recorded, negative deltas included; some exact zeros.
+  const ys = Array.from(
+    { length: m },
+    () => Float64Array.from({ length: n }, () => Math.round((data.nextFloat() - 0.4) * 1e4) / 1e4),
+  );
+  return buildClusterSums(design, ys, cluster, { k, clusterCount: g });
+}
+
+const bytes = (a: Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+Deno.test("wasm kernel: this runtime has WebAssembly SIMD, so the kernel uses it", () => {
+  ok(wasmKernel(randomSums(1, 10, 10, 3, 1)) !== null);
+});
+
+Deno.test("wasm kernel: counts equal FastStream.drawCounts lane by lane, and the stream ends in the same state", () => {
+  // G = 2^k has no rejection (2^32 mod G = 0); G = 100,000 rejects x >= 2^32 - 67,296,
+  // about once per 64,000 calls, so its 24 draws below pass through the rejection.
+  for (const g of [1, 2, 3, 7, 64, 400, 4096, 4000, 100_000]) {
+    const sums = randomSums(g, g, g, 2, 1);
+    const wasm = wasmKernel(sums)!;
+    for (const [seed, lanes] of [[1, 8], [20261201, 3], [2 ** 40 + 5, 8]] as const) {
+      const scalar = new FastStream(seed), fast = new FastStream(seed);
+      const want = new Float64Array(g * 8);
+      for (let l = 0; l < lanes; l++) scalar.drawCounts(want, g, 8, l);
+      wasm.draw(fast, lanes);
+      deepEqual(bytes(wasm.counts), bytes(want), `G = ${g}, seed ${seed}`);
+      deepEqual([fast.s0, fast.s1, fast.s2, fast.s3], [scalar.s0, scalar.s1, scalar.s2, scalar.s3]);
+      wasm.skip(fast, 2);
+      scalar.skipCounts(g);
+      scalar.skipCounts(g);
+      equal(fast.nextUint32(), scalar.nextUint32());
+    }
+  }
+});
+
+Deno.test("wasm kernel: the test above passes through the rejection at G = 100,000", () => {
+  // Its three draws under seed 20261201 make at least 3 G calls; count the rejected ones.
+  const g = 100_000, limit = 0x100000000 - (0x100000000 % g);
+  const stream = createPrng(20261201);
+  let rejected = 0;
+  for (let t = 0; t < 3 * g; t++) if (stream.nextUint32() >= limit) rejected++;
+  ok(rejected >= 1, `${rejected} rejections`);
+});
+
+Deno.test("wasm kernel: the kernel's draws are the same bytes with and without WebAssembly", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 31 }),
+      fc.integer({ min: 2, max: 60 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 1, max: 27 }),
+      fc.integer({ min: 0, max: 26 }),
+      (seed, g, pool, k, m, draws, first) => {
+        const sums = randomSums(seed, g * pool, g, k, m);
+        const range = { first: Math.min(first, draws - 1), last: draws };
+        const on = bootstrapKernel(sums, { draws, seed, ...range, wasm: true });
+        const off = bootstrapKernel(sums, { draws, seed, ...range, wasm: false });
+        deepEqual(bytes(on.coefficients), bytes(off.coefficients));
+        deepEqual(on.status, off.status);
+      },
+    ),
+    { numRuns: 120 },
+  );
+});
