@@ -10,6 +10,7 @@
 import { GatelabError } from "../core/issue.ts";
 import type { SandwichParts, TailSandwichParts } from "./covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "./factor.ts";
+import { choleskyLower, inverseFromLowerInverse, lowerInverseByColumns } from "./_dense.ts";
 import { RANK_TOLERANCE } from "./rank.ts";
 
 /**
@@ -290,50 +291,47 @@ export function gramInverse(
   k: number,
   q: number,
 ): Float64Array | null {
+  // S = Z'Z - (X'Z)' P into the lower triangle, from X'Z and P stored by columns (q x k) so
+  // each entry's k terms are contiguous; four entries of a row at once.
+  const xtzT = transpose(xtz, k, q), pmT = transpose(pm, k, q);
   const l = new Float64Array(q * q);
   for (let t = 0; t < q; t++) {
-    for (let u = t; u < q; u++) {
-      let s = ztz[t * q + u]!;
-      for (let j = 0; j < k; j++) s -= xtz[j * q + t]! * pm[j * q + u]!;
+    const tk = t * k, tq = t * q;
+    let u = t;
+    for (; u + 3 < q; u += 4) {
+      const u0 = u * k, u1 = u0 + k, u2 = u1 + k, u3 = u2 + k;
+      let s0 = ztz[tq + u]!, s1 = ztz[tq + u + 1]!, s2 = ztz[tq + u + 2]!, s3 = ztz[tq + u + 3]!;
+      for (let j = 0; j < k; j++) {
+        const a = xtzT[tk + j]!;
+        s0 -= a * pmT[u0 + j]!;
+        s1 -= a * pmT[u1 + j]!;
+        s2 -= a * pmT[u2 + j]!;
+        s3 -= a * pmT[u3 + j]!;
+      }
+      l[u * q + t] = s0;
+      l[(u + 1) * q + t] = s1;
+      l[(u + 2) * q + t] = s2;
+      l[(u + 3) * q + t] = s3;
+    }
+    for (; u < q; u++) {
+      let s = ztz[tq + u]!;
+      for (let j = 0; j < k; j++) s -= xtzT[tk + j]! * pmT[u * k + j]!;
       l[u * q + t] = s;
     }
   }
-  for (let t = 0; t < q; t++) {
-    let d = l[t * q + t]!;
-    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
-    if (!(d > GRAM_PIVOT_SHARE * ztz[t * q + t]!)) return null;
-    const root = Math.sqrt(d);
-    l[t * q + t] = root;
-    for (let u = t + 1; u < q; u++) {
-      let s = l[u * q + t]!;
-      for (let j = 0; j < t; j++) s -= l[u * q + j]! * l[t * q + j]!;
-      l[u * q + t] = s / root;
-    }
+  const floor = new Float64Array(q);
+  for (let t = 0; t < q; t++) floor[t] = GRAM_PIVOT_SHARE * ztz[t * q + t]!;
+  if (!choleskyLower(l, q, floor)) return null;
+  return inverseFromLowerInverse(lowerInverseByColumns(l, q), q);
+}
+
+/** The transpose (cols x rows) of a row-major rows x cols matrix. */
+function transpose(a: Float64Array, rows: number, cols: number): Float64Array {
+  const out = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) out[c * rows + r] = a[r * cols + c]!;
   }
-  // L^{-1} stored by columns (lt[c * q + r] = (L^{-1})_rc) so both loops below run along rows.
-  const lt = new Float64Array(q * q);
-  for (let c = 0; c < q; c++) {
-    const cq = c * q;
-    lt[cq + c] = 1 / l[cq + c]!;
-    for (let r = c + 1; r < q; r++) {
-      const rq = r * q;
-      let s = 0;
-      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
-      lt[cq + r] = -s / l[rq + r]!;
-    }
-  }
-  const sInv = new Float64Array(q * q);
-  for (let a = 0; a < q; a++) {
-    const aq = a * q;
-    for (let b = a; b < q; b++) {
-      const bq = b * q;
-      let s = 0;
-      for (let r = b; r < q; r++) s += lt[aq + r]! * lt[bq + r]!;
-      sInv[aq + b] = s;
-      sInv[bq + a] = s;
-    }
-  }
-  return sInv;
+  return out;
 }
 
 /**

@@ -1,0 +1,296 @@
+/**
+ * Dense kernels for the q x q Gram systems of the extended fit and the joint
+ * Wald test (q up to about a thousand product columns): Cholesky, the inverse
+ * of the triangular factor and the inverse of the matrix from it.
+ *
+ * Every entry is the same sum, in the same order, as the plain
+ * one-dot-product-per-entry loops these replace, so the results are the
+ * same bits; what changes is that four entries are summed at once, as four
+ * independent chains of adds over one shared stream of loads, instead of
+ * one chain whose add latency bounds the loop.
+ *
+ * @module
+ */
+
+/**
+ * In-place Cholesky A = L L' of a row-major q x q matrix whose lower
+ * triangle (row u, column t <= u) holds A: left-looking by columns, entry
+ * (u, t) is (A_ut - sum_{j < t} L_uj L_tj) / L_tt with j ascending, and the
+ * pivot d_t = A_tt - sum_{j < t} L_tj^2. Stops at the first pivot that is not
+ * above `floor[t]` (NaN included).
+ *
+ * @param l The matrix, lower triangle read and overwritten by L (the upper is left as is).
+ * @param q Order.
+ * @param floor The bound each pivot d_t must exceed.
+ * @returns true when every pivot passed.
+ */
+export function choleskyLower(l: Float64Array, q: number, floor: ArrayLike<number>): boolean {
+  // Two columns t and v = t + 1 at a time: rows below share their loads of L_uj (j < t) for both
+  // entries, and entry (u, v) adds its last term L_ut L_vt once L_ut is known; four rows at once.
+  let t = 0;
+  for (; t + 1 < q; t += 2) {
+    const v = t + 1, tq = t * q, vq = tq + q;
+    let d = l[tq + t]!;
+    for (let j = 0; j < t; j++) d -= l[tq + j]! * l[tq + j]!;
+    if (!(d > floor[t]!)) return false;
+    const root = Math.sqrt(d);
+    l[tq + t] = root;
+    let s = l[vq + t]!;
+    for (let j = 0; j < t; j++) s -= l[vq + j]! * l[tq + j]!;
+    const lvt = s / root;
+    l[vq + t] = lvt;
+    let dv = l[vq + v]!;
+    for (let j = 0; j < v; j++) dv -= l[vq + j]! * l[vq + j]!;
+    if (!(dv > floor[v]!)) return false;
+    const rootV = Math.sqrt(dv);
+    l[vq + v] = rootV;
+    let u = t + 2;
+    for (; u + 3 < q; u += 4) {
+      const r0 = u * q, r1 = r0 + q, r2 = r1 + q, r3 = r2 + q;
+      let s0 = l[r0 + t]!, s1 = l[r1 + t]!, s2 = l[r2 + t]!, s3 = l[r3 + t]!;
+      let w0 = l[r0 + v]!, w1 = l[r1 + v]!, w2 = l[r2 + v]!, w3 = l[r3 + v]!;
+      for (let j = 0; j < t; j++) {
+        const a = l[tq + j]!, b = l[vq + j]!;
+        const x0 = l[r0 + j]!, x1 = l[r1 + j]!, x2 = l[r2 + j]!, x3 = l[r3 + j]!;
+        s0 -= x0 * a;
+        s1 -= x1 * a;
+        s2 -= x2 * a;
+        s3 -= x3 * a;
+        w0 -= x0 * b;
+        w1 -= x1 * b;
+        w2 -= x2 * b;
+        w3 -= x3 * b;
+      }
+      s0 /= root;
+      s1 /= root;
+      s2 /= root;
+      s3 /= root;
+      l[r0 + t] = s0;
+      l[r1 + t] = s1;
+      l[r2 + t] = s2;
+      l[r3 + t] = s3;
+      w0 -= s0 * lvt;
+      w1 -= s1 * lvt;
+      w2 -= s2 * lvt;
+      w3 -= s3 * lvt;
+      l[r0 + v] = w0 / rootV;
+      l[r1 + v] = w1 / rootV;
+      l[r2 + v] = w2 / rootV;
+      l[r3 + v] = w3 / rootV;
+    }
+    for (; u < q; u++) {
+      const r0 = u * q;
+      let s0 = l[r0 + t]!, w0 = l[r0 + v]!;
+      for (let j = 0; j < t; j++) {
+        s0 -= l[r0 + j]! * l[tq + j]!;
+        w0 -= l[r0 + j]! * l[vq + j]!;
+      }
+      s0 /= root;
+      l[r0 + t] = s0;
+      w0 -= s0 * lvt;
+      l[r0 + v] = w0 / rootV;
+    }
+  }
+  if (t < q) {
+    // The last column of an odd order: its pivot only.
+    const tq = t * q;
+    let d = l[tq + t]!;
+    for (let j = 0; j < t; j++) d -= l[tq + j]! * l[tq + j]!;
+    if (!(d > floor[t]!)) return false;
+    l[tq + t] = Math.sqrt(d);
+  }
+  return true;
+}
+
+/**
+ * L^{-1} of a lower triangular L (row-major q x q, lower triangle read),
+ * stored by columns: `out[c * q + r]` = (L^{-1})_rc for r >= c (zero above).
+ * Column c is solved downwards, (L^{-1})_rc = -(sum_{j=c}^{r-1} L_rj (L^{-1})_jc) / L_rr
+ * with j ascending, and (L^{-1})_cc = 1 / L_cc.
+ *
+ * @param l Lower triangular factor.
+ * @param q Order.
+ * @returns The inverse, column-stored.
+ */
+export function lowerInverseByColumns(l: Float64Array, q: number): Float64Array {
+  const lt = new Float64Array(q * q);
+  let c = 0;
+  for (; c + 3 < q; c += 4) {
+    const c0 = c * q, c1 = c0 + q, c2 = c1 + q, c3 = c2 + q;
+    // The triangle inside the block, one column at a time.
+    for (let b = c; b < c + 4; b++) {
+      const bq = b * q;
+      lt[bq + b] = 1 / l[b * q + b]!;
+      for (let r = b + 1; r < c + 4; r++) {
+        const rq = r * q;
+        let s = 0;
+        for (let j = b; j < r; j++) s += l[rq + j]! * lt[bq + j]!;
+        lt[bq + r] = -s / l[rq + r]!;
+      }
+    }
+    // Rows below the block, two at a time (r and r + 1): each column's leading terms
+    // (j < c + 3), the common j = c + 3 .. r - 1 for all eight sums, then row r + 1's last
+    // term j = r once row r is solved.
+    const j3 = c + 3;
+    let r = c + 4;
+    for (; r + 1 < q; r += 2) {
+      const rq = r * q, pq = rq + q;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+      s0 += l[rq + c]! * lt[c0 + c]!;
+      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
+      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
+      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
+      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
+      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
+      t0 += l[pq + c]! * lt[c0 + c]!;
+      t0 += l[pq + c + 1]! * lt[c0 + c + 1]!;
+      t0 += l[pq + c + 2]! * lt[c0 + c + 2]!;
+      t1 += l[pq + c + 1]! * lt[c1 + c + 1]!;
+      t1 += l[pq + c + 2]! * lt[c1 + c + 2]!;
+      t2 += l[pq + c + 2]! * lt[c2 + c + 2]!;
+      for (let j = j3; j < r; j++) {
+        const a = l[rq + j]!, b = l[pq + j]!;
+        const v0 = lt[c0 + j]!, v1 = lt[c1 + j]!, v2 = lt[c2 + j]!, v3 = lt[c3 + j]!;
+        s0 += a * v0;
+        s1 += a * v1;
+        s2 += a * v2;
+        s3 += a * v3;
+        t0 += b * v0;
+        t1 += b * v1;
+        t2 += b * v2;
+        t3 += b * v3;
+      }
+      const d = l[rq + r]!;
+      const v0 = -s0 / d, v1 = -s1 / d, v2 = -s2 / d, v3 = -s3 / d;
+      lt[c0 + r] = v0;
+      lt[c1 + r] = v1;
+      lt[c2 + r] = v2;
+      lt[c3 + r] = v3;
+      const b = l[pq + r]!, e = l[pq + r + 1]!;
+      t0 += b * v0;
+      t1 += b * v1;
+      t2 += b * v2;
+      t3 += b * v3;
+      lt[c0 + r + 1] = -t0 / e;
+      lt[c1 + r + 1] = -t1 / e;
+      lt[c2 + r + 1] = -t2 / e;
+      lt[c3 + r + 1] = -t3 / e;
+    }
+    for (; r < q; r++) {
+      const rq = r * q;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      s0 += l[rq + c]! * lt[c0 + c]!;
+      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
+      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
+      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
+      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
+      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
+      for (let j = j3; j < r; j++) {
+        const a = l[rq + j]!;
+        s0 += a * lt[c0 + j]!;
+        s1 += a * lt[c1 + j]!;
+        s2 += a * lt[c2 + j]!;
+        s3 += a * lt[c3 + j]!;
+      }
+      const d = l[rq + r]!;
+      lt[c0 + r] = -s0 / d;
+      lt[c1 + r] = -s1 / d;
+      lt[c2 + r] = -s2 / d;
+      lt[c3 + r] = -s3 / d;
+    }
+  }
+  for (; c < q; c++) {
+    const cq = c * q;
+    lt[cq + c] = 1 / l[cq + c]!;
+    for (let r = c + 1; r < q; r++) {
+      const rq = r * q;
+      let s = 0;
+      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
+      lt[cq + r] = -s / l[rq + r]!;
+    }
+  }
+  return lt;
+}
+
+/**
+ * A^{-1} = L^{-T} L^{-1} (dense, both triangles) from the column-stored
+ * L^{-1} of {@linkcode lowerInverseByColumns}: entry (a, b), a <= b, is
+ * sum_{r=b}^{q-1} (L^{-1})_ra (L^{-1})_rb with r ascending.
+ *
+ * @param lt L^{-1} stored by columns.
+ * @param q Order.
+ * @returns The symmetric inverse, row-major q x q.
+ */
+export function inverseFromLowerInverse(lt: Float64Array, q: number): Float64Array {
+  const out = new Float64Array(q * q);
+  // Rows a and a + 1 at a time: entry (a, a) alone, then columns b >= a + 1 four at a time for
+  // both rows (entries (a, b) and (a + 1, b) sum over the same r >= b): each column's leading
+  // terms (r < b + 3), then the common r for all eight sums.
+  let a = 0;
+  for (; a + 1 < q; a += 2) {
+    const aq = a * q, pq = aq + q;
+    let s = 0;
+    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
+    out[aq + a] = s;
+    let b = a + 1;
+    for (; b + 3 < q; b += 4) {
+      const b0 = b * q, b1 = b0 + q, b2 = b1 + q, b3 = b2 + q;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+      s0 += lt[aq + b]! * lt[b0 + b]!;
+      s0 += lt[aq + b + 1]! * lt[b0 + b + 1]!;
+      s0 += lt[aq + b + 2]! * lt[b0 + b + 2]!;
+      s1 += lt[aq + b + 1]! * lt[b1 + b + 1]!;
+      s1 += lt[aq + b + 2]! * lt[b1 + b + 2]!;
+      s2 += lt[aq + b + 2]! * lt[b2 + b + 2]!;
+      t0 += lt[pq + b]! * lt[b0 + b]!;
+      t0 += lt[pq + b + 1]! * lt[b0 + b + 1]!;
+      t0 += lt[pq + b + 2]! * lt[b0 + b + 2]!;
+      t1 += lt[pq + b + 1]! * lt[b1 + b + 1]!;
+      t1 += lt[pq + b + 2]! * lt[b1 + b + 2]!;
+      t2 += lt[pq + b + 2]! * lt[b2 + b + 2]!;
+      for (let r = b + 3; r < q; r++) {
+        const x = lt[aq + r]!, y = lt[pq + r]!;
+        const v0 = lt[b0 + r]!, v1 = lt[b1 + r]!, v2 = lt[b2 + r]!, v3 = lt[b3 + r]!;
+        s0 += x * v0;
+        s1 += x * v1;
+        s2 += x * v2;
+        s3 += x * v3;
+        t0 += y * v0;
+        t1 += y * v1;
+        t2 += y * v2;
+        t3 += y * v3;
+      }
+      symmetric(out, q, a, b, s0);
+      symmetric(out, q, a, b + 1, s1);
+      symmetric(out, q, a, b + 2, s2);
+      symmetric(out, q, a, b + 3, s3);
+      symmetric(out, q, a + 1, b, t0);
+      symmetric(out, q, a + 1, b + 1, t1);
+      symmetric(out, q, a + 1, b + 2, t2);
+      symmetric(out, q, a + 1, b + 3, t3);
+    }
+    for (; b < q; b++) {
+      const bq = b * q;
+      let s0 = 0, t0 = 0;
+      for (let r = b; r < q; r++) {
+        s0 += lt[aq + r]! * lt[bq + r]!;
+        t0 += lt[pq + r]! * lt[bq + r]!;
+      }
+      symmetric(out, q, a, b, s0);
+      symmetric(out, q, a + 1, b, t0);
+    }
+  }
+  if (a < q) {
+    const aq = a * q;
+    let s = 0;
+    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
+    out[aq + a] = s;
+  }
+  return out;
+}
+
+/** Writes v at (a, b) and (b, a). */
+function symmetric(out: Float64Array, q: number, a: number, b: number, v: number): void {
+  out[a * q + b] = v;
+  out[b * q + a] = v;
+}
