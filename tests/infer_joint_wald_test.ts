@@ -231,3 +231,101 @@ Deno.test("jointWald: HC3 weight on a row where z_i and P'x_i nearly cancel is l
   deepEqual(jointWald(loud, { z, q: 1 }), slow);
   deepEqual(slow.route, "extension");
 });
+
+/** The (a, b) of every column of Z as `problem` chose them (pairs co-occurring in two rows). */
+function productsOf(p: Problem): { a: number; b: number }[] {
+  const out: { a: number; b: number }[] = [];
+  for (let a = 0; a < p.k; a++) {
+    for (let b = a + 1; b < p.k; b++) {
+      let both = 0;
+      for (let i = 0; i < p.n; i++) both += p.x[i * p.k + a]! & p.x[i * p.k + b]!;
+      if (both >= 2) out.push({ a, b });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether jointWald reads the product sums from the sets of each row's columns: the work rule of
+ * lib/infer/joint_wald.ts productSets, written out again.
+ */
+function setsCheaper(p: Problem, products: readonly { a: number; b: number }[]): boolean {
+  const c = (m: number, r: number) => {
+    let v = 1;
+    for (let s = 0; s < r; s++) v = (v * (m - s)) / (s + 1);
+    return Math.max(0, Math.round(v));
+  };
+  let pairWork = 0, setWork = 0;
+  for (let i = 0; i < p.n; i++) {
+    let m = 0, mx = 0;
+    for (let j = 0; j < p.k; j++) mx += p.x[i * p.k + j]!;
+    for (const { a, b } of products) m += p.x[i * p.k + a]! & p.x[i * p.k + b]!;
+    pairWork += (m * (m + 1)) / 2 + m * mx;
+    setWork += mx + c(mx, 2) + c(mx, 3) + c(mx, 4);
+  }
+  const q = products.length;
+  setWork += c(p.k, 4) + c(p.k, 3) + (q * (q + 1)) / 2 + p.k * q;
+  return setWork < pairWork;
+}
+
+Deno.test("jointWald: the products' set sums give the very bits of the pair sums, HC3 and CR1", () => {
+  // The same problems as the sweeps above: with `products` the sums of Z'Z, X'Z and the HC3
+  // weighted forms are read from the sets of each row's columns when that is less work; every
+  // statistic and route is the same as without.
+  const prng = createPrng(20261202);
+  let viaSets = 0, compared = 0;
+  for (
+    const [n, k, covariance] of [
+      [400, 5, "hc3"],
+      [300, 8, "hc3"],
+      [120, 10, "hc3"],
+      [
+        2000,
+        8,
+        "hc3",
+      ],
+      [600, 6, "cr1"],
+      [400, 8, "cr1"],
+    ] as const
+  ) {
+    for (let r = 0; r < 4; r++) {
+      const p = problem(prng, n, k, { density: [0.5, 0.3, 0.7][r % 3]!, tails: r % 2 === 0 });
+      if (!p || p.q === 0) continue;
+      const products = productsOf(p);
+      deepEqual(products.length, p.q);
+      const main = { factor: factorDesign(p.x, [p.n, p.k]), residuals: p.residuals };
+      const size = 2 + prng.nextInt(3);
+      const options: JointWaldOptions = covariance === "hc3" ? {} : {
+        covariance,
+        cluster: Int32Array.from({ length: n }, (_, i) => Math.floor(i / size)),
+        clusterCount: Math.ceil(n / size),
+      };
+      const plain = jointWald(main, p, options);
+      const sets = jointWald(main, { ...p, products }, options);
+      deepEqual(sets, plain);
+      if (setsCheaper(p, products)) viaSets++;
+      if (plain?.route === "sums") compared++;
+    }
+  }
+  ok(viaSets >= 12 && compared >= 12, `${viaSets} read from the sets, ${compared} by the sums`);
+});
+
+Deno.test("jointWald: products that are not the columns of Z are refused", () => {
+  const p = problem(createPrng(5), 200, 5)!;
+  const products = productsOf(p);
+  const main = { factor: factorDesign(p.x, [p.n, p.k]), residuals: p.residuals };
+  const refused = (list: { a: number; b: number }[], message: RegExp) => {
+    let error: unknown = null;
+    try {
+      jointWald(main, { ...p, products: list });
+    } catch (e) {
+      error = e;
+    }
+    ok(error instanceof RangeError && message.test(error.message), String(error));
+  };
+  refused(products.slice(1), /products for/);
+  refused([{ a: 1, b: 1 }, ...products.slice(1)], /product 0 is of columns 1, 1/);
+  refused([{ a: 0, b: 5 }, ...products.slice(1)], /product 0 is of columns 0, 5/);
+  const swapped = [products[1]!, products[0]!, ...products.slice(2)];
+  refused(swapped, /is not the product of columns/);
+});

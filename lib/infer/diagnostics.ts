@@ -434,7 +434,7 @@ function jointTest(
   const df2 = covariance === "HC3" ? n - p : dataset.clusterCount - 1;
   if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1
   const { cluster, clusterCount } = dataset;
-  const wald = jointWald(main, { z, q }, {
+  const wald = jointWald(main, { z, q, products: pairs }, {
     covariance: covariance === "HC3" ? "hc3" : "cr1",
     cluster,
     clusterCount,

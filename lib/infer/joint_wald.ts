@@ -8,10 +8,12 @@
  * @module
  */
 
+import { choleskyLower } from "../fit/_dense.ts";
 import { extendFit, gramInverse, projectionOnX } from "../fit/augment.ts";
 import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
 import type { DesignFactorization } from "../fit/factor.ts";
 import { PIVOT_TOLERANCE, solveSpd } from "./_linalg.ts";
+import { SubsetSums } from "./_subset_sums.ts";
 
 /** The fit of y on X that Z extends. */
 export interface JointWaldMain {
@@ -27,6 +29,13 @@ export interface JointWaldColumns {
   readonly z: ArrayLike<number>;
   /** Number of columns q. */
   readonly q: number;
+  /**
+   * The pair of X's columns each column of Z is the product of (z_t = x_a x_b, a < b), when Z
+   * is made of such products. The sums of Z'Z, X'Z and their HC3-weighted forms are then read
+   * from sums over the sets of up to four columns of each row of X (lib/infer/_subset_sums.ts),
+   * the same sums in the same order, whenever that is less work.
+   */
+  readonly products?: readonly { readonly a: number; readonly b: number }[];
 }
 
 /** Options of {@linkcode jointWald}. */
@@ -88,6 +97,11 @@ const CANCELLATION_LIMIT = 1e4;
  *
  * each summed over the nonzero entries of z_i and x_i: O(n nnz(z)^2 + q^3)
  * instead of the O(n q (q + nnz(z) + nnz(x))) of the extended fit and its sandwich.
+ * When Z is made of products of pairs of X's columns (`columns.products`), the
+ * sums of Z'Z, X'Z, Z'ΩZ, X'ΩZ and X'ΩX are read from sums over the sets of up
+ * to four columns of each row of X, O(n nnz(x)^4 / 24) instead of
+ * O(n nnz(z)^2 / 2), whenever that is less work: the same terms added in the
+ * same order, so the same bits.
  *
  * Precision. The expansions subtract the projection of Z on X from Z inside
  * sums instead of row by row. S and its Cholesky factor are those of the
@@ -162,25 +176,32 @@ export function jointWald(
   }
   if (!isBinary(z) || !isBinary(x)) return fallback();
   const rows = new RowEntries(z, q, x, k);
+  const sets = columns.products ? productSets(columns.products, rows, n) : null;
   // Z'Z (upper), X'Z (k x q), Z'e, X'e.
   const ztz = new Float64Array(q * q), xtz = new Float64Array(k * q);
   const zte = new Float64Array(q), xte = new Float64Array(k);
   const { zIdx, xIdx } = rows;
+  const counts = sets ? new SubsetSums(k) : null;
   for (let i = 0; i < n; i++) {
     rows.load(i);
     const { m, mx } = rows;
     const e = residuals[i]!;
+    for (let a = 0; a < m; a++) zte[zIdx[a]!] = zte[zIdx[a]!]! + e;
+    for (let c = 0; c < mx; c++) xte[xIdx[c]!] = xte[xIdx[c]!]! + e;
+    if (counts) {
+      counts.add(xIdx, mx, 1);
+      continue;
+    }
     for (let a = 0; a < m; a++) {
-      const ta = zIdx[a]!, row = ta * q;
-      zte[ta] = zte[ta]! + e;
+      const row = zIdx[a]! * q;
       for (let b = a; b < m; b++) ztz[row + zIdx[b]!] = ztz[row + zIdx[b]!]! + 1;
     }
     for (let c = 0; c < mx; c++) {
-      const j = xIdx[c]!, row = j * q;
-      xte[j] = xte[j]! + e;
+      const row = xIdx[c]! * q;
       for (let a = 0; a < m; a++) xtz[row + zIdx[a]!] = xtz[row + zIdx[a]!]! + 1;
     }
   }
+  if (counts) readProducts(counts, sets!, ztz, xtz, null);
   // P = (X'X)^{-1} X'Z, k x q.
   const pm = projectionOnX(xtxInverse, xtz, k, q);
   if (!pm.every(Number.isFinite)) return fallback();
@@ -214,7 +235,7 @@ export function jointWald(
   };
   const middle = cr1
     ? clusteredMiddle(f, q, pm, rows, residual, cluster!, clusterCount)
-    : hc3Middle(f, q, pm, sInv, rows, residual);
+    : hc3Middle(f, q, pm, sInv, rows, residual, sets);
   if (middle === null) return fallback();
   const statistic = quadraticInverse(middle, eze, q);
   return statistic === null ? null : { statistic, route: "sums" };
@@ -230,26 +251,108 @@ class RowEntries {
   m = 0;
   /** Ones in x_i. */
   mx = 0;
+  /** Columns of Z. */
+  readonly q: number;
+  /** Columns of X. */
+  readonly k: number;
   readonly #z: ArrayLike<number>;
   readonly #x: ArrayLike<number>;
-  readonly #q: number;
-  readonly #k: number;
   constructor(z: ArrayLike<number>, q: number, x: ArrayLike<number>, k: number) {
     this.#z = z;
     this.#x = x;
-    this.#q = q;
-    this.#k = k;
+    this.q = q;
+    this.k = k;
     this.zIdx = new Int32Array(q);
     this.xIdx = new Int32Array(k);
   }
+  /** Entry (i, t) of Z. */
+  z(i: number, t: number): number {
+    return this.#z[i * this.q + t]!;
+  }
   /** Loads row i into zIdx, xIdx, m and mx. */
   load(i: number): void {
-    const z = this.#z, x = this.#x, q = this.#q, k = this.#k;
+    const z = this.#z, x = this.#x, q = this.q, k = this.k;
     let m = 0, mx = 0;
     for (let t = 0, at = i * q; t < q; t++) if (z[at + t] !== 0) this.zIdx[m++] = t;
     for (let j = 0, at = i * k; j < k; j++) if (x[at + j] !== 0) this.xIdx[mx++] = j;
     this.m = m;
     this.mx = mx;
+  }
+}
+
+/** The pairs of X's columns of the columns of Z (z_t = x_{a[t]} x_{b[t]}). */
+interface ProductSets {
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+}
+
+/**
+ * The products as ProductSets when the sums over the sets of each row's columns are less work
+ * than the sums over the pairs of its products (counting the reads of every product pair and
+ * the sets' arrays), else null.
+ *
+ * @throws {RangeError} When a pair is not a < b < k, or a column of Z is not its product.
+ */
+function productSets(
+  products: readonly { readonly a: number; readonly b: number }[],
+  rows: RowEntries,
+  n: number,
+): ProductSets | null {
+  const { q, k } = rows;
+  if (products.length !== q) {
+    throw new RangeError(`Cannot test the columns: ${products.length} products for ${q} columns`);
+  }
+  const a = new Int32Array(q), b = new Int32Array(q);
+  products.forEach((p, t) => {
+    if (!(Number.isInteger(p.a) && Number.isInteger(p.b) && 0 <= p.a && p.a < p.b && p.b < k)) {
+      throw new RangeError(`Cannot test the columns: product ${t} is of columns ${p.a}, ${p.b}`);
+    }
+    a[t] = p.a;
+    b[t] = p.b;
+  });
+  const present = new Uint8Array(k);
+  let pairWork = 0, setWork = 0;
+  for (let i = 0; i < n; i++) {
+    rows.load(i);
+    const { m, mx, xIdx } = rows;
+    for (let c = 0; c < mx; c++) present[xIdx[c]!] = 1;
+    for (let t = 0; t < q; t++) {
+      if (rows.z(i, t) !== (present[a[t]!]! & present[b[t]!]!)) {
+        throw new RangeError(
+          `Cannot test the columns: row ${i} of column ${t} is not the product of columns ${
+            a[t]
+          } and ${b[t]}`,
+        );
+      }
+    }
+    for (let c = 0; c < mx; c++) present[xIdx[c]!] = 0;
+    pairWork += (m * (m + 1)) / 2 + m * mx;
+    setWork += SubsetSums.rowWork(mx);
+  }
+  setWork += SubsetSums.sets(k, 4) + SubsetSums.sets(k, 3) + (q * (q + 1)) / 2 + k * q;
+  return setWork < pairWork ? { a, b } : null;
+}
+
+/**
+ * Z'Z (upper triangle), X'Z (k x q) and, when asked, X'X (upper triangle) with the weights of
+ * `sums`: every entry the sum over the rows holding the set of columns it names.
+ */
+function readProducts(
+  sums: SubsetSums,
+  sets: ProductSets,
+  ztz: Float64Array,
+  xtz: Float64Array,
+  xtx: Float64Array | null,
+): void {
+  const { a, b } = sets;
+  const q = a.length, k = sums.k;
+  for (let t = 0; t < q; t++) {
+    const at = a[t]!, bt = b[t]!, tq = t * q;
+    for (let u = t; u < q; u++) ztz[tq + u] = sums.pairs(at, bt, a[u]!, b[u]!);
+    for (let j = 0; j < k; j++) xtz[j * q + t] = sums.withPair(j, at, bt);
+  }
+  if (xtx) {
+    for (let j = 0; j < k; j++) for (let l = j; l < k; l++) xtx[j * k + l] = sums.pair(j, l);
   }
 }
 
@@ -278,18 +381,13 @@ function hc3Middle(
   sInv: Float64Array,
   rows: RowEntries,
   residual: Residual,
+  sets: ProductSets | null,
 ): Float64Array | null {
   const { n, k, leverage } = f;
+  const weighted = sets ? new SubsetSums(k) : null;
   const { zIdx, xIdx } = rows;
   // B = P S^{-1} (k x q) and C = P S^{-1} P' (k x k) for the leverages.
-  const bm = new Float64Array(k * q);
-  for (let j = 0; j < k; j++) {
-    for (let a = 0; a < q; a++) {
-      let s = 0;
-      for (let b = 0; b < q; b++) s += pm[j * q + b]! * sInv[b * q + a]!;
-      bm[j * q + a] = s;
-    }
-  }
+  const bm = projectThroughInverse(pm, sInv, k, q);
   const cm = new Float64Array(k * k);
   for (let j = 0; j < k; j++) {
     for (let l = j; l < k; l++) {
@@ -311,12 +409,21 @@ function hc3Middle(
     const { m, mx } = rows;
     // z_i'S^{-1}z_i - 2 z_i'S^{-1}P'x_i + x_i'P S^{-1}P'x_i.
     let zz = 0, zx = 0, xx = 0;
-    for (let a = 0; a < m; a++) {
-      const ta = zIdx[a]!, at = ta * q;
-      let s = 0;
-      for (let b = a + 1; b < m; b++) s += sInv[at + zIdx[b]!]!;
+    // Two entries of z_i at once (two independent sums, each in the order of b).
+    let a = 0;
+    for (; a + 1 < m; a += 2) {
+      const ta = zIdx[a]!, at = ta * q, tb = zIdx[a + 1]!, bt = tb * q;
+      let s = 0, t = 0;
+      s += sInv[at + tb]!;
+      for (let b = a + 2; b < m; b++) {
+        const u = zIdx[b]!;
+        s += sInv[at + u]!;
+        t += sInv[bt + u]!;
+      }
       zz += sInv[at + ta]! + 2 * s;
+      zz += sInv[bt + tb]! + 2 * t;
     }
+    if (a < m) zz += sInv[zIdx[a]! * (q + 1)]!; // its sum over later entries is empty
     for (let c = 0; c < mx; c++) {
       const j = xIdx[c]!, bj = j * q, cj = j * k;
       for (let a = 0; a < m; a++) zx += bm[bj + zIdx[a]!]!;
@@ -330,8 +437,14 @@ function hc3Middle(
     let w = r * r;
     w /= oneMinusH * oneMinusH;
     if (w === 0) continue;
+    // Two rows of P at once: each entry still adds them in the order of c.
     px.fill(0);
-    for (let c = 0; c < mx; c++) {
+    let c = 0;
+    for (; c + 1 < mx; c += 2) {
+      const jq = xIdx[c]! * q, lq = xIdx[c + 1]! * q;
+      for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]! + pm[lq + t]!;
+    }
+    if (c < mx) {
       const jq = xIdx[c]! * q;
       for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]!;
     }
@@ -342,6 +455,10 @@ function hc3Middle(
       terms[t] = terms[t]! + w * magnitude * magnitude;
     }
     for (let a = 0; a < m; a++) zi[zIdx[a]!] = 0;
+    if (weighted) {
+      weighted.add(xIdx, mx, w);
+      continue;
+    }
     for (let a = 0; a < m; a++) {
       const at = zIdx[a]! * q;
       for (let b = a; b < m; b++) ztoz[at + zIdx[b]!] = ztoz[at + zIdx[b]!]! + w;
@@ -353,6 +470,7 @@ function hc3Middle(
     }
   }
   for (let t = 0; t < q; t++) if (!(terms[t]! <= CANCELLATION_LIMIT * entry[t]!)) return null;
+  if (weighted) readProducts(weighted, sets!, ztoz, xtoz, xtox);
   for (let j = 0; j < k; j++) for (let l = 0; l < j; l++) xtox[j * k + l] = xtox[l * k + j]!;
   // F' = (P'(X'ΩX) / 2 - Z'ΩX), and P', both q x k so the sums below run along rows.
   const ft = new Float64Array(q * k), pt = new Float64Array(q * k);
@@ -364,16 +482,75 @@ function hc3Middle(
       pt[t * k + j] = pm[j * q + t]!;
     }
   }
+  // Four entries of a row at once, each summed in the order of j.
   for (let t = 0; t < q; t++) {
-    const tk = t * k;
-    for (let u = t; u < q; u++) {
+    const tk = t * k, tq = t * q;
+    let u = t;
+    for (; u + 3 < q; u += 4) {
+      const u0 = u * k, u1 = u0 + k, u2 = u1 + k, u3 = u2 + k;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let j = 0; j < k; j++) {
+        const p = pt[tk + j]!, g = ft[tk + j]!;
+        s0 += p * ft[u0 + j]! + g * pt[u0 + j]!;
+        s1 += p * ft[u1 + j]! + g * pt[u1 + j]!;
+        s2 += p * ft[u2 + j]! + g * pt[u2 + j]!;
+        s3 += p * ft[u3 + j]! + g * pt[u3 + j]!;
+      }
+      ztoz[tq + u] = ztoz[tq + u]! + s0;
+      ztoz[tq + u + 1] = ztoz[tq + u + 1]! + s1;
+      ztoz[tq + u + 2] = ztoz[tq + u + 2]! + s2;
+      ztoz[tq + u + 3] = ztoz[tq + u + 3]! + s3;
+    }
+    for (; u < q; u++) {
       const uk = u * k;
       let s = 0;
       for (let j = 0; j < k; j++) s += pt[tk + j]! * ft[uk + j]! + ft[tk + j]! * pt[uk + j]!;
-      ztoz[t * q + u] = ztoz[t * q + u]! + s;
+      ztoz[tq + u] = ztoz[tq + u]! + s;
     }
   }
   return ztoz;
+}
+
+/**
+ * B = P S^{-1} (row-major k x q) for a symmetric S^{-1}: entry (j, a) is
+ * sum_b P_jb S^{-1}_ba with b ascending, read along row a of S^{-1} (the same
+ * values as its column), four rows of P at a time.
+ */
+function projectThroughInverse(
+  pm: Float64Array,
+  sInv: Float64Array,
+  k: number,
+  q: number,
+): Float64Array {
+  const bm = new Float64Array(k * q);
+  let j = 0;
+  for (; j + 3 < k; j += 4) {
+    const p0 = j * q, p1 = p0 + q, p2 = p1 + q, p3 = p2 + q;
+    for (let a = 0; a < q; a++) {
+      const aq = a * q;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let b = 0; b < q; b++) {
+        const v = sInv[aq + b]!;
+        s0 += pm[p0 + b]! * v;
+        s1 += pm[p1 + b]! * v;
+        s2 += pm[p2 + b]! * v;
+        s3 += pm[p3 + b]! * v;
+      }
+      bm[p0 + a] = s0;
+      bm[p1 + a] = s1;
+      bm[p2 + a] = s2;
+      bm[p3 + a] = s3;
+    }
+  }
+  for (; j < k; j++) {
+    const jq = j * q;
+    for (let a = 0; a < q; a++) {
+      let s = 0;
+      for (let b = 0; b < q; b++) s += pm[jq + b]! * sInv[a * q + b]!;
+      bm[jq + a] = s;
+    }
+  }
+  return bm;
 }
 
 /**
@@ -443,20 +620,13 @@ function quadraticInverse(middle: Float64Array, s: Float64Array, q: number): num
       l[u * q + t] = v;
     }
   }
+  const floor = new Float64Array(q);
   for (let t = 0; t < q; t++) {
     const diagonal = l[t * q + t]!;
     if (diagonal === 0) return null;
-    let d = diagonal;
-    for (let j = 0; j < t; j++) d -= l[t * q + j]! * l[t * q + j]!;
-    if (!(d > PIVOT_TOLERANCE * diagonal)) return null;
-    const root = Math.sqrt(d);
-    l[t * q + t] = root;
-    for (let u = t + 1; u < q; u++) {
-      let v = l[u * q + t]!;
-      for (let j = 0; j < t; j++) v -= l[u * q + j]! * l[t * q + j]!;
-      l[u * q + t] = v / root;
-    }
+    floor[t] = PIVOT_TOLERANCE * diagonal;
   }
+  if (!choleskyLower(l, q, floor)) return null;
   let w = 0;
   const y = new Float64Array(q);
   for (let t = 0; t < q; t++) {
