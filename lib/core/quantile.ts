@@ -1,3 +1,5 @@
+import { sortFloat64 } from "./sort_float64.ts";
+
 /**
  * Lower empirical quantile: the sorted element at zero-based index
  * `floor(q (N - 1))`. This is the single quantile rule of gatelab
@@ -43,6 +45,6 @@ export function percentileInterval(
   qLow = 0.025,
   qHigh = 0.975,
 ): [number, number] {
-  const sorted = Float64Array.from(draws).sort();
+  const sorted = sortFloat64(Float64Array.from(draws));
   return [lowerQuantileSorted(sorted, qLow), lowerQuantileSorted(sorted, qHigh)];
 }

@@ -5,6 +5,7 @@
  */
 
 import { lowerQuantileSorted } from "../core/quantile.ts";
+import { sortFloat64 } from "../core/sort_float64.ts";
 
 /**
  * `[q(0.025), q(0.975)]` of the draws by the lower empirical quantile
@@ -25,7 +26,7 @@ import { lowerQuantileSorted } from "../core/quantile.ts";
  */
 export function drawInterval(draws: Float64Array): [number, number] | null {
   if (draws.length === 0) return null;
-  const sorted = Float64Array.from(draws).sort();
+  const sorted = sortFloat64(Float64Array.from(draws));
   const lo = lowerQuantileSorted(sorted, 0.025), hi = lowerQuantileSorted(sorted, 0.975);
   return Number.isFinite(lo) && Number.isFinite(hi) ? [lo, hi] : null;
 }

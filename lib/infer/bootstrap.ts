@@ -7,6 +7,7 @@
  */
 import type { ProgressCallback } from "../core/progress.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
+import { sortFloat64 } from "../core/sort_float64.ts";
 import type { DesignColumn, PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
 import { SELECTION_RULE } from "../select/selection_rule.ts";
@@ -358,7 +359,7 @@ function finishBootstrap(
         }
         absentPerVersion[ids[j]!] = absent;
       }
-      const sorted = column.subarray(0, used).sort();
+      const sorted = sortFloat64(column.subarray(0, used));
       const mean = used > 0 ? sum / used : NaN;
       let ss = 0;
       for (let i = 0; i < used; i++) ss += (sorted[i]! - mean) ** 2;
