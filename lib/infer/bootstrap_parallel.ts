@@ -1,7 +1,8 @@
 /**
  * The task bootstrap split across Web Workers. Draws, not rows, are split:
- * worker w computes the contiguous block of draws
- * `[floor(w B / W), floor((w + 1) B / W))` and first replays the one
+ * of W threads, this one computes draws `[0, floor(B / W))` and worker
+ * w = 1 .. W - 1 the contiguous block `[floor(w B / W), floor((w + 1) B / W))`,
+ * which it reaches by first replaying the one
  * `createPrng(seed)` stream through the earlier draws (G calls of
  * nextInt(G) each, nothing counted), so every draw consumes exactly the
  * numbers it consumes single-threaded and the result is byte-identical
@@ -24,7 +25,7 @@ export const STREAM_LAYOUT =
 export interface ParallelKernelOptions {
   readonly draws: number;
   readonly seed: number;
-  /** Number of workers; 1 runs on this thread. */
+  /** Number of threads, this one included; 1 runs on this thread only. */
   readonly workers: number;
   readonly onProgress?: ProgressCallback;
 }
@@ -71,8 +72,20 @@ export async function bootstrapKernelParallel(
   const done = new Array<number>(workers).fill(0);
   const step = Math.max(1, Math.floor(draws / 100));
   let reported = 0;
-  const blocks = Array.from({ length: workers }, (_, w) => {
-    const first = Math.floor((w * draws) / workers), last = Math.floor(((w + 1) * draws) / workers);
+  const progress = (w: number, count: number) => {
+    done[w] = count;
+    const total = done.reduce((a, b) => a + b, 0);
+    if (onProgress && (total - reported >= step || total === draws)) {
+      reported = total;
+      onProgress(total, draws);
+    }
+  };
+  const block = (
+    w: number,
+  ) => [Math.floor((w * draws) / workers), Math.floor(((w + 1) * draws) / workers)];
+  // Blocks 1.. in workers, started first; block 0 (no replay) on this thread meanwhile.
+  const blocks = Array.from({ length: workers - 1 }, (_, i) => {
+    const w = i + 1, [first, last] = block(w);
     return new Promise<void>((resolve, reject) => {
       const worker = new Worker(workerUrl.href, {
         type: "module",
@@ -81,16 +94,8 @@ export async function bootstrapKernelParallel(
         const data = event.data as
           | { progress: number }
           | { coefficients: Float64Array; status: Uint8Array };
-        if ("progress" in data) {
-          done[w] = data.progress;
-          const total = done.reduce((a, b) => a + b, 0);
-          if (onProgress && (total - reported >= step || total === draws)) {
-            reported = total;
-            onProgress(total, draws);
-          }
-          return;
-        }
-        coefficients.set(data.coefficients, first * m * k);
+        if ("progress" in data) return progress(w, data.progress);
+        coefficients.set(data.coefficients, first! * m * k);
         status.set(data.status, first);
         worker.terminate();
         resolve();
@@ -103,6 +108,15 @@ export async function bootstrapKernelParallel(
       worker.postMessage({ sums, draws, seed, first, last });
     });
   });
+  const own = bootstrapKernel(sums, {
+    draws,
+    seed,
+    first: 0,
+    last: block(0)[1]!,
+    onProgress: (count) => progress(0, count),
+  });
+  coefficients.set(own.coefficients, 0);
+  status.set(own.status, 0);
   await Promise.all(blocks);
   return { draws, k, metricCount: m, coefficients, status };
 }
