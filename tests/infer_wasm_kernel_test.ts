@@ -62,7 +62,7 @@ Deno.test("wasm kernel: the test above passes through the rejection at G = 100,0
   ok(rejected >= 1, `${rejected} rejections`);
 });
 
-Deno.test("wasm kernel: the kernel's draws are the same bytes with and without WebAssembly", () => {
+Deno.test("wasm kernel: the kernel's draws are the same bytes with and without WebAssembly (X'WX by pair lists and by histograms, pooled tasks, absent columns, singular draws)", () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 0, max: 2 ** 31 }),
@@ -72,9 +72,10 @@ Deno.test("wasm kernel: the kernel's draws are the same bytes with and without W
       fc.integer({ min: 1, max: 4 }),
       fc.integer({ min: 1, max: 27 }),
       fc.integer({ min: 0, max: 26 }),
-      (seed, g, pool, k, m, draws, first) => {
+      fc.constantFrom("pairs" as const, "histogram" as const),
+      (seed, g, pool, k, m, draws, first, xtx) => {
         const sums = randomSums(seed, g * pool, g, k, m);
-        const range = { first: Math.min(first, draws - 1), last: draws };
+        const range = { first: Math.min(first, draws - 1), last: draws, xtx };
         const on = bootstrapKernel(sums, { draws, seed, ...range, wasm: true });
         const off = bootstrapKernel(sums, { draws, seed, ...range, wasm: false });
         deepEqual(bytes(on.coefficients), bytes(off.coefficients));

@@ -110,7 +110,7 @@ async function sha(values: Float64Array): Promise<string> {
   return Array.from(h, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-Deno.test("bootstrap kernel: pair lists and histograms give the same draws byte for byte", async () => {
+Deno.test("bootstrap kernel: pair lists and histograms, in WebAssembly and in scalar code, give the same draws byte for byte", async () => {
   // [tasks, rows of task 0 (others 1 or 2), k, draws]: tasks x largest rows just below and at
   // 2^13 (four 13-bit lanes, then two 26-bit) and 2^26 (two lanes, then one per double).
   const cases: [number, number, number, number, number][] = [
@@ -128,12 +128,13 @@ Deno.test("bootstrap kernel: pair lists and histograms give the same draws byte 
     const sums = randomSums(seed++, rows, k, 0.5, 2);
     const pairs = bootstrapKernel(sums, { draws, seed: 5, xtx: "pairs" });
     const hist = bootstrapKernel(sums, { draws, seed: 5, xtx: "histogram" });
-    equal(
-      await sha(hist.coefficients),
-      await sha(pairs.coefficients),
-      `g ${g} first ${first} k ${k}`,
-    );
-    deepEqual(hist.status, pairs.status);
+    // The scalar loops (no WebAssembly) as the reference of both.
+    const scalar = bootstrapKernel(sums, { draws, seed: 5, xtx: "pairs", wasm: false });
+    const want = await sha(scalar.coefficients);
+    equal(await sha(hist.coefficients), want, `g ${g} first ${first} k ${k}`);
+    equal(await sha(pairs.coefficients), want, `g ${g} first ${first} k ${k}`);
+    deepEqual(hist.status, scalar.status);
+    deepEqual(pairs.status, scalar.status);
     equal(pairs.coefficients.some((v) => Number.isFinite(v)), true);
   }
 });

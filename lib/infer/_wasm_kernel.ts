@@ -74,22 +74,47 @@ const storeV128 = (at: Code, v: Code, offset: number): Code => [
   4,
   ...uleb(offset),
 ];
-const inc = (local: number): Code => set(local, add(get(local), i32(1)));
-/** while (local < end) { body; } with local counting up from `from`. */
-const forUp = (local: number, from: Code, end: Code, body: Code): Code => [
+const F64 = 0x7c, IF = 0x04, ELSE = 0x05, RETURN = 0x0f, CALL = 0x10;
+const sub = op(0x6b),
+  or = op(0x72),
+  divU = op(0x6e),
+  eq = op(0x46),
+  eqF64 = op(0x61),
+  gtF64 = op(0x64);
+const subF64 = op(0xa1), mulF64 = op(0xa2), divF64 = op(0xa3);
+const floorF64 = (a: Code): Code => [...a, 0x9c];
+const sqrtF64 = (a: Code): Code => [...a, 0x9f];
+const eqz = (a: Code): Code => [...a, I32_EQZ];
+const loadU8 = (at: Code): Code => [...at, 0x2d, 0, 0];
+const storeU8 = (at: Code, v: Code): Code => [...at, ...v, 0x3a, 0, 0];
+const call = (f: number, ...args: Code[]): Code => [...args.flat(), CALL, f];
+/** if (cond) then else otherwise, with no value, or with an f64 value when `f64` is set. */
+const ifElse = (cond: Code, then: Code, otherwise: Code = [], f64 = false): Code => [
+  ...cond,
+  ...[IF, f64 ? F64 : VOID],
+  ...then,
+  ...(otherwise.length > 0 ? [ELSE, ...otherwise] : []),
+  END,
+];
+/** Byte address of element `index` of an f64 (or i32) array at `base`. */
+const f64At = (base: Code, index: Code): Code => add(base, shl(index, i32(3)));
+const i32At = (base: Code, index: Code): Code => add(base, shl(index, i32(2)));
+/** for (local = from; local < end; local += step) body. */
+const forUp = (local: number, from: Code, end: Code, body: Code, step = 1): Code => [
   ...set(local, from),
   ...[BLOCK, VOID, LOOP, VOID],
   ...geU(get(local), end),
   ...[BR_IF, 1],
   ...body,
-  ...inc(local),
+  ...set(local, add(get(local), i32(step))),
   ...[BR, 0, END, END],
 ];
 
-/** A function of `params` i32 parameters; `locals` are (count, type) groups after them. */
-function func(params: number, locals: [number, number][], code: Code) {
-  return { params, locals, code };
+/** A function: parameter types, (count, type) groups of locals after them, body, results. */
+function func(params: number[], locals: [number, number][], code: Code, results: number[] = []) {
+  return { params, locals, code, results };
 }
+const i32s = (n: number) => Array<number>(n).fill(I32);
 
 // X'Wy: xty(n, m, k, cluster, colStart, col, y, counts, xty); locals after the parameters.
 const X = { n: 0, m: 1, k: 2, cluster: 3, colStart: 4, col: 5, y: 6, counts: 7, xty: 8 };
@@ -159,10 +184,244 @@ const countsCode: Code = [
   ...[0, 1, 2, 3].flatMap((h) => storeI32(get(C.state), get(CL.s0 + h), 4 * h)),
 ];
 
+// pack(counts, g, perDouble, packed, shift): packed[c * slots + h] = the perDouble counts of
+// lanes h * perDouble .. as digits base `shift` (slots = 8 / perDouble), as bootstrap_kernel.ts.
+const P = { counts: 0, g: 1, perDouble: 2, packed: 3, shift: 4 };
+const PL = { c: 5, h: 6, slots: 7, src: 8, t: 9, at: 10, v: 11 };
+const packCode: Code = [
+  ...set(PL.slots, divU(i32(LANES), get(P.perDouble))),
+  ...set(PL.at, get(P.packed)),
+  ...forUp(PL.c, i32(0), get(P.g), [
+    ...forUp(PL.h, i32(0), get(PL.slots), [
+      ...set(
+        PL.src,
+        f64At(get(P.counts), add(shl(get(PL.c), i32(3)), mul(get(PL.h), get(P.perDouble)))),
+      ),
+      // Horner from the top lane: v = c[top]; v = c[t] + shift * v.
+      ...set(PL.v, loadF64(f64At(get(PL.src), sub(get(P.perDouble), i32(1))))),
+      ...forUp(PL.t, i32(1), get(P.perDouble), [
+        ...set(
+          PL.v,
+          addF64(
+            loadF64(f64At(get(PL.src), sub(sub(get(P.perDouble), i32(1)), get(PL.t)))),
+            mulF64(get(P.shift), get(PL.v)),
+          ),
+        ),
+      ]),
+      ...storeF64(get(PL.at), get(PL.v)),
+      ...set(PL.at, add(get(PL.at), i32(8))),
+    ]),
+  ]),
+];
+
+// scatter(packed, g, slots, start, index, value, acc): acc[index[e] * slots + h] +=
+// (value ? value[e] : 1) x packed[c * slots + h] over task c's entries (scatterPacked);
+// one loop per slots = 2, 4, 8 (1, 2, 4 f64x2 per entry), tasks drawn in no lane skipped.
+const S = { packed: 0, g: 1, slots: 2, start: 3, index: 4, value: 5, acc: 6 };
+const SL = { c: 7, e: 8, src: 9, dst: 10, w: 11, p: 12 };
+const vOr = (a: Code, b: Code): Code => [...a, ...b, SIMD, 0x50];
+const anyTrue = (a: Code): Code => [...a, SIMD, 0x53];
+const scatterLoop = (vectors: number, weighted: boolean): Code => {
+  const bytes = Math.log2(vectors * 16);
+  const h = [...Array(vectors).keys()];
+  return forUp(SL.c, i32(0), get(S.g), [
+    ...set(SL.src, add(get(S.packed), shl(get(SL.c), i32(bytes)))),
+    ...h.flatMap((v) => set(SL.p + v, loadV128(get(SL.src), 16 * v))),
+    ...ifElse(anyTrue(h.slice(1).reduce((a, v) => vOr(a, get(SL.p + v)), get(SL.p))), [
+      ...forUp(
+        SL.e,
+        loadI32(i32At(get(S.start), get(SL.c))),
+        loadI32(i32At(get(S.start), get(SL.c)), 4),
+        [
+          ...set(SL.dst, add(get(S.acc), shl(loadI32(i32At(get(S.index), get(SL.e))), i32(bytes)))),
+          ...(weighted ? set(SL.w, splatF64x2(loadF64(f64At(get(S.value), get(SL.e))))) : []),
+          ...h.flatMap((v) =>
+            storeV128(
+              get(SL.dst),
+              addF64x2(
+                loadV128(get(SL.dst), 16 * v),
+                weighted ? mulF64x2(get(SL.w), get(SL.p + v)) : get(SL.p + v),
+              ),
+              16 * v,
+            )
+          ),
+        ],
+      ),
+    ]),
+  ]);
+};
+const scatterCode: Code = [1, 2, 4].flatMap((vectors) =>
+  ifElse(eq(get(S.slots), i32(2 * vectors)), [
+    ...ifElse(eqz(get(S.value)), scatterLoop(vectors, false), scatterLoop(vectors, true)),
+    RETURN,
+  ])
+);
+
+// chol(work, k, off, absent, tol) -> 1, or 0 when singular: choleskyPacked of _linalg.ts,
+// the same operations in the same order (work[off[i] + j] is entry (i, j) of the packed triangle).
+const H = { work: 0, k: 1, off: 2, absent: 3, tol: 4 };
+const HL = { j: 5, i: 6, l: 7, offJ: 8, offI: 9, offL: 10, dOrig: 11, diag: 12, s: 13, u: 14 };
+const offOf = (i: Code): Code => loadI32(i32At(get(H.off), i));
+const w = (index: Code): Code => f64At(get(H.work), index);
+const cholCode: Code = [
+  ...forUp(HL.j, i32(0), get(H.k), [
+    ...set(HL.offJ, add(offOf(get(HL.j)), get(HL.j))),
+    ...set(HL.dOrig, loadF64(w(get(HL.offJ)))),
+    ...storeU8(add(get(H.absent), get(HL.j)), i32(0)),
+    ...ifElse(eqF64(get(HL.dOrig), f64(0)), [
+      ...forUp(HL.i, i32(0), get(HL.j), [
+        ...storeF64(w(add(offOf(get(HL.i)), get(HL.j))), f64(0)),
+      ]),
+      ...storeU8(add(get(H.absent), get(HL.j)), i32(1)),
+      ...storeF64(w(get(HL.offJ)), f64(1)),
+    ], [
+      ...set(HL.diag, get(HL.dOrig)),
+      ...forUp(HL.i, i32(0), get(HL.j), [
+        ...set(HL.offI, offOf(get(HL.i))),
+        ...set(HL.s, loadF64(w(add(get(HL.offI), get(HL.j))))),
+        ...forUp(HL.l, i32(0), get(HL.i), [
+          ...set(HL.offL, offOf(get(HL.l))),
+          ...set(
+            HL.s,
+            subF64(
+              get(HL.s),
+              mulF64(
+                loadF64(w(add(get(HL.offL), get(HL.i)))),
+                loadF64(w(add(get(HL.offL), get(HL.j)))),
+              ),
+            ),
+          ),
+        ]),
+        ...set(HL.u, divF64(get(HL.s), loadF64(w(add(get(HL.offI), get(HL.i)))))),
+        ...storeF64(w(add(get(HL.offI), get(HL.j))), get(HL.u)),
+        ...set(HL.diag, subF64(get(HL.diag), mulF64(get(HL.u), get(HL.u)))),
+      ]),
+      ...ifElse(eqz(gtF64(get(HL.diag), mulF64(get(H.tol), get(HL.dOrig)))), [...i32(0), RETURN]),
+      ...storeF64(w(get(HL.offJ)), sqrtF64(get(HL.diag))),
+    ]),
+  ]),
+  ...i32(1),
+];
+
+// solve(work, k, off, absent, b): choleskySolvePacked of _linalg.ts on the k values at b.
+const V = { work: 0, k: 1, off: 2, absent: 3, b: 4 };
+const VL = { i: 5, l: 6, r: 7, offI: 8, s: 9 };
+const bAt = (i: Code): Code => f64At(get(V.b), i);
+const solveCode: Code = [
+  // Forward: U' z = b.
+  ...forUp(VL.i, i32(0), get(V.k), [
+    ...set(
+      VL.s,
+      ifElse(loadU8(add(get(V.absent), get(VL.i))), f64(0), loadF64(bAt(get(VL.i))), true),
+    ),
+    ...forUp(VL.l, i32(0), get(VL.i), [
+      ...set(
+        VL.s,
+        subF64(
+          get(VL.s),
+          mulF64(loadF64(w(add(offOf(get(VL.l)), get(VL.i)))), loadF64(bAt(get(VL.l)))),
+        ),
+      ),
+    ]),
+    ...storeF64(bAt(get(VL.i)), divF64(get(VL.s), loadF64(w(add(offOf(get(VL.i)), get(VL.i)))))),
+  ]),
+  // Backward: U x = z, i = k - 1 down to 0.
+  ...forUp(VL.r, i32(0), get(V.k), [
+    ...set(VL.i, sub(sub(get(V.k), i32(1)), get(VL.r))),
+    ...set(VL.offI, offOf(get(VL.i))),
+    ...set(VL.s, loadF64(bAt(get(VL.i)))),
+    ...forUp(VL.l, add(get(VL.i), i32(1)), get(V.k), [
+      ...set(
+        VL.s,
+        subF64(
+          get(VL.s),
+          mulF64(loadF64(w(add(get(VL.offI), get(VL.l)))), loadF64(bAt(get(VL.l)))),
+        ),
+      ),
+    ]),
+    ...storeF64(bAt(get(VL.i)), divF64(get(VL.s), loadF64(w(add(get(VL.offI), get(VL.i)))))),
+  ]),
+  ...forUp(VL.i, i32(0), get(V.k), [
+    ...ifElse(loadU8(add(get(V.absent), get(VL.i))), storeF64(bAt(get(VL.i)), f64(NaN))),
+  ]),
+];
+
+// solveBlock(acc, slots, perDouble, p, k, m, lanes, xty, off, work, absent, coef, status,
+// shift, tol): per lane, X'WX unpacked from acc, X'Wy copied to coef, Cholesky, m solves,
+// status 0 / 1 (a column absent) / 2 (singular: NaN), as the lane loop of bootstrap_kernel.ts.
+const B = {
+  acc: 0,
+  slots: 1,
+  perDouble: 2,
+  p: 3,
+  k: 4,
+  m: 5,
+  lanes: 6,
+  xty: 7,
+  off: 8,
+  work: 9,
+  absent: 10,
+  coef: 11,
+  status: 12,
+  shift: 13,
+  tol: 14,
+};
+const BL = { l: 15, h: 16, u: 17, q: 18, t: 19, mk: 20, out: 21, any: 22, s: 23 };
+const solveBlockCode: Code = [
+  ...set(BL.mk, mul(get(B.m), get(B.k))),
+  ...forUp(BL.l, i32(0), get(B.lanes), [
+    ...set(BL.h, divU(get(BL.l), get(B.perDouble))),
+    ...set(BL.u, sub(get(BL.l), mul(get(BL.h), get(B.perDouble)))),
+    ...forUp(BL.q, i32(0), get(B.p), [
+      ...set(BL.s, loadF64(f64At(get(B.acc), add(mul(get(BL.q), get(B.slots)), get(BL.h))))),
+      ...forUp(BL.t, i32(0), get(BL.u), [...set(BL.s, floorF64(divF64(get(BL.s), get(B.shift))))]),
+      ...ifElse(ltU(get(BL.u), sub(get(B.perDouble), i32(1))), [
+        ...set(
+          BL.s,
+          subF64(get(BL.s), mulF64(floorF64(divF64(get(BL.s), get(B.shift))), get(B.shift))),
+        ),
+      ]),
+      ...storeF64(f64At(get(B.work), get(BL.q)), get(BL.s)),
+    ]),
+    ...set(BL.out, f64At(get(B.coef), mul(get(BL.l), get(BL.mk)))),
+    ...forUp(BL.t, i32(0), get(BL.mk), [
+      ...storeF64(
+        f64At(get(BL.out), get(BL.t)),
+        loadF64(f64At(get(B.xty), add(shl(get(BL.t), i32(3)), get(BL.l)))),
+      ),
+    ]),
+    ...ifElse(call(4, get(B.work), get(B.k), get(B.off), get(B.absent), get(B.tol)), [
+      ...set(BL.any, i32(0)),
+      ...forUp(BL.t, i32(0), get(B.k), [
+        ...set(BL.any, or(get(BL.any), loadU8(add(get(B.absent), get(BL.t))))),
+      ]),
+      ...forUp(BL.t, i32(0), get(B.m), [
+        ...call(
+          5,
+          get(B.work),
+          get(B.k),
+          get(B.off),
+          get(B.absent),
+          f64At(get(BL.out), mul(get(BL.t), get(B.k))),
+        ),
+      ]),
+      ...storeU8(add(get(B.status), get(BL.l)), get(BL.any)),
+    ], [
+      ...forUp(BL.t, i32(0), get(BL.mk), [...storeF64(f64At(get(BL.out), get(BL.t)), f64(NaN))]),
+      ...storeU8(add(get(B.status), get(BL.l)), i32(2)),
+    ]),
+  ]),
+];
+
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const functions = [
-    func(9, [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]], xtyCode),
-    func(6, [[CL.at + 1 - CL.l, I32]], countsCode),
+    func(i32s(9), [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]], xtyCode),
+    func(i32s(6), [[CL.at + 1 - CL.l, I32]], countsCode),
+    func([...i32s(4), F64], [[PL.v - PL.c, I32], [1, F64]], packCode),
+    func(i32s(7), [[SL.w - SL.c, I32], [5, V128]], scatterCode),
+    func([...i32s(4), F64], [[HL.dOrig - HL.j, I32], [HL.u + 1 - HL.dOrig, F64]], cholCode, [I32]),
+    func(i32s(5), [[VL.s - VL.i, I32], [1, F64]], solveCode),
+    func([...i32s(13), F64, F64], [[BL.s - BL.l, I32], [1, F64]], solveBlockCode),
   ];
   const section = (id: number, body: Code): Code => [id, ...uleb(body.length), ...body];
   const name = (s: string): Code => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
@@ -173,22 +432,38 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
   };
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec(functions.map((f) => [0x60, ...vec(Array(f.params).fill([I32])), 0]))),
+    ...section(
+      1,
+      vec(
+        functions.map((
+          f,
+        ) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))]),
+      ),
+    ),
     ...section(3, vec(functions.map((_, i) => [i]))),
     ...section(5, vec([[0x00, 1]])),
     ...section(
       7,
-      vec([[...name("xty"), 0, 0], [...name("counts"), 0, 1], [...name("memory"), 2, 0]]),
+      vec([
+        ...["xty", "counts", "pack", "scatter", "chol", "solve", "solveBlock"].map((
+          f,
+          i,
+        ) => [...name(f), 0, i]),
+        [...name("memory"), 2, 0],
+      ]),
     ),
     ...section(10, vec(functions.map(body))),
   ]);
 }
 
-/** The rows of a kernel problem (the fields of ClusterSums it reads). */
-export interface KernelRows {
+/** The per-task sums of a kernel problem (the fields of ClusterSums it reads). */
+export interface KernelSums {
   readonly k: number;
   readonly metricCount: number;
   readonly clusterCount: number;
+  readonly pairStart: Int32Array;
+  readonly pairIndex: Int32Array;
+  readonly pairValue: Float64Array;
   readonly rowCluster: Int32Array;
   readonly rowColStart: Int32Array;
   readonly rowCol: Int32Array;
@@ -203,27 +478,55 @@ export interface StreamState {
   s3: number;
 }
 
-/** The WebAssembly loops over rows copied once into its memory. */
+/**
+ * The kernel's loops in WebAssembly over sums copied once into its memory.
+ * A block of up to eight draws: `draw`, `pack`, X'WX into `acc` (`scatter`,
+ * or the caller's histograms), `xty`, then `solve`.
+ */
 export interface WasmKernel {
   /** Eight draws' counts, `counts[c * 8 + lane]`. */
   readonly counts: Float64Array;
-  /** X'Wy of the counts, `xty[(mm * k + j) * 8 + lane]`, after `xty()`. */
-  readonly xtyOut: Float64Array;
+  /** The counts packed `perDouble` to a double, `packed[c * slots + h]`. */
+  readonly packed: Float64Array;
+  /** Packed X'WX, `acc[q * slots + h]` for packed entry q. */
+  readonly acc: Float64Array;
+  /** The block's coefficients, `coefficients[(lane * m + mm) * k + j]`, after `solve`. */
+  readonly coefficients: Float64Array;
+  /** The block's statuses (0 ok, 1 a column absent, 2 singular), after `solve`. */
+  readonly status: Uint8Array;
   /** Zeroes the counts and draws `lanes` draws into lanes 0..lanes-1 (FastStream.drawCounts). */
   draw(stream: StreamState, lanes: number): void;
   /** Consumes `draws` draws of the stream (FastStream.skipCounts). */
   skip(stream: StreamState, draws: number): void;
-  /** X'Wy of the current counts into `xtyOut`. */
+  /** Packs the counts into `packed`, `perDouble` lanes per double in base `shift`. */
+  pack(perDouble: number, shift: number): void;
+  /** X'WX of the packed counts into `acc` from the per-task pair lists (scatterPacked). */
+  scatter(slots: number): void;
+  /** The histogram bins (`hist[bin * slots + h]`), with `histograms` given. */
+  readonly hist: Float64Array;
+  /** Adds the packed counts to `hist` (accumulateHist of _xtx_hist.ts). */
+  scatterHist(slots: number): void;
+  /** X'Wy of the current counts. */
   xty(): void;
+  /** Unpacks X'WX per lane, factors it and solves every metric (the kernel's lane loop). */
+  solve(lanes: number, perDouble: number, shift: number, tolerance: number): void;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
 
+/** The per-task bin lists of the X'WX histograms (XtxHistPlan of _xtx_hist.ts). */
+export interface KernelHistograms {
+  readonly bins: number;
+  readonly entryStart: Int32Array;
+  readonly entryBin: Int32Array;
+  readonly entryCount: Float64Array | null;
+}
+
 /**
- * The WebAssembly loops for these rows, or null when the runtime has no
- * WebAssembly SIMD or the rows do not fit in 2 GiB.
+ * The WebAssembly loops for these sums (and X'WX histograms), or null when
+ * the runtime has no WebAssembly SIMD or the sums do not fit in 2 GiB.
  */
-export function wasmKernel(rows: KernelRows): WasmKernel | null {
+export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): WasmKernel | null {
   if (compiled === undefined) {
     const bytes = moduleBytes();
     compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes)
@@ -231,37 +534,82 @@ export function wasmKernel(rows: KernelRows): WasmKernel | null {
       : null;
   }
   if (compiled === null) return null;
-  const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = rows;
-  const n = rowCluster.length;
-  const align = (b: number) => Math.ceil(b / 16) * 16;
-  const stateAt = 0, xtyAt = 16, countsAt = align(xtyAt + k * m * LANES * 8);
-  const yAt = align(countsAt + g * LANES * 8), clusterAt = align(yAt + n * m * 8);
-  const startAt = align(clusterAt + n * 4), colAt = align(startAt + (n + 1) * 4);
-  const end = colAt + rowCol.length * 4;
+  const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
+  const { pairStart, pairIndex, pairValue } = sums;
+  const n = rowCluster.length, p = (k * (k + 1)) / 2, mk = m * k;
+  const unit = pairValue.every((v) => v === 1);
+  // Byte offsets, 16-aligned, in the order of `sizes`.
+  const sizes = {
+    state: 16,
+    xty: mk * LANES * 8,
+    counts: g * LANES * 8,
+    packed: g * LANES * 8,
+    acc: p * LANES * 8,
+    coef: LANES * mk * 8,
+    work: p * 8,
+    y: n * m * 8,
+    pairValue: unit ? 0 : pairValue.length * 8,
+    hist: (histograms?.bins ?? 0) * LANES * 8,
+    entryCount: (histograms?.entryCount?.length ?? 0) * 8,
+    entryStart: histograms ? (g + 1) * 4 : 0,
+    entryBin: (histograms?.entryBin.length ?? 0) * 4,
+    cluster: n * 4,
+    colStart: (n + 1) * 4,
+    col: rowCol.length * 4,
+    pairStart: (g + 1) * 4,
+    pairIndex: pairIndex.length * 4,
+    off: k * 4,
+    absent: k,
+    status: LANES,
+  };
+  const at = {} as Record<keyof typeof sizes, number>;
+  let end = 0;
+  for (const [key, size] of Object.entries(sizes)) {
+    at[key as keyof typeof sizes] = end;
+    end += Math.ceil(size / 16) * 16;
+  }
   if (end > 2 ** 31) return null;
   const instance = new WebAssembly.Instance(compiled);
   const memory = instance.exports.memory as WebAssembly.Memory;
   memory.grow(Math.ceil(end / 65536));
   const buffer = memory.buffer;
-  new Float64Array(buffer, yAt, n * m).set(rowY);
-  new Int32Array(buffer, clusterAt, n).set(rowCluster);
-  new Int32Array(buffer, startAt, n + 1).set(rowColStart);
-  new Int32Array(buffer, colAt, rowCol.length).set(rowCol);
-  const state = new Int32Array(buffer, stateAt, 4);
-  const counts = new Float64Array(buffer, countsAt, g * LANES);
-  const xtyOut = new Float64Array(buffer, xtyAt, k * m * LANES);
-  const xty = instance.exports.xty as (...args: number[]) => void;
-  const countsFn = instance.exports.counts as (...args: number[]) => void;
+  new Float64Array(buffer, at.y, n * m).set(rowY);
+  if (!unit) new Float64Array(buffer, at.pairValue, pairValue.length).set(pairValue);
+  new Int32Array(buffer, at.cluster, n).set(rowCluster);
+  new Int32Array(buffer, at.colStart, n + 1).set(rowColStart);
+  new Int32Array(buffer, at.col, rowCol.length).set(rowCol);
+  new Int32Array(buffer, at.pairStart, g + 1).set(pairStart);
+  new Int32Array(buffer, at.pairIndex, pairIndex.length).set(pairIndex);
+  if (histograms) {
+    new Int32Array(buffer, at.entryStart, g + 1).set(histograms.entryStart);
+    new Int32Array(buffer, at.entryBin, histograms.entryBin.length).set(histograms.entryBin);
+    if (histograms.entryCount) {
+      new Float64Array(buffer, at.entryCount, histograms.entryCount.length).set(
+        histograms.entryCount,
+      );
+    }
+  }
+  // off[i] such that packed entry (i, j) is at off[i] + j (_linalg.ts rowOffsets).
+  const off = new Int32Array(buffer, at.off, k);
+  for (let i = 0; i < k; i++) off[i] = (i * (2 * k - i + 1)) / 2 - i;
+  const state = new Int32Array(buffer, at.state, 4);
+  const counts = new Float64Array(buffer, at.counts, g * LANES);
+  const acc = new Float64Array(buffer, at.acc, p * LANES);
+  const xtyOut = new Float64Array(buffer, at.xty, mk * LANES);
+  const e = instance.exports as Record<string, (...args: number[]) => number>;
   // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
   const rem = (0x100000000 % g) | 0;
   const run = (stream: StreamState, draws: number, count: number) => {
     state[0] = stream.s0, state[1] = stream.s1, state[2] = stream.s2, state[3] = stream.s3;
-    countsFn(stateAt, countsAt, g, rem, draws, count);
+    e.counts!(at.state, at.counts, g, rem, draws, count);
     stream.s0 = state[0]!, stream.s1 = state[1]!, stream.s2 = state[2]!, stream.s3 = state[3]!;
   };
   return {
     counts,
-    xtyOut,
+    packed: new Float64Array(buffer, at.packed, g * LANES),
+    acc,
+    coefficients: new Float64Array(buffer, at.coef, LANES * mk),
+    status: new Uint8Array(buffer, at.status, LANES),
     draw(stream, lanes) {
       counts.fill(0);
       run(stream, lanes, 1);
@@ -269,9 +617,40 @@ export function wasmKernel(rows: KernelRows): WasmKernel | null {
     skip(stream, draws) {
       run(stream, draws, 0);
     },
+    pack(perDouble, shift) {
+      e.pack!(at.counts, g, perDouble, at.packed, shift);
+    },
+    scatter(slots) {
+      acc.fill(0);
+      e.scatter!(at.packed, g, slots, at.pairStart, at.pairIndex, unit ? 0 : at.pairValue, at.acc);
+    },
+    hist: new Float64Array(buffer, at.hist, (histograms?.bins ?? 0) * LANES),
+    scatterHist(slots) {
+      const counted = histograms?.entryCount ? at.entryCount : 0;
+      e.scatter!(at.packed, g, slots, at.entryStart, at.entryBin, counted, at.hist);
+    },
     xty() {
       xtyOut.fill(0);
-      xty(n, m, k, clusterAt, startAt, colAt, yAt, countsAt, xtyAt);
+      e.xty!(n, m, k, at.cluster, at.colStart, at.col, at.y, at.counts, at.xty);
+    },
+    solve(lanes, perDouble, shift, tolerance) {
+      e.solveBlock!(
+        at.acc,
+        LANES / perDouble,
+        perDouble,
+        p,
+        k,
+        m,
+        lanes,
+        at.xty,
+        at.off,
+        at.work,
+        at.absent,
+        at.coef,
+        at.status,
+        shift,
+        tolerance,
+      );
     },
   };
 }

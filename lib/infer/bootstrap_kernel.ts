@@ -27,7 +27,7 @@
  * @module
  */
 import type { ProgressCallback } from "../core/progress.ts";
-import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
+import { choleskyPacked, choleskySolvePacked, packedSize, PIVOT_TOLERANCE } from "./_linalg.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { FastStream } from "./_fast_stream.ts";
 import {
@@ -181,8 +181,14 @@ export function bootstrapKernel(
       `Cannot bootstrap: draw range ${first}..${last} is not within 0..${draws}`,
     );
   }
+  // X'WX from mask-byte histograms when tasks far outnumber the bins (_xtx_hist.ts), else
+  // from the per-task pair lists; both are exact integer sums, so the bytes are the same.
+  const histPlan = buildXtxHistPlan(sums);
+  const useHist = options.xtx === undefined
+    ? xtxHistWins(sums, histPlan)
+    : options.xtx === "histogram";
   const stream = new FastStream(seed);
-  const wasm = options.wasm === false ? null : wasmKernel(sums);
+  const wasm = options.wasm === false ? null : wasmKernel(sums, useHist ? histPlan : undefined);
   if (options.wasm === true && !wasm) {
     throw new RangeError("Cannot bootstrap: this runtime has no WebAssembly SIMD");
   }
@@ -207,87 +213,89 @@ export function bootstrapKernel(
   const perDouble = bound < 2 ** 13 ? 4 : bound < 2 ** 26 ? 2 : 1;
   const shift = perDouble === 4 ? 2 ** 13 : perDouble === 2 ? 2 ** 26 : 0;
   const slots = LANES / perDouble;
-  const packed = new Float64Array(g * slots);
-  const acc = new Float64Array(p * slots);
-  const xtxL = new Float64Array(p * LANES);
+  // The scalar loops' scratch (WebAssembly keeps its own in its memory).
+  const scalar = wasm ? 0 : 1;
+  const packed = new Float64Array(scalar * g * slots);
+  const acc = new Float64Array(scalar * p * slots);
+  const xtxL = new Float64Array(scalar * p * LANES);
   const km = k * m;
-  const xtyL = wasm ? wasm.xtyOut : new Float64Array(km * LANES);
+  const xtyL = new Float64Array(scalar * km * LANES);
   const work = kernelWorkspace(k);
-  // X'WX from mask-byte histograms when tasks far outnumber the bins (_xtx_hist.ts), else
-  // from the per-task pair lists; both are exact integer sums, so the bytes are the same.
-  const histPlan = buildXtxHistPlan(sums);
-  const useHist = options.xtx === undefined
-    ? xtxHistWins(sums, histPlan)
-    : options.xtx === "histogram";
-  const hist = new Float64Array(useHist ? histPlan.bins * slots : 0);
+  const hist = new Float64Array(useHist ? scalar * histPlan.bins * slots : 0);
   const scratch = new Float64Array(256);
-  let unitPairs = true;
-  for (let e = 0; e < pairValue.length; e++) if (pairValue[e] !== 1) unitPairs = false;
+  const unitPairs = pairValue.every((v) => v === 1);
   const step = Math.max(1, Math.floor(count / 100));
   let reported = 0;
   for (let d0 = 0; d0 < count; d0 += LANES) {
     const lanes = Math.min(LANES, count - d0);
-    if (wasm) wasm.draw(stream, lanes);
-    else {
+    if (wasm) {
+      wasm.draw(stream, lanes);
+      wasm.pack(perDouble, shift);
+      if (useHist) {
+        wasm.scatterHist(slots);
+        reduceHist(histPlan, wasm.hist, slots, wasm.acc, scratch);
+      } else wasm.scatter(slots);
+      wasm.xty();
+      wasm.solve(lanes, perDouble, shift, PIVOT_TOLERANCE);
+      coefficients.set(wasm.coefficients.subarray(0, lanes * km), d0 * km);
+      status.set(wasm.status.subarray(0, lanes), d0);
+    } else {
       counts.fill(0);
       for (let l = 0; l < lanes; l++) stream.drawCounts(counts, g, LANES, l);
-    }
-    for (let c = 0; c < g; c++) {
-      const o = c * LANES, at = c * slots;
-      if (perDouble === 4) {
-        for (let h = 0; h < slots; h++) {
-          const u = o + 4 * h;
-          packed[at + h] = counts[u]! +
-            shift * (counts[u + 1]! + shift * (counts[u + 2]! + shift * counts[u + 3]!));
+      for (let c = 0; c < g; c++) {
+        const o = c * LANES, at = c * slots;
+        if (perDouble === 4) {
+          for (let h = 0; h < slots; h++) {
+            const u = o + 4 * h;
+            packed[at + h] = counts[u]! +
+              shift * (counts[u + 1]! + shift * (counts[u + 2]! + shift * counts[u + 3]!));
+          }
+        } else if (perDouble === 2) {
+          for (let h = 0; h < slots; h++) {
+            packed[at + h] = counts[o + 2 * h]! + shift * counts[o + 2 * h + 1]!;
+          }
+        } else {
+          for (let l = 0; l < LANES; l++) packed[o + l] = counts[o + l]!;
         }
-      } else if (perDouble === 2) {
-        for (let h = 0; h < slots; h++) {
-          packed[at + h] = counts[o + 2 * h]! + shift * counts[o + 2 * h + 1]!;
-        }
-      } else {
-        for (let l = 0; l < LANES; l++) packed[o + l] = counts[o + l]!;
       }
-    }
-    if (useHist) {
-      accumulateHist(histPlan, hist, packed, slots);
-      reduceHist(histPlan, hist, slots, acc, scratch);
-    } else {
-      acc.fill(0);
-      scatterPacked(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
-    }
-    if (wasm) wasm.xty();
-    else {
+      if (useHist) {
+        accumulateHist(histPlan, hist, packed, slots);
+        reduceHist(histPlan, hist, slots, acc, scratch);
+      } else {
+        acc.fill(0);
+        scatterPacked(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
+      }
       xtyL.fill(0);
       accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
-    }
-    for (let h = 0; h < slots; h++) {
-      for (let q = 0; q < p; q++) {
-        let s = acc[q * slots + h]!;
-        for (let u = 0; u < perDouble - 1; u++) {
-          const hi = Math.floor(s / shift);
-          xtxL[(h * perDouble + u) * p + q] = s - hi * shift;
-          s = hi;
+      for (let h = 0; h < slots; h++) {
+        for (let q = 0; q < p; q++) {
+          let s = acc[q * slots + h]!;
+          for (let u = 0; u < perDouble - 1; u++) {
+            const hi = Math.floor(s / shift);
+            xtxL[(h * perDouble + u) * p + q] = s - hi * shift;
+            s = hi;
+          }
+          xtxL[(h * perDouble + perDouble - 1) * p + q] = s;
         }
-        xtxL[(h * perDouble + perDouble - 1) * p + q] = s;
       }
-    }
-    for (let l = 0; l < lanes; l++) {
-      const d = d0 + l;
-      const xtx = work.xtx;
-      for (let q = 0; q < p; q++) xtx[q] = xtxL[l * p + q]!;
-      const out = d * m * k;
-      for (let t = 0; t < km; t++) coefficients[out + t] = xtyL[t * LANES + l]!;
-      if (!choleskyPacked(xtx, k, work.absent)) {
-        coefficients.fill(NaN, out, out + m * k);
-        status[d] = 2;
-        continue;
+      for (let l = 0; l < lanes; l++) {
+        const d = d0 + l;
+        const xtx = work.xtx;
+        for (let q = 0; q < p; q++) xtx[q] = xtxL[l * p + q]!;
+        const out = d * m * k;
+        for (let t = 0; t < km; t++) coefficients[out + t] = xtyL[t * LANES + l]!;
+        if (!choleskyPacked(xtx, k, work.absent)) {
+          coefficients.fill(NaN, out, out + m * k);
+          status[d] = 2;
+          continue;
+        }
+        for (let mm = 0; mm < m; mm++) {
+          choleskySolvePacked(xtx, k, work.absent, coefficients, out + mm * k);
+        }
+        let absent = 0;
+        for (let j = 0; j < k; j++) absent |= work.absent[j]!;
+        status[d] = absent ? 1 : 0;
       }
-      for (let mm = 0; mm < m; mm++) {
-        choleskySolvePacked(xtx, k, work.absent, coefficients, out + mm * k);
-      }
-      let absent = 0;
-      for (let j = 0; j < k; j++) absent |= work.absent[j]!;
-      status[d] = absent ? 1 : 0;
     }
     const done = d0 + lanes;
     if (onProgress && (done - reported >= step || done === count)) {
