@@ -14,107 +14,66 @@
  * @module
  */
 
+import {
+  add,
+  addF64,
+  addF64x2,
+  anyTrue,
+  BLOCK,
+  BR_IF,
+  call,
+  type Code,
+  divF64,
+  divU,
+  END,
+  eq,
+  eqF64,
+  eqz,
+  F64,
+  f64,
+  f64At,
+  floorF64,
+  forUp,
+  get,
+  gtF64,
+  I32,
+  i32,
+  I32_EQZ,
+  i32At,
+  i32s,
+  ifElse,
+  loadF64,
+  loadI32,
+  loadU8,
+  loadV128,
+  LOOP,
+  ltU,
+  mul,
+  mulF64,
+  mulF64x2,
+  or,
+  remU,
+  RETURN,
+  rotl,
+  set,
+  shl,
+  splatF64x2,
+  sqrtF64,
+  storeF64,
+  storeI32,
+  storeU8,
+  storeV128,
+  sub,
+  subF64,
+  V128,
+  VOID,
+  vOr,
+  wasmModule,
+  xor,
+} from "../core/_wasm.ts";
+
 /** Draws served per pass (the kernel's LANES). */
 const LANES = 8;
-
-type Code = number[];
-
-// Opcodes (WebAssembly 2.0 with fixed-width SIMD).
-const I32 = 0x7f, V128 = 0x7b, VOID = 0x40;
-const BLOCK = 0x02, LOOP = 0x03, BR = 0x0c, BR_IF = 0x0d, END = 0x0b;
-const LOCAL_GET = 0x20, LOCAL_SET = 0x21;
-const I32_CONST = 0x41, F64_CONST = 0x44, I32_EQZ = 0x45;
-const SIMD = 0xfd;
-
-function uleb(v: number): Code {
-  const out: Code = [];
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
-
-function sleb(v: number): Code {
-  const out: Code = [];
-  for (;;) {
-    const byte = v & 0x7f;
-    v >>= 7;
-    if ((v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
-}
-
-// Expressions: each returns the code that leaves its value on the stack.
-const get = (local: number): Code => [LOCAL_GET, local];
-const set = (local: number, value: Code): Code => [...value, LOCAL_SET, local];
-const i32 = (v: number): Code => [I32_CONST, ...sleb(v)];
-const f64 = (v: number): Code => [F64_CONST, ...new Uint8Array(Float64Array.of(v).buffer)];
-const op = (code: number) => (a: Code, b: Code): Code => [...a, ...b, code];
-const add = op(0x6a), mul = op(0x6c), remU = op(0x70), xor = op(0x73), shl = op(0x74);
-const rotl = op(0x77), ltU = op(0x49), geU = op(0x4f), addF64 = op(0xa0);
-const simd = (code: number) => (a: Code, b: Code): Code => [...a, ...b, SIMD, ...uleb(code)];
-const addF64x2 = simd(0xf0), mulF64x2 = simd(0xf2);
-const splatF64x2 = (a: Code): Code => [...a, SIMD, 0x14];
-const loadI32 = (at: Code, offset = 0): Code => [...at, 0x28, 2, ...uleb(offset)];
-const loadF64 = (at: Code): Code => [...at, 0x2b, 3, 0];
-const loadV128 = (at: Code, offset: number): Code => [...at, SIMD, 0x00, 4, ...uleb(offset)];
-const storeI32 = (at: Code, v: Code, offset: number): Code => [...at, ...v, 0x36, 2, offset];
-const storeF64 = (at: Code, v: Code): Code => [...at, ...v, 0x39, 3, 0];
-const storeV128 = (at: Code, v: Code, offset: number): Code => [
-  ...at,
-  ...v,
-  SIMD,
-  0x0b,
-  4,
-  ...uleb(offset),
-];
-const F64 = 0x7c, IF = 0x04, ELSE = 0x05, RETURN = 0x0f, CALL = 0x10;
-const sub = op(0x6b),
-  or = op(0x72),
-  divU = op(0x6e),
-  eq = op(0x46),
-  eqF64 = op(0x61),
-  gtF64 = op(0x64);
-const subF64 = op(0xa1), mulF64 = op(0xa2), divF64 = op(0xa3);
-const floorF64 = (a: Code): Code => [...a, 0x9c];
-const sqrtF64 = (a: Code): Code => [...a, 0x9f];
-const eqz = (a: Code): Code => [...a, I32_EQZ];
-const loadU8 = (at: Code): Code => [...at, 0x2d, 0, 0];
-const storeU8 = (at: Code, v: Code): Code => [...at, ...v, 0x3a, 0, 0];
-const call = (f: number, ...args: Code[]): Code => [...args.flat(), CALL, f];
-/** if (cond) then else otherwise, with no value, or with an f64 value when `f64` is set. */
-const ifElse = (cond: Code, then: Code, otherwise: Code = [], f64 = false): Code => [
-  ...cond,
-  ...[IF, f64 ? F64 : VOID],
-  ...then,
-  ...(otherwise.length > 0 ? [ELSE, ...otherwise] : []),
-  END,
-];
-/** Byte address of element `index` of an f64 (or i32) array at `base`. */
-const f64At = (base: Code, index: Code): Code => add(base, shl(index, i32(3)));
-const i32At = (base: Code, index: Code): Code => add(base, shl(index, i32(2)));
-/** for (local = from; local < end; local += step) body. */
-const forUp = (local: number, from: Code, end: Code, body: Code, step = 1): Code => [
-  ...set(local, from),
-  ...[BLOCK, VOID, LOOP, VOID],
-  ...geU(get(local), end),
-  ...[BR_IF, 1],
-  ...body,
-  ...set(local, add(get(local), i32(step))),
-  ...[BR, 0, END, END],
-];
-
-/** A function: parameter types, (count, type) groups of locals after them, body, results. */
-function func(params: number[], locals: [number, number][], code: Code, results: number[] = []) {
-  return { params, locals, code, results };
-}
-const i32s = (n: number) => Array<number>(n).fill(I32);
 
 // X'Wy: xty(n, m, k, cluster, colStart, col, y, counts, xty); locals after the parameters.
 const X = { n: 0, m: 1, k: 2, cluster: 3, colStart: 4, col: 5, y: 6, counts: 7, xty: 8 };
@@ -219,8 +178,6 @@ const packCode: Code = [
 // one loop per slots = 2, 4, 8 (1, 2, 4 f64x2 per entry), tasks drawn in no lane skipped.
 const S = { packed: 0, g: 1, slots: 2, start: 3, index: 4, value: 5, acc: 6 };
 const SL = { c: 7, e: 8, src: 9, dst: 10, w: 11, p: 12 };
-const vOr = (a: Code, b: Code): Code => [...a, ...b, SIMD, 0x50];
-const anyTrue = (a: Code): Code => [...a, SIMD, 0x53];
 const scatterLoop = (vectors: number, weighted: boolean): Code => {
   const bytes = Math.log2(vectors * 16);
   const h = [...Array(vectors).keys()];
@@ -413,46 +370,41 @@ const solveBlockCode: Code = [
   ]),
 ];
 
-function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const functions = [
-    func(i32s(9), [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]], xtyCode),
-    func(i32s(6), [[CL.at + 1 - CL.l, I32]], countsCode),
-    func([...i32s(4), F64], [[PL.v - PL.c, I32], [1, F64]], packCode),
-    func(i32s(7), [[SL.w - SL.c, I32], [5, V128]], scatterCode),
-    func([...i32s(4), F64], [[HL.dOrig - HL.j, I32], [HL.u + 1 - HL.dOrig, F64]], cholCode, [I32]),
-    func(i32s(5), [[VL.s - VL.i, I32], [1, F64]], solveCode),
-    func([...i32s(13), F64, F64], [[BL.s - BL.l, I32], [1, F64]], solveBlockCode),
-  ];
-  const section = (id: number, body: Code): Code => [id, ...uleb(body.length), ...body];
-  const name = (s: string): Code => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
-  const vec = (items: Code[]): Code => [...uleb(items.length), ...items.flat()];
-  const body = (f: ReturnType<typeof func>): Code => {
-    const b = [...vec(f.locals.map(([n, t]) => [...uleb(n), t])), ...f.code, END];
-    return [...uleb(b.length), ...b];
-  };
-  return Uint8Array.from([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(
-      1,
-      vec(
-        functions.map((
-          f,
-        ) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))]),
-      ),
-    ),
-    ...section(3, vec(functions.map((_, i) => [i]))),
-    ...section(5, vec([[0x00, 1]])),
-    ...section(
-      7,
-      vec([
-        ...["xty", "counts", "pack", "scatter", "chol", "solve", "solveBlock"].map((
-          f,
-          i,
-        ) => [...name(f), 0, i]),
-        [...name("memory"), 2, 0],
-      ]),
-    ),
-    ...section(10, vec(functions.map(body))),
+function compile(): WebAssembly.Module | null {
+  return wasmModule([
+    {
+      name: "xty",
+      params: i32s(9),
+      locals: [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]],
+      code: xtyCode,
+    },
+    { name: "counts", params: i32s(6), locals: [[CL.at + 1 - CL.l, I32]], code: countsCode },
+    {
+      name: "pack",
+      params: [...i32s(4), F64],
+      locals: [[PL.v - PL.c, I32], [1, F64]],
+      code: packCode,
+    },
+    {
+      name: "scatter",
+      params: i32s(7),
+      locals: [[SL.w - SL.c, I32], [5, V128]],
+      code: scatterCode,
+    },
+    {
+      name: "chol",
+      params: [...i32s(4), F64],
+      results: [I32],
+      locals: [[HL.dOrig - HL.j, I32], [HL.u + 1 - HL.dOrig, F64]],
+      code: cholCode,
+    },
+    { name: "solve", params: i32s(5), locals: [[VL.s - VL.i, I32], [1, F64]], code: solveCode },
+    {
+      name: "solveBlock",
+      params: [...i32s(13), F64, F64],
+      locals: [[BL.s - BL.l, I32], [1, F64]],
+      code: solveBlockCode,
+    },
   ]);
 }
 
@@ -527,12 +479,7 @@ export interface KernelHistograms {
  * the runtime has no WebAssembly SIMD or the sums do not fit in 2 GiB.
  */
 export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): WasmKernel | null {
-  if (compiled === undefined) {
-    const bytes = moduleBytes();
-    compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes)
-      ? new WebAssembly.Module(bytes)
-      : null;
-  }
+  if (compiled === undefined) compiled = compile();
   if (compiled === null) return null;
   const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
   const { pairStart, pairIndex, pairValue } = sums;
