@@ -32,7 +32,6 @@ import {
   mulF64,
   RETURN,
   set,
-  shl,
   sleb,
   storeF64,
   storeI32,
