@@ -1,5 +1,6 @@
 /**
- * The blocked kernels of lib/fit/_dense.ts give the very bits of the plain
+ * The blocked kernels of lib/fit/_dense.ts, scalar and with their inner loops
+ * in WebAssembly SIMD (orders from 16), give the very bits of the plain
  * one-dot-product-per-entry loops they replaced (kept below as the
  * reference, as they stood in lib/fit/augment.ts gramInverse and
  * lib/infer/joint_wald.ts quadraticInverse), on random SPD matrices of every
@@ -14,6 +15,7 @@ import {
   inverseFromLowerInverse,
   lowerInverseByColumns,
 } from "../lib/fit/_dense.ts";
+import { denseWasm } from "../lib/fit/_dense_wasm.ts";
 
 /** The loops the kernels replaced: Cholesky, column-stored L^{-1}, L^{-T} L^{-1}. */
 function reference(a: Float64Array, q: number, floor: ArrayLike<number>) {
@@ -81,15 +83,19 @@ function same(a: Float64Array, b: Float64Array, q: number, lowerOnly: boolean): 
 
 function check(a: Float64Array, q: number, floor: Float64Array): "factored" | "refused" {
   const want = reference(a, q, floor);
-  const l = a.slice();
-  const passed = choleskyLower(l, q, floor);
-  deepEqual(passed, want !== null, `pivot decision at q = ${q}`);
+  let inverse: Float64Array = new Float64Array(0);
+  for (const simd of [false, true]) {
+    const l = a.slice();
+    const passed = choleskyLower(l, q, floor, { simd });
+    deepEqual(passed, want !== null, `pivot decision at q = ${q}, simd ${simd}`);
+    if (!want) continue;
+    ok(same(l, want.l, q, true), `L differs at q = ${q}, simd ${simd}`);
+    const lt = lowerInverseByColumns(l, q, { simd });
+    ok(same(lt, want.lt, q, false), `L^{-1} differs at q = ${q}, simd ${simd}`);
+    inverse = inverseFromLowerInverse(lt, q, { simd });
+    ok(same(inverse, want.inverse, q, false), `inverse differs at q = ${q}, simd ${simd}`);
+  }
   if (!want) return "refused";
-  ok(same(l, want.l, q, true), `L differs at q = ${q}`);
-  const lt = lowerInverseByColumns(l, q);
-  ok(same(lt, want.lt, q, false), `L^{-1} differs at q = ${q}`);
-  const inverse = inverseFromLowerInverse(lt, q);
-  ok(same(inverse, want.inverse, q, false), `inverse differs at q = ${q}`);
   // Independent check: A A^{-1} = I to rounding.
   let worst = 0;
   for (let r = 0; r < q; r++) {
@@ -117,6 +123,7 @@ Deno.test("dense kernels: the same bits as the plain loops, every order 1 to 40 
     ),
     { numRuns: 300 },
   );
+  ok(denseWasm() !== null, "this runtime has WebAssembly SIMD, so both paths were compared");
   for (const q of [61, 97, 130]) {
     check(spd([0.3, -0.7, 0.9, 0.1, -0.2, 0.55, -0.45], q, 0.1), q, new Float64Array(q));
   }

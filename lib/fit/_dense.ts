@@ -9,8 +9,30 @@
  * independent chains of adds over one shared stream of loads, instead of
  * one chain whose add latency bounds the loop.
  *
+ * Where the runtime has WebAssembly SIMD (lib/fit/_dense_wasm.ts) and the
+ * order is at least SIMD_FROM, the shared inner loops run there, two
+ * entries per 128-bit lane pair, each lane still its entry's own chain of
+ * adds in the same order: the same bits again (tests/fit_dense_test.ts
+ * compares both paths with the plain loops).
+ *
  * @module
  */
+
+import { type DenseWasm, denseWasm } from "./_dense_wasm.ts";
+
+/** Options of the kernels. */
+export interface DenseOptions {
+  /** Run the inner loops in WebAssembly SIMD where the runtime has it. @default {true} */
+  readonly simd?: boolean;
+}
+
+/** Orders below this stay in the scalar loops (the calls into WebAssembly would not pay). */
+const SIMD_FROM = 16;
+
+/** n rounded up to even, so a region after n doubles starts 16-byte aligned. */
+function even(n: number): number {
+  return n + (n & 1);
+}
 
 /**
  * In-place Cholesky A = L L' of a row-major q x q matrix whose lower
@@ -24,7 +46,23 @@
  * @param floor The bound each pivot d_t must exceed.
  * @returns true when every pivot passed.
  */
-export function choleskyLower(l: Float64Array, q: number, floor: ArrayLike<number>): boolean {
+export function choleskyLower(
+  l: Float64Array,
+  q: number,
+  floor: ArrayLike<number>,
+  options: DenseOptions = {},
+): boolean {
+  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  if (!wasm) return choleskyScalar(l, q, floor);
+  const vAt = even(q * q), accAt = vAt + 2 * q;
+  const mem = wasm.view(accAt + 8);
+  mem.set(l);
+  const passed = choleskyOn(mem, q, floor, wasm, vAt, accAt);
+  l.set(mem.subarray(0, q * q));
+  return passed;
+}
+
+function choleskyScalar(l: Float64Array, q: number, floor: ArrayLike<number>): boolean {
   // Two columns t and v = t + 1 at a time: rows below share their loads of L_uj (j < t) for both
   // entries, and entry (u, v) adds its last term L_ut L_vt once L_ut is known; four rows at once.
   let t = 0;
@@ -112,7 +150,21 @@ export function choleskyLower(l: Float64Array, q: number, floor: ArrayLike<numbe
  * @param q Order.
  * @returns The inverse, column-stored.
  */
-export function lowerInverseByColumns(l: Float64Array, q: number): Float64Array {
+export function lowerInverseByColumns(
+  l: Float64Array,
+  q: number,
+  options: DenseOptions = {},
+): Float64Array {
+  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  if (!wasm) return lowerInverseScalar(l, q);
+  const size = even(q * q), accAt = 3 * size;
+  const mem = wasm.view(accAt + 8);
+  mem.set(l);
+  lowerInverseOn(mem, q, wasm, size, 2 * size, accAt);
+  return mem.slice(2 * size, 2 * size + q * q);
+}
+
+function lowerInverseScalar(l: Float64Array, q: number): Float64Array {
   const lt = new Float64Array(q * q);
   let c = 0;
   for (; c + 3 < q; c += 4) {
@@ -221,7 +273,21 @@ export function lowerInverseByColumns(l: Float64Array, q: number): Float64Array 
  * @param q Order.
  * @returns The symmetric inverse, row-major q x q.
  */
-export function inverseFromLowerInverse(lt: Float64Array, q: number): Float64Array {
+export function inverseFromLowerInverse(
+  lt: Float64Array,
+  q: number,
+  options: DenseOptions = {},
+): Float64Array {
+  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  if (!wasm) return inverseScalar(lt, q);
+  const size = even(q * q), accAt = 3 * size;
+  const mem = wasm.view(accAt + 8);
+  mem.set(lt);
+  inverseOn(mem, q, wasm, size, 2 * size, accAt);
+  return mem.slice(2 * size, 2 * size + q * q);
+}
+
+function inverseScalar(lt: Float64Array, q: number): Float64Array {
   const out = new Float64Array(q * q);
   // Rows a and a + 1 at a time: entry (a, a) alone, then columns b >= a + 1 four at a time for
   // both rows (entries (a, b) and (a + 1, b) sum over the same r >= b): each column's leading
@@ -293,4 +359,282 @@ export function inverseFromLowerInverse(lt: Float64Array, q: number): Float64Arr
 function symmetric(out: Float64Array, q: number, a: number, b: number, v: number): void {
   out[a * q + b] = v;
   out[b * q + a] = v;
+}
+
+/**
+ * choleskyScalar's loop on `m` (L in its first q * q doubles) with the sums over j < t of four
+ * rows and both columns t, v = t + 1 in WebAssembly: lanes (t, v), v_j = (L_tj, L_vj) copied to
+ * `vAt`, w_ij = L_{u_i j} read in place.
+ */
+function choleskyOn(
+  m: Float64Array,
+  q: number,
+  floor: ArrayLike<number>,
+  wasm: DenseWasm,
+  vAt: number,
+  accAt: number,
+): boolean {
+  let t = 0;
+  for (; t + 1 < q; t += 2) {
+    const v = t + 1, tq = t * q, vq = tq + q;
+    let d = m[tq + t]!;
+    for (let j = 0; j < t; j++) d -= m[tq + j]! * m[tq + j]!;
+    if (!(d > floor[t]!)) return false;
+    const root = Math.sqrt(d);
+    m[tq + t] = root;
+    let s = m[vq + t]!;
+    for (let j = 0; j < t; j++) s -= m[vq + j]! * m[tq + j]!;
+    const lvt = s / root;
+    m[vq + t] = lvt;
+    let dv = m[vq + v]!;
+    for (let j = 0; j < v; j++) dv -= m[vq + j]! * m[vq + j]!;
+    if (!(dv > floor[v]!)) return false;
+    const rootV = Math.sqrt(dv);
+    m[vq + v] = rootV;
+    for (let j = 0; j < t; j++) {
+      m[vAt + 2 * j] = m[tq + j]!;
+      m[vAt + 2 * j + 1] = m[vq + j]!;
+    }
+    let u = t + 2;
+    for (; u + 3 < q; u += 4) {
+      const r0 = u * q, r1 = r0 + q, r2 = r1 + q, r3 = r2 + q;
+      m[accAt] = m[r0 + t]!;
+      m[accAt + 1] = m[r0 + v]!;
+      m[accAt + 2] = m[r1 + t]!;
+      m[accAt + 3] = m[r1 + v]!;
+      m[accAt + 4] = m[r2 + t]!;
+      m[accAt + 5] = m[r2 + v]!;
+      m[accAt + 6] = m[r3 + t]!;
+      m[accAt + 7] = m[r3 + v]!;
+      wasm.sub4(8 * vAt, 8 * r0, 8 * r1, 8 * r2, 8 * r3, t, 8 * accAt);
+      for (let i = 0; i < 4; i++) {
+        const row = r0 + i * q;
+        const lut = m[accAt + 2 * i]! / root;
+        m[row + t] = lut;
+        m[row + v] = (m[accAt + 2 * i + 1]! - lut * lvt) / rootV;
+      }
+    }
+    for (; u < q; u++) {
+      const r0 = u * q;
+      let s0 = m[r0 + t]!, w0 = m[r0 + v]!;
+      for (let j = 0; j < t; j++) {
+        s0 -= m[r0 + j]! * m[tq + j]!;
+        w0 -= m[r0 + j]! * m[vq + j]!;
+      }
+      s0 /= root;
+      m[r0 + t] = s0;
+      w0 -= s0 * lvt;
+      m[r0 + v] = w0 / rootV;
+    }
+  }
+  if (t < q) {
+    const tq = t * q;
+    let d = m[tq + t]!;
+    for (let j = 0; j < t; j++) d -= m[tq + j]! * m[tq + j]!;
+    if (!(d > floor[t]!)) return false;
+    m[tq + t] = Math.sqrt(d);
+  }
+  return true;
+}
+
+/**
+ * lowerInverseScalar's loop on `m` (L in its first q * q doubles) writing L^{-1} at `ltAt`, with
+ * the common sums of two rows r, r + 1 and four columns in WebAssembly: lanes (r, r + 1), rows of
+ * L interleaved in pairs at `pairsAt` (v_j = (L_rj, L_{r+1,j})), w_ij = (L^{-1})_{j c_i} read in
+ * place.
+ */
+function lowerInverseOn(
+  m: Float64Array,
+  q: number,
+  wasm: DenseWasm,
+  pairsAt: number,
+  ltAt: number,
+  accAt: number,
+): void {
+  for (let r = 0; r + 1 < q; r += 2) {
+    const at = pairsAt + r * q, rq = r * q;
+    for (let j = 0; j < r; j++) {
+      m[at + 2 * j] = m[rq + j]!;
+      m[at + 2 * j + 1] = m[rq + q + j]!;
+    }
+  }
+  const l = m, lt = m.subarray(ltAt, ltAt + q * q);
+  lt.fill(0);
+  let c = 0;
+  for (; c + 3 < q; c += 4) {
+    const c0 = c * q, c1 = c0 + q, c2 = c1 + q, c3 = c2 + q;
+    for (let b = c; b < c + 4; b++) {
+      const bq = b * q;
+      lt[bq + b] = 1 / l[b * q + b]!;
+      for (let r = b + 1; r < c + 4; r++) {
+        const rq = r * q;
+        let s = 0;
+        for (let j = b; j < r; j++) s += l[rq + j]! * lt[bq + j]!;
+        lt[bq + r] = -s / l[rq + r]!;
+      }
+    }
+    const j3 = c + 3;
+    let r = c + 4;
+    for (; r + 1 < q; r += 2) {
+      const rq = r * q, pq = rq + q;
+      let s0 = 0, s1 = 0, s2 = 0, t0 = 0, t1 = 0, t2 = 0;
+      s0 += l[rq + c]! * lt[c0 + c]!;
+      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
+      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
+      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
+      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
+      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
+      t0 += l[pq + c]! * lt[c0 + c]!;
+      t0 += l[pq + c + 1]! * lt[c0 + c + 1]!;
+      t0 += l[pq + c + 2]! * lt[c0 + c + 2]!;
+      t1 += l[pq + c + 1]! * lt[c1 + c + 1]!;
+      t1 += l[pq + c + 2]! * lt[c1 + c + 2]!;
+      t2 += l[pq + c + 2]! * lt[c2 + c + 2]!;
+      m[accAt] = s0;
+      m[accAt + 1] = t0;
+      m[accAt + 2] = s1;
+      m[accAt + 3] = t1;
+      m[accAt + 4] = s2;
+      m[accAt + 5] = t2;
+      m[accAt + 6] = 0;
+      m[accAt + 7] = 0;
+      const w = 8 * (ltAt + j3);
+      wasm.add4(
+        8 * (pairsAt + r * q + 2 * j3),
+        w + 8 * c0,
+        w + 8 * c1,
+        w + 8 * c2,
+        w + 8 * c3,
+        r - j3,
+        8 * accAt,
+      );
+      const d = l[rq + r]!, b = l[pq + r]!, e = l[pq + r + 1]!;
+      for (let i = 0; i < 4; i++) {
+        const col = c0 + i * q;
+        const value = -m[accAt + 2 * i]! / d;
+        lt[col + r] = value;
+        let t = m[accAt + 2 * i + 1]!;
+        t += b * value;
+        lt[col + r + 1] = -t / e;
+      }
+    }
+    for (; r < q; r++) {
+      const rq = r * q;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      s0 += l[rq + c]! * lt[c0 + c]!;
+      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
+      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
+      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
+      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
+      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
+      for (let j = j3; j < r; j++) {
+        const a = l[rq + j]!;
+        s0 += a * lt[c0 + j]!;
+        s1 += a * lt[c1 + j]!;
+        s2 += a * lt[c2 + j]!;
+        s3 += a * lt[c3 + j]!;
+      }
+      const d = l[rq + r]!;
+      lt[c0 + r] = -s0 / d;
+      lt[c1 + r] = -s1 / d;
+      lt[c2 + r] = -s2 / d;
+      lt[c3 + r] = -s3 / d;
+    }
+  }
+  for (; c < q; c++) {
+    const cq = c * q;
+    lt[cq + c] = 1 / l[cq + c]!;
+    for (let r = c + 1; r < q; r++) {
+      const rq = r * q;
+      let s = 0;
+      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
+      lt[cq + r] = -s / l[rq + r]!;
+    }
+  }
+}
+
+/**
+ * inverseScalar's loop on `m` (L^{-1} by columns in its first q * q doubles) writing A^{-1} at
+ * `outAt`, with the common sums of two rows a, a + 1 and four columns b in WebAssembly: lanes
+ * (a, a + 1), columns of L^{-1} interleaved in pairs at `pairsAt`, w_ir = (L^{-1})_{r b_i} read
+ * in place.
+ */
+function inverseOn(
+  m: Float64Array,
+  q: number,
+  wasm: DenseWasm,
+  pairsAt: number,
+  outAt: number,
+  accAt: number,
+): void {
+  for (let a = 0; a + 1 < q; a += 2) {
+    const at = pairsAt + a * q, aq = a * q;
+    for (let r = a; r < q; r++) {
+      m[at + 2 * r] = m[aq + r]!;
+      m[at + 2 * r + 1] = m[aq + q + r]!;
+    }
+  }
+  const lt = m, out = m.subarray(outAt, outAt + q * q);
+  let a = 0;
+  for (; a + 1 < q; a += 2) {
+    const aq = a * q, pq = aq + q;
+    let s = 0;
+    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
+    out[aq + a] = s;
+    let b = a + 1;
+    for (; b + 3 < q; b += 4) {
+      const b0 = b * q, b1 = b0 + q, b2 = b1 + q;
+      let s0 = 0, s1 = 0, s2 = 0, t0 = 0, t1 = 0, t2 = 0;
+      s0 += lt[aq + b]! * lt[b0 + b]!;
+      s0 += lt[aq + b + 1]! * lt[b0 + b + 1]!;
+      s0 += lt[aq + b + 2]! * lt[b0 + b + 2]!;
+      s1 += lt[aq + b + 1]! * lt[b1 + b + 1]!;
+      s1 += lt[aq + b + 2]! * lt[b1 + b + 2]!;
+      s2 += lt[aq + b + 2]! * lt[b2 + b + 2]!;
+      t0 += lt[pq + b]! * lt[b0 + b]!;
+      t0 += lt[pq + b + 1]! * lt[b0 + b + 1]!;
+      t0 += lt[pq + b + 2]! * lt[b0 + b + 2]!;
+      t1 += lt[pq + b + 1]! * lt[b1 + b + 1]!;
+      t1 += lt[pq + b + 2]! * lt[b1 + b + 2]!;
+      t2 += lt[pq + b + 2]! * lt[b2 + b + 2]!;
+      m[accAt] = s0;
+      m[accAt + 1] = t0;
+      m[accAt + 2] = s1;
+      m[accAt + 3] = t1;
+      m[accAt + 4] = s2;
+      m[accAt + 5] = t2;
+      m[accAt + 6] = 0;
+      m[accAt + 7] = 0;
+      const r3 = b + 3, w = 8 * r3;
+      wasm.add4(
+        8 * (pairsAt + a * q + 2 * r3),
+        w + 8 * b0,
+        w + 8 * b1,
+        w + 8 * b2,
+        w + 8 * (b2 + q),
+        q - r3,
+        8 * accAt,
+      );
+      for (let i = 0; i < 4; i++) {
+        symmetric(out, q, a, b + i, m[accAt + 2 * i]!);
+        symmetric(out, q, a + 1, b + i, m[accAt + 2 * i + 1]!);
+      }
+    }
+    for (; b < q; b++) {
+      const bq = b * q;
+      let s0 = 0, t0 = 0;
+      for (let r = b; r < q; r++) {
+        s0 += lt[aq + r]! * lt[bq + r]!;
+        t0 += lt[pq + r]! * lt[bq + r]!;
+      }
+      symmetric(out, q, a, b, s0);
+      symmetric(out, q, a + 1, b, t0);
+    }
+  }
+  if (a < q) {
+    const aq = a * q;
+    let s = 0;
+    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
+    out[aq + a] = s;
+  }
 }

@@ -21,9 +21,9 @@
 export class SubsetSums {
   /** Number of columns. */
   readonly k: number;
-  readonly #c2: Float64Array;
-  readonly #c3: Float64Array;
-  readonly #c4: Float64Array;
+  readonly #c2: Int32Array;
+  readonly #c3: Int32Array;
+  readonly #c4: Int32Array;
   readonly #one: Float64Array;
   readonly #two: Float64Array;
   readonly #three: Float64Array;
@@ -32,9 +32,9 @@ export class SubsetSums {
   /** Zero sums over the sets of at most four of k columns. */
   constructor(k: number) {
     this.k = k;
-    this.#c2 = new Float64Array(k);
-    this.#c3 = new Float64Array(k);
-    this.#c4 = new Float64Array(k);
+    this.#c2 = new Int32Array(k);
+    this.#c3 = new Int32Array(k);
+    this.#c4 = new Int32Array(k);
     for (let v = 0; v < k; v++) {
       this.#c2[v] = (v * (v - 1)) / 2;
       this.#c3[v] = (v * (v - 1) * (v - 2)) / 6;

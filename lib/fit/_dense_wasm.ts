@@ -1,0 +1,147 @@
+/**
+ * The inner loop of the dense kernels of lib/fit/_dense.ts in WebAssembly
+ * SIMD: four 2-lane sums updated together,
+ *
+ *     acc_i = acc_i + v_j * w_ij   (or acc_i - v_j * w_ij),  j = 0 .. count - 1,
+ *
+ * with v_j a pair of doubles (one per lane, 16 bytes apart per j) and w_ij
+ * one double per sum (8 bytes apart per j) read into both lanes. Each lane is
+ * one entry's own chain of adds: the product v_j w_ij rounded once, then
+ * added to the entry, j ascending, exactly as the scalar loops do
+ * (WebAssembly has no fused multiply-add), so the results are the same bits.
+ *
+ * The module is assembled below from a few opcodes (no toolchain, no binary
+ * file). {@linkcode denseWasm} is null where the runtime has no WebAssembly
+ * SIMD; the kernels then run their scalar loops.
+ *
+ * @module
+ */
+
+type Code = number[];
+
+const I32 = 0x7f, V128 = 0x7b, VOID = 0x40;
+const BLOCK = 0x02, LOOP = 0x03, BR = 0x0c, BR_IF = 0x0d, END = 0x0b;
+const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41;
+const I32_ADD = 0x6a, I32_SUB = 0x6b, I32_LT_U = 0x49, IF = 0x04;
+const SIMD = 0xfd;
+const V128_LOAD = [SIMD, 0x00], LOAD64_SPLAT = [SIMD, 0x0a], V128_STORE = [SIMD, 0x0b];
+const F64X2_ADD = [SIMD, 0xf0, 0x01], F64X2_SUB = [SIMD, 0xf1, 0x01];
+const F64X2_MUL = [SIMD, 0xf2, 0x01];
+
+function uleb(v: number): Code {
+  const out: Code = [];
+  do {
+    let byte = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (v !== 0);
+  return out;
+}
+
+// Parameters (all i32 byte addresses or counts) and locals of the loop.
+const P_V = 0, P_W = [1, 2, 3, 4], P_COUNT = 5, P_ACC = 6;
+const L_ACC = [7, 8, 9, 10], L_V = 11;
+
+/** The body of acc4(v, w0, w1, w2, w3, count, acc) with `combine` f64x2.add or f64x2.sub. */
+function loopBody(combine: Code): Code {
+  const get = (i: number): Code => [LOCAL_GET, i];
+  const set = (i: number): Code => [LOCAL_SET, i];
+  const bump = (i: number, by: number): Code => [...get(i), I32_CONST, by, I32_ADD, ...set(i)];
+  const code: Code = [];
+  L_ACC.forEach((acc, i) =>
+    code.push(...get(P_ACC), ...V128_LOAD, 4, ...uleb(16 * i), ...set(acc))
+  );
+  // One step j at byte offsets `at` past the stream pointers.
+  const step = (at: number): Code => {
+    const out: Code = [...get(P_V), ...V128_LOAD, 4, ...uleb(2 * at), ...set(L_V)];
+    L_ACC.forEach((acc, i) => {
+      out.push(...get(acc), ...get(L_V), ...get(P_W[i]!), ...LOAD64_SPLAT, 3, ...uleb(at));
+      out.push(...F64X2_MUL, ...combine, ...set(acc));
+    });
+    return out;
+  };
+  // Two steps per turn while two are left, then the last one: j stays ascending.
+  code.push(BLOCK, VOID, LOOP, VOID);
+  code.push(...get(P_COUNT), I32_CONST, 2, I32_LT_U, BR_IF, 1);
+  code.push(...step(0), ...step(8));
+  code.push(...bump(P_V, 32));
+  for (const w of P_W) code.push(...bump(w, 16));
+  code.push(...get(P_COUNT), I32_CONST, 2, I32_SUB, ...set(P_COUNT));
+  code.push(BR, 0, END, END);
+  code.push(...get(P_COUNT), IF, VOID, ...step(0), END);
+  L_ACC.forEach((acc, i) =>
+    code.push(...get(P_ACC), ...get(acc), ...V128_STORE, 4, ...uleb(16 * i))
+  );
+  return code;
+}
+
+function moduleBytes(): Uint8Array<ArrayBuffer> {
+  const section = (id: number, body: Code): Code => [id, ...uleb(body.length), ...body];
+  const name = (s: string): Code => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+  const vec = (items: Code[]): Code => [...uleb(items.length), ...items.flat()];
+  const body = (code: Code): Code => {
+    const b = [...vec([[...uleb(L_ACC.length + 1), V128]]), ...code, END];
+    return [...uleb(b.length), ...b];
+  };
+  return Uint8Array.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vec([[0x60, ...vec(Array(7).fill([I32])), 0]])),
+    ...section(3, vec([[0], [0]])),
+    ...section(5, vec([[0x00, 1]])),
+    ...section(
+      7,
+      vec([[...name("add4"), 0, 0], [...name("sub4"), 0, 1], [...name("memory"), 2, 0]]),
+    ),
+    ...section(10, vec([body(loopBody(F64X2_ADD)), body(loopBody(F64X2_SUB))])),
+  ]);
+}
+
+/** The loop's two forms over one growable memory. */
+export interface DenseWasm {
+  /** acc_i += v_j w_ij over j (addresses in bytes; acc holds four lane pairs, 64 bytes). */
+  readonly add4: (
+    v: number,
+    w0: number,
+    w1: number,
+    w2: number,
+    w3: number,
+    count: number,
+    acc: number,
+  ) => void;
+  /** acc_i -= v_j w_ij over j. */
+  readonly sub4: DenseWasm["add4"];
+  /** Float64Array over the first `doubles` doubles of the memory, grown when needed. */
+  view(doubles: number): Float64Array;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+let shared: DenseWasm | null | undefined;
+
+/**
+ * The loops, or null when the runtime has no WebAssembly SIMD. One instance
+ * serves every call (the kernels lay out their arrays from address 0 and
+ * copy their results out before returning).
+ */
+export function denseWasm(): DenseWasm | null {
+  if (shared !== undefined) return shared;
+  const bytes = moduleBytes();
+  compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes)
+    ? new WebAssembly.Module(bytes)
+    : null;
+  if (!compiled) return (shared = null);
+  const instance = new WebAssembly.Instance(compiled);
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  shared = {
+    add4: instance.exports.add4 as DenseWasm["add4"],
+    sub4: instance.exports.sub4 as DenseWasm["add4"],
+    view(doubles: number): Float64Array {
+      const bytes = doubles * 8;
+      if (bytes > 2 ** 31) throw new RangeError(`Cannot hold ${doubles} doubles in the kernel`);
+      const have = memory.buffer.byteLength;
+      if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
+      return new Float64Array(memory.buffer, 0, doubles);
+    },
+  };
+  return shared;
+}
