@@ -1,15 +1,18 @@
 /**
- * The bootstrap kernel's two hot loops in WebAssembly: the task counts of
- * a draw (xoshiro128** and `nextInt(G)`'s rejection rule in native 32-bit
- * integers) and X'Wy of eight draws (two draws per 128-bit SIMD
- * instruction). Both do exactly what the scalar code does, in the same
- * order: the same stream calls, and per lane count x y rounded once then
- * added to the entry, rows in row order. So the doubles are bit for bit
- * those of the scalar loops; tests/infer_wasm_kernel_test.ts compares them.
+ * The bootstrap kernel's block of eight draws in WebAssembly: the task
+ * counts (xoshiro128** and `nextInt(G)`'s rejection rule in native 32-bit
+ * integers), the counts packed for X'WX and its sum by pair lists or
+ * histogram bins, X'Wy (two draws per 128-bit SIMD instruction), and per
+ * draw the unpacking, Cholesky and solves. Each does exactly what the
+ * scalar code of bootstrap_kernel.ts and _linalg.ts does, in the same
+ * order: the same stream calls; per lane count x y rounded once then added
+ * to the entry, rows in row order; the same factorisation steps. So the
+ * doubles are bit for bit those of the scalar loops;
+ * tests/infer_wasm_kernel_test.ts and infer_xtx_hist_test.ts compare them.
  *
- * The module is assembled below from a few dozen opcodes (no toolchain, no
- * binary file). {@linkcode wasmKernel} returns null where the runtime has
- * no WebAssembly SIMD; the kernel then runs its scalar loops.
+ * The module is assembled with lib/core/_wasm.ts (no toolchain, no binary
+ * file). {@linkcode wasmKernel} returns null where the runtime has no
+ * WebAssembly SIMD; the kernel then runs its scalar loops.
  *
  * @module
  */
@@ -218,6 +221,7 @@ const scatterCode: Code = [1, 2, 4].flatMap((vectors) =>
 // the same operations in the same order (work[off[i] + j] is entry (i, j) of the packed triangle).
 const H = { work: 0, k: 1, off: 2, absent: 3, tol: 4 };
 const HL = { j: 5, i: 6, l: 7, offJ: 8, offI: 9, offL: 10, dOrig: 11, diag: 12, s: 13, u: 14 };
+// work and off are parameters 0 and 2 of both chol and solve.
 const offOf = (i: Code): Code => loadI32(i32At(get(H.off), i));
 const w = (index: Code): Code => f64At(get(H.work), index);
 const cholCode: Code = [

@@ -11,10 +11,10 @@
  * X'Wy is one pass over the rows in row order, adding count x y to the
  * columns present in the row (about M/2 of them), the eight draws' sums
  * of one entry side by side, so the memory read per draw is the sparse
- * design once, not once per metric and column. The counts and X'Wy run in
- * WebAssembly (_wasm_kernel.ts: native 32-bit integers for the stream, two
- * draws per SIMD add) where the runtime has it, with the same operations
- * in the same order as the scalar loops here, so the same bytes.
+ * design once, not once per metric and column. Where the runtime has
+ * WebAssembly SIMD the whole block runs there (_wasm_kernel.ts: native
+ * 32-bit integers for the stream, two draws per SIMD add), with the same
+ * operations in the same order as the scalar loops here, so the same bytes.
  *
  * Draw order (the reproducibility contract): one stream
  * `createPrng(seed)` (lib/core/prng.ts); draw d = 0, 1, ... makes
