@@ -74,6 +74,7 @@ import {
   wasmModule,
   xor,
 } from "../core/_wasm.ts";
+import type { ClusterSums } from "./cluster_sums.ts";
 
 /** Draws served per pass (the kernel's LANES). */
 const LANES = 8;
@@ -413,18 +414,19 @@ function compile(): WebAssembly.Module | null {
 }
 
 /** The per-task sums of a kernel problem (the fields of ClusterSums it reads). */
-export interface KernelSums {
-  readonly k: number;
-  readonly metricCount: number;
-  readonly clusterCount: number;
-  readonly pairStart: Int32Array;
-  readonly pairIndex: Int32Array;
-  readonly pairValue: Float64Array;
-  readonly rowCluster: Int32Array;
-  readonly rowColStart: Int32Array;
-  readonly rowCol: Int32Array;
-  readonly rowY: Float64Array;
-}
+export type KernelSums = Pick<
+  ClusterSums,
+  | "k"
+  | "metricCount"
+  | "clusterCount"
+  | "pairStart"
+  | "pairIndex"
+  | "pairValue"
+  | "rowCluster"
+  | "rowColStart"
+  | "rowCol"
+  | "rowY"
+>;
 
 /** A generator's state (FastStream's fields), advanced in place. */
 export interface StreamState {
