@@ -29,7 +29,7 @@ function randomSums(seed: number, n: number, g: number, k: number, m: number) {
 const bytes = (a: Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 Deno.test("wasm kernel: this runtime has WebAssembly SIMD, so the kernel uses it", () => {
-  ok(wasmKernel(randomSums(1, 10, 10, 3, 1)) !== null);
+  ok(wasmKernel(randomSums(1, 10, 10, 3, 1), { slots: 2 }) !== null);
 });
 
 Deno.test("wasm kernel: counts equal FastStream.drawCounts lane by lane, and the stream ends in the same state", () => {
@@ -37,7 +37,7 @@ Deno.test("wasm kernel: counts equal FastStream.drawCounts lane by lane, and the
   // about once per 64,000 calls, so its 24 draws below pass through the rejection.
   for (const g of [1, 2, 3, 7, 64, 400, 4096, 4000, 100_000]) {
     const sums = randomSums(g, g, g, 2, 1);
-    const wasm = wasmKernel(sums)!;
+    const wasm = wasmKernel(sums, { slots: 2 })!;
     for (const [seed, lanes] of [[1, 8], [20261201, 3], [2 ** 40 + 5, 8]] as const) {
       const scalar = new FastStream(seed), fast = new FastStream(seed);
       const want = new Float64Array(g * 8);

@@ -481,36 +481,43 @@ export interface KernelHistograms {
 }
 
 /**
- * The WebAssembly loops for these sums (and X'WX histograms), or null when
- * the runtime has no WebAssembly SIMD or the sums do not fit in 2 GiB.
+ * The WebAssembly loops for these sums, or null when the runtime has no
+ * WebAssembly SIMD or the sums do not fit in 2 GiB. X'WX comes from
+ * `histograms` when given (`scatterHist`), else from the pair lists
+ * (`scatter`); only the one used is copied. `slots` doubles hold a task's
+ * eight counts packed (8 / perDouble).
  */
-export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): WasmKernel | null {
+export function wasmKernel(
+  sums: KernelSums,
+  options: { readonly slots: number; readonly histograms?: KernelHistograms | undefined },
+): WasmKernel | null {
   if (compiled === undefined) compiled = compile();
   if (compiled === null) return null;
   const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
-  const { pairStart, pairIndex, pairValue } = sums;
+  const { slots, histograms } = options;
+  const pairs = histograms ? null : sums;
   const n = rowCluster.length, p = (k * (k + 1)) / 2, mk = m * k;
-  const unit = pairValue.every((v) => v === 1);
+  const unit = pairs === null || pairs.pairValue.every((v) => v === 1);
   // Byte offsets, 16-aligned, in the order of `sizes`.
   const sizes = {
     state: 16,
     xty: mk * LANES * 8,
     counts: g * LANES * 8,
-    packed: g * LANES * 8,
-    acc: p * LANES * 8,
+    packed: g * slots * 8,
+    acc: p * slots * 8,
     coef: LANES * mk * 8,
     work: p * 8,
     y: n * m * 8,
-    pairValue: unit ? 0 : pairValue.length * 8,
-    hist: (histograms?.bins ?? 0) * LANES * 8,
+    pairValue: unit ? 0 : pairs!.pairValue.length * 8,
+    hist: (histograms?.bins ?? 0) * slots * 8,
     entryCount: (histograms?.entryCount?.length ?? 0) * 8,
     entryStart: histograms ? (g + 1) * 4 : 0,
     entryBin: (histograms?.entryBin.length ?? 0) * 4,
     cluster: n * 4,
     colStart: (n + 1) * 4,
     col: rowCol.length * 4,
-    pairStart: (g + 1) * 4,
-    pairIndex: pairIndex.length * 4,
+    pairStart: pairs ? (g + 1) * 4 : 0,
+    pairIndex: (pairs?.pairIndex.length ?? 0) * 4,
     off: k * 4,
     absent: k,
     status: LANES,
@@ -527,12 +534,14 @@ export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): Was
   memory.grow(Math.ceil(end / 65536));
   const buffer = memory.buffer;
   new Float64Array(buffer, at.y, n * m).set(rowY);
-  if (!unit) new Float64Array(buffer, at.pairValue, pairValue.length).set(pairValue);
+  if (pairs) {
+    new Int32Array(buffer, at.pairStart, g + 1).set(pairs.pairStart);
+    new Int32Array(buffer, at.pairIndex, pairs.pairIndex.length).set(pairs.pairIndex);
+    if (!unit) new Float64Array(buffer, at.pairValue, pairs.pairValue.length).set(pairs.pairValue);
+  }
   new Int32Array(buffer, at.cluster, n).set(rowCluster);
   new Int32Array(buffer, at.colStart, n + 1).set(rowColStart);
   new Int32Array(buffer, at.col, rowCol.length).set(rowCol);
-  new Int32Array(buffer, at.pairStart, g + 1).set(pairStart);
-  new Int32Array(buffer, at.pairIndex, pairIndex.length).set(pairIndex);
   if (histograms) {
     new Int32Array(buffer, at.entryStart, g + 1).set(histograms.entryStart);
     new Int32Array(buffer, at.entryBin, histograms.entryBin.length).set(histograms.entryBin);
@@ -547,7 +556,7 @@ export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): Was
   for (let i = 0; i < k; i++) off[i] = (i * (2 * k - i + 1)) / 2 - i;
   const state = new Int32Array(buffer, at.state, 4);
   const counts = new Float64Array(buffer, at.counts, g * LANES);
-  const acc = new Float64Array(buffer, at.acc, p * LANES);
+  const acc = new Float64Array(buffer, at.acc, p * slots);
   const xtyOut = new Float64Array(buffer, at.xty, mk * LANES);
   const e = instance.exports as Record<string, (...args: number[]) => number>;
   // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
@@ -559,7 +568,7 @@ export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): Was
   };
   return {
     counts,
-    packed: new Float64Array(buffer, at.packed, g * LANES),
+    packed: new Float64Array(buffer, at.packed, g * slots),
     acc,
     coefficients: new Float64Array(buffer, at.coef, LANES * mk),
     status: new Uint8Array(buffer, at.status, LANES),
@@ -577,7 +586,7 @@ export function wasmKernel(sums: KernelSums, histograms?: KernelHistograms): Was
       acc.fill(0);
       e.scatter!(at.packed, g, slots, at.pairStart, at.pairIndex, unit ? 0 : at.pairValue, at.acc);
     },
-    hist: new Float64Array(buffer, at.hist, (histograms?.bins ?? 0) * LANES),
+    hist: new Float64Array(buffer, at.hist, (histograms?.bins ?? 0) * slots),
     scatterHist(slots) {
       const counted = histograms?.entryCount ? at.entryCount : 0;
       e.scatter!(at.packed, g, slots, at.entryStart, at.entryBin, counted, at.hist);

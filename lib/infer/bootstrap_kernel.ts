@@ -188,21 +188,12 @@ export function bootstrapKernel(
     ? xtxHistWins(sums, histPlan)
     : options.xtx === "histogram";
   const stream = new FastStream(seed);
-  const wasm = options.wasm === false ? null : wasmKernel(sums, useHist ? histPlan : undefined);
-  if (options.wasm === true && !wasm) {
-    throw new RangeError("Cannot bootstrap: this runtime has no WebAssembly SIMD");
-  }
-  if (wasm) wasm.skip(stream, first);
-  else for (let d = 0; d < first; d++) stream.skipCounts(g);
   const count = last - first;
   const coefficients = new Float64Array(count * m * k);
   const status = new Uint8Array(count);
   const p = packedSize(k);
   const { rowCluster, rowColStart, rowCol, rowY } = sums;
   const { pairStart, pairIndex, pairValue } = sums;
-  // LANES draws at a time: counts interleaved as counts[c * LANES + l], so one
-  // pass over the rows serves LANES draws.
-  const counts = wasm ? wasm.counts : new Float64Array(g * LANES);
   // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest
   // task) = bound. X'WX is integer, so lanes are packed into one double's
   // 53-bit mantissa: four lanes of 13 bits (bound < 2^13), two of 26 bits
@@ -213,6 +204,17 @@ export function bootstrapKernel(
   const perDouble = bound < 2 ** 13 ? 4 : bound < 2 ** 26 ? 2 : 1;
   const shift = perDouble === 4 ? 2 ** 13 : perDouble === 2 ? 2 ** 26 : 0;
   const slots = LANES / perDouble;
+  const wasm = options.wasm === false
+    ? null
+    : wasmKernel(sums, { slots, histograms: useHist ? histPlan : undefined });
+  if (options.wasm === true && !wasm) {
+    throw new RangeError("Cannot bootstrap: this runtime has no WebAssembly SIMD");
+  }
+  if (wasm) wasm.skip(stream, first);
+  else for (let d = 0; d < first; d++) stream.skipCounts(g);
+  // LANES draws at a time: counts interleaved as counts[c * LANES + l], so one
+  // pass over the rows serves LANES draws.
+  const counts = wasm ? wasm.counts : new Float64Array(g * LANES);
   // The scalar loops' scratch (WebAssembly keeps its own in its memory).
   const scalar = wasm ? 0 : 1;
   const packed = new Float64Array(scalar * g * slots);
