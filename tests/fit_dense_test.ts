@@ -14,6 +14,7 @@ import {
   choleskyLower,
   inverseFromLowerInverse,
   lowerInverseByColumns,
+  rowDots,
 } from "../lib/fit/_dense.ts";
 import { denseWasm } from "../lib/fit/_dense_wasm.ts";
 
@@ -156,4 +157,39 @@ Deno.test("dense kernels: a pivot at or below its floor stops the Cholesky as th
     nan[q * q - 1] = NaN;
     deepEqual(check(nan, q, new Float64Array(q)), "refused");
   }
+});
+
+Deno.test("rowDots: A B' entry by entry as the plain dot products of rows, both paths", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 9 }),
+      fc.integer({ min: 1, max: 11 }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 5, maxLength: 50 }),
+      (rowsA, rowsB, width, values) => {
+        const at = (i: number) => values[i % values.length]! * Math.cos(i);
+        const a = Float64Array.from({ length: rowsA * width }, (_, i) => at(i));
+        const b = Float64Array.from({ length: rowsB * width }, (_, i) => at(3 * i + 1));
+        const want = new Float64Array(rowsA * rowsB);
+        for (let i = 0; i < rowsA; i++) {
+          for (let r = 0; r < rowsB; r++) {
+            let s = 0;
+            for (let j = 0; j < width; j++) s += a[i * width + j]! * b[r * width + j]!;
+            want[i * rowsB + r] = s;
+          }
+        }
+        for (const simd of [false, true]) {
+          const got = rowDots(a, rowsA, b, rowsB, width, { simd });
+          ok(
+            same(got, want, 1, false) && got.every((v, i) => Object.is(v, want[i])),
+            `simd ${simd}`,
+          );
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+  // A known product: [[1, 2], [3, 4]] times the transpose of [[5, 6], [7, 8]].
+  const small = rowDots(Float64Array.of(1, 2, 3, 4), 2, Float64Array.of(5, 6, 7, 8), 2, 2);
+  deepEqual([...small], [17, 23, 39, 53]);
 });

@@ -638,3 +638,85 @@ function inverseOn(
     out[aq + a] = s;
   }
 }
+
+/**
+ * C = A B' for row-major A (rowsA x width) and B (rowsB x width): entry (i, r)
+ * is sum_j A_ij B_rj with j ascending, the plain dot product of two rows.
+ *
+ * @param a A, row-major.
+ * @param rowsA Rows of A.
+ * @param b B, row-major.
+ * @param rowsB Rows of B.
+ * @param width Columns of both.
+ * @returns C, row-major rowsA x rowsB.
+ */
+export function rowDots(
+  a: Float64Array,
+  rowsA: number,
+  b: Float64Array,
+  rowsB: number,
+  width: number,
+  options: DenseOptions = {},
+): Float64Array {
+  const wasm = options.simd === false || width < SIMD_FROM ? null : denseWasm();
+  const out = new Float64Array(rowsA * rowsB);
+  let i = 0, m: Float64Array | null = null, pairsAt = 0, accAt = 0;
+  if (wasm) {
+    pairsAt = even(rowsB * width);
+    accAt = pairsAt + 2 * width;
+    m = wasm.view(accAt + 8);
+    m.set(b);
+  }
+  for (; m && i + 1 < rowsA; i += 2) {
+    // Rows i and i + 1 of A interleaved (the lanes), four rows of B at a time in place.
+    const ai = i * width, ah = ai + width;
+    for (let j = 0; j < width; j++) {
+      m[pairsAt + 2 * j] = a[ai + j]!;
+      m[pairsAt + 2 * j + 1] = a[ah + j]!;
+    }
+    rowPairDots(m, wasm!, out, i, rowsB, width, pairsAt, accAt);
+  }
+  for (; i < rowsA; i++) {
+    const ai = i * width;
+    for (let r = 0; r < rowsB; r++) {
+      const br = r * width;
+      let s = 0;
+      for (let j = 0; j < width; j++) s += a[ai + j]! * b[br + j]!;
+      out[i * rowsB + r] = s;
+    }
+  }
+  return out;
+}
+
+/** Row i and i + 1 of rowDots' C: the pair interleaved at `pairsAt`, B from address 0. */
+function rowPairDots(
+  m: Float64Array,
+  wasm: DenseWasm,
+  out: Float64Array,
+  i: number,
+  rowsB: number,
+  width: number,
+  pairsAt: number,
+  accAt: number,
+): void {
+  let r = 0;
+  for (; r + 3 < rowsB; r += 4) {
+    m.fill(0, accAt, accAt + 8);
+    const w = 8 * r * width, step = 8 * width;
+    wasm.add4(8 * pairsAt, w, w + step, w + 2 * step, w + 3 * step, width, 8 * accAt);
+    for (let l = 0; l < 4; l++) {
+      out[i * rowsB + r + l] = m[accAt + 2 * l]!;
+      out[(i + 1) * rowsB + r + l] = m[accAt + 2 * l + 1]!;
+    }
+  }
+  for (; r < rowsB; r++) {
+    const br = r * width;
+    let s = 0, t = 0;
+    for (let j = 0; j < width; j++) {
+      s += m[pairsAt + 2 * j]! * m[br + j]!;
+      t += m[pairsAt + 2 * j + 1]! * m[br + j]!;
+    }
+    out[i * rowsB + r] = s;
+    out[(i + 1) * rowsB + r] = t;
+  }
+}

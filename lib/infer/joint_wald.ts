@@ -8,7 +8,7 @@
  * @module
  */
 
-import { choleskyLower } from "../fit/_dense.ts";
+import { choleskyLower, rowDots } from "../fit/_dense.ts";
 import { extendFit, gramInverse, projectionOnX } from "../fit/augment.ts";
 import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
 import type { DesignFactorization } from "../fit/factor.ts";
@@ -175,7 +175,7 @@ export function jointWald(
     for (let i = 0; i < n; i++) if (!(1 - f.leverage[i]! >= LEVERAGE_DOUBT)) return fallback();
   }
   if (!isBinary(z) || !isBinary(x)) return fallback();
-  const rows = new RowEntries(z, q, x, k);
+  const rows = new RowEntries(z, q, x, k, n);
   const sets = columns.products ? productSets(columns.products, rows, n) : null;
   // Z'Z (upper), X'Z (k x q), Z'e, X'e.
   const ztz = new Float64Array(q * q), xtz = new Float64Array(k * q);
@@ -241,7 +241,10 @@ export function jointWald(
   return statistic === null ? null : { statistic, route: "sums" };
 }
 
-/** The columns of the ones of one row of Z and of X (both 0/1), reloaded row by row. */
+/**
+ * The columns of the ones of every row of Z and of X (both 0/1), listed once
+ * (rows after rows, columns ascending) and loaded row by row.
+ */
 class RowEntries {
   /** Columns of z_i's ones (the first m). */
   readonly zIdx: Int32Array;
@@ -255,15 +258,21 @@ class RowEntries {
   readonly q: number;
   /** Columns of X. */
   readonly k: number;
+  /** Row i's columns of Z are zList[zStart[i] .. zStart[i + 1]). */
+  readonly zStart: Int32Array;
+  /** The columns of Z's ones, row after row. */
+  readonly zList: Int32Array;
+  readonly #xStart: Int32Array;
+  readonly #xList: Int32Array;
   readonly #z: ArrayLike<number>;
-  readonly #x: ArrayLike<number>;
-  constructor(z: ArrayLike<number>, q: number, x: ArrayLike<number>, k: number) {
+  constructor(z: ArrayLike<number>, q: number, x: ArrayLike<number>, k: number, n: number) {
     this.#z = z;
-    this.#x = x;
     this.q = q;
     this.k = k;
     this.zIdx = new Int32Array(q);
     this.xIdx = new Int32Array(k);
+    [this.zStart, this.zList] = ones(z, n, q);
+    [this.#xStart, this.#xList] = ones(x, n, k);
   }
   /** Entry (i, t) of Z. */
   z(i: number, t: number): number {
@@ -271,13 +280,31 @@ class RowEntries {
   }
   /** Loads row i into zIdx, xIdx, m and mx. */
   load(i: number): void {
-    const z = this.#z, x = this.#x, q = this.q, k = this.k;
-    let m = 0, mx = 0;
-    for (let t = 0, at = i * q; t < q; t++) if (z[at + t] !== 0) this.zIdx[m++] = t;
-    for (let j = 0, at = i * k; j < k; j++) if (x[at + j] !== 0) this.xIdx[mx++] = j;
-    this.m = m;
-    this.mx = mx;
+    const from = this.zStart[i]!, to = this.zStart[i + 1]!;
+    this.zIdx.set(this.zList.subarray(from, to));
+    this.m = to - from;
+    const xFrom = this.#xStart[i]!, xTo = this.#xStart[i + 1]!;
+    this.xIdx.set(this.#xList.subarray(xFrom, xTo));
+    this.mx = xTo - xFrom;
   }
+}
+
+/** The columns of the nonzero entries of a row-major n x width matrix, row after row. */
+function ones(values: ArrayLike<number>, n: number, width: number): [Int32Array, Int32Array] {
+  const start = new Int32Array(n + 1);
+  let list = new Int32Array(Math.max(16, n * 4));
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    const at = i * width;
+    if (e + width > list.length) {
+      const grown = new Int32Array(Math.max(2 * list.length, e + width));
+      grown.set(list.subarray(0, e));
+      list = grown;
+    }
+    for (let t = 0; t < width; t++) if (values[at + t] !== 0) list[e++] = t;
+    start[i + 1] = e;
+  }
+  return [start, list.slice(0, e)];
 }
 
 /** The pairs of X's columns of the columns of Z (z_t = x_{a[t]} x_{b[t]}). */
@@ -387,7 +414,8 @@ function hc3Middle(
   const weighted = sets ? new SubsetSums(k) : null;
   const { zIdx, xIdx } = rows;
   // B = P S^{-1} (k x q) and C = P S^{-1} P' (k x k) for the leverages.
-  const bm = projectThroughInverse(pm, sInv, k, q);
+  // B_ja = sum_b P_jb S^{-1}_ab (b ascending): S^{-1} is symmetric, so its rows serve as columns.
+  const bm = rowDots(pm, k, sInv, q, q);
   const cm = new Float64Array(k * k);
   for (let j = 0; j < k; j++) {
     for (let l = j; l < k; l++) {
@@ -509,48 +537,6 @@ function hc3Middle(
     }
   }
   return ztoz;
-}
-
-/**
- * B = P S^{-1} (row-major k x q) for a symmetric S^{-1}: entry (j, a) is
- * sum_b P_jb S^{-1}_ba with b ascending, read along row a of S^{-1} (the same
- * values as its column), four rows of P at a time.
- */
-function projectThroughInverse(
-  pm: Float64Array,
-  sInv: Float64Array,
-  k: number,
-  q: number,
-): Float64Array {
-  const bm = new Float64Array(k * q);
-  let j = 0;
-  for (; j + 3 < k; j += 4) {
-    const p0 = j * q, p1 = p0 + q, p2 = p1 + q, p3 = p2 + q;
-    for (let a = 0; a < q; a++) {
-      const aq = a * q;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      for (let b = 0; b < q; b++) {
-        const v = sInv[aq + b]!;
-        s0 += pm[p0 + b]! * v;
-        s1 += pm[p1 + b]! * v;
-        s2 += pm[p2 + b]! * v;
-        s3 += pm[p3 + b]! * v;
-      }
-      bm[p0 + a] = s0;
-      bm[p1 + a] = s1;
-      bm[p2 + a] = s2;
-      bm[p3 + a] = s3;
-    }
-  }
-  for (; j < k; j++) {
-    const jq = j * q;
-    for (let a = 0; a < q; a++) {
-      let s = 0;
-      for (let b = 0; b < q; b++) s += pm[jq + b]! * sInv[a * q + b]!;
-      bm[jq + a] = s;
-    }
-  }
-  return bm;
 }
 
 /**
