@@ -186,20 +186,10 @@ export function jointWald(
     rows.load(i);
     const { m, mx } = rows;
     const e = residuals[i]!;
-    for (let a = 0; a < m; a++) zte[zIdx[a]!] = zte[zIdx[a]!]! + e;
-    for (let c = 0; c < mx; c++) xte[xIdx[c]!] = xte[xIdx[c]!]! + e;
-    if (counts) {
-      counts.add(xIdx, mx, 1);
-      continue;
-    }
-    for (let a = 0; a < m; a++) {
-      const row = zIdx[a]! * q;
-      for (let b = a; b < m; b++) ztz[row + zIdx[b]!] = ztz[row + zIdx[b]!]! + 1;
-    }
-    for (let c = 0; c < mx; c++) {
-      const row = xIdx[c]! * q;
-      for (let a = 0; a < m; a++) xtz[row + zIdx[a]!] = xtz[row + zIdx[a]!]! + 1;
-    }
+    addAt(zIdx, m, e, zte);
+    addAt(xIdx, mx, e, xte);
+    if (counts) counts.add(xIdx, mx, 1);
+    else rowPairCounts(xIdx, mx, zIdx, m, q, ztz, xtz);
   }
   if (counts) readProducts(counts, sets!, ztz, xtz, null);
   // P = (X'X)^{-1} X'Z, k x q.
@@ -274,9 +264,11 @@ class RowEntries {
     [this.zStart, this.zList] = ones(z, n, q);
     [this.#xStart, this.#xList] = ones(x, n, k);
   }
-  /** Entry (i, t) of Z. */
-  z(i: number, t: number): number {
-    return this.#z[i * this.q + t]!;
+  /** Row i of Z. */
+  zRow(i: number): ArrayLike<number> {
+    const z = this.#z, from = i * this.q;
+    if (ArrayBuffer.isView(z)) return (z as Uint8Array).subarray(from, from + this.q);
+    return Array.prototype.slice.call(z, from, from + this.q) as number[];
   }
   /** Loads row i into zIdx, xIdx, m and mx. */
   load(i: number): void {
@@ -287,6 +279,18 @@ class RowEntries {
     this.xIdx.set(this.#xList.subarray(xFrom, xTo));
     this.mx = xTo - xFrom;
   }
+}
+
+/** Appends to list from e the columns t < width with values[at + t] nonzero; returns the new end. */
+function listOnes(
+  values: ArrayLike<number>,
+  at: number,
+  width: number,
+  list: Int32Array,
+  e: number,
+): number {
+  for (let t = 0; t < width; t++) if (values[at + t] !== 0) list[e++] = t;
+  return e;
 }
 
 /** The columns of the nonzero entries of a row-major n x width matrix, row after row. */
@@ -301,7 +305,7 @@ function ones(values: ArrayLike<number>, n: number, width: number): [Int32Array,
       grown.set(list.subarray(0, e));
       list = grown;
     }
-    for (let t = 0; t < width; t++) if (values[at + t] !== 0) list[e++] = t;
+    e = listOnes(values, at, width, list, e);
     start[i + 1] = e;
   }
   return [start, list.slice(0, e)];
@@ -343,14 +347,13 @@ function productSets(
     rows.load(i);
     const { m, mx, xIdx } = rows;
     for (let c = 0; c < mx; c++) present[xIdx[c]!] = 1;
-    for (let t = 0; t < q; t++) {
-      if (rows.z(i, t) !== (present[a[t]!]! & present[b[t]!]!)) {
-        throw new RangeError(
-          `Cannot test the columns: row ${i} of column ${t} is not the product of columns ${
-            a[t]
-          } and ${b[t]}`,
-        );
-      }
+    const t = firstMismatch(rows.zRow(i), present, a, b);
+    if (t >= 0) {
+      throw new RangeError(
+        `Cannot test the columns: row ${i} of column ${t} is not the product of columns ${
+          a[t]
+        } and ${b[t]}`,
+      );
     }
     for (let c = 0; c < mx; c++) present[xIdx[c]!] = 0;
     pairWork += (m * (m + 1)) / 2 + m * mx;
@@ -358,6 +361,34 @@ function productSets(
   }
   setWork += SubsetSums.sets(k, 4) + SubsetSums.sets(k, 3) + (q * (q + 1)) / 2 + k * q;
   return setWork < pairWork ? { a, b } : null;
+}
+
+/** Row t of Z'Z (from column t on) and column t of X'Z, from the set sums. */
+function readProductRow(
+  sums: SubsetSums,
+  sets: ProductSets,
+  t: number,
+  ztz: Float64Array,
+  xtz: Float64Array,
+): void {
+  const { a, b } = sets;
+  const q = a.length, k = sums.k;
+  const at = a[t]!, bt = b[t]!, tq = t * q;
+  for (let u = t; u < q; u++) ztz[tq + u] = sums.pairs(at, bt, a[u]!, b[u]!);
+  for (let j = 0; j < k; j++) xtz[j * q + t] = sums.withPair(j, at, bt);
+}
+
+/** The first t with z_t not present[a_t] & present[b_t], or -1. */
+function firstMismatch(
+  z: ArrayLike<number>,
+  present: Uint8Array,
+  a: Int32Array,
+  b: Int32Array,
+): number {
+  for (let t = 0; t < a.length; t++) {
+    if (z[t] !== (present[a[t]!]! & present[b[t]!]!)) return t;
+  }
+  return -1;
 }
 
 /**
@@ -371,13 +402,8 @@ function readProducts(
   xtz: Float64Array,
   xtx: Float64Array | null,
 ): void {
-  const { a, b } = sets;
-  const q = a.length, k = sums.k;
-  for (let t = 0; t < q; t++) {
-    const at = a[t]!, bt = b[t]!, tq = t * q;
-    for (let u = t; u < q; u++) ztz[tq + u] = sums.pairs(at, bt, a[u]!, b[u]!);
-    for (let j = 0; j < k; j++) xtz[j * q + t] = sums.withPair(j, at, bt);
-  }
+  const q = sets.a.length, k = sums.k;
+  for (let t = 0; t < q; t++) readProductRow(sums, sets, t, ztz, xtz);
   if (xtx) {
     for (let j = 0; j < k; j++) for (let l = j; l < k; l++) xtx[j * k + l] = sums.pair(j, l);
   }
@@ -435,67 +461,21 @@ function hc3Middle(
   for (let i = 0; i < n; i++) {
     rows.load(i);
     const { m, mx } = rows;
-    // z_i'S^{-1}z_i - 2 z_i'S^{-1}P'x_i + x_i'P S^{-1}P'x_i.
-    let zz = 0, zx = 0, xx = 0;
-    // Two entries of z_i at once (two independent sums, each in the order of b).
-    let a = 0;
-    for (; a + 1 < m; a += 2) {
-      const ta = zIdx[a]!, at = ta * q, tb = zIdx[a + 1]!, bt = tb * q;
-      let s = 0, t = 0;
-      s += sInv[at + tb]!;
-      for (let b = a + 2; b < m; b++) {
-        const u = zIdx[b]!;
-        s += sInv[at + u]!;
-        t += sInv[bt + u]!;
-      }
-      zz += sInv[at + ta]! + 2 * s;
-      zz += sInv[bt + tb]! + 2 * t;
-    }
-    if (a < m) zz += sInv[zIdx[a]! * (q + 1)]!; // its sum over later entries is empty
-    for (let c = 0; c < mx; c++) {
-      const j = xIdx[c]!, bj = j * q, cj = j * k;
-      for (let a = 0; a < m; a++) zx += bm[bj + zIdx[a]!]!;
-      let t = 0;
-      for (let d = c + 1; d < mx; d++) t += cm[cj + xIdx[d]!]!;
-      xx += cm[cj + j]! + 2 * t;
-    }
+    // z_i'S^{-1}z_i - 2 z_i'S^{-1}P'x_i + x_i'P S^{-1}P'x_i. Each row's loops are small
+    // functions of their own, so they are optimised after a few rows (the one call of this
+    // function would otherwise run them in its on-stack-replacement tiers).
+    const zz = rowQuadratic(zIdx, m, sInv, q);
+    const zx = rowCross(xIdx, mx, zIdx, m, bm, q);
+    const xx = rowQuadratic(xIdx, mx, cm, k);
     const oneMinusH = 1 - (leverage[i]! + (zz - 2 * zx + xx));
     if (!(oneMinusH >= LEVERAGE_DOUBT)) return null;
     const r = residual(i);
     let w = r * r;
     w /= oneMinusH * oneMinusH;
     if (w === 0) continue;
-    // Two rows of P at once: each entry still adds them in the order of c.
-    px.fill(0);
-    let c = 0;
-    for (; c + 1 < mx; c += 2) {
-      const jq = xIdx[c]! * q, lq = xIdx[c + 1]! * q;
-      for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]! + pm[lq + t]!;
-    }
-    if (c < mx) {
-      const jq = xIdx[c]! * q;
-      for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]!;
-    }
-    for (let a = 0; a < m; a++) zi[zIdx[a]!] = 1;
-    for (let t = 0; t < q; t++) {
-      const ez = zi[t]! - px[t]!, magnitude = zi[t]! + Math.abs(px[t]!);
-      entry[t] = entry[t]! + w * ez * ez;
-      terms[t] = terms[t]! + w * magnitude * magnitude;
-    }
-    for (let a = 0; a < m; a++) zi[zIdx[a]!] = 0;
-    if (weighted) {
-      weighted.add(xIdx, mx, w);
-      continue;
-    }
-    for (let a = 0; a < m; a++) {
-      const at = zIdx[a]! * q;
-      for (let b = a; b < m; b++) ztoz[at + zIdx[b]!] = ztoz[at + zIdx[b]!]! + w;
-    }
-    for (let c = 0; c < mx; c++) {
-      const j = xIdx[c]!, at = j * q, ak = j * k;
-      for (let a = 0; a < m; a++) xtoz[at + zIdx[a]!] = xtoz[at + zIdx[a]!]! + w;
-      for (let d = c; d < mx; d++) xtox[ak + xIdx[d]!] = xtox[ak + xIdx[d]!]! + w;
-    }
+    rowCancellation(xIdx, mx, zIdx, m, pm, q, w, px, zi, entry, terms);
+    if (weighted) weighted.add(xIdx, mx, w);
+    else rowPairSums(xIdx, mx, zIdx, m, q, k, w, ztoz, xtoz, xtox);
   }
   for (let t = 0; t < q; t++) if (!(terms[t]! <= CANCELLATION_LIMIT * entry[t]!)) return null;
   if (weighted) readProducts(weighted, sets!, ztoz, xtoz, xtox);
@@ -537,6 +517,133 @@ function hc3Middle(
     }
   }
   return ztoz;
+}
+
+/** Adds v to into[idx[0..m)]. */
+function addAt(idx: Int32Array, m: number, v: number, into: Float64Array): void {
+  for (let a = 0; a < m; a++) into[idx[a]!] = into[idx[a]!]! + v;
+}
+
+/** Adds 1 to Z'Z (upper) and X'Z at row i's pairs of ones. */
+function rowPairCounts(
+  xIdx: Int32Array,
+  mx: number,
+  zIdx: Int32Array,
+  m: number,
+  q: number,
+  ztz: Float64Array,
+  xtz: Float64Array,
+): void {
+  for (let a = 0; a < m; a++) {
+    const row = zIdx[a]! * q;
+    for (let b = a; b < m; b++) ztz[row + zIdx[b]!] = ztz[row + zIdx[b]!]! + 1;
+  }
+  for (let c = 0; c < mx; c++) {
+    const row = xIdx[c]! * q;
+    for (let a = 0; a < m; a++) xtz[row + zIdx[a]!] = xtz[row + zIdx[a]!]! + 1;
+  }
+}
+
+/**
+ * sum_a (A_{t_a t_a} + 2 sum_{b > a} A_{t_a t_b}) over the first m indices t of `idx` (A
+ * symmetric, order q), a ascending; two a at once, each inner sum b ascending.
+ */
+function rowQuadratic(idx: Int32Array, m: number, matrix: Float64Array, q: number): number {
+  let sum = 0, a = 0;
+  for (; a + 1 < m; a += 2) {
+    const ta = idx[a]!, at = ta * q, tb = idx[a + 1]!, bt = tb * q;
+    let s = 0, t = 0;
+    s += matrix[at + tb]!;
+    for (let b = a + 2; b < m; b++) {
+      const u = idx[b]!;
+      s += matrix[at + u]!;
+      t += matrix[bt + u]!;
+    }
+    sum += matrix[at + ta]! + 2 * s;
+    sum += matrix[bt + tb]! + 2 * t;
+  }
+  if (a < m) {
+    const ta = idx[a]!;
+    sum += matrix[ta * q + ta]! + 2 * 0; // the same expression with an empty inner sum
+  }
+  return sum;
+}
+
+/** x_i'B z_i: sum over x_i's ones j (ascending) of the sum over z_i's ones t of B_jt, one chain. */
+function rowCross(
+  xIdx: Int32Array,
+  mx: number,
+  zIdx: Int32Array,
+  m: number,
+  bm: Float64Array,
+  q: number,
+): number {
+  let zx = 0;
+  for (let c = 0; c < mx; c++) {
+    const bj = xIdx[c]! * q;
+    for (let a = 0; a < m; a++) zx += bm[bj + zIdx[a]!]!;
+  }
+  return zx;
+}
+
+/**
+ * Adds row i's w ez_it^2 to `entry` and w (z_it + |(P'x_i)_t|)^2 to `terms` (P'x_i summed two
+ * rows of P at a time, each entry in the order of x_i's ones).
+ */
+function rowCancellation(
+  xIdx: Int32Array,
+  mx: number,
+  zIdx: Int32Array,
+  m: number,
+  pm: Float64Array,
+  q: number,
+  w: number,
+  px: Float64Array,
+  zi: Uint8Array,
+  entry: Float64Array,
+  terms: Float64Array,
+): void {
+  px.fill(0);
+  let c = 0;
+  for (; c + 1 < mx; c += 2) {
+    const jq = xIdx[c]! * q, lq = xIdx[c + 1]! * q;
+    for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]! + pm[lq + t]!;
+  }
+  if (c < mx) {
+    const jq = xIdx[c]! * q;
+    for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]!;
+  }
+  for (let a = 0; a < m; a++) zi[zIdx[a]!] = 1;
+  for (let t = 0; t < q; t++) {
+    const ez = zi[t]! - px[t]!, magnitude = zi[t]! + Math.abs(px[t]!);
+    entry[t] = entry[t]! + w * ez * ez;
+    terms[t] = terms[t]! + w * magnitude * magnitude;
+  }
+  for (let a = 0; a < m; a++) zi[zIdx[a]!] = 0;
+}
+
+/** Adds w to Z'ΩZ (upper), X'ΩZ and X'ΩX (upper) at row i's pairs of ones. */
+function rowPairSums(
+  xIdx: Int32Array,
+  mx: number,
+  zIdx: Int32Array,
+  m: number,
+  q: number,
+  k: number,
+  w: number,
+  ztoz: Float64Array,
+  xtoz: Float64Array,
+  xtox: Float64Array,
+): void {
+  for (let a = 0; a < m; a++) {
+    const at = zIdx[a]! * q;
+    for (let b = a; b < m; b++) ztoz[at + zIdx[b]!] = ztoz[at + zIdx[b]!]! + w;
+  }
+  for (let c = 0; c < mx; c++) {
+    const j = xIdx[c]!, at = j * q, ak = j * k;
+    for (let a = 0; a < m; a++) xtoz[at + zIdx[a]!] = xtoz[at + zIdx[a]!]! + w;
+    for (let d = c; d < mx; d++) xtox[ak + xIdx[d]!] = xtox[ak + xIdx[d]!]! + w;
+  }
 }
 
 /**
