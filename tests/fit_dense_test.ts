@@ -15,6 +15,7 @@ import {
   inverseFromLowerInverse,
   lowerInverseByColumns,
   rowDots,
+  spdInverse,
 } from "../lib/fit/_dense.ts";
 import { denseWasm } from "../lib/fit/_dense_wasm.ts";
 
@@ -95,6 +96,11 @@ function check(a: Float64Array, q: number, floor: Float64Array): "factored" | "r
     ok(same(lt, want.lt, q, false), `L^{-1} differs at q = ${q}, simd ${simd}`);
     inverse = inverseFromLowerInverse(lt, q, { simd });
     ok(same(inverse, want.inverse, q, false), `inverse differs at q = ${q}, simd ${simd}`);
+  }
+  for (const simd of [false, true]) {
+    const whole = spdInverse(a.slice(), q, floor, { simd });
+    deepEqual(whole === null, want === null, `spdInverse decision at q = ${q}, simd ${simd}`);
+    if (whole && want) ok(same(whole, want.inverse, q, false), `spdInverse at q = ${q}`);
   }
   if (!want) return "refused";
   // Independent check: A A^{-1} = I to rounding.

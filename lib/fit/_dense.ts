@@ -283,7 +283,7 @@ export function inverseFromLowerInverse(
   const size = even(q * q), accAt = 3 * size;
   const mem = wasm.view(accAt + 8);
   mem.set(lt);
-  inverseOn(mem, q, wasm, size, 2 * size, accAt);
+  inverseOn(mem, q, wasm, 0, size, 2 * size, accAt);
   return mem.slice(2 * size, 2 * size + q * q);
 }
 
@@ -359,6 +359,39 @@ function inverseScalar(lt: Float64Array, q: number): Float64Array {
 function symmetric(out: Float64Array, q: number, a: number, b: number, v: number): void {
   out[a * q + b] = v;
   out[b * q + a] = v;
+}
+
+/**
+ * A^{-1} of a symmetric positive definite A by {@linkcode choleskyLower},
+ * {@linkcode lowerInverseByColumns} and {@linkcode inverseFromLowerInverse}
+ * in turn (the same bits), kept in the WebAssembly memory from the first step
+ * to the last where the runtime has SIMD; null when a pivot is not above its
+ * floor.
+ *
+ * @param l A, lower triangle read (the array may be overwritten).
+ * @param q Order.
+ * @param floor The bound each pivot d_t must exceed.
+ * @returns The symmetric inverse, row-major q x q, or null.
+ */
+export function spdInverse(
+  l: Float64Array,
+  q: number,
+  floor: ArrayLike<number>,
+  options: DenseOptions = {},
+): Float64Array | null {
+  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  if (!wasm) {
+    if (!choleskyScalar(l, q, floor)) return null;
+    return inverseScalar(lowerInverseScalar(l, q), q);
+  }
+  // L at 0, the interleaved pairs at `size`, L^{-1} at 2 size; the inverse is written over L.
+  const size = even(q * q), accAt = 3 * size;
+  const mem = wasm.view(accAt + 8);
+  mem.set(l);
+  if (!choleskyOn(mem, q, floor, wasm, size, accAt)) return null;
+  lowerInverseOn(mem, q, wasm, size, 2 * size, accAt);
+  inverseOn(mem, q, wasm, 2 * size, size, 0, accAt);
+  return mem.slice(0, q * q);
 }
 
 /**
@@ -451,13 +484,7 @@ function lowerInverseOn(
   ltAt: number,
   accAt: number,
 ): void {
-  for (let r = 0; r + 1 < q; r += 2) {
-    const at = pairsAt + r * q, rq = r * q;
-    for (let j = 0; j < r; j++) {
-      m[at + 2 * j] = m[rq + j]!;
-      m[at + 2 * j + 1] = m[rq + q + j]!;
-    }
-  }
+  for (let r = 0; r + 1 < q; r += 2) interleave(m, pairsAt + r * q, m, r * q, q, 0, r);
   const l = m, lt = m.subarray(ltAt, ltAt + q * q);
   lt.fill(0);
   let c = 0;
@@ -563,18 +590,13 @@ function inverseOn(
   m: Float64Array,
   q: number,
   wasm: DenseWasm,
+  ltAt: number,
   pairsAt: number,
   outAt: number,
   accAt: number,
 ): void {
-  for (let a = 0; a + 1 < q; a += 2) {
-    const at = pairsAt + a * q, aq = a * q;
-    for (let r = a; r < q; r++) {
-      m[at + 2 * r] = m[aq + r]!;
-      m[at + 2 * r + 1] = m[aq + q + r]!;
-    }
-  }
-  const lt = m, out = m.subarray(outAt, outAt + q * q);
+  const lt = m.subarray(ltAt, ltAt + q * q), out = m.subarray(outAt, outAt + q * q);
+  for (let a = 0; a + 1 < q; a += 2) interleave(m, pairsAt + a * q, lt, a * q, q, a, q);
   let a = 0;
   for (; a + 1 < q; a += 2) {
     const aq = a * q, pq = aq + q;
@@ -605,7 +627,7 @@ function inverseOn(
       m[accAt + 5] = t2;
       m[accAt + 6] = 0;
       m[accAt + 7] = 0;
-      const r3 = b + 3, w = 8 * r3;
+      const r3 = b + 3, w = 8 * (ltAt + r3);
       wasm.add4(
         8 * (pairsAt + a * q + 2 * r3),
         w + 8 * b0,
@@ -636,6 +658,26 @@ function inverseOn(
     let s = 0;
     for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
     out[aq + a] = s;
+  }
+}
+
+/**
+ * Two rows of `source` (from `row` and `row + stride`) interleaved into m from `at`:
+ * m[at + 2j] = source[row + j] and m[at + 2j + 1] = source[row + stride + j], j in [first, end).
+ */
+function interleave(
+  m: Float64Array,
+  at: number,
+  source: Float64Array,
+  row: number,
+  stride: number,
+  first: number,
+  end: number,
+): void {
+  const next = row + stride;
+  for (let j = first; j < end; j++) {
+    m[at + 2 * j] = source[row + j]!;
+    m[at + 2 * j + 1] = source[next + j]!;
   }
 }
 

@@ -10,7 +10,7 @@
 import { GatelabError } from "../core/issue.ts";
 import type { SandwichParts, TailSandwichParts } from "./covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "./factor.ts";
-import { choleskyLower, inverseFromLowerInverse, lowerInverseByColumns } from "./_dense.ts";
+import { spdInverse } from "./_dense.ts";
 import { RANK_TOLERANCE } from "./rank.ts";
 
 /**
@@ -321,8 +321,7 @@ export function gramInverse(
   }
   const floor = new Float64Array(q);
   for (let t = 0; t < q; t++) floor[t] = GRAM_PIVOT_SHARE * ztz[t * q + t]!;
-  if (!choleskyLower(l, q, floor)) return null;
-  return inverseFromLowerInverse(lowerInverseByColumns(l, q), q);
+  return spdInverse(l, q, floor);
 }
 
 /** The transpose (cols x rows) of a row-major rows x cols matrix. */
