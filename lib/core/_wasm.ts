@@ -76,6 +76,8 @@ export const sub = op(0x6b),
 export const subF64 = op(0xa1), mulF64 = op(0xa2), divF64 = op(0xa3);
 export const floorF64 = (a: Code): Code => [...a, 0x9c];
 export const sqrtF64 = (a: Code): Code => [...a, 0x9f];
+/** f64.convert_i32_u: an i32 read as unsigned, to a double (exact). */
+export const convertU = (a: Code): Code => [...a, 0xb8];
 export const eqz = (a: Code): Code => [...a, I32_EQZ];
 export const loadU8 = (at: Code): Code => [...at, 0x2d, 0, 0];
 export const storeU8 = (at: Code, v: Code): Code => [...at, ...v, 0x3a, 0, 0];

@@ -26,6 +26,7 @@ import {
   BR_IF,
   call,
   type Code,
+  convertU,
   divF64,
   divU,
   END,
@@ -113,10 +114,13 @@ const xtyCode: Code = [
   ]),
 ];
 
-// Counts: counts(state, counts, g, rem, lanes, count) draws `lanes` draws into lanes
-// 0..lanes-1 (count = 1) or consumes `lanes` draws counting nothing (count = 0).
-const C = { state: 0, counts: 1, g: 2, rem: 3, lanes: 4, count: 5 };
-const CL = { l: 6, t: 7, s0: 8, s1: 9, s2: 10, s3: 11, x: 12, m: 13, tt: 14, at: 15 };
+// Counts: counts(state, counts, g, rem, lanes, count, tally) draws `lanes` draws into lanes
+// 0..lanes-1 of counts (count = 1; every lane written, undrawn ones 0) or consumes `lanes`
+// draws counting nothing (count = 0). A lane first tallies in 32-bit integers, one array of
+// G per lane (tally, zero on entry and on return): at many tasks those increments stay in
+// cache where the interleaved doubles (64 bytes a task) would not; one pass then writes them.
+const C = { state: 0, counts: 1, g: 2, rem: 3, lanes: 4, count: 5, tally: 6 };
+const CL = { l: 7, t: 8, s0: 9, s1: 10, s2: 11, s3: 12, x: 13, m: 14, tt: 15, at: 16 };
 /** One xoshiro128** output into x, as FastStream.nextUint32 (as an i32). */
 const next: Code = [
   ...set(CL.m, mul(get(CL.s1), i32(5))),
@@ -129,6 +133,8 @@ const next: Code = [
   ...set(CL.s2, xor(get(CL.s2), get(CL.tt))),
   ...set(CL.s3, rotl(get(CL.s3), i32(11))),
 ];
+const tallyAt = (lane: Code, c: Code): Code =>
+  add(get(C.tally), shl(add(mul(lane, get(C.g)), c), i32(2)));
 const countsCode: Code = [
   ...[0, 1, 2, 3].flatMap((h) => set(CL.s0 + h, loadI32(get(C.state), 4 * h))),
   ...forUp(CL.l, i32(0), get(C.lanes), [
@@ -136,15 +142,23 @@ const countsCode: Code = [
       // nextInt(G): redraw while x >= 2^32 - rem, i.e. while x + rem wraps past 2^32.
       ...[LOOP, VOID, ...next, ...ltU(add(get(CL.x), get(C.rem)), get(CL.x)), BR_IF, 0, END],
       ...[BLOCK, VOID, ...get(C.count), I32_EQZ, BR_IF, 0],
-      ...set(
-        CL.at,
-        add(get(C.counts), add(shl(remU(get(CL.x), get(C.g)), i32(6)), shl(get(CL.l), i32(3)))),
-      ),
-      ...storeF64(get(CL.at), addF64(loadF64(get(CL.at)), f64(1))),
+      ...set(CL.at, tallyAt(get(CL.l), remU(get(CL.x), get(C.g)))),
+      ...storeI32(get(CL.at), add(loadI32(get(CL.at)), i32(1)), 0),
       END,
     ]),
   ]),
   ...[0, 1, 2, 3].flatMap((h) => storeI32(get(C.state), get(CL.s0 + h), 4 * h)),
+  ...ifElse(get(C.count), [
+    // counts[c * 8 + l] = tally[l][c] for every lane, tallies zeroed.
+    ...forUp(CL.t, i32(0), get(C.g), [
+      ...set(CL.m, add(get(C.counts), shl(get(CL.t), i32(6)))),
+      ...[...Array(LANES).keys()].flatMap((l) => [
+        ...set(CL.at, tallyAt(i32(l), get(CL.t))),
+        ...storeF64(add(get(CL.m), i32(8 * l)), convertU(loadI32(get(CL.at)))),
+        ...storeI32(get(CL.at), i32(0), 0),
+      ]),
+    ]),
+  ]),
 ];
 
 // pack(counts, g, perDouble, packed, shift): packed[c * slots + h] = the perDouble counts of
@@ -383,7 +397,7 @@ function compile(): WebAssembly.Module | null {
       locals: [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]],
       code: xtyCode,
     },
-    { name: "counts", params: i32s(6), locals: [[CL.at + 1 - CL.l, I32]], code: countsCode },
+    { name: "counts", params: i32s(7), locals: [[CL.at + 1 - CL.l, I32]], code: countsCode },
     {
       name: "pack",
       params: [...i32s(4), F64],
@@ -452,7 +466,7 @@ export interface WasmKernel {
   readonly coefficients: Float64Array;
   /** The block's statuses (0 ok, 1 a column absent, 2 singular), after `solve`. */
   readonly status: Uint8Array;
-  /** Zeroes the counts and draws `lanes` draws into lanes 0..lanes-1 (FastStream.drawCounts). */
+  /** Draws `lanes` draws into lanes 0..lanes-1 of the counts, the other lanes 0 (FastStream.drawCounts). */
   draw(stream: StreamState, lanes: number): void;
   /** Consumes `draws` draws of the stream (FastStream.skipCounts). */
   skip(stream: StreamState, draws: number): void;
@@ -503,6 +517,7 @@ export function wasmKernel(
     state: 16,
     xty: mk * LANES * 8,
     counts: g * LANES * 8,
+    tally: g * LANES * 4,
     packed: g * slots * 8,
     acc: p * slots * 8,
     coef: LANES * mk * 8,
@@ -563,7 +578,7 @@ export function wasmKernel(
   const rem = (0x100000000 % g) | 0;
   const run = (stream: StreamState, draws: number, count: number) => {
     state[0] = stream.s0, state[1] = stream.s1, state[2] = stream.s2, state[3] = stream.s3;
-    e.counts!(at.state, at.counts, g, rem, draws, count);
+    e.counts!(at.state, at.counts, g, rem, draws, count, at.tally);
     stream.s0 = state[0]!, stream.s1 = state[1]!, stream.s2 = state[2]!, stream.s3 = state[3]!;
   };
   return {
@@ -573,7 +588,6 @@ export function wasmKernel(
     coefficients: new Float64Array(buffer, at.coef, LANES * mk),
     status: new Uint8Array(buffer, at.status, LANES),
     draw(stream, lanes) {
-      counts.fill(0);
       run(stream, lanes, 1);
     },
     skip(stream, draws) {
