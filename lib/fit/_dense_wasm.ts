@@ -19,14 +19,15 @@
 
 type Code = number[];
 
-const I32 = 0x7f, V128 = 0x7b, VOID = 0x40;
+const I32 = 0x7f, F64 = 0x7c, V128 = 0x7b, VOID = 0x40;
 const BLOCK = 0x02, LOOP = 0x03, BR = 0x0c, BR_IF = 0x0d, END = 0x0b;
 const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41;
 const I32_ADD = 0x6a, I32_SUB = 0x6b, I32_LT_U = 0x49, IF = 0x04;
 const SIMD = 0xfd;
 const V128_LOAD = [SIMD, 0x00], LOAD64_SPLAT = [SIMD, 0x0a], V128_STORE = [SIMD, 0x0b];
 const F64X2_ADD = [SIMD, 0xf0, 0x01], F64X2_SUB = [SIMD, 0xf1, 0x01];
-const F64X2_MUL = [SIMD, 0xf2, 0x01];
+const F64X2_MUL = [SIMD, 0xf2, 0x01], F64X2_ABS = [SIMD, 0xec, 0x01], F64X2_SPLAT = [SIMD, 0x14];
+const I32_LOAD = 0x28, I32_EQZ = 0x45, I32_GE_U = 0x4f, F64_CONST = 0x44;
 
 function uleb(v: number): Code {
   const out: Code = [];
@@ -76,24 +77,149 @@ function loopBody(combine: Code): Code {
   return code;
 }
 
+/**
+ * The body of cancel(rows, end, pairs, w, zi, entry, terms): for each lane pair t (16 bytes
+ * apart), px = the sum over the row offsets rows[0 .. end) (bytes) of the pair at that offset
+ * plus t, in list order from 0; then entry += (w ez) ez and terms += (w mag) mag with
+ * ez = zi - px and mag = zi + |px|, lane by lane.
+ */
+function cancelBody(): Code {
+  const [rows, end, pairs, w, zi, entry, terms] = [0, 1, 2, 3, 4, 5, 6];
+  const [tp, c, acc, z, ez, wv, mag] = [7, 8, 9, 10, 11, 12, 13];
+  const get = (i: number): Code => [LOCAL_GET, i];
+  const set = (i: number): Code => [LOCAL_SET, i];
+  const at = (base: number): Code => [...get(base), ...get(tp), I32_ADD];
+  const load = (address: Code): Code => [...address, ...V128_LOAD, 4, 0];
+  const accumulate = (into: number, v: number): Code => [
+    ...at(into),
+    ...load(at(into)),
+    ...get(wv),
+    ...get(v),
+    ...F64X2_MUL,
+    ...get(v),
+    ...F64X2_MUL,
+    ...F64X2_ADD,
+    ...V128_STORE,
+    4,
+    0,
+  ];
+  return [
+    ...get(w),
+    ...F64X2_SPLAT,
+    ...set(wv),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(pairs),
+    I32_EQZ,
+    BR_IF,
+    1,
+    F64_CONST,
+    ...new Uint8Array(Float64Array.of(0).buffer),
+    ...F64X2_SPLAT,
+    ...set(acc),
+    I32_CONST,
+    0,
+    ...set(c),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(c),
+    ...get(end),
+    I32_GE_U,
+    BR_IF,
+    1,
+    ...get(acc),
+    ...get(rows),
+    ...get(c),
+    I32_ADD,
+    I32_LOAD,
+    2,
+    0,
+    ...get(tp),
+    I32_ADD,
+    ...V128_LOAD,
+    4,
+    0,
+    ...F64X2_ADD,
+    ...set(acc),
+    ...get(c),
+    I32_CONST,
+    4,
+    I32_ADD,
+    ...set(c),
+    BR,
+    0,
+    END,
+    END,
+    ...load(at(zi)),
+    ...set(z),
+    ...get(z),
+    ...get(acc),
+    ...F64X2_SUB,
+    ...set(ez),
+    ...get(z),
+    ...get(acc),
+    ...F64X2_ABS,
+    ...F64X2_ADD,
+    ...set(mag),
+    ...accumulate(entry, ez),
+    ...accumulate(terms, mag),
+    ...get(tp),
+    I32_CONST,
+    16,
+    I32_ADD,
+    ...set(tp),
+    ...get(pairs),
+    I32_CONST,
+    1,
+    I32_SUB,
+    ...set(pairs),
+    BR,
+    0,
+    END,
+    END,
+  ];
+}
+
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const section = (id: number, body: Code): Code => [id, ...uleb(body.length), ...body];
   const name = (s: string): Code => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
   const vec = (items: Code[]): Code => [...uleb(items.length), ...items.flat()];
-  const body = (code: Code): Code => {
-    const b = [...vec([[...uleb(L_ACC.length + 1), V128]]), ...code, END];
+  const body = (code: Code, locals: Code[] = [[...uleb(L_ACC.length + 1), V128]]): Code => {
+    const b = [...vec(locals), ...code, END];
     return [...uleb(b.length), ...b];
   };
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec(Array(7).fill([I32])), 0]])),
-    ...section(3, vec([[0], [0]])),
+    ...section(
+      1,
+      vec([
+        [0x60, ...vec(Array(7).fill([I32])), 0],
+        [0x60, ...vec([[I32], [I32], [I32], [F64], [I32], [I32], [I32]]), 0],
+      ]),
+    ),
+    ...section(3, vec([[0], [0], [1]])),
     ...section(5, vec([[0x00, 1]])),
     ...section(
       7,
-      vec([[...name("add4"), 0, 0], [...name("sub4"), 0, 1], [...name("memory"), 2, 0]]),
+      vec([
+        [...name("add4"), 0, 0],
+        [...name("sub4"), 0, 1],
+        [...name("cancel"), 0, 2],
+        [...name("memory"), 2, 0],
+      ]),
     ),
-    ...section(10, vec([body(loopBody(F64X2_ADD)), body(loopBody(F64X2_SUB))])),
+    ...section(
+      10,
+      vec([
+        body(loopBody(F64X2_ADD)),
+        body(loopBody(F64X2_SUB)),
+        body(cancelBody(), [[2, I32], [5, V128]]),
+      ]),
+    ),
   ]);
 }
 
@@ -111,6 +237,20 @@ export interface DenseWasm {
   ) => void;
   /** acc_i -= v_j w_ij over j. */
   readonly sub4: DenseWasm["add4"];
+  /**
+   * For each of `pairs` lane pairs t: px = the sum of the pairs at byte offset t past each
+   * address in the i32 list rows[0 .. end), then entry += (w ez) ez and terms += (w mag) mag
+   * with ez = zi - px, mag = zi + |px| (all addresses in bytes).
+   */
+  readonly cancel: (
+    rows: number,
+    end: number,
+    pairs: number,
+    w: number,
+    zi: number,
+    entry: number,
+    terms: number,
+  ) => void;
   /** Float64Array over the first `doubles` doubles of the memory, grown when needed. */
   view(doubles: number): Float64Array;
 }
@@ -135,6 +275,7 @@ export function denseWasm(): DenseWasm | null {
   shared = {
     add4: instance.exports.add4 as DenseWasm["add4"],
     sub4: instance.exports.sub4 as DenseWasm["add4"],
+    cancel: instance.exports.cancel as DenseWasm["cancel"],
     view(doubles: number): Float64Array {
       const bytes = doubles * 8;
       if (bytes > 2 ** 31) throw new RangeError(`Cannot hold ${doubles} doubles in the kernel`);

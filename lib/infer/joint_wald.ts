@@ -13,6 +13,7 @@ import { extendFit, gramInverse, projectionOnX } from "../fit/augment.ts";
 import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
 import type { DesignFactorization } from "../fit/factor.ts";
 import { PIVOT_TOLERANCE, solveSpd } from "./_linalg.ts";
+import { CancellationSums } from "./_cancellation.ts";
 import { SubsetSums } from "./_subset_sums.ts";
 
 /** The fit of y on X that Z extends. */
@@ -456,8 +457,8 @@ function hc3Middle(
     xtox = new Float64Array(k * k);
   // Row by row for the cancellation check: P'x_i, z_i (dense), and per column the entry
   // sum_i w_i ez_it^2 and its terms' magnitude sum_i w_i (|z_it| + |(P'x_i)_t|)^2.
-  const px = new Float64Array(q), zi = new Uint8Array(q);
-  const entry = new Float64Array(q), terms = new Float64Array(q);
+  const check = new CancellationSums(pm, k, q);
+  check.begin();
   for (let i = 0; i < n; i++) {
     rows.load(i);
     const { m, mx } = rows;
@@ -473,10 +474,11 @@ function hc3Middle(
     let w = r * r;
     w /= oneMinusH * oneMinusH;
     if (w === 0) continue;
-    rowCancellation(xIdx, mx, zIdx, m, pm, q, w, px, zi, entry, terms);
+    check.add(xIdx, mx, zIdx, m, w);
     if (weighted) weighted.add(xIdx, mx, w);
     else rowPairSums(xIdx, mx, zIdx, m, q, k, w, ztoz, xtoz, xtox);
   }
+  const { entry, terms } = check.sums();
   for (let t = 0; t < q; t++) if (!(terms[t]! <= CANCELLATION_LIMIT * entry[t]!)) return null;
   if (weighted) readProducts(weighted, sets!, ztoz, xtoz, xtox);
   for (let j = 0; j < k; j++) for (let l = 0; l < j; l++) xtox[j * k + l] = xtox[l * k + j]!;
@@ -584,42 +586,6 @@ function rowCross(
     for (let a = 0; a < m; a++) zx += bm[bj + zIdx[a]!]!;
   }
   return zx;
-}
-
-/**
- * Adds row i's w ez_it^2 to `entry` and w (z_it + |(P'x_i)_t|)^2 to `terms` (P'x_i summed two
- * rows of P at a time, each entry in the order of x_i's ones).
- */
-function rowCancellation(
-  xIdx: Int32Array,
-  mx: number,
-  zIdx: Int32Array,
-  m: number,
-  pm: Float64Array,
-  q: number,
-  w: number,
-  px: Float64Array,
-  zi: Uint8Array,
-  entry: Float64Array,
-  terms: Float64Array,
-): void {
-  px.fill(0);
-  let c = 0;
-  for (; c + 1 < mx; c += 2) {
-    const jq = xIdx[c]! * q, lq = xIdx[c + 1]! * q;
-    for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]! + pm[lq + t]!;
-  }
-  if (c < mx) {
-    const jq = xIdx[c]! * q;
-    for (let t = 0; t < q; t++) px[t] = px[t]! + pm[jq + t]!;
-  }
-  for (let a = 0; a < m; a++) zi[zIdx[a]!] = 1;
-  for (let t = 0; t < q; t++) {
-    const ez = zi[t]! - px[t]!, magnitude = zi[t]! + Math.abs(px[t]!);
-    entry[t] = entry[t]! + w * ez * ez;
-    terms[t] = terms[t]! + w * magnitude * magnitude;
-  }
-  for (let a = 0; a < m; a++) zi[zIdx[a]!] = 0;
 }
 
 /** Adds w to Z'ΩZ (upper), X'ΩZ and X'ΩX (upper) at row i's pairs of ones. */
