@@ -17,28 +17,32 @@
  * @module
  */
 
-type Code = number[];
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  type Code,
+  END,
+  F64,
+  F64_CONST,
+  I32,
+  I32_CONST,
+  I32_EQZ,
+  IF,
+  LOCAL_GET,
+  LOCAL_SET,
+  LOOP,
+  SIMD,
+  uleb,
+  V128,
+  VOID,
+  wasmModule,
+} from "../core/_wasm.ts";
 
-const I32 = 0x7f, F64 = 0x7c, V128 = 0x7b, VOID = 0x40;
-const BLOCK = 0x02, LOOP = 0x03, BR = 0x0c, BR_IF = 0x0d, END = 0x0b;
-const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41;
-const I32_ADD = 0x6a, I32_SUB = 0x6b, I32_LT_U = 0x49, IF = 0x04;
-const SIMD = 0xfd;
+const I32_ADD = 0x6a, I32_SUB = 0x6b, I32_LT_U = 0x49, I32_LOAD = 0x28, I32_GE_U = 0x4f;
 const V128_LOAD = [SIMD, 0x00], LOAD64_SPLAT = [SIMD, 0x0a], V128_STORE = [SIMD, 0x0b];
 const F64X2_ADD = [SIMD, 0xf0, 0x01], F64X2_SUB = [SIMD, 0xf1, 0x01];
 const F64X2_MUL = [SIMD, 0xf2, 0x01], F64X2_ABS = [SIMD, 0xec, 0x01], F64X2_SPLAT = [SIMD, 0x14];
-const I32_LOAD = 0x28, I32_EQZ = 0x45, I32_GE_U = 0x4f, F64_CONST = 0x44;
-
-function uleb(v: number): Code {
-  const out: Code = [];
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
 
 // Parameters (all i32 byte addresses or counts) and locals of the loop.
 const P_V = 0, P_W = [1, 2, 3, 4], P_COUNT = 5, P_ACC = 6;
@@ -184,42 +188,17 @@ function cancelBody(): Code {
   ];
 }
 
-function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const section = (id: number, body: Code): Code => [id, ...uleb(body.length), ...body];
-  const name = (s: string): Code => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
-  const vec = (items: Code[]): Code => [...uleb(items.length), ...items.flat()];
-  const body = (code: Code, locals: Code[] = [[...uleb(L_ACC.length + 1), V128]]): Code => {
-    const b = [...vec(locals), ...code, END];
-    return [...uleb(b.length), ...b];
-  };
-  return Uint8Array.from([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(
-      1,
-      vec([
-        [0x60, ...vec(Array(7).fill([I32])), 0],
-        [0x60, ...vec([[I32], [I32], [I32], [F64], [I32], [I32], [I32]]), 0],
-      ]),
-    ),
-    ...section(3, vec([[0], [0], [1]])),
-    ...section(5, vec([[0x00, 1]])),
-    ...section(
-      7,
-      vec([
-        [...name("add4"), 0, 0],
-        [...name("sub4"), 0, 1],
-        [...name("cancel"), 0, 2],
-        [...name("memory"), 2, 0],
-      ]),
-    ),
-    ...section(
-      10,
-      vec([
-        body(loopBody(F64X2_ADD)),
-        body(loopBody(F64X2_SUB)),
-        body(cancelBody(), [[2, I32], [5, V128]]),
-      ]),
-    ),
+function compile(): WebAssembly.Module | null {
+  const acc4 = { params: Array<number>(7).fill(I32), locals: [[L_ACC.length + 1, V128]] as const };
+  return wasmModule([
+    { name: "add4", ...acc4, code: loopBody(F64X2_ADD) },
+    { name: "sub4", ...acc4, code: loopBody(F64X2_SUB) },
+    {
+      name: "cancel",
+      params: [I32, I32, I32, F64, I32, I32, I32],
+      locals: [[2, I32], [5, V128]],
+      code: cancelBody(),
+    },
   ]);
 }
 
@@ -265,10 +244,7 @@ let shared: DenseWasm | null | undefined;
  */
 export function denseWasm(): DenseWasm | null {
   if (shared !== undefined) return shared;
-  const bytes = moduleBytes();
-  compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes)
-    ? new WebAssembly.Module(bytes)
-    : null;
+  compiled = compile();
   if (!compiled) return (shared = null);
   const instance = new WebAssembly.Instance(compiled);
   const memory = instance.exports.memory as WebAssembly.Memory;
