@@ -165,21 +165,11 @@ export function lowerInverseByColumns(
 }
 
 function lowerInverseScalar(l: Float64Array, q: number): Float64Array {
-  const lt = new Float64Array(q * q);
+  const lt = new Float64Array(q * q), lead = new Float64Array(8);
   let c = 0;
   for (; c + 3 < q; c += 4) {
     const c0 = c * q, c1 = c0 + q, c2 = c1 + q, c3 = c2 + q;
-    // The triangle inside the block, one column at a time.
-    for (let b = c; b < c + 4; b++) {
-      const bq = b * q;
-      lt[bq + b] = 1 / l[b * q + b]!;
-      for (let r = b + 1; r < c + 4; r++) {
-        const rq = r * q;
-        let s = 0;
-        for (let j = b; j < r; j++) s += l[rq + j]! * lt[bq + j]!;
-        lt[bq + r] = -s / l[rq + r]!;
-      }
-    }
+    blockTriangle(l, lt, q, c);
     // Rows below the block, two at a time (r and r + 1): each column's leading terms
     // (j < c + 3), the common j = c + 3 .. r - 1 for all eight sums, then row r + 1's last
     // term j = r once row r is solved.
@@ -187,19 +177,9 @@ function lowerInverseScalar(l: Float64Array, q: number): Float64Array {
     let r = c + 4;
     for (; r + 1 < q; r += 2) {
       const rq = r * q, pq = rq + q;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-      s0 += l[rq + c]! * lt[c0 + c]!;
-      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
-      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
-      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
-      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
-      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
-      t0 += l[pq + c]! * lt[c0 + c]!;
-      t0 += l[pq + c + 1]! * lt[c0 + c + 1]!;
-      t0 += l[pq + c + 2]! * lt[c0 + c + 2]!;
-      t1 += l[pq + c + 1]! * lt[c1 + c + 1]!;
-      t1 += l[pq + c + 2]! * lt[c1 + c + 2]!;
-      t2 += l[pq + c + 2]! * lt[c2 + c + 2]!;
+      leading(l, lt, rq, pq, c, c0, c1, c2, lead, 0);
+      let s0 = lead[0]!, t0 = lead[1]!, s1 = lead[2]!, t1 = lead[3]!, s2 = lead[4]!, t2 = lead[5]!;
+      let s3 = 0, t3 = 0;
       for (let j = j3; j < r; j++) {
         const a = l[rq + j]!, b = l[pq + j]!;
         const v0 = lt[c0 + j]!, v1 = lt[c1 + j]!, v2 = lt[c2 + j]!, v3 = lt[c3 + j]!;
@@ -228,39 +208,9 @@ function lowerInverseScalar(l: Float64Array, q: number): Float64Array {
       lt[c2 + r + 1] = -t2 / e;
       lt[c3 + r + 1] = -t3 / e;
     }
-    for (; r < q; r++) {
-      const rq = r * q;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      s0 += l[rq + c]! * lt[c0 + c]!;
-      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
-      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
-      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
-      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
-      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
-      for (let j = j3; j < r; j++) {
-        const a = l[rq + j]!;
-        s0 += a * lt[c0 + j]!;
-        s1 += a * lt[c1 + j]!;
-        s2 += a * lt[c2 + j]!;
-        s3 += a * lt[c3 + j]!;
-      }
-      const d = l[rq + r]!;
-      lt[c0 + r] = -s0 / d;
-      lt[c1 + r] = -s1 / d;
-      lt[c2 + r] = -s2 / d;
-      lt[c3 + r] = -s3 / d;
-    }
+    if (r < q) lastRow(l, lt, q, c, r);
   }
-  for (; c < q; c++) {
-    const cq = c * q;
-    lt[cq + c] = 1 / l[cq + c]!;
-    for (let r = c + 1; r < q; r++) {
-      const rq = r * q;
-      let s = 0;
-      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
-      lt[cq + r] = -s / l[rq + r]!;
-    }
-  }
+  lastColumns(l, lt, q, c);
   return lt;
 }
 
@@ -288,32 +238,20 @@ export function inverseFromLowerInverse(
 }
 
 function inverseScalar(lt: Float64Array, q: number): Float64Array {
-  const out = new Float64Array(q * q);
+  const out = new Float64Array(q * q), lead = new Float64Array(8);
   // Rows a and a + 1 at a time: entry (a, a) alone, then columns b >= a + 1 four at a time for
   // both rows (entries (a, b) and (a + 1, b) sum over the same r >= b): each column's leading
   // terms (r < b + 3), then the common r for all eight sums.
   let a = 0;
   for (; a + 1 < q; a += 2) {
     const aq = a * q, pq = aq + q;
-    let s = 0;
-    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
-    out[aq + a] = s;
+    diagonal(lt, out, q, a);
     let b = a + 1;
     for (; b + 3 < q; b += 4) {
       const b0 = b * q, b1 = b0 + q, b2 = b1 + q, b3 = b2 + q;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-      s0 += lt[aq + b]! * lt[b0 + b]!;
-      s0 += lt[aq + b + 1]! * lt[b0 + b + 1]!;
-      s0 += lt[aq + b + 2]! * lt[b0 + b + 2]!;
-      s1 += lt[aq + b + 1]! * lt[b1 + b + 1]!;
-      s1 += lt[aq + b + 2]! * lt[b1 + b + 2]!;
-      s2 += lt[aq + b + 2]! * lt[b2 + b + 2]!;
-      t0 += lt[pq + b]! * lt[b0 + b]!;
-      t0 += lt[pq + b + 1]! * lt[b0 + b + 1]!;
-      t0 += lt[pq + b + 2]! * lt[b0 + b + 2]!;
-      t1 += lt[pq + b + 1]! * lt[b1 + b + 1]!;
-      t1 += lt[pq + b + 2]! * lt[b1 + b + 2]!;
-      t2 += lt[pq + b + 2]! * lt[b2 + b + 2]!;
+      leading(lt, lt, aq, pq, b, b0, b1, b2, lead, 0);
+      let s0 = lead[0]!, t0 = lead[1]!, s1 = lead[2]!, t1 = lead[3]!, s2 = lead[4]!, t2 = lead[5]!;
+      let s3 = 0, t3 = 0;
       for (let r = b + 3; r < q; r++) {
         const x = lt[aq + r]!, y = lt[pq + r]!;
         const v0 = lt[b0 + r]!, v1 = lt[b1 + r]!, v2 = lt[b2 + r]!, v3 = lt[b3 + r]!;
@@ -335,24 +273,123 @@ function inverseScalar(lt: Float64Array, q: number): Float64Array {
       symmetric(out, q, a + 1, b + 2, t2);
       symmetric(out, q, a + 1, b + 3, t3);
     }
-    for (; b < q; b++) {
-      const bq = b * q;
-      let s0 = 0, t0 = 0;
-      for (let r = b; r < q; r++) {
-        s0 += lt[aq + r]! * lt[bq + r]!;
-        t0 += lt[pq + r]! * lt[bq + r]!;
-      }
-      symmetric(out, q, a, b, s0);
-      symmetric(out, q, a + 1, b, t0);
+    for (; b < q; b++) twoRowsColumn(lt, out, q, a, b);
+  }
+  if (a < q) diagonal(lt, out, q, a);
+  return out;
+}
+
+/**
+ * The leading terms of two rows' sums over a block of four columns: for rows ra and rb of x and
+ * the columns at offsets k0, k1, k2 of lt, the sums s_i = sum over j = col + i .. col + 2 of
+ * x[row + j] lt[k_i + j] (j ascending, from 0), written to into[at ..] as (s0 of ra, of rb,
+ * s1 of ra, of rb, s2 of ra, of rb, 0, 0): the fourth column has no leading term.
+ */
+function leading(
+  x: Float64Array,
+  lt: Float64Array,
+  ra: number,
+  rb: number,
+  col: number,
+  k0: number,
+  k1: number,
+  k2: number,
+  into: Float64Array,
+  at: number,
+): void {
+  let s0 = 0, s1 = 0, s2 = 0, t0 = 0, t1 = 0, t2 = 0;
+  s0 += x[ra + col]! * lt[k0 + col]!;
+  s0 += x[ra + col + 1]! * lt[k0 + col + 1]!;
+  s0 += x[ra + col + 2]! * lt[k0 + col + 2]!;
+  s1 += x[ra + col + 1]! * lt[k1 + col + 1]!;
+  s1 += x[ra + col + 2]! * lt[k1 + col + 2]!;
+  s2 += x[ra + col + 2]! * lt[k2 + col + 2]!;
+  t0 += x[rb + col]! * lt[k0 + col]!;
+  t0 += x[rb + col + 1]! * lt[k0 + col + 1]!;
+  t0 += x[rb + col + 2]! * lt[k0 + col + 2]!;
+  t1 += x[rb + col + 1]! * lt[k1 + col + 1]!;
+  t1 += x[rb + col + 2]! * lt[k1 + col + 2]!;
+  t2 += x[rb + col + 2]! * lt[k2 + col + 2]!;
+  into[at] = s0;
+  into[at + 1] = t0;
+  into[at + 2] = s1;
+  into[at + 3] = t1;
+  into[at + 4] = s2;
+  into[at + 5] = t2;
+  into[at + 6] = 0;
+  into[at + 7] = 0;
+}
+
+/** The triangle of L^{-1} inside the column block c .. c + 3, one column at a time. */
+function blockTriangle(l: Float64Array, lt: Float64Array, q: number, c: number): void {
+  for (let b = c; b < c + 4; b++) {
+    const bq = b * q;
+    lt[bq + b] = 1 / l[b * q + b]!;
+    for (let r = b + 1; r < c + 4; r++) {
+      const rq = r * q;
+      let s = 0;
+      for (let j = b; j < r; j++) s += l[rq + j]! * lt[bq + j]!;
+      lt[bq + r] = -s / l[rq + r]!;
     }
   }
-  if (a < q) {
-    const aq = a * q;
-    let s = 0;
-    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
-    out[aq + a] = s;
+}
+
+/** Row r (the last, left when rows go two at a time) of L^{-1}'s column block c .. c + 3. */
+function lastRow(l: Float64Array, lt: Float64Array, q: number, c: number, r: number): void {
+  const c0 = c * q, c1 = c0 + q, c2 = c1 + q, c3 = c2 + q, j3 = c + 3, rq = r * q;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  s0 += l[rq + c]! * lt[c0 + c]!;
+  s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
+  s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
+  s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
+  s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
+  s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
+  for (let j = j3; j < r; j++) {
+    const a = l[rq + j]!;
+    s0 += a * lt[c0 + j]!;
+    s1 += a * lt[c1 + j]!;
+    s2 += a * lt[c2 + j]!;
+    s3 += a * lt[c3 + j]!;
   }
-  return out;
+  const d = l[rq + r]!;
+  lt[c0 + r] = -s0 / d;
+  lt[c1 + r] = -s1 / d;
+  lt[c2 + r] = -s2 / d;
+  lt[c3 + r] = -s3 / d;
+}
+
+/** The columns c .. q - 1 of L^{-1} left after the blocks of four, one at a time. */
+function lastColumns(l: Float64Array, lt: Float64Array, q: number, c: number): void {
+  for (; c < q; c++) {
+    const cq = c * q;
+    lt[cq + c] = 1 / l[cq + c]!;
+    for (let r = c + 1; r < q; r++) {
+      const rq = r * q;
+      let s = 0;
+      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
+      lt[cq + r] = -s / l[rq + r]!;
+    }
+  }
+}
+
+/** Entry (a, a) of A^{-1}: the sum over r >= a of (L^{-1})_{ra}^2. */
+function diagonal(lt: Float64Array, out: Float64Array, q: number, a: number): void {
+  const aq = a * q;
+  let s = 0;
+  for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
+  out[aq + a] = s;
+}
+
+/** Entries (a, b) and (a + 1, b) of A^{-1} (and their mirrors), one column b. */
+function twoRowsColumn(lt: Float64Array, out: Float64Array, q: number, a: number, b: number): void {
+  const aq = a * q, pq = aq + q, bq = b * q;
+  let s0 = 0, t0 = 0;
+  for (let r = b; r < q; r++) {
+    s0 += lt[aq + r]! * lt[bq + r]!;
+    t0 += lt[pq + r]! * lt[bq + r]!;
+  }
+  symmetric(out, q, a, b, s0);
+  symmetric(out, q, a + 1, b, t0);
 }
 
 /** Writes v at (a, b) and (b, a). */
@@ -490,41 +527,12 @@ function lowerInverseOn(
   let c = 0;
   for (; c + 3 < q; c += 4) {
     const c0 = c * q, c1 = c0 + q, c2 = c1 + q, c3 = c2 + q;
-    for (let b = c; b < c + 4; b++) {
-      const bq = b * q;
-      lt[bq + b] = 1 / l[b * q + b]!;
-      for (let r = b + 1; r < c + 4; r++) {
-        const rq = r * q;
-        let s = 0;
-        for (let j = b; j < r; j++) s += l[rq + j]! * lt[bq + j]!;
-        lt[bq + r] = -s / l[rq + r]!;
-      }
-    }
+    blockTriangle(l, lt, q, c);
     const j3 = c + 3;
     let r = c + 4;
     for (; r + 1 < q; r += 2) {
       const rq = r * q, pq = rq + q;
-      let s0 = 0, s1 = 0, s2 = 0, t0 = 0, t1 = 0, t2 = 0;
-      s0 += l[rq + c]! * lt[c0 + c]!;
-      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
-      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
-      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
-      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
-      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
-      t0 += l[pq + c]! * lt[c0 + c]!;
-      t0 += l[pq + c + 1]! * lt[c0 + c + 1]!;
-      t0 += l[pq + c + 2]! * lt[c0 + c + 2]!;
-      t1 += l[pq + c + 1]! * lt[c1 + c + 1]!;
-      t1 += l[pq + c + 2]! * lt[c1 + c + 2]!;
-      t2 += l[pq + c + 2]! * lt[c2 + c + 2]!;
-      m[accAt] = s0;
-      m[accAt + 1] = t0;
-      m[accAt + 2] = s1;
-      m[accAt + 3] = t1;
-      m[accAt + 4] = s2;
-      m[accAt + 5] = t2;
-      m[accAt + 6] = 0;
-      m[accAt + 7] = 0;
+      leading(l, lt, rq, pq, c, c0, c1, c2, m, accAt);
       const w = 8 * (ltAt + j3);
       wasm.add4(
         8 * (pairsAt + r * q + 2 * j3),
@@ -545,39 +553,9 @@ function lowerInverseOn(
         lt[col + r + 1] = -t / e;
       }
     }
-    for (; r < q; r++) {
-      const rq = r * q;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      s0 += l[rq + c]! * lt[c0 + c]!;
-      s0 += l[rq + c + 1]! * lt[c0 + c + 1]!;
-      s0 += l[rq + c + 2]! * lt[c0 + c + 2]!;
-      s1 += l[rq + c + 1]! * lt[c1 + c + 1]!;
-      s1 += l[rq + c + 2]! * lt[c1 + c + 2]!;
-      s2 += l[rq + c + 2]! * lt[c2 + c + 2]!;
-      for (let j = j3; j < r; j++) {
-        const a = l[rq + j]!;
-        s0 += a * lt[c0 + j]!;
-        s1 += a * lt[c1 + j]!;
-        s2 += a * lt[c2 + j]!;
-        s3 += a * lt[c3 + j]!;
-      }
-      const d = l[rq + r]!;
-      lt[c0 + r] = -s0 / d;
-      lt[c1 + r] = -s1 / d;
-      lt[c2 + r] = -s2 / d;
-      lt[c3 + r] = -s3 / d;
-    }
+    if (r < q) lastRow(l, lt, q, c, r);
   }
-  for (; c < q; c++) {
-    const cq = c * q;
-    lt[cq + c] = 1 / l[cq + c]!;
-    for (let r = c + 1; r < q; r++) {
-      const rq = r * q;
-      let s = 0;
-      for (let j = c; j < r; j++) s += l[rq + j]! * lt[cq + j]!;
-      lt[cq + r] = -s / l[rq + r]!;
-    }
-  }
+  lastColumns(l, lt, q, c);
 }
 
 /**
@@ -600,33 +578,11 @@ function inverseOn(
   let a = 0;
   for (; a + 1 < q; a += 2) {
     const aq = a * q, pq = aq + q;
-    let s = 0;
-    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
-    out[aq + a] = s;
+    diagonal(lt, out, q, a);
     let b = a + 1;
     for (; b + 3 < q; b += 4) {
       const b0 = b * q, b1 = b0 + q, b2 = b1 + q;
-      let s0 = 0, s1 = 0, s2 = 0, t0 = 0, t1 = 0, t2 = 0;
-      s0 += lt[aq + b]! * lt[b0 + b]!;
-      s0 += lt[aq + b + 1]! * lt[b0 + b + 1]!;
-      s0 += lt[aq + b + 2]! * lt[b0 + b + 2]!;
-      s1 += lt[aq + b + 1]! * lt[b1 + b + 1]!;
-      s1 += lt[aq + b + 2]! * lt[b1 + b + 2]!;
-      s2 += lt[aq + b + 2]! * lt[b2 + b + 2]!;
-      t0 += lt[pq + b]! * lt[b0 + b]!;
-      t0 += lt[pq + b + 1]! * lt[b0 + b + 1]!;
-      t0 += lt[pq + b + 2]! * lt[b0 + b + 2]!;
-      t1 += lt[pq + b + 1]! * lt[b1 + b + 1]!;
-      t1 += lt[pq + b + 2]! * lt[b1 + b + 2]!;
-      t2 += lt[pq + b + 2]! * lt[b2 + b + 2]!;
-      m[accAt] = s0;
-      m[accAt + 1] = t0;
-      m[accAt + 2] = s1;
-      m[accAt + 3] = t1;
-      m[accAt + 4] = s2;
-      m[accAt + 5] = t2;
-      m[accAt + 6] = 0;
-      m[accAt + 7] = 0;
+      leading(lt, lt, aq, pq, b, b0, b1, b2, m, accAt);
       const r3 = b + 3, w = 8 * (ltAt + r3);
       wasm.add4(
         8 * (pairsAt + a * q + 2 * r3),
@@ -642,23 +598,9 @@ function inverseOn(
         symmetric(out, q, a + 1, b + i, m[accAt + 2 * i + 1]!);
       }
     }
-    for (; b < q; b++) {
-      const bq = b * q;
-      let s0 = 0, t0 = 0;
-      for (let r = b; r < q; r++) {
-        s0 += lt[aq + r]! * lt[bq + r]!;
-        t0 += lt[pq + r]! * lt[bq + r]!;
-      }
-      symmetric(out, q, a, b, s0);
-      symmetric(out, q, a + 1, b, t0);
-    }
+    for (; b < q; b++) twoRowsColumn(lt, out, q, a, b);
   }
-  if (a < q) {
-    const aq = a * q;
-    let s = 0;
-    for (let r = a; r < q; r++) s += lt[aq + r]! * lt[aq + r]!;
-    out[aq + a] = s;
-  }
+  if (a < q) diagonal(lt, out, q, a);
 }
 
 /**
