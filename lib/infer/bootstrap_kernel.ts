@@ -119,9 +119,10 @@ export interface BootstrapKernelOptions {
    */
   readonly xtx?: "pairs" | "histogram";
   /**
-   * Whether the counts and X'Wy run in WebAssembly (lib/infer/_wasm_kernel.ts;
-   * the default where the runtime has SIMD) or in the scalar loops: the same
-   * operations in the same order, so the same bytes. For tests.
+   * Whether each block of draws runs in WebAssembly (lib/infer/_wasm_kernel.ts;
+   * the default where the runtime has SIMD; `true` throws where it has not) or
+   * in the scalar loops: the same operations in the same order, so the same
+   * bytes. For tests.
    */
   readonly wasm?: boolean;
 }
