@@ -7,11 +7,11 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { drawSummaries } from "../lib/infer/_wasm_summary.ts";
+import { drawSummaries, scalarDrawSummaries } from "../lib/infer/_wasm_summary.ts";
 
 const bytes = (a: Float64Array) => new Uint8Array(a.slice().buffer);
 
-Deno.test("wasm summaries: gather, sum, sort and squares equal the scalar loops bit for bit", () => {
+Deno.test("draw summaries, in WebAssembly and in the scalar fallback: gather, sum, sort and squares equal plain loops bit for bit", () => {
   const value = fc.oneof(
     { weight: 8, arbitrary: fc.double({ min: -1, max: 1, noNaN: true }) },
     { weight: 1, arbitrary: fc.constantFrom(NaN, 0, -0, 1e-310, -1e-310, 1e300, -1e300) },
@@ -27,24 +27,30 @@ Deno.test("wasm summaries: gather, sum, sort and squares equal the scalar loops 
       ),
       (columns, [draws, list]) => {
         const stride = 3, table = Float64Array.from(list);
-        const wasm = drawSummaries(table, draws, stride)!;
-        for (let offset = 0; offset < columns; offset++) {
-          const want: number[] = [];
-          let sum = 0;
-          for (let d = 0; d < draws; d++) {
-            const v = table[d * stride + offset]!;
-            if (Number.isNaN(v)) continue;
-            want.push(v);
-            sum += v;
+        for (
+          const wasm of [
+            drawSummaries(table, draws, stride)!,
+            scalarDrawSummaries(table, draws, stride),
+          ]
+        ) {
+          for (let offset = 0; offset < columns; offset++) {
+            const want: number[] = [];
+            let sum = 0;
+            for (let d = 0; d < draws; d++) {
+              const v = table[d * stride + offset]!;
+              if (Number.isNaN(v)) continue;
+              want.push(v);
+              sum += v;
+            }
+            const sorted = Float64Array.from(want).sort();
+            const mean = want.length > 0 ? sum / want.length : NaN;
+            let ss = 0;
+            for (let i = 0; i < sorted.length; i++) ss += (sorted[i]! - mean) ** 2;
+            const got = wasm.column(offset);
+            deepEqual(bytes(got.sorted), bytes(sorted));
+            ok(Object.is(got.sum, sum), `sum ${got.sum} vs ${sum}`);
+            ok(Object.is(wasm.squares(mean), ss));
           }
-          const sorted = Float64Array.from(want).sort();
-          const mean = want.length > 0 ? sum / want.length : NaN;
-          let ss = 0;
-          for (let i = 0; i < sorted.length; i++) ss += (sorted[i]! - mean) ** 2;
-          const got = wasm.column(offset);
-          deepEqual(bytes(got.sorted), bytes(sorted));
-          ok(Object.is(got.sum, sum), `sum ${got.sum} vs ${sum}`);
-          ok(Object.is(wasm.squares(mean), ss));
         }
       },
     ),

@@ -39,6 +39,7 @@ import {
   subF64,
   wasmModule,
 } from "../core/_wasm.ts";
+import { sortFloat64 } from "../core/sort_float64.ts";
 
 const I64 = 0x7e;
 const loadI64 = (at: Code): Code => [...at, 0x29, 3, 0];
@@ -152,6 +153,37 @@ export interface DrawSummaries {
   column(offset: number): { readonly sorted: Float64Array; readonly sum: number };
   /** Sum of (sorted[i] - mean)^2 over the last column, i ascending. */
   squares(mean: number): number;
+}
+
+/**
+ * The same summaries by the scalar loops (the fallback where the runtime has
+ * no WebAssembly, and the twin the tests compare it with).
+ */
+export function scalarDrawSummaries(
+  coefficients: Float64Array,
+  draws: number,
+  stride: number,
+): DrawSummaries {
+  const column = new Float64Array(draws);
+  let sorted = column.subarray(0, 0);
+  return {
+    column(offset) {
+      let used = 0, sum = 0;
+      for (let d = 0; d < draws; d++) {
+        const v = coefficients[d * stride + offset]!;
+        if (Number.isNaN(v)) continue;
+        column[used++] = v;
+        sum += v;
+      }
+      sorted = sortFloat64(column.subarray(0, used));
+      return { sorted, sum };
+    },
+    squares(mean) {
+      let ss = 0;
+      for (let i = 0; i < sorted.length; i++) ss += (sorted[i]! - mean) ** 2;
+      return ss;
+    },
+  };
 }
 
 /**

@@ -7,14 +7,13 @@
  */
 import type { ProgressCallback } from "../core/progress.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
-import { sortFloat64 } from "../core/sort_float64.ts";
 import type { DesignColumn, PairedDataset } from "../core/types.ts";
 import { compileSelection } from "../select/select.ts";
 import { SELECTION_RULE } from "../select/selection_rule.ts";
 import { pointFit } from "../fit/point.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
 import { bcaInterval } from "./bca.ts";
-import { drawSummaries } from "./_wasm_summary.ts";
+import { drawSummaries, scalarDrawSummaries } from "./_wasm_summary.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
 import { bootstrapKernelParallel, STREAM_LAYOUT } from "./bootstrap_parallel.ts";
@@ -340,25 +339,14 @@ function finishBootstrap(
     if (kernel.status[d] === 1) withAbsent++;
   }
   const metricsOut: Record<string, { coefficients: Record<string, CoefficientBootstrap> }> = {};
-  const column = new Float64Array(draws);
   // The gather, sort and squares in WebAssembly when the runtime has it (same bits).
-  const wasm = drawSummaries(kernel.coefficients, draws, m * k);
+  const summaries = drawSummaries(kernel.coefficients, draws, m * k) ??
+    scalarDrawSummaries(kernel.coefficients, draws, m * k);
   for (let mm = 0; mm < m; mm++) {
     const coefficients: Record<string, CoefficientBootstrap> = {};
     for (let j = 0; j < k; j++) {
-      let used = 0, sum = 0, sorted: Float64Array;
-      if (wasm) {
-        ({ sorted, sum } = wasm.column(mm * k + j));
-        used = sorted.length;
-      } else {
-        for (let d = 0; d < draws; d++) {
-          const v = kernel.coefficients[(d * m + mm) * k + j]!;
-          if (Number.isNaN(v)) continue;
-          column[used++] = v;
-          sum += v;
-        }
-        sorted = sortFloat64(column.subarray(0, used));
-      }
+      const { sorted, sum } = summaries.column(mm * k + j);
+      const used = sorted.length;
       if (mm === 0 && kernel.status.some((s) => s === 1)) {
         let absent = 0;
         for (let d = 0; d < draws; d++) {
@@ -369,9 +357,7 @@ function finishBootstrap(
         absentPerVersion[ids[j]!] = absent;
       }
       const mean = used > 0 ? sum / used : NaN;
-      let ss = 0;
-      if (wasm) ss = wasm.squares(mean);
-      else for (let i = 0; i < used; i++) ss += (sorted[i]! - mean) ** 2;
+      const ss = summaries.squares(mean);
       const estimate = point[mm * k + j]!;
       const percentile: [number, number] | null = used > 0
         ? [lowerQuantileSorted(sorted, 0.025), lowerQuantileSorted(sorted, 0.975)]
