@@ -29,6 +29,11 @@ export interface DenseOptions {
 /** Orders below this stay in the scalar loops (the calls into WebAssembly would not pay). */
 const SIMD_FROM = 16;
 
+/** The WebAssembly loops for order q, or null for the scalar ones. */
+function simdFor(q: number, options: DenseOptions): DenseWasm | null {
+  return options.simd === false || q < SIMD_FROM ? null : denseWasm();
+}
+
 /** n rounded up to even, so a region after n doubles starts 16-byte aligned. */
 function even(n: number): number {
   return n + (n & 1);
@@ -52,7 +57,7 @@ export function choleskyLower(
   floor: ArrayLike<number>,
   options: DenseOptions = {},
 ): boolean {
-  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  const wasm = simdFor(q, options);
   if (!wasm) return choleskyScalar(l, q, floor);
   const vAt = even(q * q), accAt = vAt + 2 * q;
   const mem = wasm.view(accAt + 8);
@@ -155,7 +160,7 @@ export function lowerInverseByColumns(
   q: number,
   options: DenseOptions = {},
 ): Float64Array {
-  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  const wasm = simdFor(q, options);
   if (!wasm) return lowerInverseScalar(l, q);
   const size = even(q * q), accAt = 3 * size;
   const mem = wasm.view(accAt + 8);
@@ -228,7 +233,7 @@ export function inverseFromLowerInverse(
   q: number,
   options: DenseOptions = {},
 ): Float64Array {
-  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  const wasm = simdFor(q, options);
   if (!wasm) return inverseScalar(lt, q);
   const size = even(q * q), accAt = 3 * size;
   const mem = wasm.view(accAt + 8);
@@ -416,7 +421,7 @@ export function spdInverse(
   floor: ArrayLike<number>,
   options: DenseOptions = {},
 ): Float64Array | null {
-  const wasm = options.simd === false || q < SIMD_FROM ? null : denseWasm();
+  const wasm = simdFor(q, options);
   if (!wasm) {
     if (!choleskyScalar(l, q, floor)) return null;
     return inverseScalar(lowerInverseScalar(l, q), q);

@@ -76,9 +76,10 @@ import {
   xor,
 } from "../core/_wasm.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
+import { packedSize, rowOffsets } from "./_linalg.ts";
 
-/** Draws served per pass (the kernel's LANES). */
-const LANES = 8;
+/** Draws served by one pass over the rows (the lanes of X'Wy and the counts). */
+export const LANES = 8;
 
 // X'Wy: xty(n, m, k, cluster, colStart, col, y, counts, xty); locals after the parameters.
 const X = { n: 0, m: 1, k: 2, cluster: 3, colStart: 4, col: 5, y: 6, counts: 7, xty: 8 };
@@ -510,7 +511,7 @@ export function wasmKernel(
   const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
   const { slots, histograms } = options;
   const pairs = histograms ? null : sums;
-  const n = rowCluster.length, p = (k * (k + 1)) / 2, mk = m * k;
+  const n = rowCluster.length, p = packedSize(k), mk = m * k;
   const unit = pairs === null || pairs.pairValue.every((v) => v === 1);
   // Byte offsets, 16-aligned, in the order of `sizes`.
   const sizes = {
@@ -566,9 +567,8 @@ export function wasmKernel(
       );
     }
   }
-  // off[i] such that packed entry (i, j) is at off[i] + j (_linalg.ts rowOffsets).
-  const off = new Int32Array(buffer, at.off, k);
-  for (let i = 0; i < k; i++) off[i] = (i * (2 * k - i + 1)) / 2 - i;
+  // off[i] such that packed entry (i, j) is at off[i] + j.
+  new Int32Array(buffer, at.off, k).set(rowOffsets(k));
   const state = new Int32Array(buffer, at.state, 4);
   const counts = new Float64Array(buffer, at.counts, g * LANES);
   const acc = new Float64Array(buffer, at.acc, p * slots);

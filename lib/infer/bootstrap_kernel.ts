@@ -37,7 +37,7 @@ import {
   scatterPacked,
   xtxHistWins,
 } from "./_xtx_hist.ts";
-import { wasmKernel } from "./_wasm_kernel.ts";
+import { LANES, wasmKernel } from "./_wasm_kernel.ts";
 
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
@@ -92,9 +92,6 @@ export function solveWeighted(
   for (let j = 0; j < k; j++) if (work.absent[j]) return "absent";
   return "ok";
 }
-
-/** Draws served by one pass over the design (written out in accumulateXty). */
-const LANES = 8;
 
 /** Options of {@linkcode bootstrapKernel}. */
 export interface BootstrapKernelOptions {
