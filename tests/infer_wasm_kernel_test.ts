@@ -85,3 +85,33 @@ Deno.test("wasm kernel: the kernel's draws are the same bytes with and without W
     { numRuns: 120 },
   );
 });
+
+Deno.test("wasm kernel: a block mixing lanes solved side by side with absent-column and singular lanes gives the scalar bytes", () => {
+  // 12 one-row tasks, k = 4: column 0 always 1; column 2 only in task 0 (absent when task 0
+  // is not drawn, status 1); column 3 equals column 1 except in task 5 (singular when task 5
+  // is not drawn, status 2). Each is about a third of the draws, so blocks of eight mix them.
+  const g = 12, k = 4;
+  const data = createPrng(11);
+  const design = new Uint8Array(g * k);
+  for (let c = 0; c < g; c++) {
+    const x1 = data.nextFloat() < 0.5 ? 1 : 0;
+    design.set([1, x1, c === 0 ? 1 : 0, c === 5 ? 1 - x1 : x1], c * k);
+  }
+  const ys = [0, 1].map(() => Float64Array.from({ length: g }, () => data.nextFloat() - 0.3));
+  const sums = buildClusterSums(design, ys, Int32Array.from({ length: g }, (_, i) => i), {
+    k,
+    clusterCount: g,
+  });
+  const on = bootstrapKernel(sums, { draws: 61, seed: 9, wasm: true });
+  const off = bootstrapKernel(sums, { draws: 61, seed: 9, wasm: false });
+  deepEqual(bytes(on.coefficients), bytes(off.coefficients));
+  deepEqual(on.status, off.status);
+  const tally = [0, 0, 0];
+  for (const s of on.status) tally[s]!++;
+  ok(tally.every((t) => t >= 5), `statuses ${tally}`);
+  let mixed = 0;
+  for (let d0 = 0; d0 < 61; d0 += 8) {
+    if (new Set(on.status.subarray(d0, d0 + 8)).size === 3) mixed++;
+  }
+  ok(mixed >= 2, `${mixed} blocks with all three statuses`);
+});

@@ -2,8 +2,10 @@
  * The bootstrap kernel's block of eight draws in WebAssembly: the task
  * counts (xoshiro128** and `nextInt(G)`'s rejection rule in native 32-bit
  * integers), the counts packed for X'WX and its sum by pair lists or
- * histogram bins, X'Wy (two draws per 128-bit SIMD instruction), and per
- * draw the unpacking, Cholesky and solves. Each does exactly what the
+ * histogram bins, X'Wy (two draws per 128-bit SIMD instruction), and the
+ * unpacking, Cholesky and solves of the eight draws side by side (four
+ * f64x2 per entry; a draw with an absent column or a failed pivot is redone
+ * alone, as the scalar lane loop). Each does exactly what the
  * scalar code of bootstrap_kernel.ts and _linalg.ts does, in the same
  * order: the same stream calls; per lane count x y rounded once then added
  * to the entry, rows in row order; the same factorisation steps. So the
@@ -61,6 +63,8 @@ import {
   rotl,
   set,
   shl,
+  SIMD,
+  simd,
   splatF64x2,
   sqrtF64,
   storeF64,
@@ -69,6 +73,7 @@ import {
   storeV128,
   sub,
   subF64,
+  uleb,
   V128,
   VOID,
   vOr,
@@ -323,9 +328,150 @@ const solveCode: Code = [
   ]),
 ];
 
+// The eight lanes' Cholesky and solves side by side, four f64x2 per packed entry: lane l of
+// entry q at work8[q * 8 + l] (and of right-hand side entry t at b8[t * 8 + l], the layout
+// of X'Wy). Each lane does the operations of chol and solve in their order; f64x2 sub, mul,
+// div and sqrt round each lane as the scalar instruction does, so each lane's doubles are
+// those of the scalar code. A lane with a column absent (a zero diagonal) or a pivot below
+// the tolerance leaves that path: ok8 gets 0 in its 64-bit lane, and the caller solves it
+// with chol and solve.
+const subF64x2 = simd(0xf1), divF64x2 = simd(0xf3), gtF64x2 = simd(0x4a);
+const neF64x2 = simd(0x48), vAnd = simd(0x4e);
+const sqrtF64x2 = (a: Code): Code => [...a, SIMD, ...uleb(0xef)];
+const VECS = [0, 1, 2, 3];
+// chol8(work8, k, off, ok8, tol): ok8 (four v128) = all ones in the lanes that succeeded.
+const H8 = { work: 0, k: 1, off: 2, ok: 3, tol: 4 };
+const H8L = {
+  j: 5,
+  i: 6,
+  l: 7,
+  offJ: 8,
+  offI: 9,
+  offL: 10,
+  tol: 11,
+  s: 12,
+  diag: 16,
+  dOrig: 20,
+  ok: 24,
+};
+const e8 = (index: Code): Code => add(get(H8.work), shl(index, i32(6)));
+const off8 = (i: Code): Code => loadI32(i32At(get(H8.off), i));
+const chol8Code: Code = [
+  ...set(H8L.tol, splatF64x2(get(H8.tol))),
+  ...VECS.flatMap((v) => set(H8L.ok + v, [...i32(-1), SIMD, 0x11])),
+  ...forUp(H8L.j, i32(0), get(H8.k), [
+    ...set(H8L.offJ, e8(add(off8(get(H8L.j)), get(H8L.j)))),
+    ...VECS.flatMap((v) => [
+      ...set(H8L.dOrig + v, loadV128(get(H8L.offJ), 16 * v)),
+      ...set(H8L.diag + v, get(H8L.dOrig + v)),
+    ]),
+    ...forUp(H8L.i, i32(0), get(H8L.j), [
+      ...set(H8L.offI, off8(get(H8L.i))),
+      ...VECS.flatMap((v) => set(H8L.s + v, loadV128(e8(add(get(H8L.offI), get(H8L.j))), 16 * v))),
+      ...forUp(H8L.l, i32(0), get(H8L.i), [
+        ...set(H8L.offL, off8(get(H8L.l))),
+        ...VECS.flatMap((v) =>
+          set(
+            H8L.s + v,
+            subF64x2(
+              get(H8L.s + v),
+              mulF64x2(
+                loadV128(e8(add(get(H8L.offL), get(H8L.i))), 16 * v),
+                loadV128(e8(add(get(H8L.offL), get(H8L.j))), 16 * v),
+              ),
+            ),
+          )
+        ),
+      ]),
+      ...set(H8L.offL, e8(add(get(H8L.offI), get(H8L.i)))),
+      ...set(H8L.offI, e8(add(get(H8L.offI), get(H8L.j)))),
+      ...VECS.flatMap((v) => [
+        ...set(H8L.s + v, divF64x2(get(H8L.s + v), loadV128(get(H8L.offL), 16 * v))),
+        ...storeV128(get(H8L.offI), get(H8L.s + v), 16 * v),
+        ...set(H8L.diag + v, subF64x2(get(H8L.diag + v), mulF64x2(get(H8L.s + v), get(H8L.s + v)))),
+      ]),
+    ]),
+    ...VECS.flatMap((v) => [
+      ...set(
+        H8L.ok + v,
+        vAnd(
+          get(H8L.ok + v),
+          vAnd(
+            gtF64x2(get(H8L.diag + v), mulF64x2(get(H8L.tol), get(H8L.dOrig + v))),
+            neF64x2(get(H8L.dOrig + v), splatF64x2(f64(0))),
+          ),
+        ),
+      ),
+      ...storeV128(get(H8L.offJ), sqrtF64x2(get(H8L.diag + v)), 16 * v),
+    ]),
+  ]),
+  ...VECS.flatMap((v) => storeV128(get(H8.ok), get(H8L.ok + v), 16 * v)),
+];
+
+// solve8(work8, k, off, b8): solve of every lane on the k entries at b8 (no absent column).
+const V8 = { work: 0, k: 1, off: 2, b: 3 };
+const V8L = { i: 4, l: 5, r: 6, offI: 7, at: 8, s: 9 };
+const b8 = (i: Code): Code => add(get(V8.b), shl(i, i32(6)));
+const solve8Code: Code = [
+  // Forward: U' z = b.
+  ...forUp(V8L.i, i32(0), get(V8.k), [
+    ...set(V8L.at, b8(get(V8L.i))),
+    ...VECS.flatMap((v) => set(V8L.s + v, loadV128(get(V8L.at), 16 * v))),
+    ...forUp(V8L.l, i32(0), get(V8L.i), [
+      ...set(V8L.offI, e8(add(off8(get(V8L.l)), get(V8L.i)))),
+      ...set(V8L.r, b8(get(V8L.l))),
+      ...VECS.flatMap((v) =>
+        set(
+          V8L.s + v,
+          subF64x2(
+            get(V8L.s + v),
+            mulF64x2(loadV128(get(V8L.offI), 16 * v), loadV128(get(V8L.r), 16 * v)),
+          ),
+        )
+      ),
+    ]),
+    ...set(V8L.offI, e8(add(off8(get(V8L.i)), get(V8L.i)))),
+    ...VECS.flatMap((v) =>
+      storeV128(
+        get(V8L.at),
+        divF64x2(get(V8L.s + v), loadV128(get(V8L.offI), 16 * v)),
+        16 * v,
+      )
+    ),
+  ]),
+  // Backward: U x = z, i = k - 1 down to 0.
+  ...forUp(V8L.r, i32(0), get(V8.k), [
+    ...set(V8L.i, sub(sub(get(V8.k), i32(1)), get(V8L.r))),
+    ...set(V8L.at, b8(get(V8L.i))),
+    ...VECS.flatMap((v) => set(V8L.s + v, loadV128(get(V8L.at), 16 * v))),
+    ...forUp(V8L.l, add(get(V8L.i), i32(1)), get(V8.k), [
+      ...set(V8L.offI, e8(add(off8(get(V8L.i)), get(V8L.l)))),
+      ...VECS.flatMap((v) =>
+        set(
+          V8L.s + v,
+          subF64x2(
+            get(V8L.s + v),
+            mulF64x2(loadV128(get(V8L.offI), 16 * v), loadV128(b8(get(V8L.l)), 16 * v)),
+          ),
+        )
+      ),
+    ]),
+    ...set(V8L.offI, e8(add(off8(get(V8L.i)), get(V8L.i)))),
+    ...VECS.flatMap((v) =>
+      storeV128(
+        get(V8L.at),
+        divF64x2(get(V8L.s + v), loadV128(get(V8L.offI), 16 * v)),
+        16 * v,
+      )
+    ),
+  ]),
+];
+
 // solveBlock(acc, slots, perDouble, p, k, m, lanes, xty, off, work, absent, coef, status,
-// shift, tol): per lane, X'WX unpacked from acc, X'Wy copied to coef, Cholesky, m solves,
-// status 0 / 1 (a column absent) / 2 (singular: NaN), as the lane loop of bootstrap_kernel.ts.
+// work8, ok8, shift, tol): X'WX unpacked from acc for all lanes into work8, chol8; a lane it
+// left is done alone as the lane loop of bootstrap_kernel.ts (X'WX unpacked again, X'Wy
+// copied to coef, chol, m solves, status 0 / 1 (a column absent) / 2 (singular: NaN)); then
+// solve8 in place on X'Wy and the other lanes' coefficients copied out with status 0.
 const B = {
   acc: 0,
   slots: 1,
@@ -340,52 +486,101 @@ const B = {
   absent: 10,
   coef: 11,
   status: 12,
-  shift: 13,
-  tol: 14,
+  work8: 13,
+  ok8: 14,
+  shift: 15,
+  tol: 16,
 };
-const BL = { l: 15, h: 16, u: 17, q: 18, t: 19, mk: 20, out: 21, any: 22, s: 23 };
+const BL = { l: 17, h: 18, u: 19, q: 20, t: 21, mk: 22, out: 23, any: 24, s: 25, hi: 26, inv: 27 };
+const laneOk = (lane: Code): Code => loadI32(add(get(B.ok8), shl(lane, i32(3))));
 const solveBlockCode: Code = [
   ...set(BL.mk, mul(get(B.m), get(B.k))),
-  ...forUp(BL.l, i32(0), get(B.lanes), [
-    ...set(BL.h, divU(get(BL.l), get(B.perDouble))),
-    ...set(BL.u, sub(get(BL.l), mul(get(BL.h), get(B.perDouble)))),
-    ...forUp(BL.q, i32(0), get(B.p), [
+  ...set(BL.inv, divF64(f64(1), get(B.shift))),
+  // work8[q * 8 + h * perDouble + u] = digit u of acc[q * slots + h]: v - floor(v / shift) *
+  // shift, v then floor(v / shift) (the scalar unpacking; shift is a power of two, so
+  // v / shift is v * (1 / shift) exactly).
+  ...forUp(BL.q, i32(0), get(B.p), [
+    ...forUp(BL.h, i32(0), get(B.slots), [
       ...set(BL.s, loadF64(f64At(get(B.acc), add(mul(get(BL.q), get(B.slots)), get(BL.h))))),
-      ...forUp(BL.t, i32(0), get(BL.u), [...set(BL.s, floorF64(divF64(get(BL.s), get(B.shift))))]),
-      ...ifElse(ltU(get(BL.u), sub(get(B.perDouble), i32(1))), [
-        ...set(
-          BL.s,
-          subF64(get(BL.s), mulF64(floorF64(divF64(get(BL.s), get(B.shift))), get(B.shift))),
-        ),
-      ]),
-      ...storeF64(f64At(get(B.work), get(BL.q)), get(BL.s)),
-    ]),
-    ...set(BL.out, f64At(get(B.coef), mul(get(BL.l), get(BL.mk)))),
-    ...forUp(BL.t, i32(0), get(BL.mk), [
-      ...storeF64(
-        f64At(get(BL.out), get(BL.t)),
-        loadF64(f64At(get(B.xty), add(shl(get(BL.t), i32(3)), get(BL.l)))),
+      ...set(
+        BL.out,
+        f64At(add(get(B.work8), shl(get(BL.q), i32(6))), mul(get(BL.h), get(B.perDouble))),
       ),
-    ]),
-    ...ifElse(call(4, get(B.work), get(B.k), get(B.off), get(B.absent), get(B.tol)), [
-      ...set(BL.any, i32(0)),
-      ...forUp(BL.t, i32(0), get(B.k), [
-        ...set(BL.any, or(get(BL.any), loadU8(add(get(B.absent), get(BL.t))))),
+      ...forUp(BL.u, i32(1), get(B.perDouble), [
+        ...set(BL.hi, floorF64(mulF64(get(BL.s), get(BL.inv)))),
+        ...storeF64(get(BL.out), subF64(get(BL.s), mulF64(get(BL.hi), get(B.shift)))),
+        ...set(BL.s, get(BL.hi)),
+        ...set(BL.out, add(get(BL.out), i32(8))),
       ]),
-      ...forUp(BL.t, i32(0), get(B.m), [
-        ...call(
-          5,
-          get(B.work),
-          get(B.k),
-          get(B.off),
-          get(B.absent),
-          f64At(get(BL.out), mul(get(BL.t), get(B.k))),
+      ...storeF64(get(BL.out), get(BL.s)),
+    ]),
+  ]),
+  ...call(7, get(B.work8), get(B.k), get(B.off), get(B.ok8), get(B.tol)),
+  ...forUp(BL.l, i32(0), get(B.lanes), [
+    ...ifElse(eqz(laneOk(get(BL.l))), [
+      ...set(BL.h, divU(get(BL.l), get(B.perDouble))),
+      ...set(BL.u, sub(get(BL.l), mul(get(BL.h), get(B.perDouble)))),
+      ...forUp(BL.q, i32(0), get(B.p), [
+        ...set(BL.s, loadF64(f64At(get(B.acc), add(mul(get(BL.q), get(B.slots)), get(BL.h))))),
+        ...forUp(BL.t, i32(0), get(BL.u), [
+          ...set(BL.s, floorF64(divF64(get(BL.s), get(B.shift)))),
+        ]),
+        ...ifElse(ltU(get(BL.u), sub(get(B.perDouble), i32(1))), [
+          ...set(
+            BL.s,
+            subF64(get(BL.s), mulF64(floorF64(divF64(get(BL.s), get(B.shift))), get(B.shift))),
+          ),
+        ]),
+        ...storeF64(f64At(get(B.work), get(BL.q)), get(BL.s)),
+      ]),
+      ...set(BL.out, f64At(get(B.coef), mul(get(BL.l), get(BL.mk)))),
+      ...forUp(BL.t, i32(0), get(BL.mk), [
+        ...storeF64(
+          f64At(get(BL.out), get(BL.t)),
+          loadF64(f64At(get(B.xty), add(shl(get(BL.t), i32(3)), get(BL.l)))),
         ),
       ]),
-      ...storeU8(add(get(B.status), get(BL.l)), get(BL.any)),
-    ], [
-      ...forUp(BL.t, i32(0), get(BL.mk), [...storeF64(f64At(get(BL.out), get(BL.t)), f64(NaN))]),
-      ...storeU8(add(get(B.status), get(BL.l)), i32(2)),
+      ...ifElse(call(4, get(B.work), get(B.k), get(B.off), get(B.absent), get(B.tol)), [
+        ...set(BL.any, i32(0)),
+        ...forUp(BL.t, i32(0), get(B.k), [
+          ...set(BL.any, or(get(BL.any), loadU8(add(get(B.absent), get(BL.t))))),
+        ]),
+        ...forUp(BL.t, i32(0), get(B.m), [
+          ...call(
+            5,
+            get(B.work),
+            get(B.k),
+            get(B.off),
+            get(B.absent),
+            f64At(get(BL.out), mul(get(BL.t), get(B.k))),
+          ),
+        ]),
+        ...storeU8(add(get(B.status), get(BL.l)), get(BL.any)),
+      ], [
+        ...forUp(BL.t, i32(0), get(BL.mk), [...storeF64(f64At(get(BL.out), get(BL.t)), f64(NaN))]),
+        ...storeU8(add(get(B.status), get(BL.l)), i32(2)),
+      ]),
+    ]),
+  ]),
+  ...forUp(BL.t, i32(0), get(B.m), [
+    ...call(
+      8,
+      get(B.work8),
+      get(B.k),
+      get(B.off),
+      add(get(B.xty), shl(mul(get(BL.t), get(B.k)), i32(6))),
+    ),
+  ]),
+  ...forUp(BL.l, i32(0), get(B.lanes), [
+    ...ifElse(laneOk(get(BL.l)), [
+      ...set(BL.out, f64At(get(B.coef), mul(get(BL.l), get(BL.mk)))),
+      ...forUp(BL.t, i32(0), get(BL.mk), [
+        ...storeF64(
+          f64At(get(BL.out), get(BL.t)),
+          loadF64(f64At(get(B.xty), add(shl(get(BL.t), i32(3)), get(BL.l)))),
+        ),
+      ]),
+      ...storeU8(add(get(B.status), get(BL.l)), i32(0)),
     ]),
   ]),
 ];
@@ -421,9 +616,21 @@ function compile(): WebAssembly.Module | null {
     { name: "solve", params: i32s(5), locals: [[VL.s - VL.i, I32], [1, F64]], code: solveCode },
     {
       name: "solveBlock",
-      params: [...i32s(13), F64, F64],
-      locals: [[BL.s - BL.l, I32], [1, F64]],
+      params: [...i32s(15), F64, F64],
+      locals: [[BL.s - BL.l, I32], [3, F64]],
       code: solveBlockCode,
+    },
+    {
+      name: "chol8",
+      params: [...i32s(4), F64],
+      locals: [[H8L.tol - H8L.j, I32], [H8L.ok + 4 - H8L.tol, V128]],
+      code: chol8Code,
+    },
+    {
+      name: "solve8",
+      params: i32s(4),
+      locals: [[V8L.s - V8L.i, I32], [4, V128]],
+      code: solve8Code,
     },
   ]);
 }
@@ -534,6 +741,8 @@ export function wasmKernel(
     col: rowCol.length * 4,
     pairStart: pairs ? (g + 1) * 4 : 0,
     pairIndex: (pairs?.pairIndex.length ?? 0) * 4,
+    work8: p * LANES * 8,
+    ok8: LANES * 8,
     off: k * 4,
     absent: k,
     status: LANES,
@@ -624,6 +833,8 @@ export function wasmKernel(
         at.absent,
         at.coef,
         at.status,
+        at.work8,
+        at.ok8,
         shift,
         tolerance,
       );
