@@ -25,6 +25,7 @@ import {
   addF64x2,
   anyTrue,
   BLOCK,
+  BR,
   BR_IF,
   call,
   type Code,
@@ -57,6 +58,7 @@ import {
   mul,
   mulF64,
   mulF64x2,
+  op,
   or,
   remU,
   RETURN,
@@ -234,6 +236,75 @@ const scatterLoop = (vectors: number, weighted: boolean): Code => {
 const scatterCode: Code = [1, 2, 4].flatMap((vectors) =>
   ifElse(eq(get(S.slots), i32(2 * vectors)), [
     ...ifElse(eqz(get(S.value)), scatterLoop(vectors, false), scatterLoop(vectors, true)),
+    RETURN,
+  ])
+);
+
+// gather(p, slots, start, address, value, acc): acc[q * slots + h] = the sum over entry
+// q's list e in start[q] .. start[q + 1] of (value ? value[e] : 1) x the packed counts at
+// byte address[e] (a task's in packed): X'WX by packed entry, from the pair lists turned around (the
+// task lists of each entry), summed in registers with no store per task. Every value is an
+// integer below the packing bound, so the sum is exact in any order (four running sums).
+const ltS = op(0x48);
+const G8 = { p: 0, slots: 1, start: 2, address: 3, value: 4, acc: 5 };
+const G8L = { q: 6, e: 7, end: 8, src: 9, vp: 10, w: 11, a: 12 };
+const gatherLoop = (vectors: number, weighted: boolean): Code => {
+  const bytes = Math.log2(vectors * 16), unroll = 4 / vectors;
+  const h = [...Array(vectors).keys()], u = [...Array(unroll).keys()];
+  // Entry s of a group: e and vp point at its address and its value (byte pointers).
+  const term = (s: number, sum: number): Code => [
+    ...set(G8L.src, loadI32(get(G8L.e), 4 * s)),
+    ...(weighted ? set(G8L.w, splatF64x2([...get(G8L.vp), 0x2b, 3, ...uleb(8 * s)])) : []),
+    ...h.flatMap((v) => {
+      const x = loadV128(get(G8L.src), 16 * v);
+      return set(
+        G8L.a + sum * vectors + v,
+        addF64x2(get(G8L.a + sum * vectors + v), weighted ? mulF64x2(get(G8L.w), x) : x),
+      );
+    }),
+  ];
+  const step = (count: number): Code => [
+    ...set(G8L.e, add(get(G8L.e), i32(4 * count))),
+    ...(weighted ? set(G8L.vp, add(get(G8L.vp), i32(8 * count))) : []),
+  ];
+  return forUp(G8L.q, i32(0), get(G8.p), [
+    ...[...Array(4).keys()].flatMap((a) => set(G8L.a + a, splatF64x2(f64(0)))),
+    ...set(G8L.end, loadI32(i32At(get(G8.start), get(G8L.q)))),
+    ...set(G8L.e, i32At(get(G8.address), get(G8L.end))),
+    ...(weighted ? set(G8L.vp, f64At(get(G8.value), get(G8L.end))) : []),
+    ...set(
+      G8L.end,
+      i32At(get(G8.address), loadI32(i32At(get(G8.start), get(G8L.q)), 4)),
+    ),
+    // Groups of `unroll` entries while they last, then one by one.
+    ...set(G8L.end, sub(get(G8L.end), i32(4 * (unroll - 1)))),
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...ltS(get(G8L.e), get(G8L.end)), I32_EQZ, BR_IF, 1],
+    ...u.flatMap((s) => term(s, s)),
+    ...step(unroll),
+    ...[BR, 0, END, END],
+    ...set(G8L.end, add(get(G8L.end), i32(4 * (unroll - 1)))),
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...ltS(get(G8L.e), get(G8L.end)), I32_EQZ, BR_IF, 1],
+    ...term(0, 0),
+    ...step(1),
+    ...[BR, 0, END, END],
+    ...set(G8L.src, add(get(G8.acc), shl(get(G8L.q), i32(bytes)))),
+    ...h.flatMap((v) =>
+      storeV128(
+        get(G8L.src),
+        u.slice(1).reduce(
+          (acc, s) => addF64x2(acc, get(G8L.a + s * vectors + v)),
+          get(G8L.a + v),
+        ),
+        16 * v,
+      )
+    ),
+  ]);
+};
+const gatherCode: Code = [1, 2, 4].flatMap((vectors) =>
+  ifElse(eq(get(G8.slots), i32(2 * vectors)), [
+    ...ifElse(eqz(get(G8.value)), gatherLoop(vectors, false), gatherLoop(vectors, true)),
     RETURN,
   ])
 );
@@ -632,6 +703,12 @@ function compile(): WebAssembly.Module | null {
       locals: [[V8L.s - V8L.i, I32], [4, V128]],
       code: solve8Code,
     },
+    {
+      name: "gather",
+      params: i32s(6),
+      locals: [[G8L.w - G8L.q, I32], [5, V128]],
+      code: gatherCode,
+    },
   ]);
 }
 
@@ -680,7 +757,10 @@ export interface WasmKernel {
   skip(stream: StreamState, draws: number): void;
   /** Packs the counts into `packed`, `perDouble` lanes per double in base `shift`. */
   pack(perDouble: number, shift: number): void;
-  /** X'WX of the packed counts into `acc` from the per-task pair lists (scatterPacked). */
+  /**
+   * X'WX of the packed counts into `acc` from the pair lists (the sums of scatterPacked,
+   * exact integers, so equal whatever the order).
+   */
   scatter(slots: number): void;
   /** The histogram bins (`hist[bin * slots + h]`), with `histograms` given. */
   readonly hist: Float64Array;
@@ -731,7 +811,7 @@ export function wasmKernel(
     coef: LANES * mk * 8,
     work: p * 8,
     y: n * m * 8,
-    pairValue: unit ? 0 : pairs!.pairValue.length * 8,
+    pullValue: unit ? 0 : pairs!.pairValue.length * 8,
     hist: (histograms?.bins ?? 0) * slots * 8,
     entryCount: (histograms?.entryCount?.length ?? 0) * 8,
     entryStart: histograms ? (g + 1) * 4 : 0,
@@ -739,8 +819,8 @@ export function wasmKernel(
     cluster: n * 4,
     colStart: (n + 1) * 4,
     col: rowCol.length * 4,
-    pairStart: pairs ? (g + 1) * 4 : 0,
-    pairIndex: (pairs?.pairIndex.length ?? 0) * 4,
+    pullStart: pairs ? (p + 1) * 4 : 0,
+    pullAddress: (pairs?.pairIndex.length ?? 0) * 4,
     work8: p * LANES * 8,
     ok8: LANES * 8,
     off: k * 4,
@@ -760,9 +840,22 @@ export function wasmKernel(
   const buffer = memory.buffer;
   new Float64Array(buffer, at.y, n * m).set(rowY);
   if (pairs) {
-    new Int32Array(buffer, at.pairStart, g + 1).set(pairs.pairStart);
-    new Int32Array(buffer, at.pairIndex, pairs.pairIndex.length).set(pairs.pairIndex);
-    if (!unit) new Float64Array(buffer, at.pairValue, pairs.pairValue.length).set(pairs.pairValue);
+    // The pair lists turned around: for each packed entry q, the tasks listing it (as byte
+    // offsets of their packed counts) and the pair values, by a counting sort on q.
+    const { pairStart, pairIndex, pairValue } = pairs;
+    const start = new Int32Array(buffer, at.pullStart, p + 1);
+    for (const q of pairIndex) start[q + 1]!++;
+    for (let q = 0; q < p; q++) start[q + 1]! += start[q]!;
+    const address = new Int32Array(buffer, at.pullAddress, pairIndex.length);
+    const value = new Float64Array(buffer, at.pullValue, unit ? 0 : pairValue.length);
+    const fill = start.slice(0, p);
+    for (let c = 0; c < g; c++) {
+      for (let e = pairStart[c]!, end = pairStart[c + 1]!; e < end; e++) {
+        const to = fill[pairIndex[e]!]!++;
+        address[to] = at.packed + c * slots * 8;
+        if (!unit) value[to] = pairValue[e]!;
+      }
+    }
   }
   new Int32Array(buffer, at.cluster, n).set(rowCluster);
   new Int32Array(buffer, at.colStart, n + 1).set(rowColStart);
@@ -806,8 +899,14 @@ export function wasmKernel(
       e.pack!(at.counts, g, perDouble, at.packed, shift);
     },
     scatter(slots) {
-      acc.fill(0);
-      e.scatter!(at.packed, g, slots, at.pairStart, at.pairIndex, unit ? 0 : at.pairValue, at.acc);
+      e.gather!(
+        p,
+        slots,
+        at.pullStart,
+        at.pullAddress,
+        unit ? 0 : at.pullValue,
+        at.acc,
+      );
     },
     hist: new Float64Array(buffer, at.hist, (histograms?.bins ?? 0) * slots),
     scatterHist(slots) {
