@@ -12,6 +12,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
 import { bootstrapDatasetOnCores, type SelectionStability } from "../infer/bootstrap.ts";
+import { shareMainFit } from "../infer/diagnostics.ts";
 import { amceRows, diagnosticsOutput } from "./diagnostics.ts";
 import type {
   ContributionsOutput,
@@ -114,6 +115,8 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
       cluster: dataset.cluster,
       clusterCount: dataset.clusterCount,
     });
+    // The diagnostics reuse this factorisation and fit instead of making their own.
+    shareMainFit(dataset, m, { factor, coefficients: fit.coefficients, residuals: fit.residuals });
     const amce = amceRows(dataset, m, fit.coefficients);
     if (amce === null) amceFailed = true;
     if (m === metric) selectionAmce = amce;

@@ -131,6 +131,57 @@ interface MainFit {
 const MAIN_FITS = new WeakMap<PairedDataset, Map<string, MainFit>>();
 const FACTORS = new WeakMap<PairedDataset, DesignFactorization>();
 
+/**
+ * Lets the diagnostics of `dataset` reuse a main-effects fit its caller has
+ * already made (gate analyze fits every metric before the diagnostics), so
+ * the design is factorised once and each metric solved once. The fit must be
+ * the one the diagnostics would make: `factor` from `factorDesign(design,
+ * [n, k])` with the default options, `coefficients` from
+ * `solveLeastSquares(factor, delta[metric])` and `residuals` y_i - x_i'b
+ * summed over j ascending (as lib/fit `fitOls` computes them).
+ *
+ * @param dataset The dataset the fit belongs to.
+ * @param metric The metric fitted.
+ * @param fit The factorisation, coefficients and residuals.
+ *
+ * @example The AMCE table then reads the given coefficients
+ * ```ts
+ * import { amceTable, shareMainFit } from "./diagnostics.ts";
+ * import { factorDesign } from "../fit/factor.ts";
+ * import { fitOls } from "../fit/ols.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const design = Uint8Array.from([1, 0, 0, 1, 1, 1, 0, 0]);
+ * const y = Float64Array.from([0.2, 0.1, 0.3, 0]);
+ * const d = { n: 4, k: 2, design, delta: { reward: y }, metrics: ["reward"], clusterCount: 4,
+ *   columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const },
+ *             { version_id: "b", slot_id: "b", chunk_id: "b", role: "add" as const }] };
+ * const factor = factorDesign(design, [4, 2]);
+ * const fit = fitOls(factor, y);
+ * shareMainFit(d as never, "reward", { factor, coefficients: fit.coefficients, residuals: fit.residuals });
+ * deepEqual(amceTable(d as never).map((r) => r.beta), [...fit.coefficients]);
+ * ```
+ */
+export function shareMainFit(
+  dataset: PairedDataset,
+  metric: string,
+  fit: {
+    readonly factor: DesignFactorization;
+    readonly coefficients: Float64Array;
+    readonly residuals: Float64Array;
+  },
+): void {
+  const { factor, coefficients, residuals } = fit;
+  if (factor.n !== dataset.n || factor.k !== dataset.k || residuals.length !== dataset.n) {
+    throw new RangeError(
+      `Cannot share the fit: ${factor.n} x ${factor.k} does not match the dataset's ${dataset.n} x ${dataset.k}`,
+    );
+  }
+  FACTORS.set(dataset, factor);
+  const byMetric = MAIN_FITS.get(dataset) ?? new Map<string, MainFit>();
+  byMetric.set(metric, { factor, coefficients, residuals });
+  MAIN_FITS.set(dataset, byMetric);
+}
+
 function mainFit(dataset: PairedDataset, metric: string): MainFit {
   const cached = MAIN_FITS.get(dataset)?.get(metric);
   if (cached) return cached;
@@ -191,24 +242,13 @@ export function amceTable(
 ): AmceRow[] {
   const metric = options.metric ?? defaultMetric(dataset);
   const y = metricColumn(dataset, metric);
-  const { n, k, design, columns } = dataset;
+  const { n, columns } = dataset;
   const fit = mainFit(dataset, metric);
-  const slotColumns = new Map<string, number[]>();
-  columns.forEach((c, j) => slotColumns.set(c.slot_id, [...(slotColumns.get(c.slot_id) ?? []), j]));
+  const groups = amceGroups(dataset);
   const pooled = dataset.clusterCount < n;
   return columns.map((c, j) => {
-    const siblings = slotColumns.get(c.slot_id)!;
-    const present: number[] = [], absent: number[] = [], rows: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (design[i * k + j] === 1) {
-        present.push(y[i]!);
-        rows.push(i);
-      } else if (siblings.every((s) => design[i * k + s] === 0)) {
-        absent.push(y[i]!);
-        rows.push(i);
-      }
-    }
-    const n1 = present.length, n0 = absent.length;
+    const group = groups[j]!;
+    const n1 = group.present.length, n0 = group.absent.length;
     const beta = fit.coefficients[j]!;
     if (n1 === 0 || n0 === 0) {
       return {
@@ -221,10 +261,11 @@ export function amceTable(
         n_slot_absent: n0,
       };
     }
+    const present = gatherList(y, group.present), absent = gatherList(y, group.absent);
     const m1 = ssMean(present), m0 = ssMean(absent);
     let se: number;
     if (pooled) {
-      se = clusteredDifferenceSe(dataset, rows, j, y);
+      se = clusteredDifferenceSe(dataset, group, y);
     } else {
       // Sample variances, ddof 1 (simple-statistics: two-pass, no sum-of-squares cancellation).
       const v1 = n1 > 1 ? sampleVariance(present) : NaN;
@@ -245,6 +286,111 @@ export function amceTable(
 }
 
 /**
+ * The rows of one column's two AMCE groups, which depend on the design
+ * alone and so serve every metric; for pooled rows also the design of the
+ * clustered difference (see {@linkcode clusteredDifferenceSe}), made when
+ * first needed.
+ */
+interface AmceGroup {
+  /** Rows with the column present (its entry is 1), ascending. */
+  readonly present: Int32Array;
+  /** Rows with no column of its slot nonzero, ascending. */
+  readonly absent: Int32Array;
+  /** The clustered difference's design, once made. */
+  difference?: ClusteredDifference;
+}
+
+const AMCE_GROUPS = new WeakMap<PairedDataset, AmceGroup[]>();
+
+/** Every column's AMCE groups, in column order (one pass over the design per column). */
+function amceGroups(dataset: PairedDataset): AmceGroup[] {
+  const cached = AMCE_GROUPS.get(dataset);
+  if (cached) return cached;
+  const { n, k, design, columns } = dataset;
+  const slotIndex = new Map<string, number>();
+  const slotOf = new Int32Array(k);
+  columns.forEach((c, j) => {
+    if (!slotIndex.has(c.slot_id)) slotIndex.set(c.slot_id, slotIndex.size);
+    slotOf[j] = slotIndex.get(c.slot_id)!;
+  });
+  const slots = slotIndex.size;
+  // occupied[i * slots + s] = 1 when some column of slot s is nonzero in row i.
+  const occupied = new Uint8Array(n * slots);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < k; j++) if (design[i * k + j] !== 0) occupied[i * slots + slotOf[j]!] = 1;
+  }
+  const groups = columns.map((_, j): AmceGroup => {
+    const s = slotOf[j]!;
+    let n1 = 0, n0 = 0;
+    for (let i = 0; i < n; i++) {
+      if (design[i * k + j] === 1) n1++;
+      else if (occupied[i * slots + s] === 0) n0++;
+    }
+    const present = new Int32Array(n1), absent = new Int32Array(n0);
+    n1 = 0;
+    n0 = 0;
+    for (let i = 0; i < n; i++) {
+      if (design[i * k + j] === 1) present[n1++] = i;
+      else if (occupied[i * slots + s] === 0) absent[n0++] = i;
+    }
+    return { present, absent };
+  });
+  AMCE_GROUPS.set(dataset, groups);
+  return groups;
+}
+
+/** values[rows[t]] for every t, as a list (simple-statistics takes lists). */
+function gatherList(values: Float64Array, rows: Int32Array): number[] {
+  const out: number[] = [];
+  for (let t = 0; t < rows.length; t++) out.push(values[rows[t]!]!);
+  return out;
+}
+
+/** values[rows[t]] for every t. */
+function gather(values: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let t = 0; t < rows.length; t++) out[t] = values[rows[t]!]!;
+  return out;
+}
+
+/** The design of one column's clustered difference: the rows of either group, ascending. */
+interface ClusteredDifference {
+  /** The rows of either group, ascending. */
+  readonly rows: Int32Array;
+  /** [present, slot absent] of each of those rows, row-major r x 2. */
+  readonly x: Uint8Array;
+  /** The task of each row, renumbered 0.. in order of first appearance. */
+  readonly groups: Int32Array;
+  /** Number of tasks. */
+  readonly clusters: number;
+  /** Factorisation of x. */
+  readonly factor: DesignFactorization;
+}
+
+function clusteredDifference(dataset: PairedDataset, group: AmceGroup): ClusteredDifference {
+  if (group.difference) return group.difference;
+  const { present, absent } = group;
+  const { cluster } = dataset;
+  const r = present.length + absent.length;
+  const rows = new Int32Array(r);
+  const x = new Uint8Array(r * 2), groups = new Int32Array(r);
+  const remap = new Map<number, number>();
+  let a = 0, b = 0;
+  for (let t = 0; t < r; t++) {
+    const fromPresent = b >= absent.length || (a < present.length && present[a]! < absent[b]!);
+    const i = fromPresent ? present[a++]! : absent[b++]!;
+    rows[t] = i;
+    x[t * 2 + (fromPresent ? 0 : 1)] = 1;
+    const g = cluster[i]!;
+    if (!remap.has(g)) remap.set(g, remap.size);
+    groups[t] = remap.get(g)!;
+  }
+  const factor = factorDesign(x, [r, 2]);
+  group.difference = { rows, x, groups, clusters: remap.size, factor };
+  return group.difference;
+}
+
+/**
  * CR1 standard error of a difference of two group means when rows are
  * clustered by task: the no-intercept OLS of y on [present, slot absent]
  * over the rows of either group (its coefficients are the two means),
@@ -254,25 +400,14 @@ export function amceTable(
  */
 function clusteredDifferenceSe(
   dataset: PairedDataset,
-  rows: readonly number[],
-  j: number,
+  group: AmceGroup,
   y: Float64Array,
 ): number {
-  const { k, design, cluster } = dataset;
-  const r = rows.length;
-  const x = new Uint8Array(r * 2), ys = new Float64Array(r), groups = new Int32Array(r);
-  const remap = new Map<number, number>();
-  rows.forEach((i, t) => {
-    x[t * 2 + (design[i * k + j] === 1 ? 0 : 1)] = 1;
-    ys[t] = y[i]!;
-    const g = cluster[i]!;
-    if (!remap.has(g)) remap.set(g, remap.size);
-    groups[t] = remap.get(g)!;
-  });
-  const f = factorDesign(x, [r, 2]);
+  const { rows, x, groups, clusters, factor: f } = clusteredDifference(dataset, group);
+  const ys = gather(y, rows);
   const b = solveLeastSquares(f, ys);
   const e = ys.map((v, t) => v - x[t * 2]! * b[0]! - x[t * 2 + 1]! * b[1]!);
-  const v = clusterCovariance(f, e, groups, remap.size);
+  const v = clusterCovariance(f, e, groups, clusters);
   return Math.sqrt(v[0]! + v[3]! - 2 * v[1]!);
 }
 
