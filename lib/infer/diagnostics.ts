@@ -563,8 +563,10 @@ function jointTest(
   const p = k + q;
   if (q === 0 || n - p <= 0) return null;
   const z = new Uint8Array(n * q); // products of 0/1 columns: 1 byte each, not 8
+  const pa = Int32Array.from(pairs, (pr) => pr.a), pb = Int32Array.from(pairs, (pr) => pr.b);
   for (let i = 0; i < n; i++) {
-    pairs.forEach((pr, t) => (z[i * q + t] = design[i * k + pr.a]! & design[i * k + pr.b]!));
+    const row = i * k, at = i * q;
+    for (let t = 0; t < q; t++) z[at + t] = design[row + pa[t]!]! & design[row + pb[t]!]!;
   }
   const df2 = covariance === "HC3" ? n - p : dataset.clusterCount - 1;
   if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1

@@ -265,19 +265,20 @@ class RowEntries {
     [this.zStart, this.zList] = ones(z, n, q);
     [this.#xStart, this.#xList] = ones(x, n, k);
   }
-  /** Row i of Z. */
-  zRow(i: number): ArrayLike<number> {
-    const z = this.#z, from = i * this.q;
-    if (ArrayBuffer.isView(z)) return (z as Uint8Array).subarray(from, from + this.q);
-    return Array.prototype.slice.call(z, from, from + this.q) as number[];
+  /** Z, row-major n x q. */
+  get z(): ArrayLike<number> {
+    return this.#z;
   }
   /** Loads row i into zIdx, xIdx, m and mx. */
   load(i: number): void {
+    // Copied entry by entry: a subarray per row and list would be two allocations per row.
     const from = this.zStart[i]!, to = this.zStart[i + 1]!;
-    this.zIdx.set(this.zList.subarray(from, to));
+    const zIdx = this.zIdx, zList = this.zList;
+    for (let t = from; t < to; t++) zIdx[t - from] = zList[t]!;
     this.m = to - from;
     const xFrom = this.#xStart[i]!, xTo = this.#xStart[i + 1]!;
-    this.xIdx.set(this.#xList.subarray(xFrom, xTo));
+    const xIdx = this.xIdx, xList = this.#xList;
+    for (let t = xFrom; t < xTo; t++) xIdx[t - xFrom] = xList[t]!;
     this.mx = xTo - xFrom;
   }
 }
@@ -285,6 +286,18 @@ class RowEntries {
 /** Appends to list from e the columns t < width with values[at + t] nonzero; returns the new end. */
 function listOnes(
   values: ArrayLike<number>,
+  at: number,
+  width: number,
+  list: Int32Array,
+  e: number,
+): number {
+  for (let t = 0; t < width; t++) if (values[at + t] !== 0) list[e++] = t;
+  return e;
+}
+
+/** {@linkcode listOnes} of bytes. */
+function listByteOnes(
+  values: Uint8Array,
   at: number,
   width: number,
   list: Int32Array,
@@ -306,7 +319,9 @@ function ones(values: ArrayLike<number>, n: number, width: number): [Int32Array,
       grown.set(list.subarray(0, e));
       list = grown;
     }
-    e = listOnes(values, at, width, list, e);
+    e = values instanceof Uint8Array
+      ? listByteOnes(values, at, width, list, e) // bytes apart: each loop reads one kind of array
+      : listOnes(values, at, width, list, e);
     start[i + 1] = e;
   }
   return [start, list.slice(0, e)];
@@ -348,7 +363,7 @@ function productSets(
     rows.load(i);
     const { m, mx, xIdx } = rows;
     for (let c = 0; c < mx; c++) present[xIdx[c]!] = 1;
-    const t = firstMismatch(rows.zRow(i), present, a, b);
+    const t = firstMismatch(rows.z, i * q, present, a, b);
     if (t >= 0) {
       throw new RangeError(
         `Cannot test the columns: row ${i} of column ${t} is not the product of columns ${
@@ -379,15 +394,16 @@ function readProductRow(
   for (let j = 0; j < k; j++) xtz[j * q + t] = sums.withPair(j, at, bt);
 }
 
-/** The first t with z_t not present[a_t] & present[b_t], or -1. */
+/** The first t with z[at + t] not present[a_t] & present[b_t], or -1. */
 function firstMismatch(
   z: ArrayLike<number>,
+  at: number,
   present: Uint8Array,
   a: Int32Array,
   b: Int32Array,
 ): number {
   for (let t = 0; t < a.length; t++) {
-    if (z[t] !== (present[a[t]!]! & present[b[t]!]!)) return t;
+    if (z[at + t] !== (present[a[t]!]! & present[b[t]!]!)) return t;
   }
   return -1;
 }
@@ -412,10 +428,18 @@ function readProducts(
 
 /** True when every entry is 0 or 1. */
 function isBinary(values: ArrayLike<number>): boolean {
+  // Bytes (the screen's products) apart, so each loop reads one kind of array.
+  if (values instanceof Uint8Array) return bytesBinary(values);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v !== 0 && v !== 1) return false;
   }
+  return true;
+}
+
+/** True when every byte is 0 or 1. */
+function bytesBinary(values: Uint8Array): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i]! > 1) return false;
   return true;
 }
 
@@ -547,11 +571,35 @@ function rowPairCounts(
 }
 
 /**
- * sum_a (A_{t_a t_a} + 2 sum_{b > a} A_{t_a t_b}) over the first m indices t of `idx` (A
- * symmetric, order q), a ascending; two a at once, each inner sum b ascending.
+ * sum_a (A_{t_a t_a} + 2 s_a) with s_a = sum_{b > a} A_{t_a t_b} over the first m indices t
+ * of `idx` (A symmetric, order q), a ascending, each s_a summed from 0 with b ascending. Four
+ * a at once (then two, then one), so four chains of adds run side by side; every s_a and the
+ * sum over a keep their terms in their order.
  */
 function rowQuadratic(idx: Int32Array, m: number, matrix: Float64Array, q: number): number {
   let sum = 0, a = 0;
+  for (; a + 3 < m; a += 4) {
+    const t0 = idx[a]!, t1 = idx[a + 1]!, t2 = idx[a + 2]!, t3 = idx[a + 3]!;
+    const r0 = t0 * q, r1 = t1 * q, r2 = t2 * q, r3 = t3 * q;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    s0 += matrix[r0 + t1]!;
+    s0 += matrix[r0 + t2]!;
+    s1 += matrix[r1 + t2]!;
+    s0 += matrix[r0 + t3]!;
+    s1 += matrix[r1 + t3]!;
+    s2 += matrix[r2 + t3]!;
+    for (let b = a + 4; b < m; b++) {
+      const u = idx[b]!;
+      s0 += matrix[r0 + u]!;
+      s1 += matrix[r1 + u]!;
+      s2 += matrix[r2 + u]!;
+      s3 += matrix[r3 + u]!;
+    }
+    sum += matrix[r0 + t0]! + 2 * s0;
+    sum += matrix[r1 + t1]! + 2 * s1;
+    sum += matrix[r2 + t2]! + 2 * s2;
+    sum += matrix[r3 + t3]! + 2 * s3;
+  }
   for (; a + 1 < m; a += 2) {
     const ta = idx[a]!, at = ta * q, tb = idx[a + 1]!, bt = tb * q;
     let s = 0, t = 0;
