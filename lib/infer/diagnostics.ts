@@ -15,7 +15,8 @@ import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fi
 import { planProductColumns, productColumnTest } from "../fit/product_column.ts";
 import { jointWald } from "./joint_wald.ts";
 import { fSurvival } from "./distributions.ts";
-import { mean as ssMean, sampleStandardDeviation, sampleVariance } from "simple-statistics";
+import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
+import { rowsMean, rowsSampleVariance } from "./_group_moments.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 
 /** AMCE of one version beside its coefficient. */
@@ -261,15 +262,15 @@ export function amceTable(
         n_slot_absent: n0,
       };
     }
-    const present = gatherList(y, group.present), absent = gatherList(y, group.absent);
-    const m1 = ssMean(present), m0 = ssMean(absent);
+    // simple-statistics' mean and sampleVariance, read at the rows in place (same bits).
+    const m1 = rowsMean(y, group.present), m0 = rowsMean(y, group.absent);
     let se: number;
     if (pooled) {
       se = clusteredDifferenceSe(dataset, group, y);
     } else {
       // Sample variances, ddof 1 (simple-statistics: two-pass, no sum-of-squares cancellation).
-      const v1 = n1 > 1 ? sampleVariance(present) : NaN;
-      const v0 = n0 > 1 ? sampleVariance(absent) : NaN;
+      const v1 = n1 > 1 ? rowsSampleVariance(y, group.present, m1) : NaN;
+      const v0 = n0 > 1 ? rowsSampleVariance(y, group.absent, m0) : NaN;
       se = Math.sqrt(v1 / n1 + v0 / n0);
     }
     const amce = m1 - m0;
@@ -337,13 +338,6 @@ function amceGroups(dataset: PairedDataset): AmceGroup[] {
   });
   AMCE_GROUPS.set(dataset, groups);
   return groups;
-}
-
-/** values[rows[t]] for every t, as a list (simple-statistics takes lists). */
-function gatherList(values: Float64Array, rows: Int32Array): number[] {
-  const out: number[] = [];
-  for (let t = 0; t < rows.length; t++) out.push(values[rows[t]!]!);
-  return out;
 }
 
 /** values[rows[t]] for every t. */
