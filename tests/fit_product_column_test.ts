@@ -16,6 +16,7 @@ import {
   type ProductColumnCovariance,
   type ProductColumnTest,
   productColumnTest,
+  productColumnTests,
 } from "../lib/fit/product_column.ts";
 
 function lcg(seed: number): () => number {
@@ -93,14 +94,20 @@ function generic(
 function compareAll(p: Problem, covariance: ProductColumnCovariance): [number, number] {
   const plan = planProductColumns(p.f, p.e, covariance);
   let fitted = 0, leverageOne = 0;
+  const pairs: { a: number; b: number }[] = [], wants: ProductColumnTest[] = [];
   for (let a = 0; a < p.f.k; a++) {
     for (let b = a + 1; b < p.f.k; b++) {
       const { leverageOneRows, ...want } = generic(p, a, b, covariance);
       deepEqual(productColumnTest(plan, a, b), want, `pair ${a} x ${b}`);
+      pairs.push({ a, b });
+      wants.push(want);
       if (want.df2 > 0) fitted++;
       if (leverageOneRows > 0) leverageOne++;
     }
   }
+  // All pairs at once: four side by side, whatever mix of fits, no fits and leverage-1 pairs.
+  deepEqual(productColumnTests(plan, pairs), wants, "all pairs at once");
+  deepEqual(productColumnTests(plan, [...pairs].reverse()), [...wants].reverse(), "reversed");
   return [fitted, leverageOne];
 }
 

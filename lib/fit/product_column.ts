@@ -61,11 +61,16 @@ export interface ProductColumnPlan {
   readonly columns: Int32Array;
   /** Pattern p's 0/1 row, patterns x k. */
   readonly patternRow: Uint8Array;
-  /** Per pattern: ez, then ez / s, ez^2 / s and the fitted product term. */
+  /**
+   * Per pattern and lane (pattern p, lane c at p * LANES + c; one lane per column tested
+   * together): ez, then ez / s, ez^2 / s and the fitted product term.
+   */
   readonly ez: Float64Array;
   readonly infl: Float64Array;
   readonly lev: Float64Array;
   readonly fitted: Float64Array;
+  /** (X'X)^{-1} X'z of each lane, column j lane c at j * LANES + c. */
+  readonly w: Float64Array;
   /** Per cluster sums of CR1. */
   readonly sums: Float64Array;
   /** For the generic path: the product column and extendFit's memory. */
@@ -139,10 +144,11 @@ export function planProductColumns(
     starts,
     columns: Int32Array.from(columns),
     patternRow,
-    ez: new Float64Array(patterns),
-    infl: new Float64Array(patterns),
-    lev: new Float64Array(patterns),
-    fitted: new Float64Array(patterns),
+    ez: new Float64Array(patterns * LANES),
+    infl: new Float64Array(patterns * LANES),
+    lev: new Float64Array(patterns * LANES),
+    fitted: new Float64Array(patterns * LANES),
+    w: new Float64Array(k * LANES),
     sums: new Float64Array(covariance.type === "cr1" ? covariance.clusterCount : 0),
     z: new Uint8Array(n),
     scratch: new ExtendScratch(),
@@ -191,8 +197,74 @@ export function productColumnTest(
   a: number,
   b: number,
 ): ProductColumnTest {
-  const { f, residuals, covariance, rowPattern, patternCount, starts, columns, patternRow } = plan;
-  const { n, k, xtxInverse, leverage } = f;
+  return productColumnTests(plan, [{ a, b }])[0]!;
+}
+
+/** Product columns tested side by side in {@linkcode productColumnTests}. */
+const LANES = 4;
+
+/**
+ * {@linkcode productColumnTest} of many pairs, the very same numbers: the
+ * columns are tested four at a time, so each pass over the patterns and
+ * rows reads them once for four columns and runs four independent chains of
+ * sums (each column's sums keep their terms in their order).
+ *
+ * @param plan From {@linkcode planProductColumns}.
+ * @param pairs The pairs of columns (a, b) to test.
+ * @returns One test per pair, in order.
+ *
+ * @example The same tests as one pair at a time
+ * ```ts
+ * import { factorDesign, solveLeastSquares } from "./factor.ts";
+ * import { planProductColumns, productColumnTest, productColumnTests } from "./product_column.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const rows = [[1, 0, 1], [1, 1, 0], [0, 1, 1], [1, 1, 1], [0, 0, 1], [1, 0, 0], [1, 1, 0], [0, 1, 0]];
+ * const f = factorDesign(Uint8Array.from(rows.flat()), [8, 3]);
+ * const y = Float64Array.from([0.3, 0.1, 0.2, 0.35, 0.05, 0.25, 0.15, -0.1]);
+ * const beta = solveLeastSquares(f, y);
+ * const e = y.map((v, i) => v - rows[i]!.reduce((s, xj, j) => s + xj * beta[j]!, 0));
+ * const plan = planProductColumns(f, e, { type: "hc3" });
+ * const pairs = [{ a: 0, b: 1 }, { a: 0, b: 2 }, { a: 1, b: 2 }];
+ * deepEqual(productColumnTests(plan, pairs), pairs.map(({ a, b }) => productColumnTest(plan, a, b)));
+ * ```
+ */
+export function productColumnTests(
+  plan: ProductColumnPlan,
+  pairs: readonly { readonly a: number; readonly b: number }[],
+): ProductColumnTest[] {
+  const out = new Array<ProductColumnTest>(pairs.length);
+  const ready: Lane[] = [];
+  pairs.forEach(({ a, b }, index) => {
+    const lane = prepare(plan, a, b, index);
+    if ("w" in lane) ready.push(lane);
+    else out[index] = lane;
+  });
+  for (let g = 0; g < ready.length; g += LANES) {
+    const group = ready.slice(g, g + LANES);
+    fusedTests(plan, group).forEach((test, c) => (out[group[c]!.index] = test));
+  }
+  return out;
+}
+
+/** A pair whose test goes through the fused passes: its X'z solved. */
+interface Lane {
+  readonly index: number;
+  readonly a: number;
+  readonly b: number;
+  readonly nBoth: number;
+  /** (X'X)^{-1} X'z, finite. */
+  readonly w: Float64Array;
+}
+
+/** nBoth and w of one pair, or its test when it ends there (no rows, or a non-finite w). */
+function prepare(
+  plan: ProductColumnPlan,
+  a: number,
+  b: number,
+  index: number,
+): Lane | ProductColumnTest {
+  const { patternCount, starts, columns, patternRow } = plan;
+  const { k, xtxInverse } = plan.f;
   const patterns = patternCount.length;
   // X'z (exact integers: counts of rows with a, b and j present) and z'z = nBoth.
   const xtz = new Float64Array(k);
@@ -203,8 +275,7 @@ export function productColumnTest(
     nBoth += c;
     for (let t = starts[p]!; t < starts[p + 1]!; t++) xtz[columns[t]!] = xtz[columns[t]!]! + c;
   }
-  const noFit = { nBoth, gamma: NaN, variance: NaN, df2: 0 };
-  if (nBoth === 0) return noFit;
+  if (nBoth === 0) return { nBoth, gamma: NaN, variance: NaN, df2: 0 };
   const w = new Float64Array(k);
   for (let j = 0; j < k; j++) {
     let s = 0;
@@ -212,50 +283,142 @@ export function productColumnTest(
     w[j] = s;
   }
   if (!w.every(Number.isFinite)) return generic(plan, a, b, nBoth);
+  return { index, a, b, nBoth, w };
+}
+
+/**
+ * The tests of up to LANES prepared pairs, one lane each (a short group
+ * repeats its last pair in the spare lanes, whose results are dropped).
+ */
+function fusedTests(plan: ProductColumnPlan, group: readonly Lane[]): ProductColumnTest[] {
+  const { f, residuals, covariance, rowPattern, patternCount, starts, columns, patternRow } = plan;
+  const { n, k, leverage } = f;
+  const patterns = patternCount.length;
+  const lane = (c: number) => group[Math.min(c, group.length - 1)]!;
+  const { ez, infl, lev, fitted, w } = plan;
+  for (let c = 0; c < LANES; c++) {
+    const wc = lane(c).w;
+    for (let j = 0; j < k; j++) w[j * LANES + c] = wc[j]!;
+  }
+  const a0 = lane(0).a, a1 = lane(1).a, a2 = lane(2).a, a3 = lane(3).a;
+  const b0 = lane(0).b, b1 = lane(1).b, b2 = lane(2).b, b3 = lane(3).b;
   // ez of every pattern: z - x'w over the present columns, in column order.
-  const { ez, infl, lev, fitted } = plan;
   for (let p = 0; p < patterns; p++) {
-    let s = patternRow[p * k + a]! & patternRow[p * k + b]!;
-    for (let t = starts[p]!; t < starts[p + 1]!; t++) s -= w[columns[t]!]!;
-    ez[p] = s;
+    const row = p * k;
+    let s0 = patternRow[row + a0]! & patternRow[row + b0]!;
+    let s1 = patternRow[row + a1]! & patternRow[row + b1]!;
+    let s2 = patternRow[row + a2]! & patternRow[row + b2]!;
+    let s3 = patternRow[row + a3]! & patternRow[row + b3]!;
+    for (let t = starts[p]!; t < starts[p + 1]!; t++) {
+      const j = columns[t]! * LANES;
+      s0 -= w[j]!;
+      s1 -= w[j + 1]!;
+      s2 -= w[j + 2]!;
+      s3 -= w[j + 3]!;
+    }
+    const at = p * LANES;
+    ez[at] = s0;
+    ez[at + 1] = s1;
+    ez[at + 2] = s2;
+    ez[at + 3] = s3;
   }
-  let s = 0, d = 0;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
   for (let i = 0; i < n; i++) {
-    const v = ez[rowPattern[i]!]!;
-    s += v * v;
-    d += v * residuals[i]!;
+    const at = rowPattern[i]! * LANES, r = residuals[i]!;
+    const v0 = ez[at]!, v1 = ez[at + 1]!, v2 = ez[at + 2]!, v3 = ez[at + 3]!;
+    s0 += v0 * v0;
+    d0 += v0 * r;
+    s1 += v1 * v1;
+    d1 += v1 * r;
+    s2 += v2 * v2;
+    d2 += v2 * r;
+    s3 += v3 * v3;
+    d3 += v3 * r;
   }
-  if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(nBoth))) return noFit;
-  const gamma = d / s;
+  const ss = [s0, s1, s2, s3], ds = [d0, d1, d2, d3];
+  const out: (ProductColumnTest | null)[] = [];
+  const gammas = new Float64Array(LANES);
+  for (let c = 0; c < LANES; c++) {
+    const { nBoth } = lane(c);
+    const s = ss[c]!;
+    if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(nBoth))) {
+      out.push({ nBoth, gamma: NaN, variance: NaN, df2: 0 });
+    } else out.push(null);
+    gammas[c] = ds[c]! / s;
+  }
   for (let p = 0; p < patterns; p++) {
-    infl[p] = ez[p]! / s;
-    lev[p] = ez[p]! * infl[p]!;
-    let fit = 0;
-    fit += ez[p]! * gamma;
-    fitted[p] = fit;
+    for (let c = 0; c < LANES; c++) {
+      const at = p * LANES + c;
+      infl[at] = ez[at]! / ss[c]!;
+      lev[at] = ez[at]! * infl[at]!;
+      let fit = 0;
+      fit += ez[at]! * gammas[c]!;
+      fitted[at] = fit;
+    }
   }
-  if (covariance.type === "hc3") {
-    let v = 0;
-    for (let i = 0; i < n; i++) {
-      const p = rowPattern[i]!;
-      const e = residuals[i]! - fitted[p]!;
-      const oneMinusH = 1 - (leverage[i]! + lev[p]!);
-      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) return generic(plan, a, b, nBoth);
+  const variances = covariance.type === "hc3" ? hc3Lanes(plan, n, leverage) : null;
+  return group.map((g, c) => {
+    const done = out[c];
+    if (done) return done;
+    const { nBoth } = g;
+    const gamma = gammas[c]!;
+    if (variances) {
+      const v = variances[c]!;
+      // A row at leverage 1: the test is the generic path's.
+      if (v === null) return generic(plan, g.a, g.b, nBoth);
+      return { nBoth, gamma, variance: v * 1, df2: n - k - 1 };
+    }
+    const { clusterCount } = covariance as { readonly clusterCount: number };
+    if (clusterCount < 2 || n <= k + 1) {
+      return { nBoth, gamma, variance: NaN, df2: clusterCount - 1 };
+    }
+    const c1 = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - (k + 1)));
+    return { nBoth, gamma, variance: cr1Lane(plan, c) * c1, df2: clusterCount - 1 };
+  });
+}
+
+/**
+ * The HC3 sums sum_i w_i infl_i^2 of the four lanes in one pass over the rows; null for a lane
+ * with a row at leverage 1.
+ */
+function hc3Lanes(
+  plan: ProductColumnPlan,
+  n: number,
+  leverage: ArrayLike<number>,
+): (number | null)[] {
+  const { residuals, rowPattern, infl, lev, fitted } = plan;
+  const v = new Float64Array(LANES);
+  const one = new Uint8Array(LANES);
+  for (let i = 0; i < n; i++) {
+    const at = rowPattern[i]! * LANES, r = residuals[i]!, h = leverage[i]!;
+    for (let c = 0; c < LANES; c++) {
+      const e = r - fitted[at + c]!;
+      const oneMinusH = 1 - (h + lev[at + c]!);
+      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) {
+        one[c] = 1;
+        continue;
+      }
       let weight = e * e;
       weight /= oneMinusH * oneMinusH;
       if (weight === 0) continue;
-      const u = infl[p]! * weight;
+      const u = infl[at + c]! * weight;
       if (u === 0) continue;
-      v = v + u * infl[p]!;
+      v[c] = v[c]! + u * infl[at + c]!;
     }
-    return { nBoth, gamma, variance: v * 1, df2: n - k - 1 };
   }
+  return [...v].map((x, c) => (one[c] ? null : x));
+}
+
+/** The CR1 sum over clusters of lane c, before its small-sample factor. */
+function cr1Lane(plan: ProductColumnPlan, c: number): number {
+  const { f, residuals, covariance, rowPattern, infl, fitted } = plan;
+  const { n } = f;
+  if (covariance.type !== "cr1") return NaN;
   const { cluster, clusterCount } = covariance;
-  if (clusterCount < 2 || n <= k + 1) return { nBoth, gamma, variance: NaN, df2: clusterCount - 1 };
   const sums = plan.sums.fill(0);
   for (let i = 0; i < n; i++) {
-    const p = rowPattern[i]!;
-    const e = residuals[i]! - fitted[p]!;
+    const at = rowPattern[i]! * LANES + c;
+    const e = residuals[i]! - fitted[at]!;
     if (e === 0) continue;
     const g = cluster[i]!;
     if (!(g >= 0 && g < clusterCount)) {
@@ -263,15 +426,14 @@ export function productColumnTest(
         `Cannot cluster row ${i}: cluster ${g} is not in 0..${clusterCount - 1}`,
       );
     }
-    sums[g] = sums[g]! + infl[p]! * e;
+    sums[g] = sums[g]! + infl[at]! * e;
   }
   let v = 0;
   for (let g = 0; g < clusterCount; g++) {
     const sg = sums[g]!;
     if (sg !== 0) v = v + sg * sg;
   }
-  const c = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - (k + 1)));
-  return { nBoth, gamma, variance: v * c, df2: clusterCount - 1 };
+  return v;
 }
 
 /** The product column through extendFit and the block covariances (leverage-1 rows, non-finite W). */

@@ -12,7 +12,7 @@
 import type { PairedDataset } from "../core/types.ts";
 import { clusterCovariance } from "../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
-import { planProductColumns, productColumnTest } from "../fit/product_column.ts";
+import { planProductColumns, productColumnTests } from "../fit/product_column.ts";
 import { jointWald } from "./joint_wald.ts";
 import { fSurvival } from "./distributions.ts";
 import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
@@ -470,26 +470,31 @@ export function interactionScreen(
     pv: number;
     ok: boolean;
   }[] = [];
+  const candidates: { a: number; b: number }[] = [];
   for (let a = 0; a < k; a++) {
     for (let b = a + 1; b < k; b++) {
-      if (columns[a]!.slot_id === columns[b]!.slot_id) continue;
-      const { nBoth, gamma, variance, df2 } = productColumnTest(tests, a, b);
-      if (!(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
-        raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
-        continue;
-      }
-      const f = (gamma * gamma) / variance;
-      raw.push({
-        a,
-        b,
-        nBoth,
-        gamma,
-        se: Math.sqrt(variance),
-        f,
-        pv: fSurvival(f, 1, df2),
-        ok: true,
-      });
+      if (columns[a]!.slot_id !== columns[b]!.slot_id) candidates.push({ a, b });
     }
+  }
+  const results = productColumnTests(tests, candidates);
+  for (let index = 0; index < candidates.length; index++) {
+    const { a, b } = candidates[index]!;
+    const { nBoth, gamma, variance, df2 } = results[index]!;
+    if (!(variance > 0) || !Number.isFinite(variance) || df2 <= 0) {
+      raw.push({ a, b, nBoth, gamma: NaN, se: NaN, f: NaN, pv: NaN, ok: false });
+      continue;
+    }
+    const f = (gamma * gamma) / variance;
+    raw.push({
+      a,
+      b,
+      nBoth,
+      gamma,
+      se: Math.sqrt(variance),
+      f,
+      pv: fSurvival(f, 1, df2),
+      ok: true,
+    });
   }
   const testable = raw.filter((r) => r.ok);
   const adjusted = holmAdjust(testable.map((r) => r.pv));
