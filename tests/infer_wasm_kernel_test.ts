@@ -11,7 +11,7 @@ import { createPrng } from "../lib/core/prng.ts";
 import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
 import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
 import { FastStream } from "../lib/infer/_fast_stream.ts";
-import { wasmKernel } from "../lib/infer/_wasm_kernel.ts";
+import { simdRemainders, wasmKernel } from "../lib/infer/_wasm_kernel.ts";
 
 /** The rows of a random gate: n rows over g tasks, k 0/1 columns, m metrics. */
 function randomSums(seed: number, n: number, g: number, k: number, m: number) {
@@ -50,6 +50,49 @@ Deno.test("wasm kernel: counts equal FastStream.drawCounts lane by lane, and the
       scalar.skipCounts(g);
       equal(fast.nextUint32(), scalar.nextUint32());
     }
+  }
+});
+
+Deno.test("wasm kernel: eight draws side by side equal drawCounts, blocks with a rejection redrawn from the lane that met it", () => {
+  // G = 100,000 meets a rejection about 1.6 times a draw, so nearly every block is redrawn
+  // from some lane on; the small G never reject (or G = 2^k: rem = 0).
+  for (const g of [1, 2, 3, 5, 64, 400, 4000, 100_000]) {
+    const sums = randomSums(g, g, g, 2, 1);
+    const wasm = wasmKernel(sums, { slots: 2, sideBySide: true })!;
+    const scalar = new FastStream(20261201), fast = new FastStream(20261201);
+    const limit = 0x100000000 - (0x100000000 % g), replay = new FastStream(20261201);
+    const lanesRejecting = new Set<number>();
+    for (let block = 0; block < 3; block++) {
+      const want = new Float64Array(g * 8);
+      for (let l = 0; l < 8; l++) {
+        scalar.drawCounts(want, g, 8, l);
+        for (let t = 0; t < g; t++) {
+          while (replay.nextUint32() >= limit) lanesRejecting.add(l);
+        }
+      }
+      wasm.draw(fast, 8);
+      deepEqual(bytes(wasm.counts), bytes(want), `G = ${g}, block ${block}`);
+      deepEqual([fast.s0, fast.s1, fast.s2, fast.s3], [scalar.s0, scalar.s1, scalar.s2, scalar.s3]);
+    }
+    if (g === 100_000) ok([1, 2, 3, 4, 5, 6, 7].some((l) => lanesRejecting.has(l)));
+    if (g < 100_000) equal(lanesRejecting.size, 0);
+  }
+});
+
+Deno.test("wasm kernel: the SIMD remainder equals x % G at the edges", () => {
+  const gs = [1, 2, 3, 7, 400, 641, 65_535, 65_537, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 3 * 2 ** 30];
+  gs.push(2 ** 32 - 2, 2 ** 32 - 1, 4_294_967_291);
+  const data = createPrng(5);
+  for (const g of gs) {
+    const xs: number[] = [0, 1, 2, g - 1, g, g + 1, 2 ** 32 - 1, 2 ** 32 - 2, 2 ** 31, 2 ** 31 - 1];
+    const top = Math.floor((2 ** 32 - 1) / g);
+    for (const q of [1, 2, 3, top - 1, top, Math.floor(top / 2), Math.floor(top / 3)]) {
+      for (const d of [-1, 0, 1]) xs.push(q * g + d);
+    }
+    for (let i = 0; i < 200; i++) xs.push(data.nextUint32());
+    const inRange = Uint32Array.from(xs.filter((x) => x >= 0 && x < 2 ** 32));
+    const got = simdRemainders(inRange, g)!;
+    deepEqual(Array.from(got), Array.from(inRange, (x) => x % g), `G = ${g}`);
   }
 });
 

@@ -1,7 +1,9 @@
 /**
  * The bootstrap kernel's block of eight draws in WebAssembly: the task
  * counts (xoshiro128** and `nextInt(G)`'s rejection rule in native 32-bit
- * integers), the counts packed for X'WX and its sum by pair lists or
+ * integers; where rejections are rare, the eight draws side by side in
+ * i32x4, each started by jumping the generator G steps ahead and redrawn one
+ * by one from the first that met a rejection), the counts packed for X'WX and its sum by pair lists or
  * histogram bins, X'Wy (two draws per 128-bit SIMD instruction), and the
  * unpacking, Cholesky and solves of the eight draws side by side (four
  * f64x2 per entry; a draw with an absent column or a failed pivot is redone
@@ -122,13 +124,35 @@ const xtyCode: Code = [
   ]),
 ];
 
-// Counts: counts(state, counts, g, rem, lanes, count, tally) draws `lanes` draws into lanes
-// 0..lanes-1 of counts (count = 1; every lane written, undrawn ones 0) or consumes `lanes`
-// draws counting nothing (count = 0). A lane first tallies in 32-bit integers, one array of
-// G per lane (tally, zero on entry and on return): at many tasks those increments stay in
-// cache where the interleaved doubles (64 bytes a task) would not; one pass then writes them.
-const C = { state: 0, counts: 1, g: 2, rem: 3, lanes: 4, count: 5, tally: 6 };
-const CL = { l: 7, t: 8, s0: 9, s1: 10, s2: 11, s3: 12, x: 13, m: 14, tt: 15, at: 16 };
+// SIMD instructions beyond those of _wasm.ts.
+const subF64x2 = simd(0xf1), divF64x2 = simd(0xf3), gtF64x2 = simd(0x4a);
+const neF64x2 = simd(0x48), vAnd = simd(0x4e);
+const sqrtF64x2 = (a: Code): Code => [...a, SIMD, ...uleb(0xef)];
+const splatI = (a: Code): Code => [...a, SIMD, 0x11];
+const shuffle = (a: Code, b: Code, lanes: number[]): Code => [...a, ...b, SIMD, 0x0d, ...lanes];
+/** f64x2.convert_low_i32x4_u: lanes 0 and 1 of an i32x4, as unsigned, to doubles. */
+const convertLowU = (a: Code): Code => [...a, SIMD, ...uleb(0xff)];
+/** Bytes 8..15 of a v128 to bytes 0..7 (lanes 2 and 3 of an i32x4 to 0 and 1). */
+const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+
+// Counts: counts(state, g, rem, lanes, count, tally, laneBytes, taskShift) draws `lanes`
+// draws into the tallies of lanes 0..lanes-1 (count = 1) or consumes `lanes` draws counting
+// nothing (count = 0). Lane l's count of task c is the i32 at tally + l laneBytes + (c <<
+// taskShift), zero on entry: one array of G per lane (laneBytes 4 G, taskShift 2) where the
+// lanes are drawn one after the other, so at many tasks one lane's increments stay in cache;
+// interleaved (laneBytes 4, taskShift 5) where draw8 draws them side by side. flush(counts,
+// g, tally, interleaved) then writes the eight lanes' counts as doubles and zeroes the tallies.
+const C = {
+  state: 0,
+  g: 1,
+  rem: 2,
+  lanes: 3,
+  count: 4,
+  tally: 5,
+  laneBytes: 6,
+  taskShift: 7,
+};
+const CL = { l: 8, t: 9, s0: 10, s1: 11, s2: 12, s3: 13, x: 14, m: 15, tt: 16, at: 17, base: 18 };
 /** One xoshiro128** output into x, as FastStream.nextUint32 (as an i32). */
 const next: Code = [
   ...set(CL.m, mul(get(CL.s1), i32(5))),
@@ -141,32 +165,238 @@ const next: Code = [
   ...set(CL.s2, xor(get(CL.s2), get(CL.tt))),
   ...set(CL.s3, rotl(get(CL.s3), i32(11))),
 ];
-const tallyAt = (lane: Code, c: Code): Code =>
-  add(get(C.tally), shl(add(mul(lane, get(C.g)), c), i32(2)));
 const countsCode: Code = [
   ...[0, 1, 2, 3].flatMap((h) => set(CL.s0 + h, loadI32(get(C.state), 4 * h))),
   ...forUp(CL.l, i32(0), get(C.lanes), [
+    ...set(CL.base, add(get(C.tally), mul(get(CL.l), get(C.laneBytes)))),
     ...forUp(CL.t, i32(0), get(C.g), [
       // nextInt(G): redraw while x >= 2^32 - rem, i.e. while x + rem wraps past 2^32.
       ...[LOOP, VOID, ...next, ...ltU(add(get(CL.x), get(C.rem)), get(CL.x)), BR_IF, 0, END],
       ...[BLOCK, VOID, ...get(C.count), I32_EQZ, BR_IF, 0],
-      ...set(CL.at, tallyAt(get(CL.l), remU(get(CL.x), get(C.g)))),
+      ...set(CL.at, add(get(CL.base), shl(remU(get(CL.x), get(C.g)), get(C.taskShift)))),
       ...storeI32(get(CL.at), add(loadI32(get(CL.at)), i32(1)), 0),
       END,
     ]),
   ]),
   ...[0, 1, 2, 3].flatMap((h) => storeI32(get(C.state), get(CL.s0 + h), 4 * h)),
-  ...ifElse(get(C.count), [
-    // counts[c * 8 + l] = tally[l][c] for every lane, tallies zeroed.
-    ...forUp(CL.t, i32(0), get(C.g), [
-      ...set(CL.m, add(get(C.counts), shl(get(CL.t), i32(6)))),
-      ...[...Array(LANES).keys()].flatMap((l) => [
-        ...set(CL.at, tallyAt(i32(l), get(CL.t))),
-        ...storeF64(add(get(CL.m), i32(8 * l)), convertU(loadI32(get(CL.at)))),
-        ...storeI32(get(CL.at), i32(0), 0),
-      ]),
+];
+// flush(counts, g, tally, interleaved): counts[c * 8 + l] = lane l's count of task c for
+// every lane (tally laid out as counts says), tallies zeroed.
+const F = { counts: 0, g: 1, tally: 2, interleaved: 3, t: 4, m: 5, at: 6, v: 7 };
+const flushCode: Code = ifElse(get(F.interleaved), [
+  // Task c's eight i32 at tally + 32 c: converted two by two.
+  ...forUp(F.t, i32(0), get(F.g), [
+    ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+    ...set(F.at, add(get(F.tally), shl(get(F.t), i32(5)))),
+    ...[0, 1].flatMap((h) => [
+      ...set(F.v, loadV128(get(F.at), 16 * h)),
+      ...storeV128(get(F.m), convertLowU(get(F.v)), 32 * h),
+      ...storeV128(get(F.m), convertLowU(shuffle(get(F.v), get(F.v), HIGH)), 32 * h + 16),
+      ...storeV128(get(F.at), splatI(i32(0)), 16 * h),
     ]),
   ]),
+], [
+  ...forUp(F.t, i32(0), get(F.g), [
+    ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+    ...[...Array(LANES).keys()].flatMap((l) => [
+      ...set(F.at, add(get(F.tally), shl(add(mul(i32(l), get(F.g)), get(F.t)), i32(2)))),
+      ...storeF64(add(get(F.m), i32(8 * l)), convertU(loadI32(get(F.at)))),
+      ...storeI32(get(F.at), i32(0), 0),
+    ]),
+  ]),
+]);
+
+// draw8(state, starts, g, rem, tally, table, magic, sh1, sh2) -> the first lane that met a
+// rejection, or 8: the eight draws of a block side by side in two i32x4 of xoshiro states.
+// Draw l starts where draw l - 1 ends: G outputs later when it rejected none, which is J =
+// A^G applied to its start (A, one step of the generator, is linear over GF(2); `table`
+// holds J by nibbles: entry (pos, v) is J applied to the state with value v in nibble pos,
+// 32 x 16 states). starts[w * 8 + l] (i32) gets word w of draw l's start. Each lane makes G
+// outputs and tallies x mod G (remG, exact). A lane whose x met the rejection rule (x + rem
+// wraps) is not what nextInt would have done: it and the lanes after it are wrong, and the
+// caller redraws them one by one from their start. With none, state gets the last lane's end.
+const D = { state: 0, starts: 1, g: 2, rem: 3, tally: 4, table: 5, magic: 6, sh1: 7, sh2: 8 };
+const DL = {
+  t: 9,
+  l: 10,
+  word: 11,
+  at: 12,
+  s: 13, // two groups x four words: 13..20
+  x: 21,
+  m: 22,
+  rej: 23, // 23, 24
+  base: 25, // 25, 26
+  remV: 27,
+  magicV: 28,
+  gV: 29,
+  acc: 30, // four words: 30..33
+  t1: 34,
+};
+const sv = (group: number, word: number) => DL.s + 4 * group + word;
+const I32X4 = {
+  splat: 0x11,
+  extract: 0x1b,
+  replace: 0x1c,
+  ltU: 0x3a,
+  shl: 0xab,
+  shrU: 0xad,
+  add: 0xae,
+};
+const and = op(0x71), shr = op(0x76);
+/** The bytes of a v128.const of four i32. */
+const bytesOf = (...v: number[]): Code => [...new Uint8Array(Int32Array.from(v).buffer)];
+const vOp = (code: number) => (a: Code, b: Code): Code => [...a, ...b, SIMD, ...uleb(code)];
+const vAddI = vOp(I32X4.add), vShlI = vOp(I32X4.shl), vShrUI = vOp(I32X4.shrU);
+const vLtU = vOp(I32X4.ltU), vXor = vOp(0x51);
+const vRotl = (a: Code, r: number): Code => vOr(vShlI(a, i32(r)), vShrUI(a, i32(32 - r)));
+const extractI = (a: Code, lane: number): Code => [...a, SIMD, I32X4.extract, lane];
+const vSubI = vOp(0xb1), vMulI = vOp(0xb5);
+const extMulLowU = vOp(0xde), extMulHighU = vOp(0xdf);
+/** The high 32 bits of the four 64-bit products of two i32x4 (as unsigned). */
+const HIGH_WORDS = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
+/**
+ * x mod G for four unsigned 32-bit x (an i32x4 local): Granlund and Montgomery's unsigned
+ * division by an invariant integer (Division by invariant integers using multiplication,
+ * 1994, figure 4.1; exact for all 32-bit x and 1 <= G < 2^32): t = the high half of magic x,
+ * q = (t + ((x - t) >> sh1)) >> sh2, x - q G; {@linkcode divisionMagic} gives magic, sh1
+ * and sh2. `magic`, `g`, `sh1`, `sh2` are locals (i32x4 splats for the first two), t1 scratch.
+ */
+const remG = (x: number, magic: number, g: number, sh1: number, sh2: number, t1: number): Code => [
+  ...set(
+    t1,
+    shuffle(
+      extMulLowU(get(x), get(magic)),
+      extMulHighU(get(x), get(magic)),
+      HIGH_WORDS,
+    ),
+  ),
+  ...vSubI(
+    get(x),
+    vMulI(
+      vShrUI(vAddI(get(t1), vShrUI(vSubI(get(x), get(t1)), get(sh1))), get(sh2)),
+      get(g),
+    ),
+  ),
+];
+/** One step of the states of a group, as next. */
+const advance = (group: number): Code => {
+  const s = (w: number) => sv(group, w);
+  return [
+    ...set(DL.m, vShlI(get(s(1)), i32(9))),
+    ...set(s(2), vXor(get(s(2)), get(s(0)))),
+    ...set(s(3), vXor(get(s(3)), get(s(1)))),
+    ...set(s(1), vXor(get(s(1)), get(s(2)))),
+    ...set(s(0), vXor(get(s(0)), get(s(3)))),
+    ...set(s(2), vXor(get(s(2)), get(DL.m))),
+    ...set(s(3), vRotl(get(s(3)), 11)),
+  ];
+};
+const stepGroup = (group: number): Code => {
+  const s = (w: number) => sv(group, w);
+  return [
+    // m = s1 * 5, x = rotl(m, 7) * 9, as next (shifts and adds instead of i32x4.mul).
+    ...set(DL.m, vAddI(get(s(1)), vShlI(get(s(1)), i32(2)))),
+    ...set(DL.m, vRotl(get(DL.m), 7)),
+    ...set(DL.x, vAddI(get(DL.m), vShlI(get(DL.m), i32(3)))),
+    ...advance(group),
+    ...set(
+      DL.rej + group,
+      vOr(get(DL.rej + group), vLtU(vAddI(get(DL.x), get(DL.remV)), get(DL.x))),
+    ),
+    // The four tally addresses: base + 4 (x mod G).
+    ...set(
+      DL.m,
+      vAddI(
+        get(DL.base + group),
+        vShlI(remG(DL.x, DL.magicV, DL.gV, D.sh1, D.sh2, DL.t1), i32(5)),
+      ),
+    ),
+    ...[0, 1, 2, 3].flatMap((j) => [
+      ...set(DL.at, extractI(get(DL.m), j)),
+      ...storeI32(get(DL.at), add(loadI32(get(DL.at)), i32(1)), 0),
+    ]),
+  ];
+};
+// jump(g, out): J = A^G column by column, the states G steps after the 128 unit states,
+// eight at a time (the locals of draw8; only the state words): unit state b = 8 p + 4 group
+// + j (bit b % 32 of word b / 32) is lane j of the group in pass p; word w of its column is
+// stored at out + 128 p + 64 group + 16 w + 4 j.
+const J = { g: 0, out: 1 };
+const jumpCode: Code = [
+  ...forUp(DL.l, i32(0), i32(16), [
+    ...[0, 1].flatMap((group) =>
+      [0, 1, 2, 3].flatMap((w) =>
+        set(sv(group, w), [
+          // (1 << (8 (p % 4) + 4 group)) x (1, 2, 4, 8) in word p / 4, 0 in the others.
+          ...[SIMD, 0x0c, ...bytesOf(1, 2, 4, 8)],
+          ...splatI(shl(i32(1), add(shl(and(get(DL.l), i32(3)), i32(3)), i32(4 * group)))),
+          SIMD,
+          ...uleb(0xb5),
+          ...splatI(sub(i32(0), eq(shr(get(DL.l), i32(2)), i32(w)))),
+          SIMD,
+          0x4e,
+        ])
+      )
+    ),
+    ...forUp(DL.t, i32(0), get(J.g), [...advance(0), ...advance(1)]),
+    ...[0, 1].flatMap((group) =>
+      [0, 1, 2, 3].flatMap((w) =>
+        storeV128(add(get(J.out), shl(get(DL.l), i32(7))), get(sv(group, w)), 64 * group + 16 * w)
+      )
+    ),
+  ]),
+];
+
+// rem4(at, g, magic, sh1, sh2): the four unsigned i32 at `at` replaced by their remainders
+// mod g by remG, for the tests.
+const rem4Code: Code = [
+  ...set(5, loadV128(get(0), 0)),
+  ...set(6, splatI(get(2))),
+  ...set(7, splatI(get(1))),
+  ...storeV128(get(0), remG(5, 6, 7, 3, 4, 8), 0),
+];
+
+const startAt = (word: number, lane: Code): Code =>
+  add(get(D.starts), add(i32(32 * word), shl(lane, i32(2))));
+const draw8Code: Code = [
+  ...[0, 1, 2, 3].flatMap((w) => storeI32(startAt(w, i32(0)), loadI32(get(D.state), 4 * w), 0)),
+  // starts of draws 1..7: J applied to the previous start, nibble by nibble.
+  ...forUp(DL.l, i32(1), i32(LANES), [
+    ...[0, 1, 2, 3].flatMap((a) => set(DL.acc + a, splatI(i32(0)))),
+    ...[0, 1, 2, 3].flatMap((w) => [
+      ...set(DL.word, loadI32(startAt(w, sub(get(DL.l), i32(1))))),
+      ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((n) => {
+        const nibble = [...get(DL.word), ...i32(4 * n), 0x76, ...i32(15), 0x71];
+        const entry = add(get(D.table), shl(nibble, i32(4)));
+        const v = (w * 8 + n) % 4;
+        return set(DL.acc + v, vXor(get(DL.acc + v), loadV128(entry, 256 * (w * 8 + n))));
+      }),
+    ]),
+    ...set(
+      DL.acc,
+      vXor(vXor(get(DL.acc), get(DL.acc + 1)), vXor(get(DL.acc + 2), get(DL.acc + 3))),
+    ),
+    ...[0, 1, 2, 3].flatMap((w) => storeI32(startAt(w, get(DL.l)), extractI(get(DL.acc), w), 0)),
+  ]),
+  ...[0, 1].flatMap((group) =>
+    [0, 1, 2, 3].flatMap((w) =>
+      set(sv(group, w), loadV128(add(get(D.starts), i32(32 * w)), 16 * group))
+    )
+  ),
+  ...set(DL.remV, splatI(get(D.rem))),
+  ...set(DL.magicV, splatI(get(D.magic))),
+  ...set(DL.gV, splatI(get(D.g))),
+  // Tally bases, interleaved: tally + 4 lane.
+  ...set(DL.base, vAddI(splatI(get(D.tally)), [SIMD, 0x0c, ...bytesOf(0, 4, 8, 12)])),
+  ...set(DL.base + 1, vAddI(splatI(get(D.tally)), [SIMD, 0x0c, ...bytesOf(16, 20, 24, 28)])),
+  ...set(DL.rej, splatI(i32(0))),
+  ...set(DL.rej + 1, splatI(i32(0))),
+  ...forUp(DL.t, i32(0), get(D.g), [...stepGroup(0), ...stepGroup(1)]),
+  ...[...Array(LANES).keys()].flatMap((l) =>
+    ifElse(extractI(get(DL.rej + (l >> 2)), l & 3), [...i32(l), RETURN])
+  ),
+  ...[0, 1, 2, 3].flatMap((w) => storeI32(get(D.state), extractI(get(sv(1, w)), 3), 4 * w)),
+  ...i32(LANES),
 ];
 
 // pack(counts, g, perDouble, packed, shift): packed[c * slots + h] = the perDouble counts of
@@ -406,9 +636,6 @@ const solveCode: Code = [
 // those of the scalar code. A lane with a column absent (a zero diagonal) or a pivot below
 // the tolerance leaves that path: ok8 gets 0 in its 64-bit lane, and the caller solves it
 // with chol and solve.
-const subF64x2 = simd(0xf1), divF64x2 = simd(0xf3), gtF64x2 = simd(0x4a);
-const neF64x2 = simd(0x48), vAnd = simd(0x4e);
-const sqrtF64x2 = (a: Code): Code => [...a, SIMD, ...uleb(0xef)];
 const VECS = [0, 1, 2, 3];
 // chol8(work8, k, off, ok8, tol): ok8 (four v128) = all ones in the lanes that succeeded.
 const H8 = { work: 0, k: 1, off: 2, ok: 3, tol: 4 };
@@ -664,7 +891,7 @@ function compile(): WebAssembly.Module | null {
       locals: [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]],
       code: xtyCode,
     },
-    { name: "counts", params: i32s(7), locals: [[CL.at + 1 - CL.l, I32]], code: countsCode },
+    { name: "counts", params: i32s(8), locals: [[CL.base + 1 - CL.l, I32]], code: countsCode },
     {
       name: "pack",
       params: [...i32s(4), F64],
@@ -709,7 +936,58 @@ function compile(): WebAssembly.Module | null {
       locals: [[G8L.w - G8L.q, I32], [5, V128]],
       code: gatherCode,
     },
+    {
+      name: "flush",
+      params: i32s(4),
+      locals: [[F.v - F.t, I32], [1, V128]],
+      code: flushCode,
+    },
+    {
+      name: "draw8",
+      params: i32s(9),
+      results: [I32],
+      locals: [[DL.s - DL.t, I32], [DL.t1 + 1 - DL.s, V128]],
+      code: draw8Code,
+    },
+    {
+      name: "jump",
+      params: i32s(2),
+      locals: [[DL.s - 2, I32], [DL.t1 + 1 - DL.s, V128]],
+      code: jumpCode,
+    },
+    { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code },
   ]);
+}
+
+/**
+ * Granlund and Montgomery's constants for unsigned 32-bit division by g (1 <= g < 2^32):
+ * with l = ceil(log2 g), magic = floor(2^32 (2^l - g) / g) + 1 (below 2^32, as an i32),
+ * sh1 = min(l, 1), sh2 = max(l - 1, 0).
+ */
+export function divisionMagic(g: number): [number, number, number] {
+  const l = g === 1 ? 0 : 32 - Math.clz32(g - 1);
+  const magic = ((1n << 32n) * ((1n << BigInt(l)) - BigInt(g))) / BigInt(g) + 1n;
+  return [Number(magic) | 0, Math.min(l, 1), Math.max(l - 1, 0)];
+}
+
+/**
+ * x mod g for unsigned 32-bit x by the kernel's SIMD remainder, four at a time (for the
+ * tests), or null where the runtime has no WebAssembly SIMD.
+ */
+export function simdRemainders(xs: Uint32Array, g: number): Uint32Array | null {
+  if (compiled === undefined) compiled = compile();
+  if (compiled === null) return null;
+  const instance = new WebAssembly.Instance(compiled);
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const e = instance.exports as Record<string, (...args: number[]) => number>;
+  const out = new Uint32Array(xs.length);
+  const four = new Uint32Array(memory.buffer, 0, 4);
+  for (let i = 0; i < xs.length; i += 4) {
+    four.fill(0).set(xs.subarray(i, i + 4));
+    e.rem4!(0, g, ...divisionMagic(g));
+    out.set(four.subarray(0, Math.min(4, xs.length - i)), i);
+  }
+  return out;
 }
 
 /** The per-task sums of a kernel problem (the fields of ClusterSums it reads). */
@@ -791,7 +1069,12 @@ export interface KernelHistograms {
  */
 export function wasmKernel(
   sums: KernelSums,
-  options: { readonly slots: number; readonly histograms?: KernelHistograms | undefined },
+  options: {
+    readonly slots: number;
+    readonly histograms?: KernelHistograms | undefined;
+    /** Blocks of eight draws side by side (draw8) whatever the rate of rejections (tests). */
+    readonly sideBySide?: boolean;
+  },
 ): WasmKernel | null {
   if (compiled === undefined) compiled = compile();
   if (compiled === null) return null;
@@ -806,6 +1089,9 @@ export function wasmKernel(
     xty: mk * LANES * 8,
     counts: g * LANES * 8,
     tally: g * LANES * 4,
+    starts: LANES * 16,
+    table: 32 * 16 * 16,
+    columns: 128 * 16,
     packed: g * slots * 8,
     acc: p * slots * 8,
     coef: LANES * mk * 8,
@@ -878,9 +1164,40 @@ export function wasmKernel(
   const e = instance.exports as Record<string, (...args: number[]) => number>;
   // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
   const rem = (0x100000000 % g) | 0;
+  // The eight draws side by side (draw8) where a block rarely meets a rejection (at most one
+  // in 20 blocks, 8 G rem / 2^32 <= 0.05), with J by nibbles for it: entry (pos, v) is the
+  // XOR of the columns of the bits set in v.
+  const side = options.sideBySide ?? 8 * g * (0x100000000 % g) <= 0.05 * 2 ** 32;
+  if (side) {
+    e.jump!(g, at.columns);
+    const columns = new Int32Array(buffer, at.columns, 128 * 4);
+    const table = new Int32Array(buffer, at.table, 32 * 16 * 4);
+    for (let pos = 0; pos < 32; pos++) {
+      for (let v = 1; v < 16; v++) {
+        const low = 31 - Math.clz32(v & -v), b = 4 * pos + low;
+        const from = (pos * 16 + (v & (v - 1))) * 4, to = (pos * 16 + v) * 4;
+        // Column b: pass b >> 3, group (b >> 2) & 1, lane b & 3, word w.
+        const col = (b >> 3) * 32 + ((b >> 2) & 1) * 16 + (b & 3);
+        for (let w = 0; w < 4; w++) table[to + w] = table[from + w]! ^ columns[col + 4 * w]!;
+      }
+    }
+  }
+  const magic = divisionMagic(g);
+  const tally = new Int32Array(buffer, at.tally, g * LANES);
+  const starts = new Int32Array(buffer, at.starts, LANES * 4);
   const run = (stream: StreamState, draws: number, count: number) => {
     state[0] = stream.s0, state[1] = stream.s1, state[2] = stream.s2, state[3] = stream.s3;
-    e.counts!(at.state, at.counts, g, rem, draws, count, at.tally);
+    if (count && side && draws === LANES) {
+      const wrong = e.draw8!(at.state, at.starts, g, rem, at.tally, at.table, ...magic);
+      if (wrong < LANES) {
+        // Draws wrong.. again one by one from the start of draw `wrong`.
+        for (let c = 0; c < g; c++) tally.fill(0, c * LANES + wrong, c * LANES + LANES);
+        for (let w = 0; w < 4; w++) state[w] = starts[w * 8 + wrong]!;
+        e.counts!(at.state, g, rem, LANES - wrong, 1, at.tally + wrong * 4, 4, 5);
+      }
+    } else if (side) e.counts!(at.state, g, rem, draws, count, at.tally, 4, 5);
+    else e.counts!(at.state, g, rem, draws, count, at.tally, 4 * g, 2);
+    if (count) e.flush!(at.counts, g, at.tally, side ? 1 : 0);
     stream.s0 = state[0]!, stream.s1 = state[1]!, stream.s2 = state[2]!, stream.s3 = state[3]!;
   };
   return {
