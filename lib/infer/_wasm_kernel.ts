@@ -23,7 +23,6 @@
 
 import {
   add,
-  addF64,
   addF64x2,
   anyTrue,
   BLOCK,
@@ -400,33 +399,50 @@ const draw8Code: Code = [
 ];
 
 // pack(counts, g, perDouble, packed, shift): packed[c * slots + h] = the perDouble counts of
-// lanes h * perDouble .. as digits base `shift` (slots = 8 / perDouble), as bootstrap_kernel.ts.
+// lanes h * perDouble .. as digits base `shift` (slots = 8 / perDouble), as bootstrap_kernel.ts:
+// sum of count_u shift^u, every term and partial sum an integer below 2^53, so exact in any
+// order; here two lanes' terms per f64x2 (weights (1, s), (s^2, s^3)) and pairs added across.
 const P = { counts: 0, g: 1, perDouble: 2, packed: 3, shift: 4 };
-const PL = { c: 5, h: 6, slots: 7, src: 8, t: 9, at: 10, v: 11 };
-const packCode: Code = [
-  ...set(PL.slots, divU(i32(LANES), get(P.perDouble))),
-  ...set(PL.at, get(P.packed)),
-  ...forUp(PL.c, i32(0), get(P.g), [
-    ...forUp(PL.h, i32(0), get(PL.slots), [
-      ...set(
-        PL.src,
-        f64At(get(P.counts), add(shl(get(PL.c), i32(3)), mul(get(PL.h), get(P.perDouble)))),
-      ),
-      // Horner from the top lane: v = c[top]; v = c[t] + shift * v.
-      ...set(PL.v, loadF64(f64At(get(PL.src), sub(get(P.perDouble), i32(1))))),
-      ...forUp(PL.t, i32(1), get(P.perDouble), [
-        ...set(
-          PL.v,
-          addF64(
-            loadF64(f64At(get(PL.src), sub(sub(get(P.perDouble), i32(1)), get(PL.t)))),
-            mulF64(get(P.shift), get(PL.v)),
-          ),
+const PL = { c: 5, src: 6, dst: 7, w0: 8, w1: 9, a: 10 }; // a: four v128
+const LOW_HALVES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HIGH_HALVES = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+/** (a0 + a1, b0 + b1) of two f64x2. */
+const pairSums = (a: Code, b: Code): Code =>
+  addF64x2(shuffle(a, b, LOW_HALVES), shuffle(a, b, HIGH_HALVES));
+const packLoop = (perDouble: number): Code =>
+  forUp(PL.c, i32(0), get(P.g), [
+    ...set(PL.src, add(get(P.counts), shl(get(PL.c), i32(6)))),
+    ...set(PL.dst, add(get(P.packed), shl(get(PL.c), i32(6 - Math.log2(perDouble))))),
+    ...[0, 1, 2, 3].flatMap((v) => set(PL.a + v, loadV128(get(PL.src), 16 * v))),
+    ...(perDouble === 4
+      ? storeV128(
+        get(PL.dst),
+        pairSums(
+          addF64x2(mulF64x2(get(PL.a), get(PL.w0)), mulF64x2(get(PL.a + 1), get(PL.w1))),
+          addF64x2(mulF64x2(get(PL.a + 2), get(PL.w0)), mulF64x2(get(PL.a + 3), get(PL.w1))),
         ),
-      ]),
-      ...storeF64(get(PL.at), get(PL.v)),
-      ...set(PL.at, add(get(PL.at), i32(8))),
-    ]),
-  ]),
+        0,
+      )
+      : perDouble === 2
+      ? [0, 1].flatMap((h) =>
+        storeV128(
+          get(PL.dst),
+          pairSums(
+            mulF64x2(get(PL.a + 2 * h), get(PL.w0)),
+            mulF64x2(get(PL.a + 2 * h + 1), get(PL.w0)),
+          ),
+          16 * h,
+        )
+      )
+      : [0, 1, 2, 3].flatMap((v) => storeV128(get(PL.dst), get(PL.a + v), 16 * v))),
+  ]);
+const packCode: Code = [
+  // w0 = (1, shift), w1 = (shift^2, shift^3).
+  ...set(PL.w0, [...splatF64x2(f64(1)), ...get(P.shift), SIMD, 0x22, 1]),
+  ...set(PL.w1, mulF64x2(get(PL.w0), splatF64x2(mulF64(get(P.shift), get(P.shift))))),
+  ...[4, 2, 1].flatMap((perDouble) =>
+    ifElse(eq(get(P.perDouble), i32(perDouble)), [...packLoop(perDouble), RETURN])
+  ),
 ];
 
 // scatter(packed, g, slots, start, index, value, acc): acc[index[e] * slots + h] +=
@@ -895,7 +911,7 @@ function compile(): WebAssembly.Module | null {
     {
       name: "pack",
       params: [...i32s(4), F64],
-      locals: [[PL.v - PL.c, I32], [1, F64]],
+      locals: [[PL.w0 - PL.c, I32], [PL.a + 4 - PL.w0, V128]],
       code: packCode,
     },
     {
