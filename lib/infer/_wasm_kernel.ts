@@ -127,12 +127,74 @@ const xtyCode: Code = [
 const subF64x2 = simd(0xf1), divF64x2 = simd(0xf3), gtF64x2 = simd(0x4a);
 const neF64x2 = simd(0x48), vAnd = simd(0x4e);
 const sqrtF64x2 = (a: Code): Code => [...a, SIMD, ...uleb(0xef)];
+const ltS = op(0x48);
 const splatI = (a: Code): Code => [...a, SIMD, 0x11];
 const shuffle = (a: Code, b: Code, lanes: number[]): Code => [...a, ...b, SIMD, 0x0d, ...lanes];
 /** f64x2.convert_low_i32x4_u: lanes 0 and 1 of an i32x4, as unsigned, to doubles. */
 const convertLowU = (a: Code): Code => [...a, SIMD, ...uleb(0xff)];
 /** Bytes 8..15 of a v128 to bytes 0..7 (lanes 2 and 3 of an i32x4 to 0 and 1). */
 const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+
+// X'Wy by column, where the products fit in memory: products(n, m, cluster, y, counts,
+// prod) stores each row's eight count x y products per metric (prod + (i m + mm) 64, the
+// products of xty), then xtyGather(k, m, prod, start, rows, xty) sums them per column in
+// registers: column j's rows, ascending, are at rows[start[j] .. start[j + 1]) (byte
+// offsets i m 64), two metrics at a time. Each entry gets the same products added in the
+// same order (row order, from 0) as in xty, so the same doubles, with no store per row.
+const R = { n: 0, m: 1, cluster: 2, y: 3, counts: 4, prod: 5, i: 6, mm: 7, o: 8, yAt: 9 };
+const RL = { w: 10, y: 14 };
+const productsCode: Code = [
+  ...set(R.yAt, get(R.y)),
+  ...set(R.o, get(R.prod)),
+  ...forUp(R.i, i32(0), get(R.n), [
+    ...set(R.mm, add(get(R.counts), shl(loadI32(i32At(get(R.cluster), get(R.i))), i32(6)))),
+    ...[0, 1, 2, 3].flatMap((h) => set(RL.w + h, loadV128(get(R.mm), 16 * h))),
+    ...forUp(R.mm, i32(0), get(R.m), [
+      ...set(RL.y, splatF64x2(loadF64(get(R.yAt)))),
+      ...[0, 1, 2, 3].flatMap((h) =>
+        storeV128(get(R.o), mulF64x2(get(RL.w + h), get(RL.y)), 16 * h)
+      ),
+      ...set(R.yAt, add(get(R.yAt), i32(8))),
+      ...set(R.o, add(get(R.o), i32(64))),
+    ]),
+  ]),
+];
+const XG = { k: 0, m: 1, prod: 2, start: 3, rows: 4, xty: 5 };
+const XGL = { j: 6, mm: 7, e: 8, end: 9, src: 10, a: 11 }; // a: eight v128
+const xtyGatherLoop = (metrics: number): Code => {
+  const terms = [...Array(4 * metrics).keys()];
+  return [
+    ...terms.flatMap((t) => set(XGL.a + t, splatF64x2(f64(0)))),
+    ...set(XGL.e, add(get(XG.rows), shl(loadI32(i32At(get(XG.start), get(XGL.j))), i32(2)))),
+    ...set(XGL.end, add(get(XG.rows), shl(loadI32(i32At(get(XG.start), get(XGL.j)), 4), i32(2)))),
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...ltS(get(XGL.e), get(XGL.end)), I32_EQZ, BR_IF, 1],
+    ...set(XGL.src, add(get(XG.prod), add(loadI32(get(XGL.e)), shl(get(XGL.mm), i32(6))))),
+    ...terms.flatMap((t) =>
+      set(XGL.a + t, addF64x2(get(XGL.a + t), loadV128(get(XGL.src), 16 * t)))
+    ),
+    ...set(XGL.e, add(get(XGL.e), i32(4))),
+    ...[BR, 0, END, END],
+    // xty[(mm k + j) 8 + l], metric mm + u at + 64 k u.
+    ...set(
+      XGL.src,
+      add(get(XG.xty), shl(add(mul(get(XGL.mm), get(XG.k)), get(XGL.j)), i32(6))),
+    ),
+    ...[...Array(metrics).keys()].flatMap((u) => [
+      ...(u > 0 ? set(XGL.src, add(get(XGL.src), shl(get(XG.k), i32(6)))) : []),
+      ...[0, 1, 2, 3].flatMap((h) => storeV128(get(XGL.src), get(XGL.a + 4 * u + h), 16 * h)),
+    ]),
+  ];
+};
+const xtyGatherCode: Code = forUp(XGL.j, i32(0), get(XG.k), [
+  ...set(XGL.mm, i32(0)),
+  ...[BLOCK, VOID, LOOP, VOID],
+  ...[...ltS(get(XGL.mm), sub(get(XG.m), i32(1))), I32_EQZ, BR_IF, 1],
+  ...xtyGatherLoop(2),
+  ...set(XGL.mm, add(get(XGL.mm), i32(2))),
+  ...[BR, 0, END, END],
+  ...ifElse(ltS(get(XGL.mm), get(XG.m)), xtyGatherLoop(1)),
+]);
 
 // Counts: counts(state, g, rem, lanes, count, tally, laneBytes, taskShift) draws `lanes`
 // draws into the tallies of lanes 0..lanes-1 (count = 1) or consumes `lanes` draws counting
@@ -491,7 +553,6 @@ const scatterCode: Code = [1, 2, 4].flatMap((vectors) =>
 // byte address[e] (a task's in packed): X'WX by packed entry, from the pair lists turned around (the
 // task lists of each entry), summed in registers with no store per task. Every value is an
 // integer below the packing bound, so the sum is exact in any order (four running sums).
-const ltS = op(0x48);
 const G8 = { p: 0, slots: 1, start: 2, address: 3, value: 4, acc: 5 };
 const G8L = { q: 6, e: 7, end: 8, src: 9, vp: 10, w: 11, a: 12 };
 const gatherLoop = (vectors: number, weighted: boolean): Code => {
@@ -971,6 +1032,18 @@ function compile(): WebAssembly.Module | null {
       locals: [[DL.s - 2, I32], [DL.t1 + 1 - DL.s, V128]],
       code: jumpCode,
     },
+    {
+      name: "products",
+      params: i32s(6),
+      locals: [[RL.w - R.i, I32], [5, V128]],
+      code: productsCode,
+    },
+    {
+      name: "xtyGather",
+      params: i32s(6),
+      locals: [[XGL.a - XGL.j, I32], [8, V128]],
+      code: xtyGatherCode,
+    },
     { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code },
   ]);
 }
@@ -1099,6 +1172,9 @@ export function wasmKernel(
   const pairs = histograms ? null : sums;
   const n = rowCluster.length, p = packedSize(k), mk = m * k;
   const unit = pairs === null || pairs.pairValue.every((v) => v === 1);
+  // X'Wy by column (products, xtyGather) while the products stay in cache (64 KiB; beyond,
+  // writing them and reading them back costs more than the stores they save).
+  const byColumn = n * m * LANES * 8 <= 2 ** 16;
   // Byte offsets, 16-aligned, in the order of `sizes`.
   const sizes = {
     state: 16,
@@ -1113,6 +1189,9 @@ export function wasmKernel(
     coef: LANES * mk * 8,
     work: p * 8,
     y: n * m * 8,
+    prod: byColumn ? n * m * LANES * 8 : 0,
+    columnStart: byColumn ? (k + 1) * 4 : 0,
+    columnRows: byColumn ? rowCol.length * 4 : 0,
     pullValue: unit ? 0 : pairs!.pairValue.length * 8,
     hist: (histograms?.bins ?? 0) * slots * 8,
     entryCount: (histograms?.entryCount?.length ?? 0) * 8,
@@ -1169,6 +1248,19 @@ export function wasmKernel(
       new Float64Array(buffer, at.entryCount, histograms.entryCount.length).set(
         histograms.entryCount,
       );
+    }
+  }
+  if (byColumn) {
+    // Each column's rows, ascending (a counting sort of the row lists by column).
+    const start = new Int32Array(buffer, at.columnStart, k + 1);
+    for (const j of rowCol) start[j + 1]!++;
+    for (let j = 0; j < k; j++) start[j + 1]! += start[j]!;
+    const rows = new Int32Array(buffer, at.columnRows, rowCol.length);
+    const fill = start.slice(0, k);
+    for (let i = 0; i < n; i++) {
+      for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
+        rows[fill[rowCol[a]!]!++] = i * m * LANES * 8;
+      }
     }
   }
   // off[i] such that packed entry (i, j) is at off[i] + j.
@@ -1247,6 +1339,11 @@ export function wasmKernel(
       e.scatter!(at.packed, g, slots, at.entryStart, at.entryBin, counted, at.hist);
     },
     xty() {
+      if (byColumn) {
+        e.products!(n, m, at.cluster, at.y, at.counts, at.prod);
+        e.xtyGather!(k, m, at.prod, at.columnStart, at.columnRows, at.xty);
+        return;
+      }
       xtyOut.fill(0);
       e.xty!(n, m, k, at.cluster, at.colStart, at.col, at.y, at.counts, at.xty);
     },
