@@ -24,7 +24,6 @@
 import {
   add,
   addF64x2,
-  anyTrue,
   BLOCK,
   BR,
   BR_IF,
@@ -80,6 +79,7 @@ import {
   V128,
   VOID,
   vOr,
+  type WasmFunction,
   wasmModule,
   xor,
 } from "../core/_wasm.ts";
@@ -507,47 +507,6 @@ const packCode: Code = [
   ),
 ];
 
-// scatter(packed, g, slots, start, index, value, acc): acc[index[e] * slots + h] +=
-// (value ? value[e] : 1) x packed[c * slots + h] over task c's entries (scatterPacked);
-// one loop per slots = 2, 4, 8 (1, 2, 4 f64x2 per entry), tasks drawn in no lane skipped.
-const S = { packed: 0, g: 1, slots: 2, start: 3, index: 4, value: 5, acc: 6 };
-const SL = { c: 7, e: 8, src: 9, dst: 10, w: 11, p: 12 };
-const scatterLoop = (vectors: number, weighted: boolean): Code => {
-  const bytes = Math.log2(vectors * 16);
-  const h = [...Array(vectors).keys()];
-  return forUp(SL.c, i32(0), get(S.g), [
-    ...set(SL.src, add(get(S.packed), shl(get(SL.c), i32(bytes)))),
-    ...h.flatMap((v) => set(SL.p + v, loadV128(get(SL.src), 16 * v))),
-    ...ifElse(anyTrue(h.slice(1).reduce((a, v) => vOr(a, get(SL.p + v)), get(SL.p))), [
-      ...forUp(
-        SL.e,
-        loadI32(i32At(get(S.start), get(SL.c))),
-        loadI32(i32At(get(S.start), get(SL.c)), 4),
-        [
-          ...set(SL.dst, add(get(S.acc), shl(loadI32(i32At(get(S.index), get(SL.e))), i32(bytes)))),
-          ...(weighted ? set(SL.w, splatF64x2(loadF64(f64At(get(S.value), get(SL.e))))) : []),
-          ...h.flatMap((v) =>
-            storeV128(
-              get(SL.dst),
-              addF64x2(
-                loadV128(get(SL.dst), 16 * v),
-                weighted ? mulF64x2(get(SL.w), get(SL.p + v)) : get(SL.p + v),
-              ),
-              16 * v,
-            )
-          ),
-        ],
-      ),
-    ]),
-  ]);
-};
-const scatterCode: Code = [1, 2, 4].flatMap((vectors) =>
-  ifElse(eq(get(S.slots), i32(2 * vectors)), [
-    ...ifElse(eqz(get(S.value)), scatterLoop(vectors, false), scatterLoop(vectors, true)),
-    RETURN,
-  ])
-);
-
 // gather(p, slots, start, address, value, acc): acc[q * slots + h] = the sum over entry
 // q's list e in start[q] .. start[q + 1] of (value ? value[e] : 1) x the packed counts at
 // byte address[e] (a task's in packed): X'WX by packed entry, from the pair lists turned around (the
@@ -867,6 +826,8 @@ const B = {
   tol: 16,
 };
 const BL = { l: 17, h: 18, u: 19, q: 20, t: 21, mk: 22, out: 23, any: 24, s: 25, hi: 26, inv: 27 };
+// The functions called from others, by their place in compile()'s list.
+const CHOL = 3, SOLVE = 4, CHOL8 = 6, SOLVE8 = 7;
 const laneOk = (lane: Code): Code => loadI32(add(get(B.ok8), shl(lane, i32(3))));
 const solveBlockCode: Code = [
   ...set(BL.mk, mul(get(B.m), get(B.k))),
@@ -890,7 +851,7 @@ const solveBlockCode: Code = [
       ...storeF64(get(BL.out), get(BL.s)),
     ]),
   ]),
-  ...call(7, get(B.work8), get(B.k), get(B.off), get(B.ok8), get(B.tol)),
+  ...call(CHOL8, get(B.work8), get(B.k), get(B.off), get(B.ok8), get(B.tol)),
   ...forUp(BL.l, i32(0), get(B.lanes), [
     ...ifElse(eqz(laneOk(get(BL.l))), [
       ...set(BL.h, divU(get(BL.l), get(B.perDouble))),
@@ -915,14 +876,14 @@ const solveBlockCode: Code = [
           loadF64(f64At(get(B.xty), add(shl(get(BL.t), i32(3)), get(BL.l)))),
         ),
       ]),
-      ...ifElse(call(4, get(B.work), get(B.k), get(B.off), get(B.absent), get(B.tol)), [
+      ...ifElse(call(CHOL, get(B.work), get(B.k), get(B.off), get(B.absent), get(B.tol)), [
         ...set(BL.any, i32(0)),
         ...forUp(BL.t, i32(0), get(B.k), [
           ...set(BL.any, or(get(BL.any), loadU8(add(get(B.absent), get(BL.t))))),
         ]),
         ...forUp(BL.t, i32(0), get(B.m), [
           ...call(
-            5,
+            SOLVE,
             get(B.work),
             get(B.k),
             get(B.off),
@@ -939,7 +900,7 @@ const solveBlockCode: Code = [
   ]),
   ...forUp(BL.t, i32(0), get(B.m), [
     ...call(
-      8,
+      SOLVE8,
       get(B.work8),
       get(B.k),
       get(B.off),
@@ -961,7 +922,7 @@ const solveBlockCode: Code = [
 ];
 
 function compile(): WebAssembly.Module | null {
-  return wasmModule([
+  const functions: WasmFunction[] = [
     {
       name: "xty",
       params: i32s(9),
@@ -974,12 +935,6 @@ function compile(): WebAssembly.Module | null {
       params: [...i32s(4), F64],
       locals: [[PL.w0 - PL.c, I32], [PL.a + 4 - PL.w0, V128]],
       code: packCode,
-    },
-    {
-      name: "scatter",
-      params: i32s(7),
-      locals: [[SL.w - SL.c, I32], [5, V128]],
-      code: scatterCode,
     },
     {
       name: "chol",
@@ -1045,7 +1000,14 @@ function compile(): WebAssembly.Module | null {
       code: xtyGatherCode,
     },
     { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code },
-  ]);
+  ];
+  const called = { chol: CHOL, solve: SOLVE, chol8: CHOL8, solve8: SOLVE8 };
+  for (const [name, at] of Object.entries(called)) {
+    if (functions[at]!.name !== name) {
+      throw new Error(`_wasm_kernel: ${name} is not function ${at}`);
+    }
+  }
+  return wasmModule(functions);
 }
 
 /**
@@ -1131,7 +1093,10 @@ export interface WasmKernel {
   scatter(slots: number): void;
   /** The histogram bins (`hist[bin * slots + h]`), with `histograms` given. */
   readonly hist: Float64Array;
-  /** Adds the packed counts to `hist` (accumulateHist of _xtx_hist.ts). */
+  /**
+   * The histogram bins of the packed counts into `hist` (what accumulateHist of _xtx_hist.ts
+   * adds to zeroed bins; exact integers, so equal whatever the order).
+   */
   scatterHist(slots: number): void;
   /** X'Wy of the current counts. */
   xty(): void;
@@ -1169,9 +1134,18 @@ export function wasmKernel(
   if (compiled === null) return null;
   const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
   const { slots, histograms } = options;
-  const pairs = histograms ? null : sums;
   const n = rowCluster.length, p = packedSize(k), mk = m * k;
-  const unit = pairs === null || pairs.pairValue.every((v) => v === 1);
+  // The per-task lists X'WX is summed from: entries are packed X'WX entries (pair lists) or
+  // histogram bins; values are the pair values or bin multiplicities (null: all 1).
+  const lists = histograms
+    ? {
+      entries: histograms.bins,
+      start: histograms.entryStart,
+      index: histograms.entryBin,
+      value: histograms.entryCount,
+    }
+    : { entries: p, start: sums.pairStart, index: sums.pairIndex, value: sums.pairValue };
+  const unit = lists.value === null || lists.value.every((v) => v === 1);
   // X'Wy by column (products, xtyGather) while the products stay in cache (64 KiB; beyond,
   // writing them and reading them back costs more than the stores they save).
   const byColumn = n * m * LANES * 8 <= 2 ** 16;
@@ -1192,16 +1166,13 @@ export function wasmKernel(
     prod: byColumn ? n * m * LANES * 8 : 0,
     columnStart: byColumn ? (k + 1) * 4 : 0,
     columnRows: byColumn ? rowCol.length * 4 : 0,
-    pullValue: unit ? 0 : pairs!.pairValue.length * 8,
+    pullValue: unit ? 0 : lists.index.length * 8,
     hist: (histograms?.bins ?? 0) * slots * 8,
-    entryCount: (histograms?.entryCount?.length ?? 0) * 8,
-    entryStart: histograms ? (g + 1) * 4 : 0,
-    entryBin: (histograms?.entryBin.length ?? 0) * 4,
     cluster: n * 4,
     colStart: (n + 1) * 4,
     col: rowCol.length * 4,
-    pullStart: pairs ? (p + 1) * 4 : 0,
-    pullAddress: (pairs?.pairIndex.length ?? 0) * 4,
+    pullStart: (lists.entries + 1) * 4,
+    pullAddress: lists.index.length * 4,
     work8: p * LANES * 8,
     ok8: LANES * 8,
     off: k * 4,
@@ -1220,36 +1191,27 @@ export function wasmKernel(
   memory.grow(Math.ceil(end / 65536));
   const buffer = memory.buffer;
   new Float64Array(buffer, at.y, n * m).set(rowY);
-  if (pairs) {
-    // The pair lists turned around: for each packed entry q, the tasks listing it (as byte
-    // offsets of their packed counts) and the pair values, by a counting sort on q.
-    const { pairStart, pairIndex, pairValue } = pairs;
-    const start = new Int32Array(buffer, at.pullStart, p + 1);
-    for (const q of pairIndex) start[q + 1]!++;
-    for (let q = 0; q < p; q++) start[q + 1]! += start[q]!;
-    const address = new Int32Array(buffer, at.pullAddress, pairIndex.length);
-    const value = new Float64Array(buffer, at.pullValue, unit ? 0 : pairValue.length);
-    const fill = start.slice(0, p);
+  {
+    // The lists turned around: for each entry (packed X'WX entry or bin), the tasks listing
+    // it (as byte addresses of their packed counts) and the values, by a counting sort.
+    const { entries, index } = lists;
+    const start = new Int32Array(buffer, at.pullStart, entries + 1);
+    for (const q of index) start[q + 1]!++;
+    for (let q = 0; q < entries; q++) start[q + 1]! += start[q]!;
+    const address = new Int32Array(buffer, at.pullAddress, index.length);
+    const value = new Float64Array(buffer, at.pullValue, unit ? 0 : index.length);
+    const fill = start.slice(0, entries);
     for (let c = 0; c < g; c++) {
-      for (let e = pairStart[c]!, end = pairStart[c + 1]!; e < end; e++) {
-        const to = fill[pairIndex[e]!]!++;
+      for (let e = lists.start[c]!, end = lists.start[c + 1]!; e < end; e++) {
+        const to = fill[index[e]!]!++;
         address[to] = at.packed + c * slots * 8;
-        if (!unit) value[to] = pairValue[e]!;
+        if (!unit) value[to] = lists.value![e]!;
       }
     }
   }
   new Int32Array(buffer, at.cluster, n).set(rowCluster);
   new Int32Array(buffer, at.colStart, n + 1).set(rowColStart);
   new Int32Array(buffer, at.col, rowCol.length).set(rowCol);
-  if (histograms) {
-    new Int32Array(buffer, at.entryStart, g + 1).set(histograms.entryStart);
-    new Int32Array(buffer, at.entryBin, histograms.entryBin.length).set(histograms.entryBin);
-    if (histograms.entryCount) {
-      new Float64Array(buffer, at.entryCount, histograms.entryCount.length).set(
-        histograms.entryCount,
-      );
-    }
-  }
   if (byColumn) {
     // Each column's rows, ascending (a counting sort of the row lists by column).
     const start = new Int32Array(buffer, at.columnStart, k + 1);
@@ -1324,19 +1286,12 @@ export function wasmKernel(
       e.pack!(at.counts, g, perDouble, at.packed, shift);
     },
     scatter(slots) {
-      e.gather!(
-        p,
-        slots,
-        at.pullStart,
-        at.pullAddress,
-        unit ? 0 : at.pullValue,
-        at.acc,
-      );
+      e.gather!(p, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.acc);
     },
     hist: new Float64Array(buffer, at.hist, (histograms?.bins ?? 0) * slots),
     scatterHist(slots) {
-      const counted = histograms?.entryCount ? at.entryCount : 0;
-      e.scatter!(at.packed, g, slots, at.entryStart, at.entryBin, counted, at.hist);
+      const bins = histograms!.bins;
+      e.gather!(bins, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.hist);
     },
     xty() {
       if (byColumn) {
