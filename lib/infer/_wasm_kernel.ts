@@ -92,7 +92,7 @@ export const LANES = 8;
 // X'Wy: xty(n, m, k, cluster, colStart, col, y, counts, xty); locals after the parameters.
 const X = { n: 0, m: 1, k: 2, cluster: 3, colStart: 4, col: 5, y: 6, counts: 7, xty: 8 };
 const XL = { i: 9, o: 10, a: 11, mm: 12, base: 13, at: 14, yAt: 15, e1: 16, w: 17, y: 21, p: 22 };
-const xtyCode: Code = [
+const xtyCode = (): Code => [
   ...forUp(XL.i, i32(0), get(X.n), [
     // The row's task's eight counts as four f64x2 (a task's counts are 64 bytes).
     ...set(
@@ -143,7 +143,7 @@ const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 // same order (row order, from 0) as in xty, so the same doubles, with no store per row.
 const R = { n: 0, m: 1, cluster: 2, y: 3, counts: 4, prod: 5, i: 6, mm: 7, o: 8, yAt: 9 };
 const RL = { w: 10, y: 14 };
-const productsCode: Code = [
+const productsCode = (): Code => [
   ...set(R.yAt, get(R.y)),
   ...set(R.o, get(R.prod)),
   ...forUp(R.i, i32(0), get(R.n), [
@@ -186,15 +186,16 @@ const xtyGatherLoop = (metrics: number): Code => {
     ]),
   ];
 };
-const xtyGatherCode: Code = forUp(XGL.j, i32(0), get(XG.k), [
-  ...set(XGL.mm, i32(0)),
-  ...[BLOCK, VOID, LOOP, VOID],
-  ...[...ltS(get(XGL.mm), sub(get(XG.m), i32(1))), I32_EQZ, BR_IF, 1],
-  ...xtyGatherLoop(2),
-  ...set(XGL.mm, add(get(XGL.mm), i32(2))),
-  ...[BR, 0, END, END],
-  ...ifElse(ltS(get(XGL.mm), get(XG.m)), xtyGatherLoop(1)),
-]);
+const xtyGatherCode = (): Code =>
+  forUp(XGL.j, i32(0), get(XG.k), [
+    ...set(XGL.mm, i32(0)),
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...ltS(get(XGL.mm), sub(get(XG.m), i32(1))), I32_EQZ, BR_IF, 1],
+    ...xtyGatherLoop(2),
+    ...set(XGL.mm, add(get(XGL.mm), i32(2))),
+    ...[BR, 0, END, END],
+    ...ifElse(ltS(get(XGL.mm), get(XG.m)), xtyGatherLoop(1)),
+  ]);
 
 // Counts: counts(state, g, rem, lanes, count, tally, laneBytes, taskShift) draws `lanes`
 // draws into the tallies of lanes 0..lanes-1 (count = 1) or consumes `lanes` draws counting
@@ -226,7 +227,7 @@ const next: Code = [
   ...set(CL.s2, xor(get(CL.s2), get(CL.tt))),
   ...set(CL.s3, rotl(get(CL.s3), i32(11))),
 ];
-const countsCode: Code = [
+const countsCode = (): Code => [
   ...[0, 1, 2, 3].flatMap((h) => set(CL.s0 + h, loadI32(get(C.state), 4 * h))),
   ...forUp(CL.l, i32(0), get(C.lanes), [
     ...set(CL.base, add(get(C.tally), mul(get(CL.l), get(C.laneBytes)))),
@@ -244,28 +245,29 @@ const countsCode: Code = [
 // flush(counts, g, tally, interleaved): counts[c * 8 + l] = lane l's count of task c for
 // every lane (tally laid out as counts says), tallies zeroed.
 const F = { counts: 0, g: 1, tally: 2, interleaved: 3, t: 4, m: 5, at: 6, v: 7 };
-const flushCode: Code = ifElse(get(F.interleaved), [
-  // Task c's eight i32 at tally + 32 c: converted two by two.
-  ...forUp(F.t, i32(0), get(F.g), [
-    ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
-    ...set(F.at, add(get(F.tally), shl(get(F.t), i32(5)))),
-    ...[0, 1].flatMap((h) => [
-      ...set(F.v, loadV128(get(F.at), 16 * h)),
-      ...storeV128(get(F.m), convertLowU(get(F.v)), 32 * h),
-      ...storeV128(get(F.m), convertLowU(shuffle(get(F.v), get(F.v), HIGH)), 32 * h + 16),
-      ...storeV128(get(F.at), splatI(i32(0)), 16 * h),
+const flushCode = (): Code =>
+  ifElse(get(F.interleaved), [
+    // Task c's eight i32 at tally + 32 c: converted two by two.
+    ...forUp(F.t, i32(0), get(F.g), [
+      ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+      ...set(F.at, add(get(F.tally), shl(get(F.t), i32(5)))),
+      ...[0, 1].flatMap((h) => [
+        ...set(F.v, loadV128(get(F.at), 16 * h)),
+        ...storeV128(get(F.m), convertLowU(get(F.v)), 32 * h),
+        ...storeV128(get(F.m), convertLowU(shuffle(get(F.v), get(F.v), HIGH)), 32 * h + 16),
+        ...storeV128(get(F.at), splatI(i32(0)), 16 * h),
+      ]),
     ]),
-  ]),
-], [
-  ...forUp(F.t, i32(0), get(F.g), [
-    ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
-    ...[...Array(LANES).keys()].flatMap((l) => [
-      ...set(F.at, add(get(F.tally), shl(add(mul(i32(l), get(F.g)), get(F.t)), i32(2)))),
-      ...storeF64(add(get(F.m), i32(8 * l)), convertU(loadI32(get(F.at)))),
-      ...storeI32(get(F.at), i32(0), 0),
+  ], [
+    ...forUp(F.t, i32(0), get(F.g), [
+      ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+      ...[...Array(LANES).keys()].flatMap((l) => [
+        ...set(F.at, add(get(F.tally), shl(add(mul(i32(l), get(F.g)), get(F.t)), i32(2)))),
+        ...storeF64(add(get(F.m), i32(8 * l)), convertU(loadI32(get(F.at)))),
+        ...storeI32(get(F.at), i32(0), 0),
+      ]),
     ]),
-  ]),
-]);
+  ]);
 
 // draw8(state, starts, g, rem, tally, table, magic, sh1, sh2) -> the first lane that met a
 // rejection, or 8: the eight draws of a block side by side in two i32x4 of xoshiro states.
@@ -383,7 +385,7 @@ const stepGroup = (group: number): Code => {
 // + j (bit b % 32 of word b / 32) is lane j of the group in pass p; word w of its column is
 // stored at out + 128 p + 64 group + 16 w + 4 j.
 const J = { g: 0, out: 1 };
-const jumpCode: Code = [
+const jumpCode = (): Code => [
   ...forUp(DL.l, i32(0), i32(16), [
     ...[0, 1].flatMap((group) =>
       [0, 1, 2, 3].flatMap((w) =>
@@ -410,7 +412,7 @@ const jumpCode: Code = [
 
 // rem4(at, g, magic, sh1, sh2): the four unsigned i32 at `at` replaced by their remainders
 // mod g by remG, for the tests.
-const rem4Code: Code = [
+const rem4Code = (): Code => [
   ...set(5, loadV128(get(0), 0)),
   ...set(6, splatI(get(2))),
   ...set(7, splatI(get(1))),
@@ -419,7 +421,7 @@ const rem4Code: Code = [
 
 const startAt = (word: number, lane: Code): Code =>
   add(get(D.starts), add(i32(32 * word), shl(lane, i32(2))));
-const draw8Code: Code = [
+const draw8Code = (): Code => [
   ...[0, 1, 2, 3].flatMap((w) => storeI32(startAt(w, i32(0)), loadI32(get(D.state), 4 * w), 0)),
   // starts of draws 1..7: J applied to the previous start, nibble by nibble.
   ...forUp(DL.l, i32(1), i32(LANES), [
@@ -498,7 +500,7 @@ const packLoop = (perDouble: number): Code =>
       )
       : [0, 1, 2, 3].flatMap((v) => storeV128(get(PL.dst), get(PL.a + v), 16 * v))),
   ]);
-const packCode: Code = [
+const packCode = (): Code => [
   // w0 = (1, shift), w1 = (shift^2, shift^3).
   ...set(PL.w0, [...splatF64x2(f64(1)), ...get(P.shift), SIMD, 0x22, 1]),
   ...set(PL.w1, mulF64x2(get(PL.w0), splatF64x2(mulF64(get(P.shift), get(P.shift))))),
@@ -568,12 +570,13 @@ const gatherLoop = (vectors: number, weighted: boolean): Code => {
     ),
   ]);
 };
-const gatherCode: Code = [1, 2, 4].flatMap((vectors) =>
-  ifElse(eq(get(G8.slots), i32(2 * vectors)), [
-    ...ifElse(eqz(get(G8.value)), gatherLoop(vectors, false), gatherLoop(vectors, true)),
-    RETURN,
-  ])
-);
+const gatherCode = (): Code =>
+  [1, 2, 4].flatMap((vectors) =>
+    ifElse(eq(get(G8.slots), i32(2 * vectors)), [
+      ...ifElse(eqz(get(G8.value)), gatherLoop(vectors, false), gatherLoop(vectors, true)),
+      RETURN,
+    ])
+  );
 
 // chol(work, k, off, absent, tol) -> 1, or 0 when singular: choleskyPacked of _linalg.ts,
 // the same operations in the same order (work[off[i] + j] is entry (i, j) of the packed triangle).
@@ -582,7 +585,7 @@ const HL = { j: 5, i: 6, l: 7, offJ: 8, offI: 9, offL: 10, dOrig: 11, diag: 12, 
 // work and off are parameters 0 and 2 of both chol and solve.
 const offOf = (i: Code): Code => loadI32(i32At(get(H.off), i));
 const w = (index: Code): Code => f64At(get(H.work), index);
-const cholCode: Code = [
+const cholCode = (): Code => [
   ...forUp(HL.j, i32(0), get(H.k), [
     ...set(HL.offJ, add(offOf(get(HL.j)), get(HL.j))),
     ...set(HL.dOrig, loadF64(w(get(HL.offJ)))),
@@ -626,7 +629,7 @@ const cholCode: Code = [
 const V = { work: 0, k: 1, off: 2, absent: 3, b: 4 };
 const VL = { i: 5, l: 6, r: 7, offI: 8, s: 9 };
 const bAt = (i: Code): Code => f64At(get(V.b), i);
-const solveCode: Code = [
+const solveCode = (): Code => [
   // Forward: U' z = b.
   ...forUp(VL.i, i32(0), get(V.k), [
     ...set(
@@ -690,7 +693,7 @@ const H8L = {
 };
 const e8 = (index: Code): Code => add(get(H8.work), shl(index, i32(6)));
 const off8 = (i: Code): Code => loadI32(i32At(get(H8.off), i));
-const chol8Code: Code = [
+const chol8Code = (): Code => [
   ...set(H8L.tol, splatF64x2(get(H8.tol))),
   ...VECS.flatMap((v) => set(H8L.ok + v, [...i32(-1), SIMD, 0x11])),
   ...forUp(H8L.j, i32(0), get(H8.k), [
@@ -746,7 +749,7 @@ const chol8Code: Code = [
 const V8 = { work: 0, k: 1, off: 2, b: 3 };
 const V8L = { i: 4, l: 5, r: 6, offI: 7, at: 8, s: 9 };
 const b8 = (i: Code): Code => add(get(V8.b), shl(i, i32(6)));
-const solve8Code: Code = [
+const solve8Code = (): Code => [
   // Forward: U' z = b.
   ...forUp(V8L.i, i32(0), get(V8.k), [
     ...set(V8L.at, b8(get(V8L.i))),
@@ -829,7 +832,7 @@ const BL = { l: 17, h: 18, u: 19, q: 20, t: 21, mk: 22, out: 23, any: 24, s: 25,
 // The functions called from others, by their place in compile()'s list.
 const CHOL = 3, SOLVE = 4, CHOL8 = 6, SOLVE8 = 7;
 const laneOk = (lane: Code): Code => loadI32(add(get(B.ok8), shl(lane, i32(3))));
-const solveBlockCode: Code = [
+const solveBlockCode = (): Code => [
   ...set(BL.mk, mul(get(B.m), get(B.k))),
   ...set(BL.inv, divF64(f64(1), get(B.shift))),
   // work8[q * 8 + h * perDouble + u] = digit u of acc[q * slots + h]: v - floor(v / shift) *
@@ -921,85 +924,87 @@ const solveBlockCode: Code = [
   ]),
 ];
 
+let compiled: WebAssembly.Module | null | undefined;
+
 function compile(): WebAssembly.Module | null {
   const functions: WasmFunction[] = [
     {
       name: "xty",
       params: i32s(9),
       locals: [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]],
-      code: xtyCode,
+      code: xtyCode(),
     },
-    { name: "counts", params: i32s(8), locals: [[CL.base + 1 - CL.l, I32]], code: countsCode },
+    { name: "counts", params: i32s(8), locals: [[CL.base + 1 - CL.l, I32]], code: countsCode() },
     {
       name: "pack",
       params: [...i32s(4), F64],
       locals: [[PL.w0 - PL.c, I32], [PL.a + 4 - PL.w0, V128]],
-      code: packCode,
+      code: packCode(),
     },
     {
       name: "chol",
       params: [...i32s(4), F64],
       results: [I32],
       locals: [[HL.dOrig - HL.j, I32], [HL.u + 1 - HL.dOrig, F64]],
-      code: cholCode,
+      code: cholCode(),
     },
-    { name: "solve", params: i32s(5), locals: [[VL.s - VL.i, I32], [1, F64]], code: solveCode },
+    { name: "solve", params: i32s(5), locals: [[VL.s - VL.i, I32], [1, F64]], code: solveCode() },
     {
       name: "solveBlock",
       params: [...i32s(15), F64, F64],
       locals: [[BL.s - BL.l, I32], [3, F64]],
-      code: solveBlockCode,
+      code: solveBlockCode(),
     },
     {
       name: "chol8",
       params: [...i32s(4), F64],
       locals: [[H8L.tol - H8L.j, I32], [H8L.ok + 4 - H8L.tol, V128]],
-      code: chol8Code,
+      code: chol8Code(),
     },
     {
       name: "solve8",
       params: i32s(4),
       locals: [[V8L.s - V8L.i, I32], [4, V128]],
-      code: solve8Code,
+      code: solve8Code(),
     },
     {
       name: "gather",
       params: i32s(6),
       locals: [[G8L.w - G8L.q, I32], [5, V128]],
-      code: gatherCode,
+      code: gatherCode(),
     },
     {
       name: "flush",
       params: i32s(4),
       locals: [[F.v - F.t, I32], [1, V128]],
-      code: flushCode,
+      code: flushCode(),
     },
     {
       name: "draw8",
       params: i32s(9),
       results: [I32],
       locals: [[DL.s - DL.t, I32], [DL.t1 + 1 - DL.s, V128]],
-      code: draw8Code,
+      code: draw8Code(),
     },
     {
       name: "jump",
       params: i32s(2),
       locals: [[DL.s - 2, I32], [DL.t1 + 1 - DL.s, V128]],
-      code: jumpCode,
+      code: jumpCode(),
     },
     {
       name: "products",
       params: i32s(6),
       locals: [[RL.w - R.i, I32], [5, V128]],
-      code: productsCode,
+      code: productsCode(),
     },
     {
       name: "xtyGather",
       params: i32s(6),
       locals: [[XGL.a - XGL.j, I32], [8, V128]],
-      code: xtyGatherCode,
+      code: xtyGatherCode(),
     },
-    { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code },
+    { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code() },
   ];
   const called = { chol: CHOL, solve: SOLVE, chol8: CHOL8, solve8: SOLVE8 };
   for (const [name, at] of Object.entries(called)) {
@@ -1008,6 +1013,22 @@ function compile(): WebAssembly.Module | null {
     }
   }
   return wasmModule(functions);
+}
+
+/**
+ * The compiled module of the kernel's loops (compiled on first use, once per thread), or
+ * null where the runtime has no WebAssembly SIMD. A worker given it by
+ * {@linkcode adoptKernelModule} neither assembles nor compiles it again: a module posted to a
+ * worker shares its compiled code.
+ */
+export function kernelModule(): WebAssembly.Module | null {
+  if (compiled === undefined) compiled = compile();
+  return compiled;
+}
+
+/** Uses `module` (from {@linkcode kernelModule} on another thread) for this thread's kernels. */
+export function adoptKernelModule(module: WebAssembly.Module): void {
+  compiled = module;
 }
 
 /**
@@ -1026,7 +1047,7 @@ export function divisionMagic(g: number): [number, number, number] {
  * tests), or null where the runtime has no WebAssembly SIMD.
  */
 export function simdRemainders(xs: Uint32Array, g: number): Uint32Array | null {
-  if (compiled === undefined) compiled = compile();
+  const compiled = kernelModule();
   if (compiled === null) return null;
   const instance = new WebAssembly.Instance(compiled);
   const memory = instance.exports.memory as WebAssembly.Memory;
@@ -1104,8 +1125,6 @@ export interface WasmKernel {
   solve(lanes: number, perDouble: number, shift: number, tolerance: number): void;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
 /** The per-task bin lists of the X'WX histograms (XtxHistPlan of _xtx_hist.ts). */
 export interface KernelHistograms {
   readonly bins: number;
@@ -1130,7 +1149,7 @@ export function wasmKernel(
     readonly sideBySide?: boolean;
   },
 ): WasmKernel | null {
-  if (compiled === undefined) compiled = compile();
+  const compiled = kernelModule();
   if (compiled === null) return null;
   const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
   const { slots, histograms } = options;

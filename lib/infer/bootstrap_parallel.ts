@@ -14,6 +14,7 @@
 import type { ProgressCallback } from "../core/progress.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
+import { kernelModule } from "./_wasm_kernel.ts";
 
 /** How the draws are laid out over workers; recorded with the draw order. */
 export const STREAM_LAYOUT =
@@ -83,7 +84,10 @@ export async function bootstrapKernelParallel(
   const block = (
     w: number,
   ) => [Math.floor((w * draws) / workers), Math.floor(((w + 1) * draws) / workers)];
-  // Blocks 1.. in workers, started first; block 0 (no replay) on this thread meanwhile.
+  // Blocks 1.. in workers, started first; block 0 (no replay) on this thread meanwhile. The
+  // kernel's WebAssembly module, compiled here once, goes with them: a worker then neither
+  // assembles nor compiles it, and the threads share its compiled code.
+  const module = kernelModule();
   const blocks = Array.from({ length: workers - 1 }, (_, i) => {
     const w = i + 1, [first, last] = block(w);
     return new Promise<void>((resolve, reject) => {
@@ -105,7 +109,7 @@ export async function bootstrapKernelParallel(
         worker.terminate();
         reject(new Error(`Bootstrap worker failed: ${event.message}`));
       };
-      worker.postMessage({ sums, draws, seed, first, last });
+      worker.postMessage({ sums, draws, seed, first, last, module });
     });
   });
   const own = bootstrapKernel(sums, {

@@ -1,6 +1,7 @@
 /**
  * Web Worker of {@linkcode bootstrapKernelParallel}: computes one block of
- * draws with `bootstrapKernel` (`first`/`last`) and posts back the raw
+ * draws with `bootstrapKernel` (`first`/`last`), with the kernel's WebAssembly
+ * module compiled by the calling thread, and posts back the raw
  * coefficients and statuses (transferred, not copied). Progress is posted
  * as `{ progress: done }` messages.
  *
@@ -9,15 +10,19 @@
 /// <reference lib="deno.worker" />
 import { bootstrapKernel } from "./bootstrap_kernel.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
+import { adoptKernelModule } from "./_wasm_kernel.ts";
 
 self.onmessage = (event: MessageEvent) => {
-  const { sums, draws, seed, first, last } = event.data as {
+  const { sums, draws, seed, first, last, module } = event.data as {
     sums: ClusterSums;
     draws: number;
     seed: number;
     first: number;
     last: number;
+    module: WebAssembly.Module | null;
   };
+  // The kernel's module as the calling thread compiled it (null: no WebAssembly SIMD there).
+  if (module) adoptKernelModule(module);
   const result = bootstrapKernel(sums, {
     draws,
     seed,
