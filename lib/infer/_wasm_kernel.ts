@@ -2,16 +2,17 @@
  * The bootstrap kernel's block of eight draws in WebAssembly: the task
  * counts (xoshiro128** and `nextInt(G)`'s rejection rule in native 32-bit
  * integers; where rejections are rare, the eight draws side by side in
- * i32x4, each started by jumping the generator G steps ahead and redrawn one
- * by one from the first that met a rejection), the counts packed for X'WX and its sum by pair lists or
- * histogram bins, X'Wy (two draws per 128-bit SIMD instruction), and the
- * unpacking, Cholesky and solves of the eight draws side by side (four
- * f64x2 per entry; a draw with an absent column or a failed pivot is redone
- * alone, as the scalar lane loop). Each does exactly what the
- * scalar code of bootstrap_kernel.ts and _linalg.ts does, in the same
- * order: the same stream calls; per lane count x y rounded once then added
- * to the entry, rows in row order; the same factorisation steps. So the
- * doubles are bit for bit those of the scalar loops;
+ * i32x4, each started by jumping the generator G steps ahead, and redrawn
+ * one by one from the first that met a rejection), the counts packed for
+ * X'WX and its sums gathered per pair-list entry or histogram bin, X'Wy
+ * gathered per column over chunks of rows (two draws per 128-bit SIMD
+ * instruction), and the unpacking, Cholesky and solves of the eight draws
+ * side by side (four f64x2 per entry; a draw with an absent column or a
+ * failed pivot is redone alone, as the scalar lane loop). Each gives what
+ * the scalar code of bootstrap_kernel.ts and _linalg.ts gives: the same
+ * stream calls; per lane count x y rounded once then added to the entry,
+ * rows in row order; exact integer sums for X'WX; the same factorisation
+ * steps. So the doubles are bit for bit those of the scalar loops;
  * tests/infer_wasm_kernel_test.ts and infer_xtx_hist_test.ts compare them.
  *
  * The module is assembled with lib/core/_wasm.ts (no toolchain, no binary
@@ -89,40 +90,6 @@ import { packedSize, rowOffsets } from "./_linalg.ts";
 /** Draws served by one pass over the rows (the lanes of X'Wy and the counts). */
 export const LANES = 8;
 
-// X'Wy: xty(n, m, k, cluster, colStart, col, y, counts, xty); locals after the parameters.
-const X = { n: 0, m: 1, k: 2, cluster: 3, colStart: 4, col: 5, y: 6, counts: 7, xty: 8 };
-const XL = { i: 9, o: 10, a: 11, mm: 12, base: 13, at: 14, yAt: 15, e1: 16, w: 17, y: 21, p: 22 };
-const xtyCode = (): Code => [
-  ...forUp(XL.i, i32(0), get(X.n), [
-    // The row's task's eight counts as four f64x2 (a task's counts are 64 bytes).
-    ...set(
-      XL.o,
-      add(get(X.counts), shl(loadI32(add(get(X.cluster), shl(get(XL.i), i32(2)))), i32(6))),
-    ),
-    ...[0, 1, 2, 3].flatMap((h) => set(XL.w + h, loadV128(get(XL.o), 16 * h))),
-    ...set(XL.at, add(get(X.colStart), shl(get(XL.i), i32(2)))),
-    ...set(XL.e1, loadI32(get(XL.at), 4)),
-    ...set(XL.yAt, add(get(X.y), shl(mul(get(XL.i), get(X.m)), i32(3)))),
-    ...set(XL.base, get(X.xty)),
-    ...forUp(XL.mm, i32(0), get(X.m), [
-      ...set(XL.y, splatF64x2(loadF64(get(XL.yAt)))),
-      ...[0, 1, 2, 3].flatMap((h) => set(XL.p + h, mulF64x2(get(XL.w + h), get(XL.y)))),
-      // For the row's columns c: xty[mm, c, 0..8) += the eight products.
-      ...forUp(XL.a, loadI32(get(XL.at)), get(XL.e1), [
-        ...set(
-          XL.o,
-          add(get(XL.base), shl(loadI32(add(get(X.col), shl(get(XL.a), i32(2)))), i32(6))),
-        ),
-        ...[0, 1, 2, 3].flatMap((h) =>
-          storeV128(get(XL.o), addF64x2(loadV128(get(XL.o), 16 * h), get(XL.p + h)), 16 * h)
-        ),
-      ]),
-      ...set(XL.yAt, add(get(XL.yAt), i32(8))),
-      ...set(XL.base, add(get(XL.base), shl(get(X.k), i32(6)))),
-    ]),
-  ]),
-];
-
 // SIMD instructions beyond those of _wasm.ts.
 const subF64x2 = simd(0xf1), divF64x2 = simd(0xf3), gtF64x2 = simd(0x4a);
 const neF64x2 = simd(0x48), vAnd = simd(0x4e);
@@ -135,12 +102,15 @@ const convertLowU = (a: Code): Code => [...a, SIMD, ...uleb(0xff)];
 /** Bytes 8..15 of a v128 to bytes 0..7 (lanes 2 and 3 of an i32x4 to 0 and 1). */
 const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
-// X'Wy by column, where the products fit in memory: products(n, m, cluster, y, counts,
-// prod) stores each row's eight count x y products per metric (prod + (i m + mm) 64, the
-// products of xty), then xtyGather(k, m, prod, start, rows, xty) sums them per column in
-// registers: column j's rows, ascending, are at rows[start[j] .. start[j + 1]) (byte
-// offsets i m 64), two metrics at a time. Each entry gets the same products added in the
-// same order (row order, from 0) as in xty, so the same doubles, with no store per row.
+// X'Wy by column, rows in chunks whose products stay in cache: products(n, m, cluster, y,
+// counts, prod) stores a chunk's rows' eight count x y products per metric (prod + (i m +
+// mm) 64 for the chunk's row i, the products of the row pass), then xtyGather(k, m, prod,
+// start, rows, xty) adds them per column in registers: column j's rows of the chunk,
+// ascending, are at rows[start[j] .. start[j + 1]) (byte offsets i m 64), two metrics at a
+// time, each entry read from xty before and written after. Chunk after chunk, each entry
+// gets the same products added in the same order (row order, from 0) as a pass over the
+// rows adding each row's products to its columns would, so the same doubles, with no store
+// per row.
 const R = { n: 0, m: 1, cluster: 2, y: 3, counts: 4, prod: 5, i: 6, mm: 7, o: 8, yAt: 9 };
 const RL = { w: 10, y: 14 };
 const productsCode = (): Code => [
@@ -160,30 +130,27 @@ const productsCode = (): Code => [
   ]),
 ];
 const XG = { k: 0, m: 1, prod: 2, start: 3, rows: 4, xty: 5 };
-const XGL = { j: 6, mm: 7, e: 8, end: 9, src: 10, a: 11 }; // a: eight v128
+const XGL = { j: 6, mm: 7, e: 8, end: 9, src: 10, p: 11, a: 12 }; // a: eight v128
 const xtyGatherLoop = (metrics: number): Code => {
   const terms = [...Array(4 * metrics).keys()];
+  // Entry (mm + u, j) of xty (xty[((mm + u) k + j) 8 + l]) at src + 64 k u.
+  const entry = (u: number): Code =>
+    u === 0 ? get(XGL.src) : add(get(XGL.src), shl(get(XG.k), i32(6)));
   return [
-    ...terms.flatMap((t) => set(XGL.a + t, splatF64x2(f64(0)))),
-    ...set(XGL.e, add(get(XG.rows), shl(loadI32(i32At(get(XG.start), get(XGL.j))), i32(2)))),
-    ...set(XGL.end, add(get(XG.rows), shl(loadI32(i32At(get(XG.start), get(XGL.j)), 4), i32(2)))),
-    ...[BLOCK, VOID, LOOP, VOID],
-    ...[...ltS(get(XGL.e), get(XGL.end)), I32_EQZ, BR_IF, 1],
-    ...set(XGL.src, add(get(XG.prod), add(loadI32(get(XGL.e)), shl(get(XGL.mm), i32(6))))),
-    ...terms.flatMap((t) =>
-      set(XGL.a + t, addF64x2(get(XGL.a + t), loadV128(get(XGL.src), 16 * t)))
-    ),
-    ...set(XGL.e, add(get(XGL.e), i32(4))),
-    ...[BR, 0, END, END],
-    // xty[(mm k + j) 8 + l], metric mm + u at + 64 k u.
     ...set(
       XGL.src,
       add(get(XG.xty), shl(add(mul(get(XGL.mm), get(XG.k)), get(XGL.j)), i32(6))),
     ),
-    ...[...Array(metrics).keys()].flatMap((u) => [
-      ...(u > 0 ? set(XGL.src, add(get(XGL.src), shl(get(XG.k), i32(6)))) : []),
-      ...[0, 1, 2, 3].flatMap((h) => storeV128(get(XGL.src), get(XGL.a + 4 * u + h), 16 * h)),
-    ]),
+    ...terms.flatMap((t) => set(XGL.a + t, loadV128(entry(t >> 2), 16 * (t & 3)))),
+    ...set(XGL.e, add(get(XG.rows), shl(loadI32(i32At(get(XG.start), get(XGL.j))), i32(2)))),
+    ...set(XGL.end, add(get(XG.rows), shl(loadI32(i32At(get(XG.start), get(XGL.j)), 4), i32(2)))),
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...ltS(get(XGL.e), get(XGL.end)), I32_EQZ, BR_IF, 1],
+    ...set(XGL.p, add(get(XG.prod), add(loadI32(get(XGL.e)), shl(get(XGL.mm), i32(6))))),
+    ...terms.flatMap((t) => set(XGL.a + t, addF64x2(get(XGL.a + t), loadV128(get(XGL.p), 16 * t)))),
+    ...set(XGL.e, add(get(XGL.e), i32(4))),
+    ...[BR, 0, END, END],
+    ...terms.flatMap((t) => storeV128(entry(t >> 2), get(XGL.a + t), 16 * (t & 3))),
   ];
 };
 const xtyGatherCode = (): Code =>
@@ -830,7 +797,7 @@ const B = {
 };
 const BL = { l: 17, h: 18, u: 19, q: 20, t: 21, mk: 22, out: 23, any: 24, s: 25, hi: 26, inv: 27 };
 // The functions called from others, by their place in compile()'s list.
-const CHOL = 3, SOLVE = 4, CHOL8 = 6, SOLVE8 = 7;
+const CHOL = 2, SOLVE = 3, CHOL8 = 5, SOLVE8 = 6;
 const laneOk = (lane: Code): Code => loadI32(add(get(B.ok8), shl(lane, i32(3))));
 const solveBlockCode = (): Code => [
   ...set(BL.mk, mul(get(B.m), get(B.k))),
@@ -928,12 +895,6 @@ let compiled: WebAssembly.Module | null | undefined;
 
 function compile(): WebAssembly.Module | null {
   const functions: WasmFunction[] = [
-    {
-      name: "xty",
-      params: i32s(9),
-      locals: [[XL.w - XL.i, I32], [XL.p + 4 - XL.w, V128]],
-      code: xtyCode(),
-    },
     { name: "counts", params: i32s(8), locals: [[CL.base + 1 - CL.l, I32]], code: countsCode() },
     {
       name: "pack",
@@ -1165,9 +1126,9 @@ export function wasmKernel(
     }
     : { entries: p, start: sums.pairStart, index: sums.pairIndex, value: sums.pairValue };
   const unit = lists.value === null || lists.value.every((v) => v === 1);
-  // X'Wy by column (products, xtyGather) while the products stay in cache (64 KiB; beyond,
-  // writing them and reading them back costs more than the stores they save).
-  const byColumn = n * m * LANES * 8 <= 2 ** 16;
+  // X'Wy by column, in chunks of rows whose products take at most 32 KiB.
+  const chunkRows = Math.max(1, Math.floor(2 ** 15 / (m * LANES * 8)));
+  const chunks = Math.ceil(n / chunkRows);
   // Byte offsets, 16-aligned, in the order of `sizes`.
   const sizes = {
     state: 16,
@@ -1182,14 +1143,12 @@ export function wasmKernel(
     coef: LANES * mk * 8,
     work: p * 8,
     y: n * m * 8,
-    prod: byColumn ? n * m * LANES * 8 : 0,
-    columnStart: byColumn ? (k + 1) * 4 : 0,
-    columnRows: byColumn ? rowCol.length * 4 : 0,
+    prod: Math.min(n, chunkRows) * m * LANES * 8,
+    columnStart: (chunks * k + 1) * 4,
+    columnRows: rowCol.length * 4,
     pullValue: unit ? 0 : lists.index.length * 8,
     hist: (histograms?.bins ?? 0) * slots * 8,
     cluster: n * 4,
-    colStart: (n + 1) * 4,
-    col: rowCol.length * 4,
     pullStart: (lists.entries + 1) * 4,
     pullAddress: lists.index.length * 4,
     work8: p * LANES * 8,
@@ -1229,18 +1188,23 @@ export function wasmKernel(
     }
   }
   new Int32Array(buffer, at.cluster, n).set(rowCluster);
-  new Int32Array(buffer, at.colStart, n + 1).set(rowColStart);
-  new Int32Array(buffer, at.col, rowCol.length).set(rowCol);
-  if (byColumn) {
-    // Each column's rows, ascending (a counting sort of the row lists by column).
-    const start = new Int32Array(buffer, at.columnStart, k + 1);
-    for (const j of rowCol) start[j + 1]!++;
-    for (let j = 0; j < k; j++) start[j + 1]! += start[j]!;
-    const rows = new Int32Array(buffer, at.columnRows, rowCol.length);
-    const fill = start.slice(0, k);
+  {
+    // Chunk q's column j's rows, ascending, at rows[start[q k + j] .. start[q k + j + 1])
+    // (a counting sort of the row lists by chunk and column), as byte offsets in the chunk.
+    const start = new Int32Array(buffer, at.columnStart, chunks * k + 1);
     for (let i = 0; i < n; i++) {
+      const q = Math.floor(i / chunkRows) * k;
       for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
-        rows[fill[rowCol[a]!]!++] = i * m * LANES * 8;
+        start[q + rowCol[a]! + 1]!++;
+      }
+    }
+    for (let u = 0; u < chunks * k; u++) start[u + 1]! += start[u]!;
+    const rows = new Int32Array(buffer, at.columnRows, rowCol.length);
+    const fill = start.slice(0, chunks * k);
+    for (let i = 0; i < n; i++) {
+      const q = Math.floor(i / chunkRows), offset = (i - q * chunkRows) * m * LANES * 8;
+      for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
+        rows[fill[q * k + rowCol[a]!]!++] = offset;
       }
     }
   }
@@ -1313,13 +1277,12 @@ export function wasmKernel(
       e.gather!(bins, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.hist);
     },
     xty() {
-      if (byColumn) {
-        e.products!(n, m, at.cluster, at.y, at.counts, at.prod);
-        e.xtyGather!(k, m, at.prod, at.columnStart, at.columnRows, at.xty);
-        return;
-      }
       xtyOut.fill(0);
-      e.xty!(n, m, k, at.cluster, at.colStart, at.col, at.y, at.counts, at.xty);
+      for (let q = 0, i = 0; q < chunks; q++, i += chunkRows) {
+        const rows = Math.min(chunkRows, n - i);
+        e.products!(rows, m, at.cluster + 4 * i, at.y + 8 * m * i, at.counts, at.prod);
+        e.xtyGather!(k, m, at.prod, at.columnStart + 4 * k * q, at.columnRows, at.xty);
+      }
     },
     solve(lanes, perDouble, shift, tolerance) {
       e.solveBlock!(
