@@ -71,6 +71,10 @@ export interface ProductColumnPlan {
   readonly fitted: Float64Array;
   /** (X'X)^{-1} X'z of each lane, column j lane c at j * LANES + c. */
   readonly w: Float64Array;
+  /** The columns a (entries 0..LANES-1) and b (LANES..) of each lane's product. */
+  readonly pairs: Int32Array;
+  /** Each lane's gamma. */
+  readonly gammas: Float64Array;
   /** Per cluster sums of CR1. */
   readonly sums: Float64Array;
   /** For the generic path: the product column and extendFit's memory. */
@@ -149,6 +153,8 @@ export function planProductColumns(
     lev: new Float64Array(patterns * LANES),
     fitted: new Float64Array(patterns * LANES),
     w: new Float64Array(k * LANES),
+    pairs: new Int32Array(2 * LANES),
+    gammas: new Float64Array(LANES),
     sums: new Float64Array(covariance.type === "cr1" ? covariance.clusterCount : 0),
     z: new Uint8Array(n),
     scratch: new ExtendScratch(),
@@ -263,18 +269,9 @@ function prepare(
   b: number,
   index: number,
 ): Lane | ProductColumnTest {
-  const { patternCount, starts, columns, patternRow } = plan;
   const { k, xtxInverse } = plan.f;
-  const patterns = patternCount.length;
-  // X'z (exact integers: counts of rows with a, b and j present) and z'z = nBoth.
   const xtz = new Float64Array(k);
-  let nBoth = 0;
-  for (let p = 0; p < patterns; p++) {
-    if (!(patternRow[p * k + a]! & patternRow[p * k + b]!)) continue;
-    const c = patternCount[p]!;
-    nBoth += c;
-    for (let t = starts[p]!; t < starts[p + 1]!; t++) xtz[columns[t]!] = xtz[columns[t]!]! + c;
-  }
+  const nBoth = productCounts(plan, a, b, xtz);
   if (nBoth === 0) return { nBoth, gamma: NaN, variance: NaN, df2: 0 };
   const w = new Float64Array(k);
   for (let j = 0; j < k; j++) {
@@ -287,75 +284,54 @@ function prepare(
 }
 
 /**
+ * X'z into xtz (exact integers: counts of rows with a, b and j present); returns z'z = nBoth.
+ * A function of its own so the loop is optimised as one (V8 otherwise ran it as on-stack
+ * replacement code that bailed out at the caller's return on each of hundreds of calls).
+ */
+function productCounts(plan: ProductColumnPlan, a: number, b: number, xtz: Float64Array): number {
+  const { patternCount, starts, columns, patternRow } = plan;
+  const k = plan.f.k;
+  const patterns = patternCount.length;
+  let nBoth = 0;
+  for (let p = 0; p < patterns; p++) {
+    if (!(patternRow[p * k + a]! & patternRow[p * k + b]!)) continue;
+    const c = patternCount[p]!;
+    nBoth += c;
+    for (let t = starts[p]!; t < starts[p + 1]!; t++) xtz[columns[t]!] = xtz[columns[t]!]! + c;
+  }
+  return nBoth;
+}
+
+/**
  * The tests of up to LANES prepared pairs, one lane each (a short group
  * repeats its last pair in the spare lanes, whose results are dropped).
  */
 function fusedTests(plan: ProductColumnPlan, group: readonly Lane[]): ProductColumnTest[] {
-  const { f, residuals, covariance, rowPattern, patternCount, starts, columns, patternRow } = plan;
+  // Each pass is a function of its own, so V8 optimises it as one instead of running it as
+  // on-stack-replacement code that bails out where the pass ends, on every call.
+  const { f, covariance } = plan;
   const { n, k, leverage } = f;
-  const patterns = patternCount.length;
   const lane = (c: number) => group[Math.min(c, group.length - 1)]!;
-  const { ez, infl, lev, fitted, w } = plan;
+  const { w, pairs } = plan;
   for (let c = 0; c < LANES; c++) {
-    const wc = lane(c).w;
+    const { w: wc, a, b } = lane(c);
     for (let j = 0; j < k; j++) w[j * LANES + c] = wc[j]!;
+    pairs[c] = a;
+    pairs[LANES + c] = b;
   }
-  const a0 = lane(0).a, a1 = lane(1).a, a2 = lane(2).a, a3 = lane(3).a;
-  const b0 = lane(0).b, b1 = lane(1).b, b2 = lane(2).b, b3 = lane(3).b;
-  // ez of every pattern: z - x'w over the present columns, in column order.
-  for (let p = 0; p < patterns; p++) {
-    const row = p * k;
-    let s0 = patternRow[row + a0]! & patternRow[row + b0]!;
-    let s1 = patternRow[row + a1]! & patternRow[row + b1]!;
-    let s2 = patternRow[row + a2]! & patternRow[row + b2]!;
-    let s3 = patternRow[row + a3]! & patternRow[row + b3]!;
-    for (let t = starts[p]!; t < starts[p + 1]!; t++) {
-      const j = columns[t]! * LANES;
-      s0 -= w[j]!;
-      s1 -= w[j + 1]!;
-      s2 -= w[j + 2]!;
-      s3 -= w[j + 3]!;
-    }
-    const at = p * LANES;
-    ez[at] = s0;
-    ez[at + 1] = s1;
-    ez[at + 2] = s2;
-    ez[at + 3] = s3;
-  }
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-  for (let i = 0; i < n; i++) {
-    const at = rowPattern[i]! * LANES, r = residuals[i]!;
-    const v0 = ez[at]!, v1 = ez[at + 1]!, v2 = ez[at + 2]!, v3 = ez[at + 3]!;
-    s0 += v0 * v0;
-    d0 += v0 * r;
-    s1 += v1 * v1;
-    d1 += v1 * r;
-    s2 += v2 * v2;
-    d2 += v2 * r;
-    s3 += v3 * v3;
-    d3 += v3 * r;
-  }
-  const ss = [s0, s1, s2, s3], ds = [d0, d1, d2, d3];
+  laneResiduals(plan);
+  const sums = laneSums(plan);
   const out: (ProductColumnTest | null)[] = [];
-  const gammas = new Float64Array(LANES);
+  const gammas = plan.gammas;
   for (let c = 0; c < LANES; c++) {
     const { nBoth } = lane(c);
-    const s = ss[c]!;
+    const s = sums[c]!;
     if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(nBoth))) {
       out.push({ nBoth, gamma: NaN, variance: NaN, df2: 0 });
     } else out.push(null);
-    gammas[c] = ds[c]! / s;
+    gammas[c] = sums[LANES + c]! / s;
   }
-  for (let p = 0; p < patterns; p++) {
-    for (let c = 0; c < LANES; c++) {
-      const at = p * LANES + c;
-      infl[at] = ez[at]! / ss[c]!;
-      lev[at] = ez[at]! * infl[at]!;
-      let fit = 0;
-      fit += ez[at]! * gammas[c]!;
-      fitted[at] = fit;
-    }
-  }
+  laneInfluence(plan, sums);
   const variances = covariance.type === "hc3" ? hc3Lanes(plan, n, leverage) : null;
   return group.map((g, c) => {
     const done = out[c];
@@ -375,6 +351,70 @@ function fusedTests(plan: ProductColumnPlan, group: readonly Lane[]): ProductCol
     const c1 = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - (k + 1)));
     return { nBoth, gamma, variance: cr1Lane(plan, c) * c1, df2: clusterCount - 1 };
   });
+}
+
+/** ez of every pattern and lane: z - x'w over the present columns, in column order. */
+function laneResiduals(plan: ProductColumnPlan): void {
+  const { patternCount, starts, columns, patternRow, ez, w, pairs } = plan;
+  const k = plan.f.k;
+  const patterns = patternCount.length;
+  const a0 = pairs[0]!, a1 = pairs[1]!, a2 = pairs[2]!, a3 = pairs[3]!;
+  const b0 = pairs[4]!, b1 = pairs[5]!, b2 = pairs[6]!, b3 = pairs[7]!;
+  for (let p = 0; p < patterns; p++) {
+    const row = p * k;
+    let s0 = patternRow[row + a0]! & patternRow[row + b0]!;
+    let s1 = patternRow[row + a1]! & patternRow[row + b1]!;
+    let s2 = patternRow[row + a2]! & patternRow[row + b2]!;
+    let s3 = patternRow[row + a3]! & patternRow[row + b3]!;
+    for (let t = starts[p]!; t < starts[p + 1]!; t++) {
+      const j = columns[t]! * LANES;
+      s0 -= w[j]!;
+      s1 -= w[j + 1]!;
+      s2 -= w[j + 2]!;
+      s3 -= w[j + 3]!;
+    }
+    const at = p * LANES;
+    ez[at] = s0;
+    ez[at + 1] = s1;
+    ez[at + 2] = s2;
+    ez[at + 3] = s3;
+  }
+}
+
+/** ez'ez of each lane (entries 0..3) and ez'e (entries 4..7), summed over the rows in order. */
+function laneSums(plan: ProductColumnPlan): Float64Array {
+  const { rowPattern, residuals, ez } = plan;
+  const n = plan.f.n;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+  for (let i = 0; i < n; i++) {
+    const at = rowPattern[i]! * LANES, r = residuals[i]!;
+    const v0 = ez[at]!, v1 = ez[at + 1]!, v2 = ez[at + 2]!, v3 = ez[at + 3]!;
+    s0 += v0 * v0;
+    d0 += v0 * r;
+    s1 += v1 * v1;
+    d1 += v1 * r;
+    s2 += v2 * v2;
+    d2 += v2 * r;
+    s3 += v3 * v3;
+    d3 += v3 * r;
+  }
+  return Float64Array.of(s0, s1, s2, s3, d0, d1, d2, d3);
+}
+
+/** ez / s, ez^2 / s and the fitted product term of every pattern and lane. */
+function laneInfluence(plan: ProductColumnPlan, sums: Float64Array): void {
+  const { ez, infl, lev, fitted, gammas } = plan;
+  const patterns = plan.patternCount.length;
+  for (let p = 0; p < patterns; p++) {
+    for (let c = 0; c < LANES; c++) {
+      const at = p * LANES + c;
+      infl[at] = ez[at]! / sums[c]!;
+      lev[at] = ez[at]! * infl[at]!;
+      let fit = 0;
+      fit += ez[at]! * gammas[c]!;
+      fitted[at] = fit;
+    }
+  }
 }
 
 /**
