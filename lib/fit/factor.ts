@@ -114,13 +114,9 @@ export function factorDesign(
     const vtv = norm2 - ajj * ajj + (ajj - alpha) * (ajj - alpha);
     const b = 2 / vtv;
     beta[j] = b;
-    for (let c = j + 1; c < k; c++) {
-      const cc = c * n;
-      let dot = 0;
-      for (let i = j; i < n; i++) dot += a[col + i]! * a[cc + i]!;
-      const s = b * dot;
-      for (let i = j; i < n; i++) a[cc + i] = a[cc + i]! - s * a[col + i]!;
-    }
+    let c = j + 1;
+    for (; c + 3 < k; c += 4) reflectFour(a, n, j, c, b);
+    for (; c < k; c++) reflectOne(a, n, j, c, b);
     r[j * k + j] = alpha;
     for (let c = j + 1; c < k; c++) r[j * k + c] = a[c * n + j]!;
   }
@@ -153,18 +149,92 @@ export function factorDesign(
   }
   const leverage = new Float64Array(n);
   const influence = new Float64Array(n * k);
+  rowInfluence(x, n, k, xtxInverse, leverage, influence);
+  return { n, k, x, householder: a, beta, r, xtxInverse, leverage, influence };
+}
+
+/**
+ * u_i = (X'X)^{-1} x_i and h_i = x_i'u_i of every row, each u_ij summed over
+ * l ascending and h_i over j ascending. Only the columns where x_i is
+ * nonzero are visited: a skipped term is a product with 0, a signed zero,
+ * and adding a signed zero to a sum that started at +0 changes nothing (no
+ * such sum is ever -0), so the bits are those of the sums over every column
+ * as long as every product is finite: when (X'X)^{-1} has a non-finite
+ * entry, every column is visited.
+ */
+function rowInfluence(
+  x: Float64Array,
+  n: number,
+  k: number,
+  xtxInverse: Float64Array,
+  leverage: Float64Array,
+  influence: Float64Array,
+): void {
+  const dense = !allFinite(xtxInverse) || !allFinite(x);
+  const present = new Int32Array(k);
   for (let i = 0; i < n; i++) {
     const row = i * k;
+    let m = 0;
+    for (let l = 0; l < k; l++) if (dense || x[row + l] !== 0) present[m++] = l;
     let h = 0;
     for (let j = 0; j < k; j++) {
+      const at = j * k;
       let u = 0;
-      for (let l = 0; l < k; l++) u += xtxInverse[j * k + l]! * x[row + l]!;
+      for (let t = 0; t < m; t++) {
+        const l = present[t]!;
+        u += xtxInverse[at + l]! * x[row + l]!;
+      }
       influence[row + j] = u;
-      h += x[row + j]! * u;
+    }
+    for (let t = 0; t < m; t++) {
+      const j = present[t]!;
+      h += x[row + j]! * influence[row + j]!;
     }
     leverage[i] = h;
   }
-  return { n, k, x, householder: a, beta, r, xtxInverse, leverage, influence };
+}
+
+/** True when no entry is NaN or infinite. */
+function allFinite(values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) return false;
+  return true;
+}
+
+/**
+ * Applies reflection j (vector in column j of a, scalar b) to column c: its
+ * dot with the vector summed over rows j..n-1 in order, then the update.
+ */
+function reflectOne(a: Float64Array, n: number, j: number, c: number, b: number): void {
+  const col = j * n, cc = c * n;
+  let dot = 0;
+  for (let i = j; i < n; i++) dot += a[col + i]! * a[cc + i]!;
+  const s = b * dot;
+  for (let i = j; i < n; i++) a[cc + i] = a[cc + i]! - s * a[col + i]!;
+}
+
+/**
+ * {@linkcode reflectOne} of columns c..c+3 side by side: four dots as four
+ * independent chains in one pass over the rows (each summed in row order),
+ * then the four updates in one pass. The same operations per column.
+ */
+function reflectFour(a: Float64Array, n: number, j: number, c: number, b: number): void {
+  const col = j * n, c0 = c * n, c1 = c0 + n, c2 = c1 + n, c3 = c2 + n;
+  let d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+  for (let i = j; i < n; i++) {
+    const v = a[col + i]!;
+    d0 += v * a[c0 + i]!;
+    d1 += v * a[c1 + i]!;
+    d2 += v * a[c2 + i]!;
+    d3 += v * a[c3 + i]!;
+  }
+  const s0 = b * d0, s1 = b * d1, s2 = b * d2, s3 = b * d3;
+  for (let i = j; i < n; i++) {
+    const v = a[col + i]!;
+    a[c0 + i] = a[c0 + i]! - s0 * v;
+    a[c1 + i] = a[c1 + i]! - s1 * v;
+    a[c2 + i] = a[c2 + i]! - s2 * v;
+    a[c3 + i] = a[c3 + i]! - s3 * v;
+  }
 }
 
 /**
