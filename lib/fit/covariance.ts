@@ -6,6 +6,8 @@
  * @module
  */
 
+import { addOuterSums, OUTER_SUMS_FROM } from "./_outer_sums.ts";
+
 /**
  * What a sandwich estimator needs from a fit: leverages h_i and influence
  * vectors u_i = (X'X)^{-1} x_i of every row. A {@linkcode DesignFactorization}
@@ -144,6 +146,8 @@ export function robustCovarianceBlock(
   const undefinedColumns = new Uint8Array(q);
   const leverageOneRows: number[] = [];
   const weighted = covType === "hc2" || covType === "hc3";
+  // Each row's weight (0 for a row at leverage 1, which adds nothing), then the sums.
+  const weights = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const e = residuals[i]!;
     const oneMinusH = 1 - leverage[i]!;
@@ -162,14 +166,12 @@ export function robustCovarianceBlock(
     let w = e * e;
     if (covType === "hc2") w /= oneMinusH;
     else if (covType === "hc3") w /= oneMinusH * oneMinusH;
-    if (w === 0) continue;
-    const base = i * stride + offset;
-    for (let a = 0; a < q; a++) {
-      const ua = values[base + a]! * w;
-      if (ua === 0) continue;
-      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + ua * values[base + b]!;
-    }
+    weights[i] = w;
   }
+  const simd = q >= OUTER_SUMS_FROM && allFinite(weights, 0, 1, n, 1) &&
+    allFinite(values, offset, stride, n, q) &&
+    addOuterSums(values, weights, { rows: n, q, stride, offset }, cov);
+  if (!simd) weightedOuterSums(values, weights, stride, offset, n, q, cov);
   const scale = covType === "hc1" ? (n - k > 0 ? n / (n - k) : NaN) : 1;
   if (Number.isNaN(scale)) undefinedColumns.fill(1);
   finish(cov, q, scale, undefinedColumns);
@@ -246,17 +248,61 @@ export function clusterCovarianceBlock(
     const base = i * stride + offset;
     for (let j = 0; j < q; j++) sums[g * q + j] = sums[g * q + j]! + values[base + j]! * e;
   }
-  for (let g = 0; g < clusterCount; g++) {
-    const base = g * q;
-    for (let a = 0; a < q; a++) {
-      const sa = sums[base + a]!;
-      if (sa === 0) continue;
-      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + sa * sums[base + b]!;
+  const simd = q >= OUTER_SUMS_FROM && allFinite(sums, 0, q, clusterCount, q) &&
+    addOuterSums(sums, null, { rows: clusterCount, q, stride: q, offset: 0 }, cov);
+  if (!simd) {
+    for (let g = 0; g < clusterCount; g++) {
+      const base = g * q;
+      for (let a = 0; a < q; a++) {
+        const sa = sums[base + a]!;
+        if (sa === 0) continue;
+        for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + sa * sums[base + b]!;
+      }
     }
   }
   const c = (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - k));
   finish(cov, q, c, new Uint8Array(q));
   return cov;
+}
+
+/**
+ * upper[a q + b] += sum_i (v_ia w_i) v_ib over rows i in order, a <= b, skipping zero weights
+ * and zero products (the scalar form of lib/fit/_outer_sums.ts).
+ */
+function weightedOuterSums(
+  values: ArrayLike<number>,
+  weights: Float64Array,
+  stride: number,
+  offset: number,
+  n: number,
+  q: number,
+  cov: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const w = weights[i]!;
+    if (w === 0) continue;
+    const base = i * stride + offset;
+    for (let a = 0; a < q; a++) {
+      const ua = values[base + a]! * w;
+      if (ua === 0) continue;
+      for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + ua * values[base + b]!;
+    }
+  }
+}
+
+/** True when values[r * stride + offset + a] is finite for every row r < rows and a < q. */
+function allFinite(
+  values: ArrayLike<number>,
+  offset: number,
+  stride: number,
+  rows: number,
+  q: number,
+): boolean {
+  for (let r = 0; r < rows; r++) {
+    const base = r * stride + offset;
+    for (let a = 0; a < q; a++) if (!Number.isFinite(values[base + a]!)) return false;
+  }
+  return true;
 }
 
 /** Scales the upper triangle, mirrors it, and blanks undefined rows/columns. */
