@@ -6,7 +6,7 @@
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
 import { mean, sampleVariance } from "simple-statistics";
-import { rowsMean, rowsSampleVariance } from "../lib/infer/_group_moments.ts";
+import { rowsMean, rowsSampleVariance, valuesMean } from "../lib/infer/_group_moments.ts";
 
 Deno.test("rowsMean and rowsSampleVariance: the bits of simple-statistics on the listed values", () => {
   const value = fc.tuple(
@@ -26,6 +26,7 @@ Deno.test("rowsMean and rowsSampleVariance: the bits of simple-statistics on the
       const list = picked.map((i) => all[i]!);
       const m = rowsMean(all, rows);
       ok(Object.is(m, mean(list)), `mean of ${list}`);
+      ok(Object.is(valuesMean(Float64Array.from(list)), mean(list)), `valuesMean of ${list}`);
       if (list.length > 1) {
         ok(
           Object.is(rowsSampleVariance(all, rows, m), sampleVariance(list)),

@@ -9,13 +9,15 @@ import type { OlsFit } from "../fit/ols.ts";
 import type { AmceRow } from "../infer/diagnostics.ts";
 import type { CoefficientOutput, MetricOutput } from "./types.ts";
 import { mean as ssMean } from "simple-statistics";
+import { valuesMean } from "../infer/_group_moments.ts";
 
 /** A number, or null where it is not finite (NaN, infinite). */
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
-/** Arithmetic mean (simple-statistics: compensated summation). */
+/** Arithmetic mean (simple-statistics' compensated summation, read in place; throws as it does when empty). */
 function mean(a: Float64Array): number {
-  return ssMean(Array.from(a));
+  if (a.length === 0) return ssMean([]);
+  return valuesMean(a);
 }
 
 /**

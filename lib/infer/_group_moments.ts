@@ -29,6 +29,26 @@ export function rowsMean(values: Float64Array, rows: Int32Array): number {
 }
 
 /**
+ * simple-statistics `mean` of every value (at least one).
+ *
+ * @param values The values.
+ * @returns Their mean.
+ */
+export function valuesMean(values: Float64Array): number {
+  const count = values.length;
+  let sum = values[0]!;
+  let correction = 0;
+  for (let t = 1; t < count; t++) {
+    const v = values[t]!;
+    const transition = sum + v;
+    if (Math.abs(sum) >= Math.abs(v)) correction += sum - transition + v;
+    else correction += v - transition + sum;
+    sum = transition;
+  }
+  return (sum + correction) / count;
+}
+
+/**
  * simple-statistics `sampleVariance` (ddof 1) of the values at rows, given
  * their {@linkcode rowsMean}.
  *
