@@ -23,7 +23,7 @@ export const OUTER_SUMS_FROM = 4;
  * weight_r) values[r s + o + b] over rows r = 0..rows-1 in order (s =
  * stride, o = offset; the bare value when `weights` is null), as the loop
  * `for r: for a: ua = v_a w; for b >= a: upper[a q + b] += ua v_b` does on
- * a zero matrix.
+ * a zero matrix; with `shape.both`, (v_a w_r)(v_b w_r) instead.
  * Terms the loop skips (a zero weight, a zero ua) are signed zeros here,
  * which leave a sum that started at +0 as it was; so the caller checks that
  * every value and weight is finite, where that holds.
@@ -42,12 +42,14 @@ export function addOuterSums(
     readonly q: number;
     readonly stride: number;
     readonly offset: number;
+    readonly both?: boolean;
   },
   upper: Float64Array,
 ): boolean {
   const wasm = denseWasm();
   if (!wasm) return false;
   const { rows, q, stride, offset } = shape;
+  const both = shape.both === true && weights !== null;
   const pairs = (q + 1) >> 1, groups = (q + 3) >> 2, width = 4 * groups;
   const block = Math.min(BLOCK_ROWS, Math.max(rows, 1));
   // Memory: right columns (width x block), left lane pairs (pairs x block x 2), accumulators.
@@ -61,8 +63,9 @@ export function addOuterSums(
       const w = weights === null ? 1 : weights[from + r]!;
       for (let a = 0; a < q; a++) {
         const v = values[base + a]!;
-        m[rightAt + a * block + r] = v;
-        m[leftAt + (a >> 1) * 2 * block + 2 * r + (a & 1)] = weights === null ? v : v * w;
+        const left = weights === null ? v : v * w;
+        m[rightAt + a * block + r] = both ? left : v;
+        m[leftAt + (a >> 1) * 2 * block + 2 * r + (a & 1)] = left;
       }
     }
     for (let p = 0; p < pairs; p++) {

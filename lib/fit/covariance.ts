@@ -235,6 +235,16 @@ export function clusterCovarianceBlock(
   const { values, stride, offset } = blockOf(f, from);
   const cov = new Float64Array(q * q);
   if (clusterCount < 2 || n <= k) return cov.fill(NaN);
+  if (
+    clusterCount === n && q >= OUTER_SUMS_FROM && inRowOrder(cluster, n) &&
+    allFinite(residuals, 0, 1, n, 1) && allFinite(values, offset, stride, n, q) &&
+    addOuterSums(values, residuals, { rows: n, q, stride, offset, both: true }, cov)
+  ) {
+    // One row per cluster, clusters in row order: s_g = 0 + u_g e_g, so the sum over clusters
+    // is the sum over rows of (u_i e_i)(u_i e_i)' in the same order (a zero e_i adds signed zeros).
+    finish(cov, q, (clusterCount / (clusterCount - 1)) * ((n - 1) / (n - k)), new Uint8Array(q));
+    return cov;
+  }
   const sums = new Float64Array(clusterCount * q);
   for (let i = 0; i < n; i++) {
     const e = residuals[i]!;
@@ -288,6 +298,12 @@ function weightedOuterSums(
       for (let b = a; b < q; b++) cov[a * q + b] = cov[a * q + b]! + ua * values[base + b]!;
     }
   }
+}
+
+/** True when cluster[i] is i for every row (one row per cluster, in row order). */
+function inRowOrder(cluster: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) if (cluster[i] !== i) return false;
+  return true;
 }
 
 /** True when values[r * stride + offset + a] is finite for every row r < rows and a < q. */
