@@ -427,26 +427,53 @@ function hc3Lanes(
   leverage: ArrayLike<number>,
 ): (number | null)[] {
   const { residuals, rowPattern, infl, lev, fitted } = plan;
-  const v = new Float64Array(LANES);
-  const one = new Uint8Array(LANES);
+  let v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+  let one = 0; // bit c: lane c met a row at leverage 1
   for (let i = 0; i < n; i++) {
     const at = rowPattern[i]! * LANES, r = residuals[i]!, h = leverage[i]!;
-    for (let c = 0; c < LANES; c++) {
-      const e = r - fitted[at + c]!;
-      const oneMinusH = 1 - (h + lev[at + c]!);
-      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) {
-        one[c] = 1;
-        continue;
+    // Each lane as the one-column loop: skip a row whose weight or term is zero.
+    {
+      const e = r - fitted[at]!, oneMinusH = 1 - (h + lev[at]!);
+      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 1;
+      else {
+        let weight = e * e;
+        weight /= oneMinusH * oneMinusH;
+        const u = infl[at]! * weight;
+        if (weight !== 0 && u !== 0) v0 = v0 + u * infl[at]!;
       }
-      let weight = e * e;
-      weight /= oneMinusH * oneMinusH;
-      if (weight === 0) continue;
-      const u = infl[at + c]! * weight;
-      if (u === 0) continue;
-      v[c] = v[c]! + u * infl[at + c]!;
+    }
+    {
+      const e = r - fitted[at + 1]!, oneMinusH = 1 - (h + lev[at + 1]!);
+      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 2;
+      else {
+        let weight = e * e;
+        weight /= oneMinusH * oneMinusH;
+        const u = infl[at + 1]! * weight;
+        if (weight !== 0 && u !== 0) v1 = v1 + u * infl[at + 1]!;
+      }
+    }
+    {
+      const e = r - fitted[at + 2]!, oneMinusH = 1 - (h + lev[at + 2]!);
+      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 4;
+      else {
+        let weight = e * e;
+        weight /= oneMinusH * oneMinusH;
+        const u = infl[at + 2]! * weight;
+        if (weight !== 0 && u !== 0) v2 = v2 + u * infl[at + 2]!;
+      }
+    }
+    {
+      const e = r - fitted[at + 3]!, oneMinusH = 1 - (h + lev[at + 3]!);
+      if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 8;
+      else {
+        let weight = e * e;
+        weight /= oneMinusH * oneMinusH;
+        const u = infl[at + 3]! * weight;
+        if (weight !== 0 && u !== 0) v3 = v3 + u * infl[at + 3]!;
+      }
     }
   }
-  return [...v].map((x, c) => (one[c] ? null : x));
+  return [v0, v1, v2, v3].map((x, c) => (one & (1 << c) ? null : x));
 }
 
 /** The CR1 sum over clusters of lane c, before its small-sample factor. */

@@ -183,16 +183,34 @@ export function jointWald(
   const zte = new Float64Array(q), xte = new Float64Array(k);
   const { zIdx, xIdx } = rows;
   const counts = sets ? new SubsetSums(k) : null;
+  // With the set sums, rows of one 0/1 pattern add their count once: the sums are integers, exact
+  // in any grouping. Each pattern's first row and its number of rows.
+  const patterns = new Map<number | string, number>(),
+    firstRows: number[] = [],
+    rowsOf: number[] = [];
   for (let i = 0; i < n; i++) {
     rows.load(i);
     const { m, mx } = rows;
     const e = residuals[i]!;
     addAt(zIdx, m, e, zte);
     addAt(xIdx, mx, e, xte);
-    if (counts) counts.add(xIdx, mx, 1);
-    else rowPairCounts(xIdx, mx, zIdx, m, q, ztz, xtz);
+    if (counts) {
+      const key = patternKey(xIdx, mx, k);
+      const p = patterns.get(key);
+      if (p === undefined) {
+        patterns.set(key, firstRows.length);
+        firstRows.push(i);
+        rowsOf.push(1);
+      } else rowsOf[p]!++;
+    } else rowPairCounts(xIdx, mx, zIdx, m, q, ztz, xtz);
   }
-  if (counts) readProducts(counts, sets!, ztz, xtz, null);
+  if (counts) {
+    firstRows.forEach((i, p) => {
+      rows.load(i);
+      counts.add(xIdx, rows.mx, rowsOf[p]!);
+    });
+    readProducts(counts, sets!, ztz, xtz, null);
+  }
   // P = (X'X)^{-1} X'Z, k x q.
   const pm = projectionOnX(xtxInverse, xtz, k, q);
   if (!pm.every(Number.isFinite)) return fallback();
@@ -233,7 +251,8 @@ export function jointWald(
 }
 
 /**
- * The columns of the ones of every row of Z and of X (both 0/1), listed once
+ * The columns of the ones of every row of Z and of X (both 0/1, as jointWald checks before it
+ * builds this), listed once
  * (rows after rows, columns ascending) and loaded row by row.
  */
 class RowEntries {
@@ -295,20 +314,29 @@ function listOnes(
   return e;
 }
 
-/** {@linkcode listOnes} of bytes. */
-function listByteOnes(
-  values: Uint8Array,
-  at: number,
-  width: number,
-  list: Int32Array,
-  e: number,
-): number {
-  for (let t = 0; t < width; t++) if (values[at + t] !== 0) list[e++] = t;
-  return e;
+/**
+ * {@linkcode ones} of a matrix of bytes that are all 0 or 1 (jointWald checks that first):
+ * sized by one pass, then each column written and kept by adding its byte, without a branch.
+ */
+function binaryByteOnes(values: Uint8Array, n: number, width: number): [Int32Array, Int32Array] {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i]!;
+  const start = new Int32Array(n + 1), list = new Int32Array(total + width);
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    const at = i * width;
+    for (let t = 0; t < width; t++) {
+      list[e] = t;
+      e += values[at + t]!;
+    }
+    start[i + 1] = e;
+  }
+  return [start, list.subarray(0, e)];
 }
 
 /** The columns of the nonzero entries of a row-major n x width matrix, row after row. */
 function ones(values: ArrayLike<number>, n: number, width: number): [Int32Array, Int32Array] {
+  if (values instanceof Uint8Array) return binaryByteOnes(values, n, width);
   const start = new Int32Array(n + 1);
   let list = new Int32Array(Math.max(16, n * 4));
   let e = 0;
@@ -319,9 +347,7 @@ function ones(values: ArrayLike<number>, n: number, width: number): [Int32Array,
       grown.set(list.subarray(0, e));
       list = grown;
     }
-    e = values instanceof Uint8Array
-      ? listByteOnes(values, at, width, list, e) // bytes apart: each loop reads one kind of array
-      : listOnes(values, at, width, list, e);
+    e = listOnes(values, at, width, list, e);
     start[i + 1] = e;
   }
   return [start, list.slice(0, e)];
@@ -437,9 +463,14 @@ function isBinary(values: ArrayLike<number>): boolean {
   return true;
 }
 
-/** True when every byte is 0 or 1. */
+/** True when every byte is 0 or 1: four bytes at a time where they are aligned. */
 function bytesBinary(values: Uint8Array): boolean {
-  for (let i = 0; i < values.length; i++) if (values[i]! > 1) return false;
+  const head = Math.min(values.length, (4 - (values.byteOffset & 3)) & 3);
+  for (let i = 0; i < head; i++) if (values[i]! > 1) return false;
+  const words = (values.length - head) >> 2;
+  const packed = new Uint32Array(values.buffer, values.byteOffset + head, words);
+  for (let w = 0; w < words; w++) if ((packed[w]! & 0xfefefefe) !== 0) return false;
+  for (let i = head + 4 * words; i < values.length; i++) if (values[i]! > 1) return false;
   return true;
 }
 
@@ -543,6 +574,14 @@ function hc3Middle(
     }
   }
   return ztoz;
+}
+
+/** A key of the set of columns idx[0..m): the sum of 2^c (exact up to 53 columns), else their list. */
+function patternKey(idx: Int32Array, m: number, k: number): number | string {
+  if (k > 53) return idx.subarray(0, m).join(",");
+  let key = 0;
+  for (let c = 0; c < m; c++) key += 2 ** idx[c]!;
+  return key;
 }
 
 /** Adds v to into[idx[0..m)]. */
