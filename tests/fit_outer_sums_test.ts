@@ -142,3 +142,28 @@ Deno.test("addOuterSums: writes the upper triangle only, from zero", () => {
     for (let b = 0; b < 4; b++) ok(upper[a * 4 + b] === (b >= a ? want(a, b) : -1), `(${a}, ${b})`);
   }
 });
+
+Deno.test("robust and cluster blocks: a non-finite value in a row the loops skip leaves the bits", () => {
+  const n = 40, k = 6, next = lcg(7);
+  const leverage = new Float64Array(n),
+    influence = new Float64Array(n * k),
+    e = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    leverage[i] = next() * 0.5;
+    e[i] = next() - 0.5;
+    for (let j = 0; j < k; j++) influence[i * k + j] = next() - 0.5;
+  }
+  e[3] = 0; // row 3 adds nothing in the loops: its weight and its cluster sum are zero
+  influence[3 * k + 2] = Infinity;
+  const f = { n, k, leverage, influence };
+  const cluster = Int32Array.from({ length: n }, (_, i) => i);
+  for (const covType of ["hc0", "hc3"] as const) {
+    const got = robustCovarianceBlock(f, e, covType, 0).covariance;
+    ok(got.every(Number.isFinite), covType);
+    sameUpper(covType, got, plainRobust(f, e, covType, 0), k, 1);
+  }
+  const c = (n / (n - 1)) * ((n - 1) / (n - k));
+  const got = clusterCovarianceBlock(f, e, cluster, n, 0);
+  ok(got.every(Number.isFinite), "cr1");
+  sameUpper("cr1", got, plainCluster(f, e, cluster, n, 0), k, c);
+});

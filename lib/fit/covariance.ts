@@ -168,8 +168,7 @@ export function robustCovarianceBlock(
     else if (covType === "hc3") w /= oneMinusH * oneMinusH;
     weights[i] = w;
   }
-  const simd = q >= OUTER_SUMS_FROM && allFinite(weights, 0, 1, n, 1) &&
-    allFinite(values, offset, stride, n, q) &&
+  const simd = q >= OUTER_SUMS_FROM &&
     addOuterSums(values, weights, { rows: n, q, stride, offset }, cov);
   if (!simd) weightedOuterSums(values, weights, stride, offset, n, q, cov);
   const scale = covType === "hc1" ? (n - k > 0 ? n / (n - k) : NaN) : 1;
@@ -237,7 +236,6 @@ export function clusterCovarianceBlock(
   if (clusterCount < 2 || n <= k) return cov.fill(NaN);
   if (
     clusterCount === n && q >= OUTER_SUMS_FROM && inRowOrder(cluster, n) &&
-    allFinite(residuals, 0, 1, n, 1) && allFinite(values, offset, stride, n, q) &&
     addOuterSums(values, residuals, { rows: n, q, stride, offset, both: true }, cov)
   ) {
     // One row per cluster, clusters in row order: s_g = 0 + u_g e_g, so the sum over clusters
@@ -258,7 +256,7 @@ export function clusterCovarianceBlock(
     const base = i * stride + offset;
     for (let j = 0; j < q; j++) sums[g * q + j] = sums[g * q + j]! + values[base + j]! * e;
   }
-  const simd = q >= OUTER_SUMS_FROM && allFinite(sums, 0, q, clusterCount, q) &&
+  const simd = q >= OUTER_SUMS_FROM &&
     addOuterSums(sums, null, { rows: clusterCount, q, stride: q, offset: 0 }, cov);
   if (!simd) {
     for (let g = 0; g < clusterCount; g++) {
@@ -303,21 +301,6 @@ function weightedOuterSums(
 /** True when cluster[i] is i for every row (one row per cluster, in row order). */
 function inRowOrder(cluster: ArrayLike<number>, n: number): boolean {
   for (let i = 0; i < n; i++) if (cluster[i] !== i) return false;
-  return true;
-}
-
-/** True when values[r * stride + offset + a] is finite for every row r < rows and a < q. */
-function allFinite(
-  values: ArrayLike<number>,
-  offset: number,
-  stride: number,
-  rows: number,
-  q: number,
-): boolean {
-  for (let r = 0; r < rows; r++) {
-    const base = r * stride + offset;
-    for (let a = 0; a < q; a++) if (!Number.isFinite(values[base + a]!)) return false;
-  }
   return true;
 }
 
