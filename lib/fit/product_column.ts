@@ -63,12 +63,14 @@ export interface ProductColumnPlan {
   readonly patternRow: Uint8Array;
   /**
    * Per pattern and lane (pattern p, lane c at p * LANES + c; one lane per column tested
-   * together): ez, then ez / s, ez^2 / s and the fitted product term.
+   * together): ez.
    */
   readonly ez: Float64Array;
-  readonly infl: Float64Array;
-  readonly lev: Float64Array;
-  readonly fitted: Float64Array;
+  /**
+   * Per pattern, the fitted product term, ez^2 / s and ez / s of each lane, side by side so a
+   * row reads them from one place: pattern p's at p * TERMS + c, + LANES + c, + 2 LANES + c.
+   */
+  readonly terms: Float64Array;
   /** (X'X)^{-1} X'z of each lane, column j lane c at j * LANES + c. */
   readonly w: Float64Array;
   /** The columns a (entries 0..LANES-1) and b (LANES..) of each lane's product. */
@@ -80,6 +82,33 @@ export interface ProductColumnPlan {
   /** For the generic path: the product column and extendFit's memory. */
   readonly z: Uint8Array;
   readonly scratch: ExtendScratch;
+}
+
+/** Designs of at most this many columns find a row's pattern in a table of 2^k entries. */
+const TABLE_COLUMNS = 20;
+
+/**
+ * The sum of 2^j over the columns j where row i of x is 1 (exact up to 53 columns).
+ *
+ * @throws {RangeError} When an entry is neither 0 nor 1.
+ */
+function rowBits(x: ArrayLike<number>, i: number, k: number): number {
+  let bits = 0;
+  for (let j = 0; j < k; j++) {
+    const v = x[i * k + j]!;
+    if (v === 1) bits += 2 ** j;
+    else if (v !== 0) {
+      throw new RangeError(`Cannot plan product columns: row ${i} column ${j} is ${v}, not 0/1`);
+    }
+  }
+  return bits;
+}
+
+/** The columns where row i of x is 1, as a list (the key of a row beyond 53 columns). */
+function presentList(x: ArrayLike<number>, i: number, k: number): string {
+  const present: number[] = [];
+  for (let j = 0; j < k; j++) if (x[i * k + j] === 1) present.push(j);
+  return present.join(",");
 }
 
 /**
@@ -99,29 +128,31 @@ export function planProductColumns(
 ): ProductColumnPlan {
   const { n, k, x } = f;
   const rowPattern = new Int32Array(n);
-  // A row's key: the sum of 2^j over its present columns (exact up to 53 columns), else their list.
+  // A row's key: the sum of 2^j over its present columns (exact up to 53 columns), else their
+  // list; up to TABLE_COLUMNS columns the key indexes a table instead of a map.
+  const table = k <= TABLE_COLUMNS ? new Int32Array(2 ** k).fill(-1) : null;
   const ids = new Map<number | string, number>();
   const counts: number[] = [], firstRows: number[] = [];
-  const present: number[] = [];
   for (let i = 0; i < n; i++) {
-    present.length = 0;
-    let bits = 0;
-    for (let j = 0; j < k; j++) {
-      const v = x[i * k + j]!;
-      if (v === 1) {
-        present.push(j);
-        bits += 2 ** j;
-      } else if (v !== 0) {
-        throw new RangeError(`Cannot plan product columns: row ${i} column ${j} is ${v}, not 0/1`);
+    const bits = rowBits(x, i, k);
+    let p: number | undefined;
+    if (table) {
+      p = table[bits]!;
+      if (p < 0) {
+        p = counts.length;
+        table[bits] = p;
+        counts.push(0);
+        firstRows.push(i);
       }
-    }
-    const key = k <= 53 ? bits : present.join(",");
-    let p = ids.get(key);
-    if (p === undefined) {
-      p = counts.length;
-      ids.set(key, p);
-      counts.push(0);
-      firstRows.push(i);
+    } else {
+      const key = k <= 53 ? bits : presentList(x, i, k);
+      p = ids.get(key);
+      if (p === undefined) {
+        p = counts.length;
+        ids.set(key, p);
+        counts.push(0);
+        firstRows.push(i);
+      }
     }
     counts[p]!++;
     rowPattern[i] = p;
@@ -149,9 +180,7 @@ export function planProductColumns(
     columns: Int32Array.from(columns),
     patternRow,
     ez: new Float64Array(patterns * LANES),
-    infl: new Float64Array(patterns * LANES),
-    lev: new Float64Array(patterns * LANES),
-    fitted: new Float64Array(patterns * LANES),
+    terms: new Float64Array(patterns * TERMS),
     w: new Float64Array(k * LANES),
     pairs: new Int32Array(2 * LANES),
     gammas: new Float64Array(LANES),
@@ -208,6 +237,9 @@ export function productColumnTest(
 
 /** Product columns tested side by side in {@linkcode productColumnTests}. */
 const LANES = 4;
+
+/** A pattern's terms: fitted, leverage and influence of each lane. */
+const TERMS = 3 * LANES;
 
 /**
  * {@linkcode productColumnTest} of many pairs, the very same numbers: the
@@ -403,16 +435,17 @@ function laneSums(plan: ProductColumnPlan): Float64Array {
 
 /** ez / s, ez^2 / s and the fitted product term of every pattern and lane. */
 function laneInfluence(plan: ProductColumnPlan, sums: Float64Array): void {
-  const { ez, infl, lev, fitted, gammas } = plan;
+  const { ez, terms, gammas } = plan;
   const patterns = plan.patternCount.length;
   for (let p = 0; p < patterns; p++) {
     for (let c = 0; c < LANES; c++) {
-      const at = p * LANES + c;
-      infl[at] = ez[at]! / sums[c]!;
-      lev[at] = ez[at]! * infl[at]!;
+      const at = p * LANES + c, to = p * TERMS + c;
+      const infl = ez[at]! / sums[c]!;
+      terms[to + 2 * LANES] = infl;
+      terms[to + LANES] = ez[at]! * infl;
       let fit = 0;
       fit += ez[at]! * gammas[c]!;
-      fitted[at] = fit;
+      terms[to] = fit;
     }
   }
 }
@@ -426,50 +459,51 @@ function hc3Lanes(
   n: number,
   leverage: ArrayLike<number>,
 ): (number | null)[] {
-  const { residuals, rowPattern, infl, lev, fitted } = plan;
+  const { residuals, rowPattern, terms } = plan;
   let v0 = 0, v1 = 0, v2 = 0, v3 = 0;
   let one = 0; // bit c: lane c met a row at leverage 1
   for (let i = 0; i < n; i++) {
-    const at = rowPattern[i]! * LANES, r = residuals[i]!, h = leverage[i]!;
+    const at = rowPattern[i]! * TERMS, r = residuals[i]!, h = leverage[i]!;
+    const lev = at + LANES, infl = at + 2 * LANES;
     // Each lane as the one-column loop: skip a row whose weight or term is zero.
     {
-      const e = r - fitted[at]!, oneMinusH = 1 - (h + lev[at]!);
+      const e = r - terms[at]!, oneMinusH = 1 - (h + terms[lev]!);
       if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 1;
       else {
         let weight = e * e;
         weight /= oneMinusH * oneMinusH;
-        const u = infl[at]! * weight;
-        if (weight !== 0 && u !== 0) v0 = v0 + u * infl[at]!;
+        const u = terms[infl]! * weight;
+        if (weight !== 0 && u !== 0) v0 = v0 + u * terms[infl]!;
       }
     }
     {
-      const e = r - fitted[at + 1]!, oneMinusH = 1 - (h + lev[at + 1]!);
+      const e = r - terms[at + 1]!, oneMinusH = 1 - (h + terms[lev + 1]!);
       if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 2;
       else {
         let weight = e * e;
         weight /= oneMinusH * oneMinusH;
-        const u = infl[at + 1]! * weight;
-        if (weight !== 0 && u !== 0) v1 = v1 + u * infl[at + 1]!;
+        const u = terms[infl + 1]! * weight;
+        if (weight !== 0 && u !== 0) v1 = v1 + u * terms[infl + 1]!;
       }
     }
     {
-      const e = r - fitted[at + 2]!, oneMinusH = 1 - (h + lev[at + 2]!);
+      const e = r - terms[at + 2]!, oneMinusH = 1 - (h + terms[lev + 2]!);
       if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 4;
       else {
         let weight = e * e;
         weight /= oneMinusH * oneMinusH;
-        const u = infl[at + 2]! * weight;
-        if (weight !== 0 && u !== 0) v2 = v2 + u * infl[at + 2]!;
+        const u = terms[infl + 2]! * weight;
+        if (weight !== 0 && u !== 0) v2 = v2 + u * terms[infl + 2]!;
       }
     }
     {
-      const e = r - fitted[at + 3]!, oneMinusH = 1 - (h + lev[at + 3]!);
+      const e = r - terms[at + 3]!, oneMinusH = 1 - (h + terms[lev + 3]!);
       if (oneMinusH < LEVERAGE_ONE_TOLERANCE) one |= 8;
       else {
         let weight = e * e;
         weight /= oneMinusH * oneMinusH;
-        const u = infl[at + 3]! * weight;
-        if (weight !== 0 && u !== 0) v3 = v3 + u * infl[at + 3]!;
+        const u = terms[infl + 3]! * weight;
+        if (weight !== 0 && u !== 0) v3 = v3 + u * terms[infl + 3]!;
       }
     }
   }
@@ -478,14 +512,14 @@ function hc3Lanes(
 
 /** The CR1 sum over clusters of lane c, before its small-sample factor. */
 function cr1Lane(plan: ProductColumnPlan, c: number): number {
-  const { f, residuals, covariance, rowPattern, infl, fitted } = plan;
+  const { f, residuals, covariance, rowPattern, terms } = plan;
   const { n } = f;
   if (covariance.type !== "cr1") return NaN;
   const { cluster, clusterCount } = covariance;
   const sums = plan.sums.fill(0);
   for (let i = 0; i < n; i++) {
-    const at = rowPattern[i]! * LANES + c;
-    const e = residuals[i]! - fitted[at]!;
+    const at = rowPattern[i]! * TERMS + c;
+    const e = residuals[i]! - terms[at]!;
     if (e === 0) continue;
     const g = cluster[i]!;
     if (!(g >= 0 && g < clusterCount)) {
@@ -493,7 +527,7 @@ function cr1Lane(plan: ProductColumnPlan, c: number): number {
         `Cannot cluster row ${i}: cluster ${g} is not in 0..${clusterCount - 1}`,
       );
     }
-    sums[g] = sums[g]! + infl[at]! * e;
+    sums[g] = sums[g]! + terms[at + 2 * LANES]! * e;
   }
   let v = 0;
   for (let g = 0; g < clusterCount; g++) {
