@@ -303,7 +303,28 @@ interface AmceGroup {
 
 const AMCE_GROUPS = new WeakMap<PairedDataset, AmceGroup[]>();
 
-/** Every column's AMCE groups, in column order (one pass over the design per column). */
+const PRESENT = 1, SLOT_ABSENT = 2;
+
+/**
+ * code[j] for the row at design[row..row+k): PRESENT when its entry is 1, SLOT_ABSENT when no
+ * column of its slot is nonzero, else 0.
+ */
+function rowGroups(
+  design: ArrayLike<number>,
+  row: number,
+  k: number,
+  slotOf: Int32Array,
+  occupied: Uint8Array,
+  code: Uint8Array,
+): void {
+  occupied.fill(0);
+  for (let j = 0; j < k; j++) if (design[row + j] !== 0) occupied[slotOf[j]!] = 1;
+  for (let j = 0; j < k; j++) {
+    code[j] = design[row + j] === 1 ? PRESENT : occupied[slotOf[j]!] === 0 ? SLOT_ABSENT : 0;
+  }
+}
+
+/** Every column's AMCE groups, in column order (two passes over the rows). */
 function amceGroups(dataset: PairedDataset): AmceGroup[] {
   const cached = AMCE_GROUPS.get(dataset);
   if (cached) return cached;
@@ -315,27 +336,30 @@ function amceGroups(dataset: PairedDataset): AmceGroup[] {
     slotOf[j] = slotIndex.get(c.slot_id)!;
   });
   const slots = slotIndex.size;
-  // occupied[i * slots + s] = 1 when some column of slot s is nonzero in row i.
-  const occupied = new Uint8Array(n * slots);
+  // Each row's group of every column (rowGroups), counted in one pass over the rows and listed
+  // in a second (rows ascending in every list).
+  const occupied = new Uint8Array(slots), code = new Uint8Array(k);
+  const present = new Int32Array(k), absent = new Int32Array(k);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < k; j++) if (design[i * k + j] !== 0) occupied[i * slots + slotOf[j]!] = 1;
+    rowGroups(design, i * k, k, slotOf, occupied, code);
+    for (let j = 0; j < k; j++) {
+      if (code[j] === PRESENT) present[j]!++;
+      else if (code[j] === SLOT_ABSENT) absent[j]!++;
+    }
   }
-  const groups = columns.map((_, j): AmceGroup => {
-    const s = slotOf[j]!;
-    let n1 = 0, n0 = 0;
-    for (let i = 0; i < n; i++) {
-      if (design[i * k + j] === 1) n1++;
-      else if (occupied[i * slots + s] === 0) n0++;
+  const groups = columns.map((_, j): AmceGroup => ({
+    present: new Int32Array(present[j]!),
+    absent: new Int32Array(absent[j]!),
+  }));
+  present.fill(0);
+  absent.fill(0);
+  for (let i = 0; i < n; i++) {
+    rowGroups(design, i * k, k, slotOf, occupied, code);
+    for (let j = 0; j < k; j++) {
+      if (code[j] === PRESENT) groups[j]!.present[present[j]!++] = i;
+      else if (code[j] === SLOT_ABSENT) groups[j]!.absent[absent[j]!++] = i;
     }
-    const present = new Int32Array(n1), absent = new Int32Array(n0);
-    n1 = 0;
-    n0 = 0;
-    for (let i = 0; i < n; i++) {
-      if (design[i * k + j] === 1) present[n1++] = i;
-      else if (occupied[i * slots + s] === 0) absent[n0++] = i;
-    }
-    return { present, absent };
-  });
+  }
   AMCE_GROUPS.set(dataset, groups);
   return groups;
 }
