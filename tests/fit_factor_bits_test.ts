@@ -7,7 +7,7 @@
  */
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
-import { factorDesign } from "../lib/fit/factor.ts";
+import { factorDesign, solveLeastSquares, solveLeastSquaresMany } from "../lib/fit/factor.ts";
 
 /** The factorisation as the plain loops compute it (the version before the fast forms). */
 function plainFactor(design: ArrayLike<number>, n: number, k: number) {
@@ -109,5 +109,24 @@ Deno.test("factorDesign: the bits of the plain loops (reflections, influence, le
       sameBits("leverage", got.leverage, want.leverage);
     }),
     { numRuns: 400 },
+  );
+});
+
+Deno.test("solveLeastSquaresMany: the bits of solveLeastSquares for each response", () => {
+  const problems = fc.tuple(
+    designs,
+    fc.integer({ min: 1, max: 9 }),
+    fc.integer({ min: 1, max: 1e6 }),
+  );
+  fc.assert(
+    fc.property(problems, ([{ n, k, design }, count, seed]) => {
+      let s = seed;
+      const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5);
+      const ys = Array.from({ length: count }, () => Float64Array.from({ length: n }, next));
+      const f = factorDesign(design, [n, k]);
+      const many = solveLeastSquaresMany(f, ys);
+      ys.forEach((y, t) => sameBits(`response ${t}`, many[t]!, solveLeastSquares(f, y)));
+    }),
+    { numRuns: 200 },
   );
 });

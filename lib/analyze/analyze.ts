@@ -9,7 +9,7 @@
 import type { PairedDataset } from "../core/types.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { factorDesign } from "../fit/factor.ts";
+import { factorDesign, solveLeastSquaresMany } from "../fit/factor.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
 import { bootstrapDatasetOnCores, type SelectionStability } from "../infer/bootstrap.ts";
 import { shareMainFit } from "../infer/diagnostics.ts";
@@ -109,11 +109,14 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
   const metrics: Record<string, MetricOutput> = {};
   let amceFailed = false;
   let selectionAmce: ReturnType<typeof amceRows> = null;
-  for (const m of dataset.metrics) {
+  // Every metric's coefficients in one go (four responses per pass over the design's reflections).
+  const solved = solveLeastSquaresMany(factor, dataset.metrics.map((m) => dataset.delta[m]!));
+  for (const [index, m] of dataset.metrics.entries()) {
     const fit = fitOls(factor, dataset.delta[m]!, {
       covType: resolved.covType,
       cluster: dataset.cluster,
       clusterCount: dataset.clusterCount,
+      coefficients: solved[index]!,
     });
     // The diagnostics reuse this factorisation and fit instead of making their own.
     shareMainFit(dataset, m, { factor, coefficients: fit.coefficients, residuals: fit.residuals });

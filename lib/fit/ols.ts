@@ -23,6 +23,12 @@ export interface FitOlsOptions {
   readonly cluster?: ArrayLike<number>;
   /** Number of clusters; required with `cluster`. */
   readonly clusterCount?: number;
+  /**
+   * The least-squares coefficients of y on f when the caller has solved them already
+   * (`solveLeastSquares` or `solveLeastSquaresMany` of lib/fit/factor.ts, which give the same
+   * numbers); omitted: solved here.
+   */
+  readonly coefficients?: Float64Array;
 }
 
 /**
@@ -99,7 +105,12 @@ export function fitOls(
 ): OlsFit {
   const { n, k, x } = f;
   const covType = options.covType ?? DEFAULTS.covType;
-  const coefficients = solveLeastSquares(f, y);
+  if (options.coefficients !== undefined && options.coefficients.length !== k) {
+    throw new RangeError(
+      `Cannot fit: ${options.coefficients.length} coefficients for ${k} columns`,
+    );
+  }
+  const coefficients = options.coefficients ?? solveLeastSquares(f, y);
   const residuals = new Float64Array(n);
   let ssr = 0;
   let yy = 0;
