@@ -15,6 +15,7 @@ import type { DesignFactorization } from "../fit/factor.ts";
 import { PIVOT_TOLERANCE, solveSpd } from "./_linalg.ts";
 import { CancellationSums } from "./_cancellation.ts";
 import { SubsetSums } from "./_subset_sums.ts";
+import { rowQuadratic } from "./_row_quadratic.ts";
 
 /** The fit of y on X that Z extends. */
 export interface JointWaldMain {
@@ -607,55 +608,6 @@ function rowPairCounts(
     const row = xIdx[c]! * q;
     for (let a = 0; a < m; a++) xtz[row + zIdx[a]!] = xtz[row + zIdx[a]!]! + 1;
   }
-}
-
-/**
- * sum_a (A_{t_a t_a} + 2 s_a) with s_a = sum_{b > a} A_{t_a t_b} over the first m indices t
- * of `idx` (A symmetric, order q), a ascending, each s_a summed from 0 with b ascending. Four
- * a at once (then two, then one), so four chains of adds run side by side; every s_a and the
- * sum over a keep their terms in their order.
- */
-function rowQuadratic(idx: Int32Array, m: number, matrix: Float64Array, q: number): number {
-  let sum = 0, a = 0;
-  for (; a + 3 < m; a += 4) {
-    const t0 = idx[a]!, t1 = idx[a + 1]!, t2 = idx[a + 2]!, t3 = idx[a + 3]!;
-    const r0 = t0 * q, r1 = t1 * q, r2 = t2 * q, r3 = t3 * q;
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    s0 += matrix[r0 + t1]!;
-    s0 += matrix[r0 + t2]!;
-    s1 += matrix[r1 + t2]!;
-    s0 += matrix[r0 + t3]!;
-    s1 += matrix[r1 + t3]!;
-    s2 += matrix[r2 + t3]!;
-    for (let b = a + 4; b < m; b++) {
-      const u = idx[b]!;
-      s0 += matrix[r0 + u]!;
-      s1 += matrix[r1 + u]!;
-      s2 += matrix[r2 + u]!;
-      s3 += matrix[r3 + u]!;
-    }
-    sum += matrix[r0 + t0]! + 2 * s0;
-    sum += matrix[r1 + t1]! + 2 * s1;
-    sum += matrix[r2 + t2]! + 2 * s2;
-    sum += matrix[r3 + t3]! + 2 * s3;
-  }
-  for (; a + 1 < m; a += 2) {
-    const ta = idx[a]!, at = ta * q, tb = idx[a + 1]!, bt = tb * q;
-    let s = 0, t = 0;
-    s += matrix[at + tb]!;
-    for (let b = a + 2; b < m; b++) {
-      const u = idx[b]!;
-      s += matrix[at + u]!;
-      t += matrix[bt + u]!;
-    }
-    sum += matrix[at + ta]! + 2 * s;
-    sum += matrix[bt + tb]! + 2 * t;
-  }
-  if (a < m) {
-    const ta = idx[a]!;
-    sum += matrix[ta * q + ta]! + 2 * 0; // the same expression with an empty inner sum
-  }
-  return sum;
 }
 
 /** x_i'B z_i: sum over x_i's ones j (ascending) of the sum over z_i's ones t of B_jt, one chain. */
