@@ -272,8 +272,9 @@ export function productColumnTests(
 ): ProductColumnTest[] {
   const out = new Array<ProductColumnTest>(pairs.length);
   const ready: Lane[] = [];
+  const counts = allProductCounts(plan, pairs);
   pairs.forEach(({ a, b }, index) => {
-    const lane = prepare(plan, a, b, index);
+    const lane = prepare(plan, a, b, index, counts);
     if ("w" in lane) ready.push(lane);
     else out[index] = lane;
   });
@@ -300,10 +301,17 @@ function prepare(
   a: number,
   b: number,
   index: number,
+  counts: ProductCounts | null,
 ): Lane | ProductColumnTest {
   const { k, xtxInverse } = plan.f;
-  const xtz = new Float64Array(k);
-  const nBoth = productCounts(plan, a, b, xtz);
+  let xtz: Float64Array, nBoth: number;
+  if (counts) {
+    xtz = counts.xtz.subarray(index * k, index * k + k);
+    nBoth = counts.nBoth[index]!;
+  } else {
+    xtz = new Float64Array(k);
+    nBoth = productCounts(plan, a, b, xtz);
+  }
   if (nBoth === 0) return { nBoth, gamma: NaN, variance: NaN, df2: 0 };
   const w = new Float64Array(k);
   for (let j = 0; j < k; j++) {
@@ -313,6 +321,47 @@ function prepare(
   }
   if (!w.every(Number.isFinite)) return generic(plan, a, b, nBoth);
   return { index, a, b, nBoth, w };
+}
+
+/** X'z (row t of xtz, k entries) and z'z (nBoth[t]) of every pair t, from allProductCounts. */
+interface ProductCounts {
+  readonly xtz: Float64Array;
+  readonly nBoth: Float64Array;
+}
+
+/**
+ * The counts of {@linkcode productCounts} for every pair at once, in one pass over the patterns
+ * visiting each pattern's pairs of present columns (exact integers, so the same numbers in any
+ * order). Null when a pair is not a < b < k or appears twice (each pair is then counted alone).
+ */
+function allProductCounts(
+  plan: ProductColumnPlan,
+  pairs: readonly { readonly a: number; readonly b: number }[],
+): ProductCounts | null {
+  const { patternCount, starts, columns } = plan;
+  const k = plan.f.k;
+  const pairIndex = new Int32Array(k * k).fill(-1);
+  for (const [t, { a, b }] of pairs.entries()) {
+    if (!(Number.isInteger(a) && Number.isInteger(b) && 0 <= a && a < b && b < k)) return null;
+    if (pairIndex[a * k + b]! >= 0) return null;
+    pairIndex[a * k + b] = t;
+  }
+  const xtz = new Float64Array(pairs.length * k), nBoth = new Float64Array(pairs.length);
+  const patterns = patternCount.length;
+  for (let p = 0; p < patterns; p++) {
+    const c = patternCount[p]!, from = starts[p]!, to = starts[p + 1]!;
+    for (let u = from; u < to; u++) {
+      const row = columns[u]! * k;
+      for (let v = u + 1; v < to; v++) {
+        const t = pairIndex[row + columns[v]!]!;
+        if (t < 0) continue;
+        nBoth[t] = nBoth[t]! + c;
+        const at = t * k;
+        for (let w = from; w < to; w++) xtz[at + columns[w]!] = xtz[at + columns[w]!]! + c;
+      }
+    }
+  }
+  return { xtz, nBoth };
 }
 
 /**
