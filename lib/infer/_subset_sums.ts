@@ -113,26 +113,36 @@ export class SubsetSums {
 
   /** The sum over the rows holding columns a, b, c and d, with a < b and c < d. */
   pairs(a: number, b: number, c: number, d: number): number {
-    const u = this.#union;
-    u[0] = a;
-    u[1] = b;
-    const n = insertSorted(u, insertSorted(u, 2, c), d);
-    if (n === 2) return this.#two[this.#c2[b]! + a]!;
-    if (n === 3) return this.#three[this.#c3[u[2]!]! + this.#c2[u[1]!]! + u[0]!]!;
-    return this.#four[this.#c4[u[3]!]! + this.#c3[u[2]!]! + this.#c2[u[1]!]! + u[0]!]!;
+    const c2 = this.#c2, c3 = this.#c3;
+    // The sorted union of {a, b} and {c, d}, case by case.
+    if (c === a) {
+      if (d === b) return this.#two[c2[b]! + a]!;
+      return d < b ? this.#three[c3[b]! + c2[d]! + a]! : this.#three[c3[d]! + c2[b]! + a]!;
+    }
+    if (c === b) return this.#three[c3[d]! + c2[b]! + a]!;
+    if (d === a) return this.#three[c3[b]! + c2[a]! + c]!;
+    if (d === b) {
+      return a < c ? this.#three[c3[b]! + c2[c]! + a]! : this.#three[c3[b]! + c2[a]! + c]!;
+    }
+    let s0: number, s1: number, s2: number, s3: number;
+    if (b < c) {
+      s0 = a;
+      s1 = b;
+      s2 = c;
+      s3 = d;
+    } else if (d < a) {
+      s0 = c;
+      s1 = d;
+      s2 = a;
+      s3 = b;
+    } else {
+      // Interleaved: the least of the minima, the greatest of the maxima, the other two between.
+      const high = a < c ? c : a, low = b < d ? b : d;
+      s0 = a < c ? a : c;
+      s3 = b > d ? b : d;
+      s1 = high < low ? high : low;
+      s2 = high < low ? low : high;
+    }
+    return this.#four[this.#c4[s3]! + c3[s2]! + c2[s1]! + s0]!;
   }
-
-  readonly #union = new Int32Array(4);
-}
-
-/** Inserts v into the ascending u[0..n) unless present; returns the new length. */
-function insertSorted(u: Int32Array, n: number, v: number): number {
-  for (let s = 0; s < n; s++) if (u[s] === v) return n;
-  let at = n;
-  while (at > 0 && u[at - 1]! > v) {
-    u[at] = u[at - 1]!;
-    at--;
-  }
-  u[at] = v;
-  return n + 1;
 }
