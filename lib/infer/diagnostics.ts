@@ -15,7 +15,6 @@ import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fi
 import { planProductColumns, productColumnTests } from "../fit/product_column.ts";
 import { jointWald } from "./joint_wald.ts";
 import { fSurvival } from "./distributions.ts";
-import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
 import { rowsMean, rowsSampleVariance } from "./_group_moments.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 
@@ -620,20 +619,30 @@ export function residualsByCount(
   const metric = options.metric ?? defaultMetric(dataset);
   const { n, k, design } = dataset;
   const fit = mainFit(dataset, metric);
-  const groups = new Map<number, number[]>();
+  // Each row's count, then the rows of each count in row order (simple-statistics' mean and
+  // sample variance read at those rows in place: the same bits as on a list of their residuals).
+  const counts = new Float64Array(n);
+  const groups = new Map<number, number>();
   for (let i = 0; i < n; i++) {
     let count = 0;
     for (let j = 0; j < k; j++) count += design[i * k + j]!;
-    const list = groups.get(count) ?? [];
-    list.push(fit.residuals[i]!);
-    groups.set(count, list);
+    counts[i] = count;
+    groups.set(count, (groups.get(count) ?? 0) + 1);
   }
-  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([count, values]) => {
+  const rowsOf = new Map<number, { rows: Int32Array; filled: number }>();
+  for (const [count, size] of groups) rowsOf.set(count, { rows: new Int32Array(size), filled: 0 });
+  for (let i = 0; i < n; i++) {
+    const group = rowsOf.get(counts[i]!)!;
+    group.rows[group.filled++] = i;
+  }
+  return [...rowsOf.entries()].sort((a, b) => a[0] - b[0]).map(([count, { rows }]) => {
+    const mean = rowsMean(fit.residuals, rows);
     return {
       count,
-      n: values.length,
-      mean: ssMean(values),
-      sd: values.length > 1 ? sampleStandardDeviation(values) : null, // ddof 1
+      n: rows.length,
+      mean,
+      // ddof 1; simple-statistics' sampleStandardDeviation is the root of its sampleVariance.
+      sd: rows.length > 1 ? Math.sqrt(rowsSampleVariance(fit.residuals, rows, mean)) : null,
     };
   });
 }
