@@ -105,8 +105,11 @@ function compareAll(p: Problem, covariance: ProductColumnCovariance): [number, n
       if (leverageOneRows > 0) leverageOne++;
     }
   }
-  // All pairs at once: four side by side, whatever mix of fits, no fits and leverage-1 pairs.
+  // All pairs at once: four side by side, whatever mix of fits, no fits and leverage-1 pairs;
+  // the row passes in WebAssembly SIMD (the default) and in the scalar loops.
+  const scalar = planProductColumns(p.f, p.e, covariance, { simd: false });
   deepEqual(productColumnTests(plan, pairs), wants, "all pairs at once");
+  deepEqual(productColumnTests(scalar, pairs), wants, "all pairs at once, scalar loops");
   deepEqual(productColumnTests(plan, [...pairs].reverse()), [...wants].reverse(), "reversed");
   return [fitted, leverageOne];
 }

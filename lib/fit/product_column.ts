@@ -18,6 +18,7 @@ import {
 } from "./covariance.ts";
 import type { DesignFactorization } from "./factor.ts";
 import { RANK_TOLERANCE } from "./rank.ts";
+import { type LanesKernel, lanesKernel } from "./_lanes_wasm.ts";
 
 /** The covariance of the product coefficient: HC3, or CR1 by cluster. */
 export type ProductColumnCovariance =
@@ -82,6 +83,34 @@ export interface ProductColumnPlan {
   /** For the generic path: the product column and extendFit's memory. */
   readonly z: Uint8Array;
   readonly scratch: ExtendScratch;
+  /**
+   * The row passes in WebAssembly SIMD (lib/fit/_lanes_wasm.ts) over their own memory, which
+   * holds rowPattern, ez and terms (the arrays above are views of it), a copy of the residuals
+   * and leverages, and the passes' results; null for the scalar loops.
+   */
+  readonly kernel: LanesPlan | null;
+}
+
+/** Byte addresses of a plan's arrays in its kernel's memory. */
+interface LanesPlan {
+  readonly run: LanesKernel;
+  readonly rowPattern: number;
+  readonly starts: number;
+  readonly columns: number;
+  readonly w: number;
+  /** Each lane's s, then its gamma (eight doubles). */
+  readonly scale: number;
+  readonly residuals: number;
+  readonly leverage: number;
+  readonly ez: number;
+  readonly terms: number;
+  readonly out: number;
+}
+
+/** Options of {@linkcode planProductColumns}. */
+export interface PlanProductColumnsOptions {
+  /** Run the row passes in WebAssembly SIMD where the runtime has it. @default {true} */
+  readonly simd?: boolean;
 }
 
 /** Designs of at most this many columns find a row's pattern in a table of 2^k entries. */
@@ -118,6 +147,7 @@ function presentList(x: ArrayLike<number>, i: number, k: number): string {
  * @param f Factorisation of the 0/1 design X (n x k).
  * @param residuals Residuals of y on X.
  * @param covariance HC3, or CR1 with the rows' clusters.
+ * @param options See {@linkcode PlanProductColumnsOptions}.
  * @returns The plan {@linkcode productColumnTest} reads.
  * @throws {RangeError} When the design has an entry other than 0 or 1.
  */
@@ -125,6 +155,7 @@ export function planProductColumns(
   f: DesignFactorization,
   residuals: ArrayLike<number>,
   covariance: ProductColumnCovariance,
+  options: PlanProductColumnsOptions = {},
 ): ProductColumnPlan {
   const { n, k, x } = f;
   const rowPattern = new Int32Array(n);
@@ -170,6 +201,11 @@ export function planProductColumns(
     }
     starts[p + 1] = columns.length;
   });
+  const columnList = Int32Array.from(columns);
+  const lanes = options.simd === false
+    ? null
+    : lanesPlan(f, residuals, { rowPattern, starts, columns: columnList });
+  const buffer = lanes?.run.memory.buffer;
   return {
     f,
     residuals,
@@ -177,16 +213,70 @@ export function planProductColumns(
     rowPattern,
     patternCount: Float64Array.from(counts),
     starts,
-    columns: Int32Array.from(columns),
+    columns: columnList,
     patternRow,
-    ez: new Float64Array(patterns * LANES),
-    terms: new Float64Array(patterns * TERMS),
-    w: new Float64Array(k * LANES),
+    ez: lanes
+      ? new Float64Array(buffer!, lanes.ez, patterns * LANES)
+      : new Float64Array(patterns * LANES),
+    terms: lanes
+      ? new Float64Array(buffer!, lanes.terms, patterns * TERMS)
+      : new Float64Array(patterns * TERMS),
+    w: lanes ? new Float64Array(buffer!, lanes.w, k * LANES) : new Float64Array(k * LANES),
     pairs: new Int32Array(2 * LANES),
     gammas: new Float64Array(LANES),
     sums: new Float64Array(covariance.type === "cr1" ? covariance.clusterCount : 0),
     z: new Uint8Array(n),
     scratch: new ExtendScratch(),
+    kernel: lanes,
+  };
+}
+
+/**
+ * The kernel's memory for a plan of n rows, with the row patterns, the patterns' column lists,
+ * the residuals and the leverages copied in; null where there is no WebAssembly SIMD or a
+ * residual or leverage is not finite (the passes' skipped terms are then not sure to be signed
+ * zeros).
+ */
+function lanesPlan(
+  f: DesignFactorization,
+  residuals: ArrayLike<number>,
+  lists: {
+    readonly rowPattern: Int32Array;
+    readonly starts: Int32Array;
+    readonly columns: Int32Array;
+  },
+): LanesPlan | null {
+  const { n, k, leverage } = f;
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(residuals[i]!) || !Number.isFinite(leverage[i]!)) return null;
+  }
+  const patterns = lists.starts.length - 1;
+  const align = (bytes: number) => Math.ceil(bytes / 16) * 16;
+  const rowPattern = 0, residualsAt = align(4 * n), leverageAt = residualsAt + align(8 * n);
+  const starts = leverageAt + align(8 * n), columns = starts + align(4 * (patterns + 1));
+  const w = columns + align(4 * lists.columns.length), scale = w + 8 * LANES * k;
+  const ez = scale + 16 * LANES, terms = ez + 8 * LANES * patterns;
+  const out = terms + 8 * TERMS * patterns;
+  const run = lanesKernel(out + 64);
+  if (!run) return null;
+  const buffer = run.memory.buffer;
+  new Int32Array(buffer, rowPattern, n).set(lists.rowPattern);
+  new Float64Array(buffer, residualsAt, n).set(residuals);
+  new Float64Array(buffer, leverageAt, n).set(leverage);
+  new Int32Array(buffer, starts, patterns + 1).set(lists.starts);
+  new Int32Array(buffer, columns, lists.columns.length).set(lists.columns);
+  return {
+    run,
+    rowPattern,
+    starts,
+    columns,
+    w,
+    scale,
+    residuals: residualsAt,
+    leverage: leverageAt,
+    ez,
+    terms,
+    out,
   };
 }
 
@@ -441,6 +531,19 @@ function laneResiduals(plan: ProductColumnPlan): void {
   const patterns = patternCount.length;
   const a0 = pairs[0]!, a1 = pairs[1]!, a2 = pairs[2]!, a3 = pairs[3]!;
   const b0 = pairs[4]!, b1 = pairs[5]!, b2 = pairs[6]!, b3 = pairs[7]!;
+  const kernel = plan.kernel;
+  if (kernel) {
+    // z of every pattern and lane, then z minus the present columns' w in the kernel.
+    for (let p = 0; p < patterns; p++) {
+      const row = p * k, at = p * LANES;
+      ez[at] = patternRow[row + a0]! & patternRow[row + b0]!;
+      ez[at + 1] = patternRow[row + a1]! & patternRow[row + b1]!;
+      ez[at + 2] = patternRow[row + a2]! & patternRow[row + b2]!;
+      ez[at + 3] = patternRow[row + a3]! & patternRow[row + b3]!;
+    }
+    kernel.run.residuals(patterns, kernel.starts, kernel.columns, kernel.w, kernel.ez);
+    return;
+  }
   for (let p = 0; p < patterns; p++) {
     const row = p * k;
     let s0 = patternRow[row + a0]! & patternRow[row + b0]!;
@@ -464,8 +567,12 @@ function laneResiduals(plan: ProductColumnPlan): void {
 
 /** ez'ez of each lane (entries 0..3) and ez'e (entries 4..7), summed over the rows in order. */
 function laneSums(plan: ProductColumnPlan): Float64Array {
-  const { rowPattern, residuals, ez } = plan;
+  const { rowPattern, residuals, ez, kernel } = plan;
   const n = plan.f.n;
+  if (kernel) {
+    kernel.run.sums(n, kernel.rowPattern, kernel.residuals, kernel.ez, kernel.out);
+    return new Float64Array(kernel.run.memory.buffer, kernel.out, 2 * LANES).slice();
+  }
   let s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
   for (let i = 0; i < n; i++) {
     const at = rowPattern[i]! * LANES, r = residuals[i]!;
@@ -484,8 +591,17 @@ function laneSums(plan: ProductColumnPlan): Float64Array {
 
 /** ez / s, ez^2 / s and the fitted product term of every pattern and lane. */
 function laneInfluence(plan: ProductColumnPlan, sums: Float64Array): void {
-  const { ez, terms, gammas } = plan;
+  const { ez, terms, gammas, kernel } = plan;
   const patterns = plan.patternCount.length;
+  if (kernel) {
+    const scale = new Float64Array(kernel.run.memory.buffer, kernel.scale, 2 * LANES);
+    for (let c = 0; c < LANES; c++) {
+      scale[c] = sums[c]!;
+      scale[LANES + c] = gammas[c]!;
+    }
+    kernel.run.influence(patterns, kernel.ez, kernel.terms, kernel.scale);
+    return;
+  }
   for (let p = 0; p < patterns; p++) {
     for (let c = 0; c < LANES; c++) {
       const at = p * LANES + c, to = p * TERMS + c;
@@ -508,7 +624,14 @@ function hc3Lanes(
   n: number,
   leverage: ArrayLike<number>,
 ): (number | null)[] {
-  const { residuals, rowPattern, terms } = plan;
+  const { residuals, rowPattern, terms, kernel } = plan;
+  if (kernel) {
+    const { run } = kernel;
+    run.hc3(n, kernel.rowPattern, kernel.residuals, kernel.leverage, kernel.terms, kernel.out);
+    const v = new Float64Array(run.memory.buffer, kernel.out, LANES);
+    const flags = new Int32Array(run.memory.buffer, kernel.out + 8 * LANES, 2 * LANES);
+    return [0, 1, 2, 3].map((c) => (flags[2 * c] !== 0 ? null : v[c]!));
+  }
   let v0 = 0, v1 = 0, v2 = 0, v3 = 0;
   let one = 0; // bit c: lane c met a row at leverage 1
   for (let i = 0; i < n; i++) {
