@@ -4,7 +4,10 @@ import { openRegularFile } from "./regular_file.ts";
 
 /** Options of {@linkcode forEachJsonlLine}. */
 export interface JsonlOptions {
-  /** Called with every raw byte chunk as read (e.g. to hash the file while streaming). */
+  /**
+   * Called with every raw byte chunk as read (e.g. to hash the file while
+   * streaming). The chunk is a view of a reused buffer: copy what you keep.
+   */
   readonly onBytes?: (chunk: Uint8Array) => void;
   /** Name of the file in issues. @default {path} */
   readonly label?: string;
@@ -110,15 +113,19 @@ export async function forEachJsonlLine(
     }
     handleText(text.slice(start));
   };
-  // The pieces of a line that spans chunks are kept in a list and joined
+  // The pieces of a line that spans chunks are copied into a list and joined
   // once, so a long line costs time linear in its length.
   const pieces: Uint8Array[] = [];
   using file = await openRegularFile(path);
-  for await (const chunk of file.readable) {
+  // One large buffer, read into again and again: the file's 64 KiB stream
+  // chunks cost an asynchronous round trip each (a fifth of a large read).
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+    const chunk = buffer.subarray(0, n);
     options.onBytes?.(chunk);
     const first = chunk.indexOf(NEWLINE);
     if (first === -1) {
-      pieces.push(chunk);
+      pieces.push(chunk.slice());
       continue;
     }
     pieces.push(chunk.subarray(0, first));
@@ -126,13 +133,15 @@ export async function forEachJsonlLine(
     pieces.length = 0;
     const last = chunk.lastIndexOf(NEWLINE);
     if (last > first) handleLines(chunk.subarray(first + 1, last));
-    if (last + 1 < chunk.length) pieces.push(chunk.subarray(last + 1));
+    if (last + 1 < chunk.length) pieces.push(chunk.slice(last + 1));
   }
   if (pieces.length > 0) handleBytes(concat(pieces));
   return issues;
 }
 
 const NEWLINE = 10;
+/** Bytes read at a time. */
+const CHUNK_BYTES = 1 << 20;
 /** Decodes one line; invalid UTF-8 throws instead of becoming U+FFFD. */
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
