@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import type { RunRef } from "../core/types.ts";
 import { ESTIMATOR } from "./types.ts";
+import { readJsonMembers } from "../load/json_head.ts";
 
 /**
  * Compares the contributions.json already in `outDir` (if any) with the
@@ -37,20 +38,16 @@ import { ESTIMATOR } from "./types.ts";
  */
 export async function outputDirIssues(outDir: string, baseline: RunRef): Promise<Issue[]> {
   const file = join(outDir, "contributions.json");
-  let text: string;
+  // Only the header is read: the whole file is as large as the data (over
+  // the longest string a runtime holds from about 400,000 rows).
+  let head: Map<string, unknown>;
   try {
-    text = await Deno.readTextFile(file);
+    head = await readJsonMembers(file, ["estimator", "baseline"]);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
-    return [{ code: "io_error", file, message: `Cannot read previous output: ${String(error)}` }];
-  }
-  let previous: {
-    estimator?: { name?: unknown; formula?: unknown };
-    baseline?: { sha256?: unknown; run_id?: unknown };
-  };
-  try {
-    previous = JSON.parse(text);
-  } catch {
+    if (!(error instanceof SyntaxError || error instanceof TypeError)) {
+      return [{ code: "io_error", file, message: `Cannot read previous output: ${String(error)}` }];
+    }
     return [{
       code: "baseline_changed",
       file,
@@ -58,6 +55,10 @@ export async function outputDirIssues(outDir: string, baseline: RunRef): Promise
         "Cannot overwrite the output directory: its contributions.json is not readable JSON, so it cannot be shown to come from the same baseline",
     }];
   }
+  const previous = {
+    estimator: head.get("estimator") as { name?: unknown; formula?: unknown } | undefined,
+    baseline: head.get("baseline") as { sha256?: unknown; run_id?: unknown } | undefined,
+  };
   const issues: Issue[] = [];
   const oldSha = previous.baseline?.sha256;
   if (oldSha !== baseline.sha256) {
