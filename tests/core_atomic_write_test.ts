@@ -7,6 +7,7 @@
  * kills are in tests/cli_outputs_test.ts).
  */
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import fc from "fast-check";
 import { join } from "node:path";
 import {
   OUTPUT_MARKER,
@@ -81,6 +82,29 @@ Deno.test("writeFilesAtomic: text in chunks (sync and async iterables) and bytes
   equal(await Deno.readTextFile(join(out, "async.json")), "[1,2]\n");
   equal(await Deno.readTextFile(join(out, "gen.txt")), "é\u{1F600}\n");
   deepEqual([...await Deno.readFile(join(out, "bytes.bin"))], [0, 255, 10]);
+});
+
+Deno.test("writeFilesAtomic: text in pieces is the UTF-8 of the whole text, however it is cut", async () => {
+  await using t = await tempDir();
+  const out = join(t.path, "out");
+  // Cuts anywhere, inside surrogate pairs too; lone surrogates become U+FFFD
+  // as TextEncoder writes them; a 1.2 MB text crosses the 1 MiB write buffer.
+  const long = "\u{1F600}é".repeat(200_000);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }).map((s) => long + s)),
+      fc.uniqueArray(fc.nat(), { maxLength: 6 }),
+      async (text, at) => {
+        const cuts = [...at.map((c) => c % (text.length + 1)), 0, text.length].sort((a, b) =>
+          a - b
+        );
+        const pieces = cuts.slice(1).map((c, i) => text.slice(cuts[i], c));
+        await writeFilesAtomic(out, { "t.txt": pieces });
+        deepEqual(await Deno.readFile(join(out, "t.txt")), new TextEncoder().encode(text));
+      },
+    ),
+    { numRuns: 40 },
+  );
 });
 
 Deno.test("writeFilesAtomic: a stream that fails half-way leaves the earlier directory whole", async () => {

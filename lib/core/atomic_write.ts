@@ -427,6 +427,32 @@ async function writeContents(path: string, contents: FileContents): Promise<void
   if (contents instanceof Uint8Array) {
     return await Deno.writeFile(path, contents, { createNew: true });
   }
-  const file = await Deno.open(path, { write: true, createNew: true });
-  await ReadableStream.from(contents).pipeThrough(new TextEncoderStream()).pipeTo(file.writable);
+  using file = await Deno.open(path, { write: true, createNew: true });
+  const encoder = new TextEncoder();
+  const buffer = new Uint8Array(WRITE_BYTES);
+  let used = 0, carry = "";
+  const flush = async () => {
+    for (let at = 0; at < used;) at += await file.write(buffer.subarray(at, used));
+    used = 0;
+  };
+  for await (const piece of contents) {
+    // A surrogate pair split between pieces is encoded whole (as
+    // TextEncoderStream does): a piece's last high surrogate waits.
+    let text = carry + piece;
+    const last = text.charCodeAt(text.length - 1);
+    carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
+    if (carry !== "") text = text.slice(0, -1);
+    while (text.length > 0) {
+      const { read, written } = encoder.encodeInto(text, buffer.subarray(used));
+      used += written;
+      text = text.slice(read);
+      // encodeInto stops before a character that does not fit (at most 4 bytes).
+      if (used > WRITE_BYTES - 4) await flush();
+    }
+  }
+  if (carry !== "") used += encoder.encodeInto(carry, buffer.subarray(used)).written;
+  await flush();
 }
+
+/** Bytes encoded before each write of a streamed file. */
+const WRITE_BYTES = 1 << 20;
