@@ -1,7 +1,7 @@
 /** The assignment checks (lib/validate/assignment_checks.ts), on in-memory assignment lines. */
 import { deepEqual } from "node:assert/strict";
 import { assignmentChecks } from "../lib/validate/assignment_checks.ts";
-import { assignment, episode, key } from "./validate_units.ts";
+import { assignment, episode } from "./validate_units.ts";
 
 const plan = {
   slots: [
@@ -31,7 +31,7 @@ Deno.test("assignment checks: valid lines in any order give each episode its pre
   );
   deepEqual(r.issues, []);
   deepEqual(
-    ["t0", "t1", "t2", "t3"].map((t) => r.byKey.get(key(t))),
+    ["t0", "t1", "t2", "t3"].map((t) => r.byKey.get(episode(t))),
     [
       { valid: true, present: [] },
       { valid: true, present: ["o"] },
@@ -69,10 +69,10 @@ Deno.test("assignment checks: unknown slot, foreign version, unassigned slot, du
   ]);
   deepEqual(r.issues.every((i) => i.code === "assignment_invalid" && i.file === "a.jsonl"), true);
   // Invalid assignments stay in the index as invalid; the unplanned and missing ones are absent.
-  deepEqual([...r.byKey.entries()].map(([k, v]) => [k, v.valid]), [
-    [key("t0"), false],
-    [key("t1"), false],
-    [key("t2"), false],
+  deepEqual([...r.byKey.entries()].map(([e, v]) => [e, v.valid]), [
+    [episode("t0"), false],
+    [episode("t1"), false],
+    [episode("t2"), false],
   ]);
 });
 
@@ -83,6 +83,6 @@ Deno.test("assignment checks: a duplicate makes a valid first line invalid", () 
     [episode("t0")],
     "a.jsonl",
   );
-  deepEqual(r.byKey.get(key("t0")), { valid: false, present: [] });
+  deepEqual(r.byKey.get(episode("t0")), { valid: false, present: [] });
   deepEqual(r.issues.length, 1);
 });

@@ -1,7 +1,7 @@
 /** The bare run's checks on their own (lib/validate/bare_checks.ts), on in-memory runs. */
 import { deepEqual } from "node:assert/strict";
 import { bareRunChecks } from "../lib/validate/bare_checks.ts";
-import { attempt, key, manifest } from "./validate_units.ts";
+import { attempt, episode, manifest } from "./validate_units.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => `t00${i}`);
 const clean = (n: number) => tasks(n).map((t, i) => attempt(t, i + 1));
@@ -13,7 +13,11 @@ Deno.test("bare checks: a clean bare run has no issue and indexes every complete
     attempts: clean(3),
   });
   deepEqual(r.issues, []);
-  deepEqual([...r.completed.keys()], [key("t000"), key("t001"), key("t002")]);
+  deepEqual([...r.completed.entries()].map(([e]) => e), [
+    episode("t000"),
+    episode("t001"),
+    episode("t002"),
+  ]);
 });
 
 Deno.test("bare checks: a skill bank and selected skills are two issues on manifest.json", () => {
@@ -78,7 +82,7 @@ Deno.test("bare checks: skill issues first, then coverage, duplicates, rewards, 
     ["provenance_mismatch", 4, "val/t002/0"],
   ]);
   // The first completed attempt of an episode is the one kept.
-  deepEqual(r.completed.get(key("t000"))!.line, 1);
+  deepEqual(r.completed.get(episode("t000"))!.line, 1);
   deepEqual(
     r.issues[2]!.message,
     "planned episode has no completed attempt in the bare run (1 failed attempt only)",

@@ -3,26 +3,27 @@ import { deepEqual } from "node:assert/strict";
 import { episodeChecks, type EpisodeChecksInput } from "../lib/validate/episode_checks.ts";
 import type { AssignmentEntry } from "../lib/validate/assignment_checks.ts";
 import type { Attempt } from "../lib/core/types.ts";
-import { attempt, episode, key } from "./validate_units.ts";
+import { attempt, episode } from "./validate_units.ts";
+import { EpisodeMap } from "../lib/validate/episode_map.ts";
 
 const tasks = ["t0", "t1", "t2"];
 const input = (fields: Partial<EpisodeChecksInput> = {}): EpisodeChecksInput => ({
   gate: 1,
   planned: tasks.map((t) => episode(t)),
-  assignments: new Map<string, AssignmentEntry>([
-    [key("t0"), { valid: true, present: ["c1", "c2"] }],
-    [key("t1"), { valid: true, present: [] }],
-    [key("t2"), { valid: false, present: [] }],
+  assignments: new EpisodeMap<AssignmentEntry>([
+    [episode("t0"), { valid: true, present: ["c1", "c2"] }],
+    [episode("t1"), { valid: true, present: [] }],
+    [episode("t2"), { valid: false, present: [] }],
   ]),
-  masked: new Map<string, Attempt>([
-    [key("t0"), attempt("t0", 1, { injected: ["c2", "c1"], job_seed: 7 })],
-    [key("t1"), attempt("t1", 2, { job_seed: 8 })],
-    [key("t2"), attempt("t2", 3, { injected: ["c9"], job_seed: 9 })],
+  masked: new EpisodeMap<Attempt>([
+    [episode("t0"), attempt("t0", 1, { injected: ["c2", "c1"], job_seed: 7 })],
+    [episode("t1"), attempt("t1", 2, { job_seed: 8 })],
+    [episode("t2"), attempt("t2", 3, { injected: ["c9"], job_seed: 9 })],
   ]),
-  bare: new Map<string, Attempt>([
-    [key("t0"), attempt("t0", 11, { job_seed: 7 })],
-    [key("t1"), attempt("t1", 12, { job_seed: 8 })],
-    [key("t2"), attempt("t2", 13, { job_seed: 9 })],
+  bare: new EpisodeMap<Attempt>([
+    [episode("t0"), attempt("t0", 11, { job_seed: 7 })],
+    [episode("t1"), attempt("t1", 12, { job_seed: 8 })],
+    [episode("t2"), attempt("t2", 13, { job_seed: 9 })],
   ]),
   sendSeed: true,
   file: "g/traces.jsonl",
@@ -40,8 +41,8 @@ Deno.test("episode checks: rows in plan order; an invalid assignment gives no ma
 });
 
 Deno.test("episode checks: injection_mismatch compares sorted version sets", () => {
-  const masked = new Map(input().masked);
-  masked.set(key("t1"), attempt("t1", 2, { injected: ["c4", "c3"], job_seed: 8 }));
+  const masked = new EpisodeMap(input().masked.entries());
+  masked.set(episode("t1"), attempt("t1", 2, { injected: ["c4", "c3"], job_seed: 8 }));
   const r = episodeChecks(input({ masked }));
   deepEqual(r.issues.map((i) => [i.code, i.file, i.line, i.path, i.episode, i.message]), [[
     "injection_mismatch",
@@ -54,9 +55,9 @@ Deno.test("episode checks: injection_mismatch compares sorted version sets", () 
 });
 
 Deno.test("episode checks: seed_mismatch only with send_seed, also for a missing seed", () => {
-  const bare = new Map(input().bare);
-  bare.set(key("t0"), attempt("t0", 11, { job_seed: 5 }));
-  bare.set(key("t2"), attempt("t2", 13, { job_seed: null }));
+  const bare = new EpisodeMap(input().bare.entries());
+  bare.set(episode("t0"), attempt("t0", 11, { job_seed: 5 }));
+  bare.set(episode("t2"), attempt("t2", 13, { job_seed: null }));
   const on = episodeChecks(input({ bare }));
   deepEqual(on.issues.map((i) => [i.code, i.line, i.path, i.message]), [
     [
@@ -76,8 +77,7 @@ Deno.test("episode checks: seed_mismatch only with send_seed, also for a missing
 });
 
 Deno.test("episode checks: an episode missing in either arm is not compared", () => {
-  const masked = new Map(input().masked);
-  masked.delete(key("t0"));
-  const r = episodeChecks(input({ masked, bare: new Map() }));
+  const masked = new EpisodeMap([...input().masked.entries()].filter(([e]) => e.task_id !== "t0"));
+  const r = episodeChecks(input({ masked, bare: new EpisodeMap() }));
   deepEqual([r.issues, r.rows.length], [[], 3]);
 });

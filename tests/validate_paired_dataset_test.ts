@@ -6,7 +6,8 @@
 import { deepEqual } from "node:assert/strict";
 import { buildPairedDataset, type PairedDatasetInput } from "../lib/validate/paired_dataset.ts";
 import type { Attempt } from "../lib/core/types.ts";
-import { attempt, episode, key } from "./validate_units.ts";
+import { attempt, episode } from "./validate_units.ts";
+import { EpisodeMap } from "../lib/validate/episode_map.ts";
 
 const columns = [
   { version_id: "c1", slot_id: "s1", chunk_id: "k1", role: "add" as const },
@@ -46,7 +47,7 @@ function input(): PairedDatasetInput {
       dir: "runs/bare",
       sha256: "ab".repeat(32),
       manifest: bareManifest,
-      completed: new Map(bare.map((a) => [key(a.task_id), a])),
+      completed: new EpisodeMap(bare.map((a) => [episode(a.task_id), a])),
     },
     gates: [{
       dir: "runs/gate",

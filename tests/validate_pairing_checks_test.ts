@@ -1,7 +1,7 @@
 /** The masked run against the bare run (lib/validate/pairing_checks.ts), on in-memory runs. */
 import { deepEqual } from "node:assert/strict";
 import { pairingChecks } from "../lib/validate/pairing_checks.ts";
-import { attempt, key, manifest } from "./validate_units.ts";
+import { attempt, episode, manifest } from "./validate_units.ts";
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(3, "0")}`);
 const clean = (n: number) => tasks(n).map((t, i) => attempt(t, i + 1));
@@ -15,7 +15,7 @@ Deno.test("pairing checks: a clean masked run is planned task-major and indexed"
   }, bare);
   deepEqual(r.issues, []);
   deepEqual(r.planned.map((e) => e.task_id), tasks(4));
-  deepEqual(r.completed.get(key("t003"))!.line, 4);
+  deepEqual(r.completed.get(episode("t003"))!.line, 4);
 });
 
 Deno.test("pairing checks: provenance_mismatch names the field and both values, in field order", () => {

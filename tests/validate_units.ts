@@ -1,14 +1,13 @@
 /**
  * In-memory inputs for the unit tests of the validation checks
  * (lib/validate/*_checks.ts): parsed manifests from the fixture manifest
- * of tests/fixtures.ts, attempts, assignment lines and episode keys.
+ * of tests/fixtures.ts, attempts, assignment lines and episodes.
  *
  * @module
  */
 import { type RunManifest, RunManifestSchema } from "../lib/contract/manifest.ts";
 import type { Attempt, EpisodeKey } from "../lib/core/types.ts";
 import type { LoadedAssignment } from "../lib/load/read_gate.ts";
-import { episodeKey } from "../lib/validate/plan.ts";
 import { fixtureManifest, type FixtureOptions } from "./fixtures.ts";
 
 /** A parsed run manifest of `tasks` tasks (`t000`, ...), edited by `edit` before parsing. */
@@ -26,11 +25,6 @@ export function manifest(
 /** The episode `val/<task_id>/<sample_id>`. */
 export function episode(task_id: string, sample_id = 0): EpisodeKey {
   return { split: "val", task_id, sample_id };
-}
-
-/** The map key of `val/<task_id>/<sample_id>`. */
-export function key(task_id: string, sample_id = 0): string {
-  return episodeKey(episode(task_id, sample_id));
 }
 
 /** A completed attempt at `line` with `reward == rewards.r_strict` and `r_success`. */

@@ -2,7 +2,7 @@ import type { Issue } from "../core/issue.ts";
 import { type EpisodeKey, episodeLabel } from "../core/types.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import type { LoadedAssignment } from "../load/read_gate.ts";
-import { episodeKey } from "./plan.ts";
+import { EpisodeMap } from "./episode_map.ts";
 
 /** One episode's assignment: whether it is valid, and the versions it makes present. */
 export interface AssignmentEntry {
@@ -38,46 +38,47 @@ export function assignmentChecks(
   plan: Pick<GatePlan, "slots">,
   planned: readonly EpisodeKey[],
   file: string,
-): { byKey: Map<string, AssignmentEntry>; issues: Issue[] } {
+): { byKey: EpisodeMap<AssignmentEntry>; issues: Issue[] } {
   const issues: Issue[] = [];
-  const plannedKeys = new Set(planned.map(episodeKey));
+  const plannedKeys = new EpisodeMap<true>();
+  for (const e of planned) plannedKeys.set(e, true);
   const slots = new Map(
     plan.slots.map((s) => [s.slot_id, new Set(s.versions.map((v) => v.version_id))]),
   );
-  const byKey = new Map<string, AssignmentEntry>();
-  const lineOf = new Map<string, number>();
+  const byKey = new EpisodeMap<AssignmentEntry>();
+  const lineOf = new EpisodeMap<number>();
   for (const a of assignments) {
-    const key = episodeKey(a);
-    const where = { file, line: a.line, episode: episodeLabel(a) };
-    if (!plannedKeys.has(key)) {
+    const where = () => ({ file, line: a.line, episode: episodeLabel(a) });
+    if (!plannedKeys.has(a)) {
       issues.push({
         code: "assignment_invalid",
         message: "assignment for an episode outside the masked run's plan",
-        ...where,
+        ...where(),
       });
       continue;
     }
-    if (lineOf.has(key)) {
+    const first = lineOf.get(a);
+    if (first !== undefined) {
       issues.push({
         code: "assignment_invalid",
-        message: `second assignment for one episode (first at line ${
-          lineOf.get(key)
-        }); one line per planned episode`,
-        ...where,
+        message:
+          `second assignment for one episode (first at line ${first}); one line per planned episode`,
+        ...where(),
       });
-      byKey.set(key, { valid: false, present: [] });
+      byKey.set(a, { valid: false, present: [] });
       continue;
     }
-    lineOf.set(key, a.line);
+    lineOf.set(a, a.line);
     let valid = true;
     const present: string[] = [];
-    for (const [slotId, versionId] of Object.entries(a.slots)) {
+    for (const slotId in a.slots) {
+      const versionId = a.slots[slotId] as string | null;
       const versions = slots.get(slotId);
       if (!versions) {
         issues.push({
           code: "assignment_invalid",
           message: `unknown slot "${slotId}"`,
-          ...where,
+          ...where(),
           path: `slots.${slotId}`,
         });
         valid = false;
@@ -85,7 +86,7 @@ export function assignmentChecks(
         issues.push({
           code: "assignment_invalid",
           message: `version "${versionId}" is not a version of slot "${slotId}"`,
-          ...where,
+          ...where(),
           path: `slots.${slotId}`,
         });
         valid = false;
@@ -96,16 +97,16 @@ export function assignmentChecks(
         issues.push({
           code: "assignment_invalid",
           message: `slot "${slotId}" is not assigned (use null for an absent slot)`,
-          ...where,
+          ...where(),
           path: `slots.${slotId}`,
         });
         valid = false;
       }
     }
-    byKey.set(key, { valid, present });
+    byKey.set(a, { valid, present });
   }
   for (const e of planned) {
-    if (!byKey.has(episodeKey(e))) {
+    if (!byKey.has(e)) {
       issues.push({
         code: "assignment_invalid",
         message: "planned episode has no assignment line",

@@ -4,6 +4,7 @@ import { type Attempt, episodeLabel } from "../core/types.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import { plannedEpisodes } from "./plan.ts";
 import { completedRunChecks } from "./completed_run_checks.ts";
+import type { EpisodeMap } from "./episode_map.ts";
 
 /** A run whose manifest parsed: its directory, manifest and readable attempts. */
 export interface ParsedRun {
@@ -38,7 +39,7 @@ export interface ParsedRun {
  */
 export function bareRunChecks(
   bare: ParsedRun,
-): { issues: Issue[]; completed: Map<string, Attempt> } {
+): { issues: Issue[]; completed: EpisodeMap<Attempt> } {
   const manifestFile = join(bare.dir, "manifest.json");
   const tracesFile = join(bare.dir, "traces.jsonl");
   const issues = bareSkillIssues(bare.manifest, manifestFile);

@@ -1,6 +1,7 @@
 import type { Issue } from "../core/issue.ts";
 import type { Attempt, EpisodeKey } from "../core/types.ts";
 import { attemptProvenanceIssues, indexCompleted, rewardIssues } from "./run_checks.ts";
+import type { EpisodeMap } from "./episode_map.ts";
 
 /**
  * The checks every run of a gate passes, bare or masked: coverage of the
@@ -37,7 +38,7 @@ export function completedRunChecks(
   planned: readonly EpisodeKey[],
   file: string,
   arm: string,
-): { issues: Issue[]; completed: Map<string, Attempt> } {
+): { issues: Issue[]; completed: EpisodeMap<Attempt> } {
   const index = indexCompleted(attempts, planned, file, arm);
   const issues = index.issues;
   for (const a of index.completed.values()) {

@@ -1,7 +1,7 @@
 import type { Issue } from "../core/issue.ts";
 import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
 import type { AssignmentEntry } from "./assignment_checks.ts";
-import { episodeKey } from "./plan.ts";
+import type { ReadonlyEpisodeMap } from "./episode_map.ts";
 
 /** One row of the pooled design: a gate's planned episode and its mask (null when its assignment is missing or invalid). */
 export interface PairedRow {
@@ -18,11 +18,11 @@ export interface EpisodeChecksInput {
   /** The masked run's planned episodes, in plan order. */
   readonly planned: readonly EpisodeKey[];
   /** The assignment per episode key ({@linkcode assignmentChecks}). */
-  readonly assignments: ReadonlyMap<string, AssignmentEntry>;
+  readonly assignments: ReadonlyEpisodeMap<AssignmentEntry>;
   /** The masked run's completed attempt per episode key. */
-  readonly masked: ReadonlyMap<string, Attempt>;
+  readonly masked: ReadonlyEpisodeMap<Attempt>;
   /** The bare run's completed attempt per episode key. */
-  readonly bare: ReadonlyMap<string, Attempt>;
+  readonly bare: ReadonlyEpisodeMap<Attempt>;
   /** Whether both runs sent job seeds (`provenance.send_seed`), so that seeds must match. */
   readonly sendSeed: boolean;
   /** The masked run's traces.jsonl path for the issues. */
@@ -45,10 +45,10 @@ export interface EpisodeChecksInput {
  * import { deepEqual } from "node:assert/strict";
  * const e = { split: "val", task_id: "a", sample_id: 0 };
  * const attempt = (injected: string[], job_seed: number) => ({ ...e, attempt: 0, status: "completed" as const, reward: 1, rewards: {}, success: null, injected, job_seed, steps: null, tokens: null, error: null, provenance: null, line: 3 });
- * const key = JSON.stringify(["val", "a", 0]);
+ * import { EpisodeMap } from "./episode_map.ts";
  * const r = episodeChecks({
- *   gate: 0, planned: [e], assignments: new Map([[key, { valid: true, present: ["v"] }]]),
- *   masked: new Map([[key, attempt([], 5)]]), bare: new Map([[key, attempt([], 6)]]), sendSeed: true, file: "t.jsonl",
+ *   gate: 0, planned: [e], assignments: new EpisodeMap([[e, { valid: true, present: ["v"] }]]),
+ *   masked: new EpisodeMap([[e, attempt([], 5)]]), bare: new EpisodeMap([[e, attempt([], 6)]]), sendSeed: true, file: "t.jsonl",
  * });
  * deepEqual([r.rows[0]!.mask, r.issues.map((i) => i.code)], [["v"], ["injection_mismatch", "seed_mismatch"]]);
  * ```
@@ -58,11 +58,10 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
   const rows: PairedRow[] = [];
   const issues: Issue[] = [];
   for (const episode of input.planned) {
-    const key = episodeKey(episode);
-    const assignment = input.assignments.get(key);
+    const assignment = input.assignments.get(episode);
     const mask = assignment?.valid ? assignment.present : null;
     rows.push({ gate: input.gate, episode, mask });
-    const m = input.masked.get(key);
+    const m = input.masked.get(episode);
     if (m && mask) {
       const planned = [...mask].sort(), injected = [...m.injected].sort();
       if (planned.join("\u0000") !== injected.join("\u0000")) {
@@ -78,7 +77,7 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
         });
       }
     }
-    const b = input.bare.get(key);
+    const b = input.bare.get(episode);
     if (
       input.sendSeed && m && b &&
       (m.job_seed === null || b.job_seed === null || m.job_seed !== b.job_seed)

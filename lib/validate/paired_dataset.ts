@@ -1,7 +1,7 @@
 import type { Attempt, DesignColumn, GateInfo, PairedDataset, RunRef } from "../core/types.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import type { PairedRow } from "./episode_checks.ts";
-import { episodeKey } from "./plan.ts";
+import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 
 /**
  * What {@linkcode buildPairedDataset} needs: the clean bare run and gates
@@ -18,7 +18,7 @@ export interface PairedDatasetInput {
       readonly provenance: { readonly reward: { readonly components: readonly string[] } };
     };
     /** The completed attempt per episode key. */
-    readonly completed: ReadonlyMap<string, Attempt>;
+    readonly completed: ReadonlyEpisodeMap<Attempt>;
   };
   /** Gates in validation order (rows refer to them by index). */
   readonly gates: readonly {
@@ -55,7 +55,7 @@ export interface PairedDatasetInput {
  * const e = { split: "val", task_id: "t", sample_id: 0 };
  * const attempt = (reward: number) => ({ ...e, attempt: 0, status: "completed" as const, reward, rewards: { r_strict: reward }, success: null, injected: [], job_seed: null, steps: null, tokens: null, error: null, provenance: null, line: 1 });
  * const d = buildPairedDataset({
- *   bare: { dir: "b", sha256: "0", manifest: { run_id: "b", provenance: { reward: { components: ["r_strict"] } } }, completed: new Map([[JSON.stringify(["val", "t", 0]), attempt(0.25)]]) },
+ *   bare: { dir: "b", sha256: "0", manifest: { run_id: "b", provenance: { reward: { components: ["r_strict"] } } }, completed: new EpisodeMap([[e, attempt(0.25)]]) },
  *   gates: [{ dir: "g", plan: { gate_id: "g", stage: "online", budget_k: 1, mask_seed: 1, p_present: 0.5 }, masked: { run_id: "m", sha256: "1", attempts: [attempt(0.75)] } }],
  *   columns: [{ version_id: "v", slot_id: "s", chunk_id: "c", role: "add" }],
  *   rows: [{ gate: 0, episode: e, mask: ["v"] }],
@@ -78,8 +78,8 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     delta[m] = new Float64Array(n);
   }
   const maskedIndex = gates.map((g) =>
-    new Map(
-      g.masked.attempts.filter((a) => a.status === "completed").map((a) => [episodeKey(a), a]),
+    new EpisodeMap(
+      g.masked.attempts.filter((a) => a.status === "completed").map((a) => [a, a] as const),
     )
   );
   const gateIndex = new Uint16Array(n);
@@ -90,10 +90,9 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     metric: string,
   ) => (metric === "reward" ? a.reward! : a.rewards[metric]!);
   rows.forEach((row, i) => {
-    const key = episodeKey(row.episode);
     for (const v of row.mask!) design[i * k + columnIndex.get(v)!] = 1;
-    const m = maskedIndex[row.gate]!.get(key)!;
-    const b = bare.completed.get(key)!;
+    const m = maskedIndex[row.gate]!.get(row.episode)!;
+    const b = bare.completed.get(row.episode)!;
     for (const metric of metrics) {
       const mv = value(m, metric), bv = value(b, metric);
       masked[metric]![i] = mv;

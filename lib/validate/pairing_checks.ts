@@ -6,6 +6,7 @@ import type { ParsedRun } from "./bare_checks.ts";
 import { completedRunChecks } from "./completed_run_checks.ts";
 import { plannedEpisodes } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
+import type { EpisodeMap } from "./episode_map.ts";
 
 /**
  * The checks of a gate's masked run and its pairing with the bare run:
@@ -35,7 +36,7 @@ import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.t
 export function pairingChecks(
   masked: ParsedRun,
   bareManifest: RunManifest | null,
-): { issues: Issue[]; planned: EpisodeKey[]; completed: Map<string, Attempt> } {
+): { issues: Issue[]; planned: EpisodeKey[]; completed: EpisodeMap<Attempt> } {
   const manifest = masked.manifest;
   const manifestFile = join(masked.dir, "manifest.json");
   const issues: Issue[] = [];

@@ -1,20 +1,6 @@
 import type { EpisodeKey } from "../core/types.ts";
 
 /**
- * Map key of an episode: unambiguous even when ids contain `/`.
- *
- * @example
- * ```ts
- * import { episodeKey } from "./plan.ts";
- * import { notDeepEqual } from "node:assert/strict";
- * notDeepEqual(episodeKey({ split: "a/b", task_id: "c", sample_id: 0 }), episodeKey({ split: "a", task_id: "b/c", sample_id: 0 }));
- * ```
- */
-export function episodeKey(e: EpisodeKey): string {
-  return JSON.stringify([e.split, e.task_id, e.sample_id]);
-}
-
-/**
  * The planned episodes of a run: every task of `tasks` (in order) times
  * sample ids 0..repeats-1, task-major.
  *

@@ -1,7 +1,7 @@
 import type { Issue } from "../core/issue.ts";
 import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
 import { attemptProvenanceDifferences } from "./provenance.ts";
-import { episodeKey } from "./plan.ts";
+import { EpisodeMap } from "./episode_map.ts";
 
 /**
  * Indexes a run's attempts by episode against its plan: the completed
@@ -32,30 +32,29 @@ export function indexCompleted(
   planned: readonly EpisodeKey[],
   file: string,
   arm: string,
-): { completed: Map<string, Attempt>; issues: Issue[] } {
+): { completed: EpisodeMap<Attempt>; issues: Issue[] } {
   const issues: Issue[] = [];
-  const plannedKeys = new Set(planned.map(episodeKey));
-  const completed = new Map<string, Attempt>();
-  const failedCount = new Map<string, number>();
+  const plannedKeys = new EpisodeMap<true>();
+  for (const e of planned) plannedKeys.set(e, true);
+  const completed = new EpisodeMap<Attempt>();
+  const failedCount = new EpisodeMap<number>();
   for (const attempt of attempts) {
-    const key = episodeKey(attempt);
-    const episode = episodeLabel(attempt);
-    if (!plannedKeys.has(key)) {
+    if (!plannedKeys.has(attempt)) {
       issues.push({
         code: "unplanned_episode",
         message:
           `the ${arm} run has an attempt for an episode outside its plan (manifest tasks x sample ids 0..repeats-1)`,
         file,
         line: attempt.line,
-        episode,
+        episode: episodeLabel(attempt),
       });
       continue;
     }
     if (attempt.status === "failed") {
-      failedCount.set(key, (failedCount.get(key) ?? 0) + 1);
+      failedCount.set(attempt, (failedCount.get(attempt) ?? 0) + 1);
       continue;
     }
-    const first = completed.get(key);
+    const first = completed.get(attempt);
     if (first) {
       issues.push({
         code: "duplicate_completed",
@@ -63,14 +62,13 @@ export function indexCompleted(
           `second completed attempt for one episode in the ${arm} run (first at line ${first.line}); picking one would bias the result`,
         file,
         line: attempt.line,
-        episode,
+        episode: episodeLabel(attempt),
       });
-    } else completed.set(key, attempt);
+    } else completed.set(attempt, attempt);
   }
   for (const e of planned) {
-    const key = episodeKey(e);
-    if (completed.has(key)) continue;
-    const failed = failedCount.get(key) ?? 0;
+    if (completed.has(e)) continue;
+    const failed = failedCount.get(e) ?? 0;
     issues.push({
       code: "coverage_incomplete",
       message: `planned episode has no completed attempt in the ${arm} run (${
@@ -112,14 +110,14 @@ export function rewardIssues(
   file: string,
 ): Issue[] {
   const out: Issue[] = [];
-  const where = { file, line: attempt.line, episode: episodeLabel(attempt) };
+  // Built only for an issue: most attempts have none.
+  const at = (path: string) => ({ file, line: attempt.line, episode: episodeLabel(attempt), path });
   const reward = attempt.reward;
   if (reward === null || !Number.isFinite(reward)) {
     out.push({
       code: "reward_incomplete",
       message: `completed attempt has no finite reward (got ${reward})`,
-      ...where,
-      path: "reward",
+      ...at("reward"),
     });
   }
   for (const c of components) {
@@ -127,26 +125,23 @@ export function rewardIssues(
       out.push({
         code: "reward_incomplete",
         message: `reward component ${c} is missing or not a finite number`,
-        ...where,
-        path: `rewards.${c}`,
+        ...at(`rewards.${c}`),
       });
     }
   }
-  const named: [string, number | null][] = [
-    ["reward", reward],
-    ...Object.entries(attempt.rewards)
-      .map(([c, x]): [string, number] => [`rewards.${c}`, x]),
-  ];
-  for (const [path, x] of named) {
-    if (x !== null && Number.isFinite(x) && Math.abs(x) > MAX_REWARD_MAGNITUDE) {
-      out.push({
-        code: "reward_out_of_range",
-        message:
-          `${path} is ${x}; magnitudes above ${MAX_REWARD_MAGNITUDE} cannot be analysed (their squares and sums overflow)`,
-        ...where,
-        path,
-      });
-    }
+  const tooLarge = (x: number | null) =>
+    x !== null && Number.isFinite(x) && Math.abs(x) > MAX_REWARD_MAGNITUDE;
+  const outOfRange = (path: string, x: number | null) =>
+    out.push({
+      code: "reward_out_of_range",
+      message:
+        `${path} is ${x}; magnitudes above ${MAX_REWARD_MAGNITUDE} cannot be analysed (their squares and sums overflow)`,
+      ...at(path),
+    });
+  if (tooLarge(reward)) outOfRange("reward", reward);
+  for (const c in attempt.rewards) {
+    const x = attempt.rewards[c]!;
+    if (tooLarge(x)) outOfRange(`rewards.${c}`, x);
   }
   const strict = attempt.rewards["r_strict"];
   if (reward !== null && Number.isFinite(reward) && strict !== undefined) {
@@ -154,8 +149,7 @@ export function rewardIssues(
       out.push({
         code: "reward_not_strict",
         message: `reward ${reward} differs from rewards.r_strict ${strict}`,
-        ...where,
-        path: "reward",
+        ...at("reward"),
       });
     }
   }

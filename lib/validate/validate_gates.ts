@@ -17,6 +17,7 @@ import { assignmentChecks } from "./assignment_checks.ts";
 import { episodeChecks, type PairedRow } from "./episode_checks.ts";
 import { designChecks } from "./design_checks.ts";
 import { buildPairedDataset, type PairedDatasetInput } from "./paired_dataset.ts";
+import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -137,7 +138,7 @@ export async function validateGates(
   );
   const rows = read.gates.flatMap((g, gi) => {
     issues.addAll(plans.issues[gi]!);
-    const gate = checkGate(g, gi, bareRun?.manifest ?? null, bare?.completed ?? new Map());
+    const gate = checkGate(g, gi, bareRun?.manifest ?? null, bare?.completed ?? new EpisodeMap());
     issues.addAll(gate.issues);
     return gate.rows;
   });
@@ -166,7 +167,7 @@ function checkGate(
   g: GateRead,
   gate: number,
   bareManifest: RunManifest | null,
-  bareCompleted: ReadonlyMap<string, Attempt>,
+  bareCompleted: ReadonlyEpisodeMap<Attempt>,
 ): { issues: Issue[]; rows: PairedRow[] } {
   const manifest = g.masked.manifest;
   if (!manifest) return { issues: [], rows: [] };
@@ -194,7 +195,7 @@ function checkGate(
 function datasetInput(
   gates: readonly GateRead[],
   bare: RunParts & { readonly manifest: RunManifest },
-  completed: ReadonlyMap<string, Attempt>,
+  completed: ReadonlyEpisodeMap<Attempt>,
   columns: readonly DesignColumn[],
   rows: readonly PairedRow[],
 ): PairedDatasetInput {
