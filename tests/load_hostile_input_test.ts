@@ -6,6 +6,7 @@
  * JSON keys, invalid UTF-8, and a line longer than many read chunks.
  */
 import { deepEqual, ok } from "node:assert/strict";
+import fc from "fast-check";
 import { join } from "node:path";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { formatIssue, type Issue } from "../lib/core/issue.ts";
@@ -172,6 +173,62 @@ Deno.test("a duplicate key is a parse_error naming the key and the line (JSON.pa
   );
   // Equal keys in different objects, and escaped colons in strings, are fine.
   deepEqual(parseJsonText('{"a": {"k": 1}, "b": {"k": "x\\u003a:"}, "k": ["\\"", ":"]}').ok, true);
+});
+
+/** Whether valid JSON text has a key twice in one object: a small recursive-descent reference. */
+function hasDuplicateKey(text: string): boolean {
+  const tokens = text.match(/"(?:[^"\\]|\\.)*"|[{}[\]:,]|[^{}[\]:,\s"]+/g) ?? [];
+  let at = 0;
+  const value = (): boolean => {
+    const t = tokens[at++]!;
+    if (t === "[") {
+      let dup = false;
+      while (tokens[at] !== "]") {
+        dup = value() || dup;
+        if (tokens[at] === ",") at++;
+      }
+      at++;
+      return dup;
+    }
+    if (t !== "{") return false;
+    const keys = new Set<string>();
+    let dup = false;
+    while (tokens[at] !== "}") {
+      const key = JSON.parse(tokens[at]!) as string;
+      dup = keys.has(key) || dup;
+      keys.add(key);
+      at += 2; // the key and ":"
+      dup = value() || dup;
+      if (tokens[at] === ",") at++;
+    }
+    at++;
+    return dup;
+  };
+  return value();
+}
+
+Deno.test("parseJsonText refuses exactly the texts with a key twice in one object", () => {
+  // Objects with keys and values drawn from a few strings (colons, quotes and
+  // escapes included), so duplicate keys are frequent, written by hand.
+  const str = fc.constantFrom("a", "b", "a:b", '"', "\\:", "{", "]");
+  const json: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      str.map((s) => JSON.stringify(s)),
+      fc.integer().map(String),
+      fc.array(tie("value"), { maxLength: 3 }).map((xs) => `[${xs.join(", ")}]`),
+      fc.array(fc.tuple(str, tie("value")), { maxLength: 4 })
+        .map((ms) => `{${ms.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ")}}`),
+    ),
+  })).value;
+  fc.assert(
+    fc.property(json, (text) => {
+      const r = parseJsonText(text);
+      deepEqual(r.ok, !hasDuplicateKey(text));
+      if (r.ok) deepEqual(r.value, JSON.parse(text));
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 Deno.test("a duplicate key in manifest.json is a parse_error of the file", async () => {

@@ -158,13 +158,12 @@ export function gateBIssues(
     }
   }
   if (issues.length > 0) return { issues, pairs: null };
-  const key = (x: EpisodeKey) => JSON.stringify([x.split, x.task_id, x.sample_id]);
   return {
     issues,
     pairs: {
       episodes: planned,
-      bare: planned.map((p) => b.completed.get(key(p))!),
-      equipped: planned.map((p) => e.completed.get(key(p))!),
+      bare: planned.map((p) => b.completed.get(p)!),
+      equipped: planned.map((p) => e.completed.get(p)!),
     },
   };
 }

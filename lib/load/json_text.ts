@@ -58,6 +58,17 @@ function stringEnd(text: string, open: number): number {
   return text.length - 1;
 }
 
+/** How often `char` occurs in `text`, counted up to just past `limit`. */
+function occurrences(text: string, char: string, limit: number): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i !== -1 && n <= limit; i = text.indexOf(char, i + 1)) n++;
+  return n;
+}
+
+function notJson(error: unknown): JsonText {
+  return { ok: false, why: `is not valid JSON: ${error instanceof Error ? error.message : error}` };
+}
+
 /** Members of every object in a parsed value (its depth is already bounded). */
 function countMembers(value: unknown): number {
   if (value === null || typeof value !== "object") return 0;
@@ -129,6 +140,22 @@ function firstDuplicateKey(text: string): string {
  * ```
  */
 export function parseJsonText(text: string): JsonText {
+  // Fast path for most lines: with at most MAX_JSON_DEPTH brackets the text
+  // cannot nest deeper; and when its ":" characters (found natively) are as
+  // many as the parsed value's members, none is inside a string and no key
+  // was dropped as a duplicate. Otherwise the full scan decides.
+  if (
+    occurrences(text, "{", MAX_JSON_DEPTH) + occurrences(text, "[", MAX_JSON_DEPTH) <=
+      MAX_JSON_DEPTH
+  ) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return notJson(error);
+    }
+    if (occurrences(text, ":", Infinity) === countMembers(value)) return { ok: true, value };
+  }
   scanStructure(text);
   const depth = scannedDepth, members = scannedMembers;
   if (depth > MAX_JSON_DEPTH) {
@@ -141,10 +168,7 @@ export function parseJsonText(text: string): JsonText {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return {
-      ok: false,
-      why: `is not valid JSON: ${error instanceof Error ? error.message : error}`,
-    };
+    return notJson(error);
   }
   if (countMembers(value) !== members) {
     return {

@@ -72,7 +72,8 @@ export async function readJsonFile(
 function finiteRewards(raw: Record<string, unknown> | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   if (!raw) return out;
-  for (const [k, v] of Object.entries(raw)) {
+  for (const k in raw) {
+    const v = raw[k];
     if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
   }
   return out;
