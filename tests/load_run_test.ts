@@ -121,16 +121,15 @@ Deno.test("forEachJsonlLine: line numbers survive blank lines, CRLF and any chun
 Deno.test("forEachJsonlLine: multi-byte UTF-8 split across read chunks", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "u.jsonl");
-  // 2.2 MB of long lines, so the 1 MiB read chunks split inside a multi-byte
-  // character (two bytes in three of the text are inside one).
+  // Long lines so the 64 KiB read chunks split inside a multi-byte character.
   const lines = Array.from(
-    { length: 120 },
+    { length: 40 },
     (_, i) => JSON.stringify({ i, text: "任务".repeat(3000 + i) }),
   );
   await Deno.writeTextFile(path, lines.join("\n") + "\n");
   const seen: string[] = [];
   const issues = await forEachJsonlLine(path, (v) => seen.push(v["text"] as string));
   deepEqual(issues, []);
-  deepEqual(seen.length, 120);
+  deepEqual(seen.length, 40);
   ok(seen.every((t, i) => t === "任务".repeat(3000 + i)));
 });
