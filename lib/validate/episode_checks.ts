@@ -62,7 +62,7 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
     const mask = assignment?.valid ? assignment.present : null;
     rows.push({ gate: input.gate, episode, mask });
     const m = input.masked.get(episode);
-    if (m && mask) {
+    if (m && mask && !sameInOrder(mask, m.injected)) {
       const planned = [...mask].sort(), injected = [...m.injected].sort();
       if (planned.join("\u0000") !== injected.join("\u0000")) {
         issues.push({
@@ -94,4 +94,11 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
     }
   }
   return { rows, issues };
+}
+
+/** Whether two lists hold the same strings in the same order (then also as sorted sets). */
+function sameInOrder(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -37,12 +37,16 @@ export interface DesignRank {
 export function designRank(design: ArrayLike<number>, n: number, k: number): DesignRank {
   const gram = new Float64Array(k * k);
   const presence = new Int32Array(k);
+  // Per row, its present columns first, then their pairs: counts, exact in any order.
+  const present = new Int32Array(k);
   for (let i = 0; i < n; i++) {
     const row = i * k;
-    for (let a = 0; a < k; a++) {
-      if (design[row + a] === 0) continue;
+    let p = 0;
+    for (let a = 0; a < k; a++) if (design[row + a] !== 0) present[p++] = a;
+    for (let x = 0; x < p; x++) {
+      const a = present[x]!, at = a * k;
       presence[a]!++;
-      for (let b = a; b < k; b++) if (design[row + b] !== 0) gram[a * k + b]!++;
+      for (let y = x; y < p; y++) gram[at + present[y]!]!++;
     }
   }
   for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) gram[a * k + b] = gram[b * k + a]!;
