@@ -69,9 +69,19 @@ export async function readJsonFile(
   return { ok: true, value: parsed.value, bytes };
 }
 
+/** The finite numbers of a parsed reward map: the map itself when all its values are. */
 function finiteRewards(raw: Record<string, unknown> | undefined): Record<string, number> {
+  if (!raw) return {};
+  let all = true;
+  for (const k in raw) {
+    const v = raw[k];
+    if (!(typeof v === "number" && Number.isFinite(v)) || k === "__proto__") {
+      all = false;
+      break;
+    }
+  }
+  if (all) return raw as Record<string, number>;
   const out: Record<string, number> = {};
-  if (!raw) return out;
   for (const k in raw) {
     const v = raw[k];
     if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
@@ -85,6 +95,8 @@ const NONE: readonly string[] = Object.freeze([]);
  * One copy of each distinct string: a trace or assignment line repeats the
  * split, task ids and version ids of other lines, and each parsed line
  * would otherwise keep its own copies for as long as the run is held.
+ * `internAll` replaces an array's strings in place and returns it (an
+ * empty array becomes one shared frozen empty array).
  */
 export function stringPool(): {
   intern: (s: string) => string;
@@ -97,8 +109,13 @@ export function stringPool(): {
     pool.set(s, s);
     return s;
   };
-  const internAll = (xs: readonly string[]): readonly string[] =>
-    xs.length === 0 ? NONE : xs.map(intern);
+  // In place: the arrays are freshly parsed and owned by the reader.
+  const internAll = (xs: readonly string[]): readonly string[] => {
+    if (xs.length === 0) return NONE;
+    const out = xs as string[];
+    for (let i = 0; i < out.length; i++) out[i] = intern(out[i]!);
+    return out;
+  };
   return { intern, internAll };
 }
 
