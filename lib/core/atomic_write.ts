@@ -438,7 +438,7 @@ async function writeContents(path: string, contents: FileContents): Promise<void
   for await (const piece of contents) {
     // A surrogate pair split between pieces is encoded whole (as
     // TextEncoderStream does): a piece's last high surrogate waits.
-    let text = carry + piece;
+    let text = carry === "" ? piece : carry + piece;
     const last = text.charCodeAt(text.length - 1);
     carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (carry !== "") text = text.slice(0, -1);
