@@ -74,7 +74,7 @@ export async function readGateParts(dir: string): Promise<GateParts> {
       // The line's object is this reader's own (fresh from JSON.parse or zod): its version ids
       // are swapped for one shared copy in place (keys are interned by the engine already).
       const slots = a.slots;
-      for (const key of Object.keys(slots)) {
+      for (const key in slots) {
         const version = slots[key]!;
         if (version !== null) slots[key] = intern(version);
       }
