@@ -81,43 +81,7 @@ export function taskRows(
     };
   };
   // JSON.stringify(row, null, 2) at a given depth, from the columns.
-  function* pieces(indent: string): Generator<string, void, undefined> {
-    if (n === 0) {
-      yield "[]";
-      return;
-    }
-    const i1 = indent + "  ", i2 = i1 + "  ", i3 = i2 + "  ", i4 = i3 + "  ";
-    const columnKeys = versions.map((v) => `${i3}${JSON.stringify(v)}: `);
-    const metricKeys = metrics.map((m) => `${i3}${JSON.stringify(m)}: {\n${i4}"masked": `);
-    const num = (x: number) => (Number.isFinite(x) ? String(x) : "null");
-    yield "[\n";
-    for (let i = 0; i < n; i++) {
-      const e = episodes[i]!;
-      let s = `${i > 0 ? ",\n" : ""}${i1}{\n${i2}"split": ${JSON.stringify(e.split)},\n${i2}` +
-        `"task_id": ${JSON.stringify(e.task_id)},\n${i2}"sample_id": ${num(e.sample_id)},\n`;
-      if (pooled) s += `${i2}"gate_id": ${JSON.stringify(gates[gateIndex[i]!]!.gate_id)},\n`;
-      if (k === 0) s += `${i2}"columns": {},\n`;
-      else {
-        s += `${i2}"columns": {\n`;
-        for (let j = 0; j < k; j++) {
-          s += `${j > 0 ? ",\n" : ""}${columnKeys[j]}${design[i * k + j] ? 1 : 0}`;
-        }
-        s += `\n${i2}},\n`;
-      }
-      if (metrics.length === 0) s += `${i2}"values": {}\n${i1}}`;
-      else {
-        s += `${i2}"values": {\n`;
-        for (let t = 0; t < metrics.length; t++) {
-          s += `${t > 0 ? ",\n" : ""}${metricKeys[t]}${num(masked[t]![i]!)},\n${i4}"bare": ${
-            num(bare[t]![i]!)
-          },\n${i4}"delta": ${num(delta[t]![i]!)}\n${i3}}`;
-        }
-        s += `\n${i2}}\n${i1}}`;
-      }
-      yield s;
-    }
-    yield `\n${indent}]`;
-  }
+  const pieces = (indent: string) => taskRowPieces(taskRowText(dataset, { pooled }), indent);
   const isIndex = (key: string | symbol): key is string =>
     typeof key === "string" && /^(0|[1-9][0-9]*)$/.test(key) && Number(key) < n;
   // The target is a holey array of length n (no elements), so Array.isArray,
@@ -148,4 +112,107 @@ export function taskRows(
       return Reflect.getOwnPropertyDescriptor(t, key);
     },
   });
+}
+
+/**
+ * What the `tasks` text of contributions.json is written from: plain
+ * columns (arrays and typed arrays), so they can be posted to a worker.
+ */
+export interface TaskRowText {
+  readonly n: number;
+  readonly k: number;
+  /** Version id per design column. */
+  readonly versions: readonly string[];
+  readonly metrics: readonly string[];
+  /** n x k, row-major, 0/1. */
+  readonly design: Uint8Array;
+  /** Per metric (in `metrics` order), one value per row. */
+  readonly masked: readonly Float64Array[];
+  readonly bare: readonly Float64Array[];
+  readonly delta: readonly Float64Array[];
+  /** Per row: split, task id and sample id. */
+  readonly split: readonly string[];
+  readonly taskId: readonly string[];
+  readonly sampleId: readonly number[];
+  /** Per row its gate's id, or null when rows are not labelled by gate. */
+  readonly gateId: readonly string[] | null;
+}
+
+/**
+ * The columns {@linkcode taskRowPieces} writes from, read out of a dataset.
+ *
+ * @param dataset Paired dataset.
+ * @param options `pooled`: label each row with its `gate_id` (as {@linkcode taskRows}).
+ * @returns Plain columns (the dataset's typed arrays themselves, not copies).
+ */
+export function taskRowText(
+  dataset: TaskRowColumns,
+  options: { readonly pooled?: boolean } = {},
+): TaskRowText {
+  const { n, k, columns, metrics, design, episodes, gates, gateIndex } = dataset;
+  const pooled = options.pooled ?? gates.length > 1;
+  return {
+    n,
+    k,
+    versions: columns.map((c) => c.version_id),
+    metrics,
+    design,
+    masked: metrics.map((m) => dataset.masked[m]!),
+    bare: metrics.map((m) => dataset.bare[m]!),
+    delta: metrics.map((m) => dataset.delta[m]!),
+    split: episodes.map((e) => e.split),
+    taskId: episodes.map((e) => e.task_id),
+    sampleId: episodes.map((e) => e.sample_id),
+    gateId: pooled ? Array.from(gateIndex, (g) => gates[g]!.gate_id) : null,
+  };
+}
+
+/**
+ * The text of the `tasks` array, `JSON.stringify(rows, null, 2)` of
+ * {@linkcode taskRows} nested at `indent`, one piece per row.
+ *
+ * @param data The columns.
+ * @param indent Indentation of the line the array opens on.
+ * @returns The pieces, in order.
+ */
+export function* taskRowPieces(
+  data: TaskRowText,
+  indent: string,
+): Generator<string, void, undefined> {
+  const { n, k, versions, metrics, design, masked, bare, delta, split, taskId, sampleId, gateId } =
+    data;
+  if (n === 0) {
+    yield "[]";
+    return;
+  }
+  const i1 = indent + "  ", i2 = i1 + "  ", i3 = i2 + "  ", i4 = i3 + "  ";
+  const columnKeys = versions.map((v) => `${i3}${JSON.stringify(v)}: `);
+  const metricKeys = metrics.map((m) => `${i3}${JSON.stringify(m)}: {\n${i4}"masked": `);
+  const num = (x: number) => (Number.isFinite(x) ? String(x) : "null");
+  yield "[\n";
+  for (let i = 0; i < n; i++) {
+    let s = `${i > 0 ? ",\n" : ""}${i1}{\n${i2}"split": ${JSON.stringify(split[i])},\n${i2}` +
+      `"task_id": ${JSON.stringify(taskId[i])},\n${i2}"sample_id": ${num(sampleId[i]!)},\n`;
+    if (gateId !== null) s += `${i2}"gate_id": ${JSON.stringify(gateId[i])},\n`;
+    if (k === 0) s += `${i2}"columns": {},\n`;
+    else {
+      s += `${i2}"columns": {\n`;
+      for (let j = 0; j < k; j++) {
+        s += `${j > 0 ? ",\n" : ""}${columnKeys[j]}${design[i * k + j] ? 1 : 0}`;
+      }
+      s += `\n${i2}},\n`;
+    }
+    if (metrics.length === 0) s += `${i2}"values": {}\n${i1}}`;
+    else {
+      s += `${i2}"values": {\n`;
+      for (let t = 0; t < metrics.length; t++) {
+        s += `${t > 0 ? ",\n" : ""}${metricKeys[t]}${num(masked[t]![i]!)},\n${i4}"bare": ${
+          num(bare[t]![i]!)
+        },\n${i4}"delta": ${num(delta[t]![i]!)}\n${i3}}`;
+      }
+      s += `\n${i2}}\n${i1}}`;
+    }
+    yield s;
+  }
+  yield `\n${indent}]`;
 }

@@ -17,6 +17,12 @@ import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { jsonChunks, RawJson } from "../analyze/json_stream.ts";
+import { taskRowText } from "../analyze/task_rows.ts";
+import {
+  spliceTaskRows,
+  startTaskRowsAside,
+  TASK_ROWS_MARKER,
+} from "../analyze/task_rows_aside.ts";
 import { refusedWhere } from "./refuse.ts";
 import { cacheOption, inputDir, outputDir, outputFile, within } from "./paths.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -148,6 +154,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const resumeIssues = await outputDirIssues(out, dataset.baseline);
   if (resumeIssues.length > 0) return await refuse(resumeIssues);
+  // contributions.json's rows (a top-level member, so indented once) are
+  // formatted on another thread while the analysis runs.
+  await using rowsAside = startTaskRowsAside(taskRowText(dataset), "  ");
 
   let analysis;
   try {
@@ -204,6 +213,10 @@ export async function run(args: string[]): Promise<number> {
     if (issues.length > 0) throw new GatelabError("Cannot write the output directory", issues);
   };
 
+  const contributionsText = <T extends object>(value: T) =>
+    rowsAside
+      ? spliceTaskRows(jsonChunks({ ...value, tasks: new RawJson(TASK_ROWS_MARKER) }), rowsAside)
+      : jsonChunks(value);
   const mark = (t: Table): Table =>
     exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
   // Labels scoped by gate, so tables of several analyses fit in one paper.
@@ -220,7 +233,7 @@ export async function run(args: string[]): Promise<number> {
     // JSON.stringify writes 0.0 as 0; the contract spells the fixed
     // metadata `intercept: 0.0`, so keep it a float for typed readers.
     // Written in chunks: one entry per paired row would overflow a string.
-    "contributions.json": jsonChunks({
+    "contributions.json": contributionsText({
       ...contributions,
       estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
     }),

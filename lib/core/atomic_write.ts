@@ -38,16 +38,22 @@ import {
   writeJournal,
 } from "./_output_swap.ts";
 import { dirState, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
+import { writeTextPieces } from "./text_pieces.ts";
 
 export { recover } from "./_output_swap.ts";
 export { checkReplaceable, OUTPUT_MARKER } from "./_output_state.ts";
 
 /**
  * Contents of one output file: text, bytes, or text in chunks (an
- * `Iterable<string>` or `AsyncIterable<string>`, written piece by piece, so
- * a very large JSON document never has to exist as one string).
+ * `Iterable` or `AsyncIterable` of strings, written piece by piece, so a
+ * very large JSON document never has to exist as one string; a piece may
+ * also be bytes, written as they are).
  */
-export type FileContents = string | Uint8Array | Iterable<string> | AsyncIterable<string>;
+export type FileContents =
+  | string
+  | Uint8Array
+  | Iterable<string | Uint8Array>
+  | AsyncIterable<string | Uint8Array>;
 
 /**
  * A file's contents, or a function of the file's current text (`null` when
@@ -428,31 +434,5 @@ async function writeContents(path: string, contents: FileContents): Promise<void
     return await Deno.writeFile(path, contents, { createNew: true });
   }
   using file = await Deno.open(path, { write: true, createNew: true });
-  const encoder = new TextEncoder();
-  const buffer = new Uint8Array(WRITE_BYTES);
-  let used = 0, carry = "";
-  const flush = async () => {
-    for (let at = 0; at < used;) at += await file.write(buffer.subarray(at, used));
-    used = 0;
-  };
-  for await (const piece of contents) {
-    // A surrogate pair split between pieces is encoded whole (as
-    // TextEncoderStream does): a piece's last high surrogate waits.
-    let text = carry === "" ? piece : carry + piece;
-    const last = text.charCodeAt(text.length - 1);
-    carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
-    if (carry !== "") text = text.slice(0, -1);
-    while (text.length > 0) {
-      const { read, written } = encoder.encodeInto(text, buffer.subarray(used));
-      used += written;
-      text = text.slice(read);
-      // encodeInto stops before a character that does not fit (at most 4 bytes).
-      if (used > WRITE_BYTES - 4) await flush();
-    }
-  }
-  if (carry !== "") used += encoder.encodeInto(carry, buffer.subarray(used)).written;
-  await flush();
+  await writeTextPieces(file, contents);
 }
-
-/** Bytes encoded before each write of a streamed file. */
-const WRITE_BYTES = 1 << 20;

@@ -1,0 +1,115 @@
+import { taskRowPieces, type TaskRowText } from "./task_rows.ts";
+
+/**
+ * Rows from which the `tasks` text is written on another thread: below
+ * this, writing it here takes less time than a worker takes to start.
+ */
+export const ASIDE_ROWS = 10_000;
+
+/** Where {@linkcode spliceTaskRows} puts the rows: a NUL never stands raw in JSON text. */
+export const TASK_ROWS_MARKER = "\u0000gatelab.tasks\u0000";
+
+/** The `tasks` text being written on another thread (see {@linkcode startTaskRowsAside}). */
+export interface TaskRowsAside extends AsyncDisposable {
+  /**
+   * The text's bytes once written, in chunks of one reused buffer (each is
+   * valid until the next is asked for), then the temporary file is
+   * removed. When the worker failed, the text is written here instead.
+   */
+  chunks(): AsyncGenerator<string | Uint8Array, void, undefined>;
+}
+
+/**
+ * Starts writing the `tasks` array of contributions.json (the text of
+ * {@linkcode taskRowPieces}) to a temporary file on another thread, so the
+ * analysis runs meanwhile: at 200,000 rows the text is about 280 MB and
+ * takes seconds to format. Returns null (write it here) below
+ * {@linkcode ASIDE_ROWS} rows, or when no worker or temporary file can be
+ * had (a narrowly sandboxed process). Needs no permission beyond reading
+ * the module and writing the temporary directory.
+ *
+ * @param data The columns, posted (copied) to the worker.
+ * @param indent Indentation of the line the array opens on.
+ * @returns The handle, to splice in with {@linkcode spliceTaskRows} and
+ *   dispose of (which stops the worker and removes the file) when done.
+ */
+export function startTaskRowsAside(data: TaskRowText, indent: string): TaskRowsAside | null {
+  if (data.n < ASIDE_ROWS) return null;
+  const url = new URL("./task_rows_worker.ts", import.meta.url);
+  if (
+    url.protocol === "file:" &&
+    Deno.permissions.querySync({ name: "read", path: url }).state !== "granted"
+  ) return null;
+  let path: string;
+  try {
+    path = Deno.makeTempFileSync({ prefix: "gatelab-tasks-" });
+  } catch {
+    return null;
+  }
+  const worker = new Worker(url.href, { type: "module" });
+  const written = new Promise<boolean>((resolve) => {
+    worker.onmessage = (event: MessageEvent) => resolve(event.data === true);
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      resolve(false);
+    };
+  });
+  worker.postMessage({ data, indent, path });
+  const dispose = async () => {
+    worker.terminate();
+    await Deno.remove(path).catch(() => {});
+  };
+  return {
+    async *chunks() {
+      try {
+        if (!(await written)) {
+          yield* taskRowPieces(data, indent);
+          return;
+        }
+        worker.terminate();
+        using file = await Deno.open(path);
+        const buffer = new Uint8Array(1 << 20);
+        for (let n = file.readSync(buffer); n !== null; n = file.readSync(buffer)) {
+          yield buffer.subarray(0, n);
+        }
+      } finally {
+        await dispose();
+      }
+    },
+    [Symbol.asyncDispose]: dispose,
+  };
+}
+
+/**
+ * JSON text chunks with the rows spliced in where
+ * {@linkcode TASK_ROWS_MARKER} stands (written there as raw JSON).
+ *
+ * @param chunks The document's chunks, the marker in one of them.
+ * @param rows The rows being written aside.
+ * @returns The document's chunks, the rows' bytes among them.
+ *
+ * @example
+ * ```ts
+ * import { spliceTaskRows, TASK_ROWS_MARKER } from "./task_rows_aside.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const rows = { async *chunks() { yield "[1]"; }, async [Symbol.asyncDispose]() {} };
+ * const out: (string | Uint8Array)[] = [];
+ * for await (const c of spliceTaskRows([`{"tasks": ${TASK_ROWS_MARKER}}`], rows)) out.push(c);
+ * deepEqual(out.join(""), '{"tasks": [1]}');
+ * ```
+ */
+export async function* spliceTaskRows(
+  chunks: Iterable<string>,
+  rows: TaskRowsAside,
+): AsyncGenerator<string | Uint8Array, void, undefined> {
+  for (const chunk of chunks) {
+    const at = chunk.indexOf(TASK_ROWS_MARKER);
+    if (at === -1) {
+      yield chunk;
+      continue;
+    }
+    yield chunk.slice(0, at);
+    yield* rows.chunks();
+    yield chunk.slice(at + TASK_ROWS_MARKER.length);
+  }
+}
