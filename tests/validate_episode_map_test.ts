@@ -18,20 +18,32 @@ const keyOf = (e: EpisodeKey) => JSON.stringify([e.split, e.task_id, e.sample_id
 Deno.test("EpisodeMap behaves as a Map over episode keys", () => {
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(episodeArb, fc.integer()), { maxLength: 200 }),
+      fc.array(fc.tuple(episodeArb, fc.integer(), fc.boolean()), { maxLength: 200 }),
       fc.array(episodeArb, { maxLength: 50 }),
       (sets, probes) => {
         const map = new EpisodeMap<number>();
         const reference = new Map<string, [EpisodeKey, number]>();
-        for (const [e, v] of sets) {
-          map.set(e, v);
+        for (const [e, v, ifAbsent] of sets) {
           const seen = reference.get(keyOf(e));
-          reference.set(keyOf(e), [seen?.[0] ?? e, v]);
+          if (ifAbsent) {
+            deepEqual(map.setIfAbsent(e, v), seen?.[1]);
+            if (!seen) reference.set(keyOf(e), [e, v]);
+          } else {
+            map.set(e, v);
+            reference.set(keyOf(e), [seen?.[0] ?? e, v]);
+          }
         }
         deepEqual(map.size, reference.size);
         deepEqual([...map.entries()], [...reference.values()]);
         deepEqual([...map.values()], [...reference.values()].map(([, v]) => v));
-        for (const e of [...probes, ...sets.map(([e]) => e)]) {
+        // Probes in random order, then in insertion order (the cursor's case).
+        for (
+          const e of [
+            ...probes,
+            ...sets.map(([e]) => e),
+            ...[...map.entries()].map(([e]) => e),
+          ]
+        ) {
           deepEqual([map.has(e), map.get(e)], [
             reference.has(keyOf(e)),
             reference.get(keyOf(e))?.[1],

@@ -57,7 +57,7 @@ export function assignmentChecks(
       });
       continue;
     }
-    const first = lineOf.get(a);
+    const first = lineOf.setIfAbsent(a, a.line);
     if (first !== undefined) {
       issues.push({
         code: "assignment_invalid",
@@ -68,7 +68,6 @@ export function assignmentChecks(
       byKey.set(a, { valid: false, present: [] });
       continue;
     }
-    lineOf.set(a, a.line);
     let valid = true;
     const present: string[] = [];
     for (const slotId in a.slots) {

@@ -2,6 +2,8 @@ import type { EpisodeKey } from "../core/types.ts";
 
 /** One episode's entry: the rest of its key, its value, and the next entry of its task id. */
 interface Entry<V> {
+  /** Position in insertion order. */
+  readonly at: number;
   readonly task: string;
   readonly split: string;
   readonly sample: number;
@@ -20,6 +22,9 @@ const CHAIN = 8;
  * five times slower over a run's episodes). A task id's few episodes are
  * then told apart by split and sample id in a short list; past
  * {@linkcode CHAIN} of them (many repeats of one task) they get a map.
+ * Episodes are mostly looked up in the order they were set (files list
+ * them in plan order), so the entry after the last one found is tried
+ * first, without hashing.
  *
  * @example
  * ```ts
@@ -34,6 +39,10 @@ const CHAIN = 8;
 export class EpisodeMap<V> {
   readonly #byTask = new Map<string, Entry<V> | Map<string, Entry<V>>>();
   readonly #entries: Entry<V>[] = [];
+  /** Where the next lookup is tried first: after the last entry found. */
+  #cursor = 0;
+  /** The task id's bucket seen by the last lookup that missed. */
+  #bucket: Entry<V> | Map<string, Entry<V>> | undefined;
 
   /** @param entries Initial episodes and values (a later one replaces an earlier one's value). */
   constructor(entries: Iterable<readonly [EpisodeKey, V]> = []) {
@@ -58,13 +67,28 @@ export class EpisodeMap<V> {
   /** Sets an episode's value (in place when it already has one). */
   set(episode: EpisodeKey, value: V): this {
     const found = this.#find(episode);
-    if (found !== undefined) {
-      found.value = value;
-      return this;
-    }
+    if (found !== undefined) found.value = value;
+    else this.#insert(episode, value);
+    return this;
+  }
+
+  /**
+   * The episode's value when it has one; otherwise sets it to `value` and
+   * returns undefined (one lookup where `get` then `set` take two).
+   */
+  setIfAbsent(episode: EpisodeKey, value: V): V | undefined {
+    const found = this.#find(episode);
+    if (found !== undefined) return found.value;
+    this.#insert(episode, value);
+    return undefined;
+  }
+
+  /** Adds an episode that {@linkcode #find} just missed (its bucket in #bucket). */
+  #insert(episode: EpisodeKey, value: V): void {
     const { split, task_id: task, sample_id: sample } = episode;
-    const bucket = this.#byTask.get(task);
-    const entry: Entry<V> = { task, split, sample, value, next: undefined };
+    const bucket = this.#bucket;
+    const at = this.#entries.length;
+    const entry: Entry<V> = { at, task, split, sample, value, next: undefined };
     this.#entries.push(entry);
     if (bucket instanceof Map) bucket.set(subKey(split, sample), entry);
     else if (bucket === undefined) this.#byTask.set(task, entry);
@@ -81,7 +105,6 @@ export class EpisodeMap<V> {
         this.#byTask.set(task, map);
       }
     }
-    return this;
   }
 
   /** The values, in the order their episodes were first set. */
@@ -97,12 +120,25 @@ export class EpisodeMap<V> {
   }
 
   #find(episode: EpisodeKey): Entry<V> | undefined {
-    const bucket = this.#byTask.get(episode.task_id);
-    if (bucket instanceof Map) return bucket.get(subKey(episode.split, episode.sample_id));
-    for (let e = bucket; e !== undefined; e = e.next) {
-      if (e.sample === episode.sample_id && e.split === episode.split) return e;
+    const next = this.#entries[this.#cursor];
+    if (
+      next !== undefined && next.task === episode.task_id && next.sample === episode.sample_id &&
+      next.split === episode.split
+    ) {
+      this.#cursor++;
+      return next;
     }
-    return undefined;
+    const bucket = this.#byTask.get(episode.task_id);
+    let found: Entry<V> | undefined;
+    if (bucket instanceof Map) found = bucket.get(subKey(episode.split, episode.sample_id));
+    else {
+      for (let e = bucket; e !== undefined && found === undefined; e = e.next) {
+        if (e.sample === episode.sample_id && e.split === episode.split) found = e;
+      }
+    }
+    if (found === undefined) this.#bucket = bucket;
+    else this.#cursor = found.at + 1;
+    return found;
   }
 }
 

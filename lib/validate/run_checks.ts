@@ -54,7 +54,7 @@ export function indexCompleted(
       failedCount.set(attempt, (failedCount.get(attempt) ?? 0) + 1);
       continue;
     }
-    const first = completed.get(attempt);
+    const first = completed.setIfAbsent(attempt, attempt);
     if (first) {
       issues.push({
         code: "duplicate_completed",
@@ -64,7 +64,7 @@ export function indexCompleted(
         line: attempt.line,
         episode: episodeLabel(attempt),
       });
-    } else completed.set(attempt, attempt);
+    }
   }
   for (const e of planned) {
     if (completed.has(e)) continue;
