@@ -69,19 +69,9 @@ export async function readJsonFile(
   return { ok: true, value: parsed.value, bytes };
 }
 
-/** The finite numbers of a parsed reward map: the map itself when all its values are. */
 function finiteRewards(raw: Record<string, unknown> | undefined): Record<string, number> {
-  if (!raw) return {};
-  let all = true;
-  for (const k in raw) {
-    const v = raw[k];
-    if (!(typeof v === "number" && Number.isFinite(v)) || k === "__proto__") {
-      all = false;
-      break;
-    }
-  }
-  if (all) return raw as Record<string, number>;
   const out: Record<string, number> = {};
+  if (!raw) return out;
   for (const k in raw) {
     const v = raw[k];
     if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
