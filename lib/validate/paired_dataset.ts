@@ -51,6 +51,7 @@ export interface PairedDatasetInput {
  * @example
  * ```ts
  * import { buildPairedDataset } from "./paired_dataset.ts";
+ * import { EpisodeMap } from "./episode_map.ts";
  * import { deepEqual } from "node:assert/strict";
  * const e = { split: "val", task_id: "t", sample_id: 0 };
  * const attempt = (reward: number) => ({ ...e, attempt: 0, status: "completed" as const, reward, rewards: { r_strict: reward }, success: null, injected: [], job_seed: null, steps: null, tokens: null, error: null, provenance: null, line: 1 });
@@ -77,34 +78,40 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     bareValues[m] = new Float64Array(n);
     delta[m] = new Float64Array(n);
   }
-  const maskedIndex = gates.map((g) =>
-    new EpisodeMap(
-      g.masked.attempts.filter((a) => a.status === "completed").map((a) => [a, a] as const),
-    )
-  );
+  const maskedIndex = gates.map((g) => {
+    const index = new EpisodeMap<Attempt>();
+    for (const a of g.masked.attempts) if (a.status === "completed") index.set(a, a);
+    return index;
+  });
   const gateIndex = new Uint16Array(n);
   const cluster = new Int32Array(n);
-  const clusterIds = new Map<string, number>();
-  const value = (
-    a: Attempt,
-    metric: string,
-  ) => (metric === "reward" ? a.reward! : a.rewards[metric]!);
-  rows.forEach((row, i) => {
+  // Clusters are tasks (split, task_id): an EpisodeMap over a reused key of sample 0.
+  const clusterIds = new EpisodeMap<number>();
+  const task = { split: "", task_id: "", sample_id: 0 };
+  // Per metric: its three columns, and the component read from `rewards` (null for `reward`).
+  const columns3 = metrics.map((m) => ({
+    component: m === "reward" ? null : m,
+    masked: masked[m]!,
+    bare: bareValues[m]!,
+    delta: delta[m]!,
+  }));
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
     for (const v of row.mask!) design[i * k + columnIndex.get(v)!] = 1;
     const m = maskedIndex[row.gate]!.get(row.episode)!;
     const b = bare.completed.get(row.episode)!;
-    for (const metric of metrics) {
-      const mv = value(m, metric), bv = value(b, metric);
-      masked[metric]![i] = mv;
-      bareValues[metric]![i] = bv;
-      delta[metric]![i] = mv - bv;
+    for (const c of columns3) {
+      const mv = c.component === null ? m.reward! : m.rewards[c.component]!;
+      const bv = c.component === null ? b.reward! : b.rewards[c.component]!;
+      c.masked[i] = mv;
+      c.bare[i] = bv;
+      c.delta[i] = mv - bv;
     }
     gateIndex[i] = row.gate;
-    const task = JSON.stringify([row.episode.split, row.episode.task_id]);
-    let c = clusterIds.get(task);
-    if (c === undefined) clusterIds.set(task, c = clusterIds.size);
-    cluster[i] = c;
-  });
+    task.split = row.episode.split;
+    task.task_id = row.episode.task_id;
+    cluster[i] = clusterIds.setIfAbsent(task, clusterIds.size) ?? clusterIds.size - 1;
+  }
   const baseline: RunRef = { run_id: bare.manifest.run_id, run_dir: bare.dir, sha256: bare.sha256 };
   const gateInfos: GateInfo[] = gates.map((g) => ({
     gate_id: g.plan.gate_id,
