@@ -4,7 +4,7 @@ import { taskRowPieces, type TaskRowText } from "./task_rows.ts";
  * Rows from which the `tasks` text is written on another thread: below
  * this, writing it here takes less time than a worker takes to start.
  */
-export const ASIDE_ROWS = 10_000;
+export const ASIDE_ROWS = 8192;
 
 /** Where {@linkcode spliceTaskRows} puts the rows: a NUL never stands raw in JSON text. */
 export const TASK_ROWS_MARKER = "\u0000gatelab.tasks\u0000";
