@@ -545,6 +545,72 @@ const gatherCode = (): Code =>
     ])
   );
 
+// reduce(hist, slots, hists, start, bits, targetStart, targetIndex, targetMask, acc): X'WX from
+// the histogram bins, as reduceHist of _xtx_hist.ts for all slots at once (a bin's slots
+// doubles are slots / 2 f64x2): per histogram, in place, the superset sums (bin s += bin s |
+// bit where s lacks the bit, bit by bit, s ascending), then each target entry copied to acc
+// (acc[index * slots + h] = bin[mask]). Integer sums, exact. (gather writes every bin anew.)
+const RH = {
+  hist: 0,
+  slots: 1,
+  hists: 2,
+  start: 3,
+  bits: 4,
+  targetStart: 5,
+  targetIndex: 6,
+  targetMask: 7,
+  acc: 8,
+};
+const RHL = { t: 9, base: 10, size: 11, bit: 12, s: 13, u: 14, at: 15 };
+const reduceLoop = (vectors: number): Code => {
+  const h = [...Array(vectors).keys()], bytes = Math.log2(16 * vectors);
+  const bin = (s: Code): Code => add(get(RHL.base), shl(s, i32(bytes)));
+  return forUp(RHL.t, i32(0), get(RH.hists), [
+    ...set(
+      RHL.base,
+      add(get(RH.hist), shl(loadI32(i32At(get(RH.start), get(RHL.t))), i32(bytes))),
+    ),
+    ...set(RHL.size, shl(i32(1), loadI32(i32At(get(RH.bits), get(RHL.t))))),
+    // Superset sums.
+    ...set(RHL.bit, i32(1)),
+    ...[BLOCK, VOID, LOOP, VOID],
+    ...[...ltS(get(RHL.bit), get(RHL.size)), I32_EQZ, BR_IF, 1],
+    ...forUp(RHL.s, i32(0), get(RHL.size), [
+      ...ifElse(eqz(and(get(RHL.s), get(RHL.bit))), [
+        ...set(RHL.at, bin(get(RHL.s))),
+        ...set(RHL.u, bin(or(get(RHL.s), get(RHL.bit)))),
+        ...h.flatMap((v) =>
+          storeV128(
+            get(RHL.at),
+            addF64x2(loadV128(get(RHL.at), 16 * v), loadV128(get(RHL.u), 16 * v)),
+            16 * v,
+          )
+        ),
+      ]),
+    ]),
+    ...set(RHL.bit, shl(get(RHL.bit), i32(1))),
+    ...[BR, 0, END, END],
+    // Targets.
+    ...forUp(
+      RHL.u,
+      loadI32(i32At(get(RH.targetStart), get(RHL.t))),
+      loadI32(i32At(get(RH.targetStart), get(RHL.t)), 4),
+      [
+        ...set(RHL.at, bin(loadI32(i32At(get(RH.targetMask), get(RHL.u))))),
+        ...set(
+          RHL.s,
+          add(get(RH.acc), shl(loadI32(i32At(get(RH.targetIndex), get(RHL.u))), i32(bytes))),
+        ),
+        ...h.flatMap((v) => storeV128(get(RHL.s), loadV128(get(RHL.at), 16 * v), 16 * v)),
+      ],
+    ),
+  ]);
+};
+const reduceCode = (): Code =>
+  [1, 2, 4].flatMap((vectors) =>
+    ifElse(eq(get(RH.slots), i32(2 * vectors)), [...reduceLoop(vectors), RETURN])
+  );
+
 // chol(work, k, off, absent, tol) -> 1, or 0 when singular: choleskyPacked of _linalg.ts,
 // the same operations in the same order (work[off[i] + j] is entry (i, j) of the packed triangle).
 const H = { work: 0, k: 1, off: 2, absent: 3, tol: 4 };
@@ -954,6 +1020,12 @@ function compile(): WebAssembly.Module | null {
       code: jumpCode(),
     },
     {
+      name: "reduce",
+      params: i32s(9),
+      locals: [[RHL.at + 1 - RHL.t, I32]],
+      code: reduceCode(),
+    },
+    {
       name: "products",
       params: i32s(6),
       locals: [[RL.w - R.i, I32], [5, V128]],
@@ -1073,11 +1145,10 @@ export interface WasmKernel {
    * exact integers, so equal whatever the order).
    */
   scatter(slots: number): void;
-  /** The histogram bins (`hist[bin * slots + h]`), with `histograms` given. */
-  readonly hist: Float64Array;
   /**
-   * The histogram bins of the packed counts into `hist` (what accumulateHist of _xtx_hist.ts
-   * adds to zeroed bins; exact integers, so equal whatever the order).
+   * X'WX of the packed counts into `acc` through the histograms: the bins (what
+   * accumulateHist of _xtx_hist.ts adds to zeroed bins), then what reduceHist reads from them
+   * (exact integers, so equal whatever the order).
    */
   scatterHist(slots: number): void;
   /** X'Wy of the current counts. */
@@ -1086,9 +1157,14 @@ export interface WasmKernel {
   solve(lanes: number, perDouble: number, shift: number, tolerance: number): void;
 }
 
-/** The per-task bin lists of the X'WX histograms (XtxHistPlan of _xtx_hist.ts). */
+/** The X'WX histograms: layout, targets and per-task bin lists (XtxHistPlan of _xtx_hist.ts). */
 export interface KernelHistograms {
   readonly bins: number;
+  readonly histStart: Int32Array;
+  readonly histBits: Int32Array;
+  readonly targetStart: Int32Array;
+  readonly targetIndex: Int32Array;
+  readonly targetMask: Int32Array;
   readonly entryStart: Int32Array;
   readonly entryBin: Int32Array;
   readonly entryCount: Float64Array | null;
@@ -1148,6 +1224,11 @@ export function wasmKernel(
     columnRows: rowCol.length * 4,
     pullValue: unit ? 0 : lists.index.length * 8,
     hist: (histograms?.bins ?? 0) * slots * 8,
+    histStart: (histograms?.histStart.length ?? 0) * 4,
+    histBits: (histograms?.histBits.length ?? 0) * 4,
+    targetStart: (histograms?.targetStart.length ?? 0) * 4,
+    targetIndex: (histograms?.targetIndex.length ?? 0) * 4,
+    targetMask: (histograms?.targetMask.length ?? 0) * 4,
     cluster: n * 4,
     pullStart: (lists.entries + 1) * 4,
     pullAddress: lists.index.length * 4,
@@ -1206,6 +1287,13 @@ export function wasmKernel(
       for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
         rows[fill[q * k + rowCol[a]!]!++] = offset;
       }
+    }
+  }
+  if (histograms) {
+    for (
+      const key of ["histStart", "histBits", "targetStart", "targetIndex", "targetMask"] as const
+    ) {
+      new Int32Array(buffer, at[key], histograms[key].length).set(histograms[key]);
     }
   }
   // off[i] such that packed entry (i, j) is at off[i] + j.
@@ -1271,10 +1359,20 @@ export function wasmKernel(
     scatter(slots) {
       e.gather!(p, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.acc);
     },
-    hist: new Float64Array(buffer, at.hist, (histograms?.bins ?? 0) * slots),
     scatterHist(slots) {
-      const bins = histograms!.bins;
+      const { bins, histStart } = histograms!;
       e.gather!(bins, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.hist);
+      e.reduce!(
+        at.hist,
+        slots,
+        histStart.length,
+        at.histStart,
+        at.histBits,
+        at.targetStart,
+        at.targetIndex,
+        at.targetMask,
+        at.acc,
+      );
     },
     xty() {
       xtyOut.fill(0);

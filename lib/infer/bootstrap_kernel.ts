@@ -233,7 +233,6 @@ export function bootstrapKernel(
       wasm.pack(perDouble, shift);
       if (useHist) {
         wasm.scatterHist(slots);
-        reduceHist(histPlan, wasm.hist, slots, wasm.acc, scratch);
       } else wasm.scatter(slots);
       wasm.xty();
       wasm.solve(lanes, perDouble, shift, PIVOT_TOLERANCE);
