@@ -9,6 +9,10 @@ import type { Attempt } from "../lib/core/types.ts";
 import { attempt, episode } from "./validate_units.ts";
 import { EpisodeMap } from "../lib/validate/episode_map.ts";
 
+/** A run's completed attempts by episode, as validation indexes them. */
+const completedOf = (attempts: readonly Attempt[]) =>
+  new EpisodeMap(attempts.filter((a) => a.status === "completed").map((a) => [a, a] as const));
+
 const columns = [
   { version_id: "c1", slot_id: "s1", chunk_id: "k1", role: "add" as const },
   { version_id: "o", slot_id: "f", chunk_id: "k2", role: "old" as const },
@@ -52,7 +56,7 @@ function input(): PairedDatasetInput {
     gates: [{
       dir: "runs/gate",
       plan: plan("hand"),
-      masked: { run_id: "masked-1", sha256: "cd".repeat(32), attempts: masked },
+      masked: { run_id: "masked-1", sha256: "cd".repeat(32), completed: completedOf(masked) },
     }],
     columns,
     rows: [["c1"], ["o"], ["c1", "n"], []].map((mask, i) => ({
@@ -94,7 +98,7 @@ Deno.test("paired dataset: pooled gates number rows by gate; one task in two gat
     gates: [...one.gates, {
       dir: "runs/gate2",
       plan: plan("second"),
-      masked: { run_id: "masked-2", sha256: "ef".repeat(32), attempts: second },
+      masked: { run_id: "masked-2", sha256: "ef".repeat(32), completed: completedOf(second) },
     }],
     rows: [
       ...one.rows,

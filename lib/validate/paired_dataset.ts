@@ -30,8 +30,8 @@ export interface PairedDatasetInput {
     readonly masked: {
       readonly run_id: string;
       readonly sha256: string;
-      /** The masked run's attempts in file order. */
-      readonly attempts: readonly Attempt[];
+      /** The masked run's completed attempt per episode key. */
+      readonly completed: ReadonlyEpisodeMap<Attempt>;
     };
   }[];
   readonly columns: readonly DesignColumn[];
@@ -57,7 +57,7 @@ export interface PairedDatasetInput {
  * const attempt = (reward: number) => ({ ...e, attempt: 0, status: "completed" as const, reward, rewards: { r_strict: reward }, success: null, injected: [], job_seed: null, steps: null, tokens: null, error: null, provenance: null, line: 1 });
  * const d = buildPairedDataset({
  *   bare: { dir: "b", sha256: "0", manifest: { run_id: "b", provenance: { reward: { components: ["r_strict"] } } }, completed: new EpisodeMap([[e, attempt(0.25)]]) },
- *   gates: [{ dir: "g", plan: { gate_id: "g", stage: "online", budget_k: 1, mask_seed: 1, p_present: 0.5 }, masked: { run_id: "m", sha256: "1", attempts: [attempt(0.75)] } }],
+ *   gates: [{ dir: "g", plan: { gate_id: "g", stage: "online", budget_k: 1, mask_seed: 1, p_present: 0.5 }, masked: { run_id: "m", sha256: "1", completed: new EpisodeMap([[e, attempt(0.75)]]) } }],
  *   columns: [{ version_id: "v", slot_id: "s", chunk_id: "c", role: "add" }],
  *   rows: [{ gate: 0, episode: e, mask: ["v"] }],
  * });
@@ -78,11 +78,6 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     bareValues[m] = new Float64Array(n);
     delta[m] = new Float64Array(n);
   }
-  const maskedIndex = gates.map((g) => {
-    const index = new EpisodeMap<Attempt>();
-    for (const a of g.masked.attempts) if (a.status === "completed") index.set(a, a);
-    return index;
-  });
   const gateIndex = new Uint16Array(n);
   const cluster = new Int32Array(n);
   // Clusters are tasks (split, task_id): an EpisodeMap over a reused key of sample 0.
@@ -98,7 +93,7 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
     for (const v of row.mask!) design[i * k + columnIndex.get(v)!] = 1;
-    const m = maskedIndex[row.gate]!.get(row.episode)!;
+    const m = gates[row.gate]!.masked.completed.get(row.episode)!;
     const b = bare.completed.get(row.episode)!;
     for (const c of columns3) {
       const mv = c.component === null ? m.reward! : m.rewards[c.component]!;

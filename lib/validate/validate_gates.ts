@@ -136,10 +136,12 @@ export async function validateGates(
     read.gates.map((g) => ({ plan: g.gate.plan, file: g.planFile })),
     dimensionCap === undefined ? {} : { dimensionCap },
   );
+  const maskedCompleted: ReadonlyEpisodeMap<Attempt>[] = [];
   const rows = read.gates.flatMap((g, gi) => {
     issues.addAll(plans.issues[gi]!);
     const gate = checkGate(g, gi, bareRun?.manifest ?? null, bare?.completed ?? new EpisodeMap());
     issues.addAll(gate.issues);
+    maskedCompleted.push(gate.completed);
     return gate.rows;
   });
   const files = read.gates.map((g) => ({
@@ -153,34 +155,37 @@ export async function validateGates(
     read,
     () =>
       bareRun && bare
-        ? buildPairedDataset(datasetInput(read.gates, bareRun, bare.completed, plans.columns, rows))
+        ? buildPairedDataset(
+          datasetInput(read.gates, maskedCompleted, bareRun, bare.completed, plans.columns, rows),
+        )
         : null,
   );
 }
 
 /**
  * One gate's masked run against the bare run, its assignments, then its
- * episodes: the issues in that order, and its rows (none when the masked
- * manifest or the plan did not parse).
+ * episodes: the issues in that order, its rows (none when the masked
+ * manifest or the plan did not parse) and its completed attempts.
  */
 function checkGate(
   g: GateRead,
   gate: number,
   bareManifest: RunManifest | null,
   bareCompleted: ReadonlyEpisodeMap<Attempt>,
-): { issues: Issue[]; rows: PairedRow[] } {
+): { issues: Issue[]; rows: PairedRow[]; completed: ReadonlyEpisodeMap<Attempt> } {
   const manifest = g.masked.manifest;
-  if (!manifest) return { issues: [], rows: [] };
+  if (!manifest) return { issues: [], rows: [], completed: new EpisodeMap() };
   const masked = { dir: g.dir, manifest, attempts: g.masked.attempts };
   const pairing = pairingChecks(masked, bareManifest);
-  if (!g.gate.plan) return { issues: pairing.issues, rows: [] };
+  const { completed } = pairing;
+  if (!g.gate.plan) return { issues: pairing.issues, rows: [], completed };
   const { planned } = pairing, file = join(g.dir, "assignments.jsonl");
   const assignments = assignmentChecks(g.gate.assignments, g.gate.plan, planned, file);
   const episodes = episodeChecks({
     gate,
     planned,
     assignments: assignments.byKey,
-    masked: pairing.completed,
+    masked: completed,
     bare: bareCompleted,
     sendSeed: manifest.provenance.send_seed && bareManifest?.provenance.send_seed === true,
     file: join(g.dir, "traces.jsonl"),
@@ -188,12 +193,14 @@ function checkGate(
   return {
     issues: [...pairing.issues, ...assignments.issues, ...episodes.issues],
     rows: episodes.rows,
+    completed,
   };
 }
 
 /** The dataset builder's input from a clean validation (every plan and manifest parsed). */
 function datasetInput(
   gates: readonly GateRead[],
+  maskedCompleted: readonly ReadonlyEpisodeMap<Attempt>[],
   bare: RunParts & { readonly manifest: RunManifest },
   completed: ReadonlyEpisodeMap<Attempt>,
   columns: readonly DesignColumn[],
@@ -201,13 +208,13 @@ function datasetInput(
 ): PairedDatasetInput {
   return {
     bare: { dir: bare.dir, sha256: bare.sha256!, manifest: bare.manifest, completed },
-    gates: gates.map((g) => ({
+    gates: gates.map((g, gi) => ({
       dir: g.dir,
       plan: g.gate.plan!,
       masked: {
         run_id: g.masked.manifest!.run_id,
         sha256: g.masked.sha256!,
-        attempts: g.masked.attempts,
+        completed: maskedCompleted[gi]!,
       },
     })),
     columns,
