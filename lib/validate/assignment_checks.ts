@@ -3,6 +3,7 @@ import { type EpisodeKey, episodeLabel } from "../core/types.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import type { LoadedAssignment } from "../load/read_gate.ts";
 import { EpisodeMap } from "./episode_map.ts";
+import { plannedSet } from "./plan.ts";
 
 /** One episode's assignment: whether it is valid, and the versions it makes present. */
 export interface AssignmentEntry {
@@ -40,8 +41,7 @@ export function assignmentChecks(
   file: string,
 ): { byKey: EpisodeMap<AssignmentEntry>; issues: Issue[] } {
   const issues: Issue[] = [];
-  const plannedKeys = new EpisodeMap<true>();
-  for (const e of planned) plannedKeys.set(e, true);
+  const plannedKeys = plannedSet(planned);
   const slots = new Map(
     plan.slots.map((s) => [s.slot_id, new Set(s.versions.map((v) => v.version_id))]),
   );

@@ -1,4 +1,5 @@
 import type { EpisodeKey } from "../core/types.ts";
+import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 
 /**
  * The planned episodes of a run: every task of `tasks` (in order) times
@@ -21,4 +22,28 @@ export function plannedEpisodes(
     }
   }
   return out;
+}
+
+const plannedSets = new WeakMap<readonly EpisodeKey[], ReadonlyEpisodeMap<true>>();
+
+/**
+ * The planned episodes as a set, built once per plan array: a run's
+ * checks and its gate's assignment checks look up the same plan.
+ *
+ * @example
+ * ```ts
+ * import { plannedEpisodes, plannedSet } from "./plan.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const planned = plannedEpisodes({ split: "val", tasks: ["a"], repeats: 2 });
+ * deepEqual([plannedSet(planned).has({ split: "val", task_id: "a", sample_id: 1 }), plannedSet(planned) === plannedSet(planned)], [true, true]);
+ * ```
+ */
+export function plannedSet(planned: readonly EpisodeKey[]): ReadonlyEpisodeMap<true> {
+  let set = plannedSets.get(planned);
+  if (set === undefined) {
+    const built = new EpisodeMap<true>();
+    for (const e of planned) built.set(e, true);
+    plannedSets.set(planned, set = built);
+  }
+  return set;
 }

@@ -2,6 +2,7 @@ import type { Issue } from "../core/issue.ts";
 import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
 import { attemptProvenanceDifferences } from "./provenance.ts";
 import { EpisodeMap } from "./episode_map.ts";
+import { plannedSet } from "./plan.ts";
 
 /**
  * Indexes a run's attempts by episode against its plan: the completed
@@ -34,8 +35,7 @@ export function indexCompleted(
   arm: string,
 ): { completed: EpisodeMap<Attempt>; issues: Issue[] } {
   const issues: Issue[] = [];
-  const plannedKeys = new EpisodeMap<true>();
-  for (const e of planned) plannedKeys.set(e, true);
+  const plannedKeys = plannedSet(planned);
   const completed = new EpisodeMap<Attempt>();
   const failedCount = new EpisodeMap<number>();
   for (const attempt of attempts) {
