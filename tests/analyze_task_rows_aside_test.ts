@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { jsonChunks, RawJson } from "../lib/analyze/json_stream.ts";
 import { taskRows, taskRowText } from "../lib/analyze/task_rows.ts";
 import {
+  ASIDE_MAX_ROWS,
   ASIDE_ROWS,
   spliceTaskRows,
   startTaskRowsAside,
@@ -82,6 +83,8 @@ Deno.test("rows started aside and never used leave no temporary file or worker",
   equal(temporaries(), before);
 });
 
-Deno.test("few rows are written here: no worker is started", () => {
-  deepEqual(startTaskRowsAside(taskRowText(dataset(ASIDE_ROWS - 1)), "  "), null);
+Deno.test("few rows, and the largest runs, are written here: no worker is started", () => {
+  const text = taskRowText(dataset(ASIDE_ROWS - 1));
+  deepEqual(startTaskRowsAside(text, "  "), null);
+  deepEqual(startTaskRowsAside({ ...text, n: ASIDE_MAX_ROWS + 1 }, "  "), null);
 });

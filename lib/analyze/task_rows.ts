@@ -133,9 +133,11 @@ export interface TaskRowText {
   /** Per row: split, task id and sample id. */
   readonly split: readonly string[];
   readonly taskId: readonly string[];
-  readonly sampleId: readonly number[];
-  /** Per row its gate's id, or null when rows are not labelled by gate. */
-  readonly gateId: readonly string[] | null;
+  readonly sampleId: ArrayLike<number>;
+  /** Gate ids (rows labelled by gate), or null when rows are not labelled. */
+  readonly gateIds: readonly string[] | null;
+  /** Per row the index of its gate in `gateIds`. */
+  readonly gateIndex: ArrayLike<number>;
 }
 
 /**
@@ -163,7 +165,8 @@ export function taskRowText(
     split: episodes.map((e) => e.split),
     taskId: episodes.map((e) => e.task_id),
     sampleId: episodes.map((e) => e.sample_id),
-    gateId: pooled ? Array.from(gateIndex, (g) => gates[g]!.gate_id) : null,
+    gateIds: pooled ? gates.map((g) => g.gate_id) : null,
+    gateIndex,
   };
 }
 
@@ -179,8 +182,8 @@ export function* taskRowPieces(
   data: TaskRowText,
   indent: string,
 ): Generator<string, void, undefined> {
-  const { n, k, versions, metrics, design, masked, bare, delta, split, taskId, sampleId, gateId } =
-    data;
+  const { n, k, versions, metrics, design, masked, bare, delta, split, taskId, sampleId } = data;
+  const { gateIds, gateIndex } = data;
   if (n === 0) {
     yield "[]";
     return;
@@ -193,7 +196,7 @@ export function* taskRowPieces(
   for (let i = 0; i < n; i++) {
     let s = `${i > 0 ? ",\n" : ""}${i1}{\n${i2}"split": ${JSON.stringify(split[i])},\n${i2}` +
       `"task_id": ${JSON.stringify(taskId[i])},\n${i2}"sample_id": ${num(sampleId[i]!)},\n`;
-    if (gateId !== null) s += `${i2}"gate_id": ${JSON.stringify(gateId[i])},\n`;
+    if (gateIds !== null) s += `${i2}"gate_id": ${JSON.stringify(gateIds[gateIndex[i]!])},\n`;
     if (k === 0) s += `${i2}"columns": {},\n`;
     else {
       s += `${i2}"columns": {\n`;

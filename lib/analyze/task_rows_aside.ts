@@ -6,6 +6,13 @@ import { taskRowPieces, type TaskRowText } from "./task_rows.ts";
  */
 export const ASIDE_ROWS = 8192;
 
+/**
+ * Rows above which the text is written here after all: the worker's copy
+ * of the columns (about 170 bytes a row) would add to the peak of the
+ * largest runs, where memory matters more than the seconds saved.
+ */
+export const ASIDE_MAX_ROWS = 500_000;
+
 /** Where {@linkcode spliceTaskRows} puts the rows: a NUL never stands raw in JSON text. */
 export const TASK_ROWS_MARKER = "\u0000gatelab.tasks\u0000";
 
@@ -24,17 +31,17 @@ export interface TaskRowsAside extends AsyncDisposable {
  * {@linkcode taskRowPieces}) to a temporary file on another thread, so the
  * analysis runs meanwhile: at 200,000 rows the text is about 280 MB and
  * takes seconds to format. Returns null (write it here) below
- * {@linkcode ASIDE_ROWS} rows, or when no worker or temporary file can be
- * had (a narrowly sandboxed process). Needs no permission beyond reading
+ * {@linkcode ASIDE_ROWS} or above {@linkcode ASIDE_MAX_ROWS} rows, or when
+ * no worker or temporary file can be had (a narrowly sandboxed process). Needs no permission beyond reading
  * the module and writing the temporary directory.
  *
- * @param data The columns, posted (copied) to the worker.
+ * @param data The columns, copied once into shared memory for the worker.
  * @param indent Indentation of the line the array opens on.
  * @returns The handle, to splice in with {@linkcode spliceTaskRows} and
  *   dispose of (which stops the worker and removes the file) when done.
  */
 export function startTaskRowsAside(data: TaskRowText, indent: string): TaskRowsAside | null {
-  if (data.n < ASIDE_ROWS) return null;
+  if (data.n < ASIDE_ROWS || data.n > ASIDE_MAX_ROWS) return null;
   const url = new URL("./task_rows_worker.ts", import.meta.url);
   if (
     url.protocol === "file:" &&
@@ -54,7 +61,7 @@ export function startTaskRowsAside(data: TaskRowText, indent: string): TaskRowsA
       resolve(false);
     };
   });
-  worker.postMessage({ data, indent, path });
+  worker.postMessage({ rows: packTaskRows(data), indent, path });
   const dispose = async () => {
     worker.terminate();
     await Deno.remove(path).catch(() => {});
@@ -112,4 +119,83 @@ export async function* spliceTaskRows(
     yield* rows.chunks();
     yield chunk.slice(at + TASK_ROWS_MARKER.length);
   }
+}
+
+/**
+ * {@linkcode TaskRowText} as posted to the worker: its typed columns copied
+ * into SharedArrayBuffers (shared, not cloned again) and its per-row
+ * strings concatenated into one string with their lengths (one string to
+ * clone instead of two per row).
+ */
+export interface PackedTaskRows extends Omit<TaskRowText, "split" | "taskId"> {
+  /** split then task id of every row, concatenated. */
+  readonly strings: string;
+  /** Per row the lengths of its split and task id. */
+  readonly lengths: Int32Array;
+}
+
+/**
+ * Packs the columns for the worker (see {@linkcode PackedTaskRows}).
+ *
+ * @example
+ * ```ts
+ * import { packTaskRows, unpackTaskRows } from "./task_rows_aside.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const rows = {
+ *   n: 2, k: 1, versions: ["v"], metrics: ["reward"], design: Uint8Array.of(1, 0),
+ *   masked: [Float64Array.of(1, 2)], bare: [Float64Array.of(0, 1)], delta: [Float64Array.of(1, 1)],
+ *   split: ["val", "val"], taskId: ["a", "b\u0000c"], sampleId: [0, 1], gateIds: null, gateIndex: [0, 0],
+ * };
+ * const back = unpackTaskRows(packTaskRows(rows));
+ * deepEqual([back.taskId, Array.from(back.sampleId), [...back.delta[0]!]], [["a", "b\u0000c"], [0, 1], [1, 1]]);
+ * ```
+ */
+export function packTaskRows(data: TaskRowText): PackedTaskRows {
+  const shared = <T extends Float64Array | Uint8Array | Uint16Array | Int32Array>(
+    make: (buffer: SharedArrayBuffer) => T,
+    bytes: number,
+    from: ArrayLike<number>,
+  ): T => {
+    const out = make(new SharedArrayBuffer(bytes));
+    out.set(from);
+    return out;
+  };
+  const { n } = data;
+  const doubles = (from: ArrayLike<number>) => shared((b) => new Float64Array(b), n * 8, from);
+  const lengths = new Int32Array(new SharedArrayBuffer(n * 8));
+  for (let i = 0; i < n; i++) {
+    lengths[2 * i] = data.split[i]!.length;
+    lengths[2 * i + 1] = data.taskId[i]!.length;
+  }
+  const strings: string[] = [];
+  for (let i = 0; i < n; i++) strings.push(data.split[i]!, data.taskId[i]!);
+  return {
+    n,
+    k: data.k,
+    versions: data.versions,
+    metrics: data.metrics,
+    design: shared((b) => new Uint8Array(b), data.design.length, data.design),
+    masked: data.masked.map(doubles),
+    bare: data.bare.map(doubles),
+    delta: data.delta.map(doubles),
+    sampleId: doubles(data.sampleId),
+    gateIds: data.gateIds,
+    gateIndex: shared((b) => new Uint16Array(b), n * 2, data.gateIndex),
+    strings: strings.join(""),
+    lengths,
+  };
+}
+
+/** The columns back from {@linkcode packTaskRows}. */
+export function unpackTaskRows(packed: PackedTaskRows): TaskRowText {
+  const { n, strings, lengths } = packed;
+  const split: string[] = [], taskId: string[] = [];
+  for (let i = 0, at = 0; i < n; i++) {
+    const a = lengths[2 * i]!, b = lengths[2 * i + 1]!;
+    split.push(strings.slice(at, at + a));
+    taskId.push(strings.slice(at + a, at + a + b));
+    at += a + b;
+  }
+  const { strings: _s, lengths: _l, ...columns } = packed;
+  return { ...columns, split, taskId };
 }
