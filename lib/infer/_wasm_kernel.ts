@@ -164,6 +164,50 @@ const xtyGatherCode = (): Code =>
     ...ifElse(ltS(get(XGL.mm), get(XG.m)), xtyGatherLoop(1)),
   ]);
 
+// xty(n, m, k, chunkRows, cluster, y, counts, prod, start, rows, xty): X'Wy of the current
+// counts, xty zeroed and then products and xtyGather chunk after chunk (chunk q's column
+// starts at start + 4 k q).
+const XA = {
+  n: 0,
+  m: 1,
+  k: 2,
+  chunkRows: 3,
+  cluster: 4,
+  y: 5,
+  counts: 6,
+  prod: 7,
+  start: 8,
+  rows: 9,
+  xty: 10,
+  i: 11,
+  q: 12,
+  end: 13,
+};
+const xtyCode = (): Code => [
+  // xty[0 .. m k 64 bytes) = 0.
+  ...set(XA.end, add(get(XA.xty), shl(mul(get(XA.m), get(XA.k)), i32(6)))),
+  ...forUp(XA.i, get(XA.xty), get(XA.end), storeV128(get(XA.i), splatF64x2(f64(0)), 0), 16),
+  ...set(XA.q, get(XA.start)),
+  ...set(XA.i, i32(0)),
+  ...[BLOCK, VOID, LOOP, VOID],
+  ...[...ltU(get(XA.i), get(XA.n)), I32_EQZ, BR_IF, 1],
+  ...set(XA.end, sub(get(XA.n), get(XA.i))),
+  ...call(
+    PRODUCTS,
+    // min(n - i, chunkRows) by select.
+    [...get(XA.end), ...get(XA.chunkRows), ...ltU(get(XA.end), get(XA.chunkRows)), 0x1b],
+    get(XA.m),
+    i32At(get(XA.cluster), get(XA.i)),
+    f64At(get(XA.y), mul(get(XA.m), get(XA.i))),
+    get(XA.counts),
+    get(XA.prod),
+  ),
+  ...call(XTY_GATHER, get(XA.k), get(XA.m), get(XA.prod), get(XA.q), get(XA.rows), get(XA.xty)),
+  ...set(XA.q, add(get(XA.q), shl(get(XA.k), i32(2)))),
+  ...set(XA.i, add(get(XA.i), get(XA.chunkRows))),
+  ...[BR, 0, END, END],
+];
+
 // Counts: counts(state, g, rem, lanes, count, tally, laneBytes, taskShift) draws `lanes`
 // draws into the tallies of lanes 0..lanes-1 (count = 1) or consumes `lanes` draws counting
 // nothing (count = 0). Lane l's count of task c is the i32 at tally + l laneBytes + (c <<
@@ -863,7 +907,7 @@ const B = {
 };
 const BL = { l: 17, h: 18, u: 19, q: 20, t: 21, mk: 22, out: 23, any: 24, s: 25, hi: 26, inv: 27 };
 // The functions called from others, by their place in compile()'s list.
-const CHOL = 2, SOLVE = 3, CHOL8 = 5, SOLVE8 = 6;
+const CHOL = 2, SOLVE = 3, CHOL8 = 5, SOLVE8 = 6, PRODUCTS = 12, XTY_GATHER = 13;
 const laneOk = (lane: Code): Code => loadI32(add(get(B.ok8), shl(lane, i32(3))));
 const solveBlockCode = (): Code => [
   ...set(BL.mk, mul(get(B.m), get(B.k))),
@@ -1038,8 +1082,16 @@ function compile(): WebAssembly.Module | null {
       code: xtyGatherCode(),
     },
     { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code() },
+    { name: "xty", params: i32s(11), locals: [[3, I32]], code: xtyCode() },
   ];
-  const called = { chol: CHOL, solve: SOLVE, chol8: CHOL8, solve8: SOLVE8 };
+  const called = {
+    chol: CHOL,
+    solve: SOLVE,
+    chol8: CHOL8,
+    solve8: SOLVE8,
+    products: PRODUCTS,
+    xtyGather: XTY_GATHER,
+  };
   for (const [name, at] of Object.entries(called)) {
     if (functions[at]!.name !== name) {
       throw new Error(`_wasm_kernel: ${name} is not function ${at}`);
@@ -1301,7 +1353,6 @@ export function wasmKernel(
   const state = new Int32Array(buffer, at.state, 4);
   const counts = new Float64Array(buffer, at.counts, g * LANES);
   const acc = new Float64Array(buffer, at.acc, p * slots);
-  const xtyOut = new Float64Array(buffer, at.xty, mk * LANES);
   const e = instance.exports as Record<string, (...args: number[]) => number>;
   // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
   const rem = (0x100000000 % g) | 0;
@@ -1375,12 +1426,19 @@ export function wasmKernel(
       );
     },
     xty() {
-      xtyOut.fill(0);
-      for (let q = 0, i = 0; q < chunks; q++, i += chunkRows) {
-        const rows = Math.min(chunkRows, n - i);
-        e.products!(rows, m, at.cluster + 4 * i, at.y + 8 * m * i, at.counts, at.prod);
-        e.xtyGather!(k, m, at.prod, at.columnStart + 4 * k * q, at.columnRows, at.xty);
-      }
+      e.xty!(
+        n,
+        m,
+        k,
+        chunkRows,
+        at.cluster,
+        at.y,
+        at.counts,
+        at.prod,
+        at.columnStart,
+        at.columnRows,
+        at.xty,
+      );
     },
     solve(lanes, perDouble, shift, tolerance) {
       e.solveBlock!(
