@@ -328,4 +328,19 @@ Deno.test("jointWald: products that are not the columns of Z are refused", () =>
   refused([{ a: 0, b: 5 }, ...products.slice(1)], /product 0 is of columns 0, 5/);
   const swapped = [products[1]!, products[0]!, ...products.slice(2)];
   refused(swapped, /is not the product of columns/);
+  // A one missing from Z (every one left is a product, but fewer than the products): the first
+  // row and column that differ are named.
+  const z = Uint8Array.from(p.z);
+  const row = Array.from({ length: p.n }, (_, i) => i).find((i) => z[i * p.q + 1] === 1)!;
+  z[row * p.q + 1] = 0;
+  let error: unknown = null;
+  try {
+    jointWald(main, { ...p, z, products });
+  } catch (e) {
+    error = e;
+  }
+  ok(
+    error instanceof RangeError && error.message.includes(`row ${row} of column 1 is not`),
+    String(error),
+  );
 });

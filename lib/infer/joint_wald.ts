@@ -384,13 +384,20 @@ function productSets(
     a[t] = p.a;
     b[t] = p.b;
   });
+  // How many columns of Z are the product of each pair of X's columns.
+  const multiplicity = new Int32Array(k * k);
+  for (let t = 0; t < q; t++) multiplicity[a[t]! * k + b[t]!]!++;
   const present = new Uint8Array(k);
   let pairWork = 0, setWork = 0;
   for (let i = 0; i < n; i++) {
     rows.load(i);
-    const { m, mx, xIdx } = rows;
+    const { m, mx, xIdx, zIdx } = rows;
     for (let c = 0; c < mx; c++) present[xIdx[c]!] = 1;
-    const t = firstMismatch(rows.z, i * q, present, a, b);
+    // z_i is the row of products when each of its ones is a product of present columns and
+    // it has as many ones as there are such products; else find the first column that is not.
+    const t = productsMatch(zIdx, m, xIdx, mx, present, a, b, multiplicity, k)
+      ? -1
+      : firstMismatch(rows.z, i * q, present, a, b);
     if (t >= 0) {
       throw new RangeError(
         `Cannot test the columns: row ${i} of column ${t} is not the product of columns ${
@@ -419,6 +426,34 @@ function readProductRow(
   const at = a[t]!, bt = b[t]!, tq = t * q;
   for (let u = t; u < q; u++) ztz[tq + u] = sums.pairs(at, bt, a[u]!, b[u]!);
   for (let j = 0; j < k; j++) xtz[j * q + t] = sums.withPair(j, at, bt);
+}
+
+/**
+ * True when the ones of z_i (zIdx[0..m)) are exactly the columns t with both a_t and b_t present:
+ * each of them is such a column, and there are as many as the products of the pairs of present
+ * columns (xIdx[0..mx)), counted with their multiplicity.
+ */
+function productsMatch(
+  zIdx: Int32Array,
+  m: number,
+  xIdx: Int32Array,
+  mx: number,
+  present: Uint8Array,
+  a: Int32Array,
+  b: Int32Array,
+  multiplicity: Int32Array,
+  k: number,
+): boolean {
+  for (let e = 0; e < m; e++) {
+    const t = zIdx[e]!;
+    if (!(present[a[t]!]! & present[b[t]!]!)) return false;
+  }
+  let products = 0;
+  for (let c = 0; c < mx; c++) {
+    const row = xIdx[c]! * k;
+    for (let d = c + 1; d < mx; d++) products += multiplicity[row + xIdx[d]!]!;
+  }
+  return products === m;
 }
 
 /** The first t with z[at + t] not present[a_t] & present[b_t], or -1. */
