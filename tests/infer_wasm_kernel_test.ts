@@ -79,6 +79,19 @@ Deno.test("wasm kernel: eight draws side by side equal drawCounts, blocks with a
   }
 });
 
+Deno.test("wasm kernel: draws skipped eight at a time side by side leave the stream where skipCounts does", () => {
+  // 19 draws: two blocks side by side (at G = 100,000 nearly always redrawn from a rejection
+  // on), then three one by one.
+  for (const g of [1, 3, 400, 4000, 100_000]) {
+    const wasm = wasmKernel(randomSums(g, g, g, 2, 1), { slots: 2, sideBySide: true })!;
+    const scalar = new FastStream(77), fast = new FastStream(77);
+    for (let d = 0; d < 19; d++) scalar.skipCounts(g);
+    wasm.skip(fast, 19);
+    deepEqual([fast.s0, fast.s1, fast.s2, fast.s3], [scalar.s0, scalar.s1, scalar.s2, scalar.s3]);
+    equal(fast.nextUint32(), scalar.nextUint32(), `G = ${g}`);
+  }
+});
+
 Deno.test("wasm kernel: the SIMD remainder equals x % G at the edges", () => {
   const gs = [1, 2, 3, 7, 400, 641, 65_535, 65_537, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 3 * 2 ** 30];
   gs.push(2 ** 32 - 2, 2 ** 32 - 1, 4_294_967_291);

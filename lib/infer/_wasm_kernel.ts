@@ -281,7 +281,8 @@ const flushCode = (): Code =>
   ]);
 
 // draw8(state, starts, g, rem, tally, table, magic, sh1, sh2) -> the first lane that met a
-// rejection, or 8: the eight draws of a block side by side in two i32x4 of xoshiro states.
+// rejection, or 8: the eight draws of a block side by side in two i32x4 of xoshiro states
+// (tally 0: consumed, nothing counted).
 // Draw l starts where draw l - 1 ends: G outputs later when it rejected none, which is J =
 // A^G applied to its start (A, one step of the generator, is linear over GF(2); `table`
 // holds J by nibbles: entry (pos, v) is J applied to the state with value v in nibble pos,
@@ -365,8 +366,21 @@ const advance = (group: number): Code => {
     ...set(s(3), vRotl(get(s(3)), 11)),
   ];
 };
-const stepGroup = (group: number): Code => {
+const stepGroup = (group: number, count: boolean): Code => {
   const s = (w: number) => sv(group, w);
+  if (!count) {
+    // Outputs checked against the rejection rule only (x itself is not needed past that).
+    return [
+      ...set(DL.m, vAddI(get(s(1)), vShlI(get(s(1)), i32(2)))),
+      ...set(DL.m, vRotl(get(DL.m), 7)),
+      ...set(DL.x, vAddI(get(DL.m), vShlI(get(DL.m), i32(3)))),
+      ...advance(group),
+      ...set(
+        DL.rej + group,
+        vOr(get(DL.rej + group), vLtU(vAddI(get(DL.x), get(DL.remV)), get(DL.x))),
+      ),
+    ];
+  }
   return [
     // m = s1 * 5, x = rotl(m, 7) * 9, as next (shifts and adds instead of i32x4.mul).
     ...set(DL.m, vAddI(get(s(1)), vShlI(get(s(1)), i32(2)))),
@@ -465,7 +479,12 @@ const draw8Code = (): Code => [
   ...set(DL.base + 1, vAddI(splatI(get(D.tally)), [SIMD, 0x0c, ...bytesOf(16, 20, 24, 28)])),
   ...set(DL.rej, splatI(i32(0))),
   ...set(DL.rej + 1, splatI(i32(0))),
-  ...forUp(DL.t, i32(0), get(D.g), [...stepGroup(0), ...stepGroup(1)]),
+  // tally = 0: the draws consumed, nothing counted (skip).
+  ...ifElse(
+    get(D.tally),
+    forUp(DL.t, i32(0), get(D.g), [...stepGroup(0, true), ...stepGroup(1, true)]),
+    forUp(DL.t, i32(0), get(D.g), [...stepGroup(0, false), ...stepGroup(1, false)]),
+  ),
   ...[...Array(LANES).keys()].flatMap((l) =>
     ifElse(extractI(get(DL.rej + (l >> 2)), l & 3), [...i32(l), RETURN])
   ),
@@ -1379,7 +1398,17 @@ export function wasmKernel(
   const starts = new Int32Array(buffer, at.starts, LANES * 4);
   const run = (stream: StreamState, draws: number, count: number) => {
     state[0] = stream.s0, state[1] = stream.s1, state[2] = stream.s2, state[3] = stream.s3;
-    if (count && side && draws === LANES) {
+    if (!count && side) {
+      // Skipped draws eight at a time side by side; from a rejection on, one by one.
+      for (; draws >= LANES; draws -= LANES) {
+        const wrong = e.draw8!(at.state, at.starts, g, rem, 0, at.table, ...magic);
+        if (wrong < LANES) {
+          for (let w = 0; w < 4; w++) state[w] = starts[w * 8 + wrong]!;
+          e.counts!(at.state, g, rem, LANES - wrong, 0, at.tally, 4, 5);
+        }
+      }
+      e.counts!(at.state, g, rem, draws, 0, at.tally, 4, 5);
+    } else if (count && side && draws === LANES) {
       const wrong = e.draw8!(at.state, at.starts, g, rem, at.tally, at.table, ...magic);
       if (wrong < LANES) {
         // Draws wrong.. again one by one from the start of draw `wrong`.
