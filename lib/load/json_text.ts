@@ -140,37 +140,39 @@ function firstDuplicateKey(text: string): string {
  * ```
  */
 export function parseJsonText(text: string): JsonText {
-  // Fast path for most lines: with at most MAX_JSON_DEPTH brackets the text
-  // cannot nest deeper; and when its ":" characters (found natively) are as
-  // many as the parsed value's members, none is inside a string and no key
-  // was dropped as a duplicate. Otherwise the full scan decides.
-  if (
-    occurrences(text, "{", MAX_JSON_DEPTH) + occurrences(text, "[", MAX_JSON_DEPTH) <=
-      MAX_JSON_DEPTH
-  ) {
-    let value: unknown;
+  // With at most MAX_JSON_DEPTH brackets the text cannot nest deeper, so it
+  // is parsed before any scan; and when its ":" characters (found natively)
+  // are as many as the parsed value's members, none is inside a string and
+  // no key was dropped as a duplicate. Otherwise the full scan decides.
+  const shallow = occurrences(text, "{", MAX_JSON_DEPTH) + occurrences(text, "[", MAX_JSON_DEPTH) <=
+    MAX_JSON_DEPTH;
+  let value: unknown, members = -1;
+  if (shallow) {
     try {
       value = JSON.parse(text);
     } catch (error) {
       return notJson(error);
     }
-    if (occurrences(text, ":", Infinity) === countMembers(value)) return { ok: true, value };
+    members = countMembers(value);
+    if (occurrences(text, ":", Infinity) === members) return { ok: true, value };
   }
   scanStructure(text);
-  const depth = scannedDepth, members = scannedMembers;
+  const depth = scannedDepth;
   if (depth > MAX_JSON_DEPTH) {
     return {
       ok: false,
       why: `is nested ${depth} levels deep; at most ${MAX_JSON_DEPTH} levels are read`,
     };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return notJson(error);
+  if (!shallow) {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return notJson(error);
+    }
+    members = countMembers(value);
   }
-  if (countMembers(value) !== members) {
+  if (members !== scannedMembers) {
     return {
       ok: false,
       why: `has the key ${
