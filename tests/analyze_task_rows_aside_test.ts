@@ -7,7 +7,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { tmpdir } from "node:os";
 import { jsonChunks, RawJson } from "../lib/analyze/json_stream.ts";
-import { taskRows, taskRowText } from "../lib/analyze/task_rows.ts";
+import { taskRows } from "../lib/analyze/task_rows.ts";
 import {
   ASIDE_MAX_ROWS,
   ASIDE_ROWS,
@@ -63,7 +63,7 @@ Deno.test("rows written aside splice into the same bytes as rows written here", 
   const d = dataset(ASIDE_ROWS + 1234);
   const document = { format: "x", tasks: taskRows(d), after: [1, { z: null }] };
   const here = [...jsonChunks(document)].join("");
-  await using rows = startTaskRowsAside(taskRowText(d), "  ");
+  await using rows = startTaskRowsAside(d, "  ");
   deepEqual(rows === null, false);
   const [spliced, bytes] = await text(
     spliceTaskRows(jsonChunks({ ...document, tasks: new RawJson(TASK_ROWS_MARKER) }), rows!),
@@ -77,14 +77,14 @@ Deno.test("rows written aside splice into the same bytes as rows written here", 
 Deno.test("rows started aside and never used leave no temporary file or worker", async () => {
   const before = temporaries();
   {
-    await using rows = startTaskRowsAside(taskRowText(dataset(ASIDE_ROWS)), "  ");
+    await using rows = startTaskRowsAside(dataset(ASIDE_ROWS), "  ");
     deepEqual(rows === null, false);
   }
   equal(temporaries(), before);
 });
 
 Deno.test("few rows, and the largest runs, are written here: no worker is started", () => {
-  const text = taskRowText(dataset(ASIDE_ROWS - 1));
-  deepEqual(startTaskRowsAside(text, "  "), null);
-  deepEqual(startTaskRowsAside({ ...text, n: ASIDE_MAX_ROWS + 1 }, "  "), null);
+  const few = dataset(ASIDE_ROWS - 1);
+  deepEqual(startTaskRowsAside(few, "  "), null);
+  deepEqual(startTaskRowsAside({ ...few, n: ASIDE_MAX_ROWS + 1 }, "  "), null);
 });

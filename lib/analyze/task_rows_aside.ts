@@ -1,4 +1,4 @@
-import { taskRowPieces, type TaskRowText } from "./task_rows.ts";
+import { type TaskRowColumns, taskRowPieces, type TaskRowText, taskRowText } from "./task_rows.ts";
 
 /**
  * Rows from which the `tasks` text is written on another thread: below
@@ -35,13 +35,17 @@ export interface TaskRowsAside extends AsyncDisposable {
  * no worker or temporary file can be had (a narrowly sandboxed process). Needs no permission beyond reading
  * the module and writing the temporary directory.
  *
- * @param data The columns, copied once into shared memory for the worker.
+ * @param dataset The paired dataset; its columns are copied once into
+ *   shared memory for the worker.
  * @param indent Indentation of the line the array opens on.
  * @returns The handle, to splice in with {@linkcode spliceTaskRows} and
  *   dispose of (which stops the worker and removes the file) when done.
  */
-export function startTaskRowsAside(data: TaskRowText, indent: string): TaskRowsAside | null {
-  if (data.n < ASIDE_ROWS || data.n > ASIDE_MAX_ROWS) return null;
+export function startTaskRowsAside(
+  dataset: TaskRowColumns,
+  indent: string,
+): TaskRowsAside | null {
+  if (dataset.n < ASIDE_ROWS || dataset.n > ASIDE_MAX_ROWS) return null;
   const url = new URL("./task_rows_worker.ts", import.meta.url);
   if (
     url.protocol === "file:" &&
@@ -61,6 +65,7 @@ export function startTaskRowsAside(data: TaskRowText, indent: string): TaskRowsA
       resolve(false);
     };
   });
+  const data = taskRowText(dataset);
   worker.postMessage({ rows: packTaskRows(data), indent, path });
   const dispose = async () => {
     worker.terminate();

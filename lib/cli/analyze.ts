@@ -17,7 +17,6 @@ import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { jsonChunks, RawJson } from "../analyze/json_stream.ts";
-import { taskRowText } from "../analyze/task_rows.ts";
 import {
   spliceTaskRows,
   startTaskRowsAside,
@@ -156,7 +155,7 @@ export async function run(args: string[]): Promise<number> {
   if (resumeIssues.length > 0) return await refuse(resumeIssues);
   // contributions.json's rows (a top-level member, so indented once) are
   // formatted on another thread while the analysis runs.
-  await using rowsAside = startTaskRowsAside(taskRowText(dataset), "  ");
+  await using rowsAside = startTaskRowsAside(dataset, "  ");
 
   let analysis;
   try {
