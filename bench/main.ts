@@ -78,6 +78,7 @@ for (let r = 0; r < repeats; r++) {
       "--allow-write",
       "--allow-sys=cpus",
       "--allow-env=INIT_CWD",
+      "--v8-flags=--expose-gc",
       "lib/cli/main.ts",
       "analyze",
       values.gate!,

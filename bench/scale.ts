@@ -130,6 +130,7 @@ export async function runScale(options: {
             "--allow-write",
             "--allow-sys=cpus",
             "--allow-env=INIT_CWD",
+            "--v8-flags=--expose-gc",
             "lib/cli/main.ts",
             "analyze",
             ...c.gates(dir),
