@@ -256,18 +256,12 @@ function reflectFour(a: Float64Array, n: number, j: number, c: number, b: number
  * ```
  */
 export function solveLeastSquares(f: DesignFactorization, y: ArrayLike<number>): Float64Array {
-  const { n, k, householder: a, beta, r } = f;
+  const { n, k, r } = f;
   if (y.length !== n) {
     throw new RangeError(`Cannot solve least squares: response has ${y.length} values, not ${n}`);
   }
   const z = Float64Array.from(y);
-  for (let j = 0; j < k; j++) {
-    const col = j * n;
-    let dot = 0;
-    for (let i = j; i < n; i++) dot += a[col + i]! * z[i]!;
-    const s = beta[j]! * dot;
-    for (let i = j; i < n; i++) z[i] = z[i]! - s * a[col + i]!;
-  }
+  reflectResponse(f, z);
   const b = new Float64Array(k);
   for (let i = k - 1; i >= 0; i--) {
     let s = z[i]!;
