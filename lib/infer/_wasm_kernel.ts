@@ -85,6 +85,7 @@ import {
   xor,
 } from "../core/_wasm.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
+import type { XtxHistPlan } from "./_xtx_hist.ts";
 import { packedSize, rowOffsets } from "./_linalg.ts";
 
 /** Draws served by one pass over the rows (the lanes of X'Wy and the counts). */
@@ -1228,18 +1229,8 @@ export interface WasmKernel {
   solve(lanes: number, perDouble: number, shift: number, tolerance: number): void;
 }
 
-/** The X'WX histograms: layout, targets and per-task bin lists (XtxHistPlan of _xtx_hist.ts). */
-export interface KernelHistograms {
-  readonly bins: number;
-  readonly histStart: Int32Array;
-  readonly histBits: Int32Array;
-  readonly targetStart: Int32Array;
-  readonly targetIndex: Int32Array;
-  readonly targetMask: Int32Array;
-  readonly entryStart: Int32Array;
-  readonly entryBin: Int32Array;
-  readonly entryCount: Float64Array | null;
-}
+/** The X'WX histograms: layout, targets and per-task bin lists. */
+export type KernelHistograms = XtxHistPlan;
 
 /**
  * The WebAssembly loops for these sums, or null when the runtime has no
