@@ -8,7 +8,7 @@
 
 import type { PairedDataset } from "../core/types.ts";
 import { generatorMeta } from "../core/meta.ts";
-import { RELEASE_ROWS, releaseMemory } from "../core/release_memory.ts";
+import { releaseMemory } from "../core/release_memory.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import { factorDesign, solveLeastSquaresMany } from "../fit/factor.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
@@ -180,7 +180,7 @@ export async function runAnalysis(
   const analysis = analyzeDataset(dataset, options);
   const draws = options.draws ?? DEFAULTS.draws;
   if (draws <= 0) return analysis;
-  if (dataset.n >= RELEASE_ROWS) releaseMemory();
+  releaseMemory(dataset.n);
   const result = await bootstrapDatasetOnCores(dataset, {
     draws,
     seed: options.seed ?? DEFAULTS.seed,

@@ -38,7 +38,7 @@ import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
 import type { IssueCode } from "../core/issue.ts";
-import { RELEASE_ROWS, releaseMemory } from "../core/release_memory.ts";
+import { releaseMemory } from "../core/release_memory.ts";
 
 const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
 
@@ -155,7 +155,7 @@ export async function run(args: string[]): Promise<number> {
   const resumeIssues = await outputDirIssues(out, dataset.baseline);
   if (resumeIssues.length > 0) return await refuse(resumeIssues);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
-  if (dataset.n >= RELEASE_ROWS) releaseMemory();
+  releaseMemory(dataset.n);
   // contributions.json's rows (a top-level member, so indented once) are
   // formatted on another thread while the analysis runs.
   await using rowsAside = startTaskRowsAside(dataset, "  ");

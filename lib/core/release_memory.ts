@@ -1,11 +1,9 @@
-/**
- * Rows from which the phases of an analysis hand their garbage back
- * before the next phase starts (see {@linkcode releaseMemory}).
- */
+/** Rows from which {@linkcode releaseMemory} collects (below, a collection costs more than it frees). */
 export const RELEASE_ROWS = 100_000;
 
 /**
- * Runs a full garbage collection when the engine offers one (a process
+ * Runs a full garbage collection for an analysis of at least
+ * {@linkcode RELEASE_ROWS} rows when the engine offers one (a process
  * started with `--v8-flags=--expose-gc`, as the `gate` task is), and
  * otherwise does nothing. Called between the phases of a large analysis:
  * the collector is driven by its own heap, so a finished phase's objects
@@ -17,9 +15,11 @@ export const RELEASE_ROWS = 100_000;
  * @example
  * ```ts
  * import { releaseMemory } from "./release_memory.ts";
- * releaseMemory(); // a no-op here: deno test does not expose gc
+ * releaseMemory(1_000_000); // a no-op here: deno test does not expose gc
  * ```
+ *
+ * @param rows Rows of the analysis.
  */
-export function releaseMemory(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+export function releaseMemory(rows: number): void {
+  if (rows >= RELEASE_ROWS) (globalThis as { gc?: () => void }).gc?.();
 }
