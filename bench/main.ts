@@ -21,6 +21,7 @@
  */
 import { parseArgs } from "node:util";
 import { kernelMs, numpyKernelArgs } from "./_kernel.ts";
+import { gateArgs } from "./_gate.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -72,22 +73,18 @@ const denoWall: number[] = [], pyWall: number[] = [];
 let pyLast: { work_ms: number; imports_ms: number } | null = null;
 for (let r = 0; r < repeats; r++) {
   denoWall.push(
-    (await runProcess("deno", [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys=cpus",
-      "--allow-env=INIT_CWD",
-      "--v8-flags=--expose-gc",
-      "lib/cli/main.ts",
-      "analyze",
-      values.gate!,
-      "--bootstrap",
-      String(draws),
-      "--out",
-      `${outDir}/run${r}`,
-      "--quiet",
-    ])).ms,
+    (await runProcess(
+      "deno",
+      gateArgs([
+        "analyze",
+        values.gate!,
+        "--bootstrap",
+        String(draws),
+        "--out",
+        `${outDir}/run${r}`,
+        "--quiet",
+      ]),
+    )).ms,
   );
   const py = await runProcess("python3", [
     "bench/analyze_python.py",

@@ -26,6 +26,7 @@
  * @module
  */
 import { kernelMs, numpyKernelArgs } from "./_kernel.ts";
+import { gateArgs } from "./_gate.ts";
 
 const decoder = new TextDecoder();
 const CACHE = ".cache/bench-scale";
@@ -125,20 +126,15 @@ export async function runScale(options: {
         ours.push(
           await timed([
             "deno",
-            "run",
-            "--allow-read",
-            "--allow-write",
-            "--allow-sys=cpus",
-            "--allow-env=INIT_CWD",
-            "--v8-flags=--expose-gc",
-            "lib/cli/main.ts",
-            "analyze",
-            ...c.gates(dir),
-            "--bootstrap",
-            String(b),
-            "--out",
-            `${tmp}/${key}-${b}`,
-            "--quiet",
+            ...gateArgs([
+              "analyze",
+              ...c.gates(dir),
+              "--bootstrap",
+              String(b),
+              "--out",
+              `${tmp}/${key}-${b}`,
+              "--quiet",
+            ]),
           ]),
         );
         peer.push(
