@@ -103,7 +103,7 @@ export interface WriteOptions {
  * (stale locks of dead processes are recognised and removed):
  * 1. recover: finish or undo a swap a killed run left, delete its temporaries;
  * 2. refuse a `dir` that is a file, a symbolic link, the current directory,
- *    or a non-empty directory gatelab did not write (no marker);
+ *    or a directory holding anything gatelab did not write (lib/core/_output_state.ts);
  * 3. `check`, if given;
  * 4. build `.<name>.gatelab-new-<id>/` with every file, the marker last;
  * 5. swap: rename `dir` away, rename the new directory to `dir` (the
