@@ -10,7 +10,8 @@
  * --allow-run=mount,umount) and the right to mount (root); outside CI they
  * are skipped with a message when that is missing.
  */
-import { deepEqual, equal, match } from "node:assert/strict";
+import { deepEqual, equal, match, notDeepEqual } from "node:assert/strict";
+import { writeGateFixture, writeRunFixture } from "./fixtures.ts";
 import { join, relative } from "node:path";
 import { DEMO, gate, tree } from "./gate_process.ts";
 
@@ -85,4 +86,38 @@ Deno.test("fault: --out holding the user's files beside a gatelab JSON is refuse
     "marked",
     "sel",
   ]);
+});
+
+Deno.test("fault: a symbolic link to a gate directory reads bare_run_dir from the real gate directory", async () => {
+  await using u = await tempDir();
+  const root = await Deno.realPath(u.path);
+  // The real layout: study/gate with bare_run_dir "../bare-val" -> study/bare-val.
+  await writeGateFixture(join(root, "study"), { effects: { c1: 0.3 } });
+  await Deno.symlink(join(root, "study", "gate"), join(root, "link"));
+  // Without a decoy, the link reads the real bare run (not "link/../bare-val" = root/bare-val).
+  const direct = await gate(root, ["analyze", "study/gate", "--out", "direct", "--bootstrap", "0"]);
+  equal(direct.code, 0, direct.stderr);
+  const linked = await gate(root, ["analyze", "link", "--out", "linked", "--bootstrap", "0"]);
+  equal(linked.code, 0, linked.stderr);
+  // A decoy bare run beside the link, same tasks, different rewards: still not read.
+  await writeRunFixture(join(root, "bare-val"), { arm: "bare", worldSeed: 99 });
+  const decoyed = await gate(root, ["analyze", "link", "--out", "decoyed", "--bootstrap", "0"]);
+  equal(decoyed.code, 0, decoyed.stderr);
+  const contributions = async (dir: string) =>
+    JSON.parse(await Deno.readTextFile(join(root, dir, "contributions.json")));
+  const want = await contributions("direct");
+  for (const dir of ["linked", "decoyed"]) {
+    const got = await contributions(dir);
+    // contributions.json names the real bare run, by its real path.
+    deepEqual(got.baseline, { ...want.baseline, run_dir: join(root, "study", "bare-val") }, dir);
+    deepEqual(got.metrics, want.metrics, dir);
+    const validation = JSON.parse(await Deno.readTextFile(join(root, dir, "validation.json")));
+    const bare = validation.inputs.find((i: { kind: string }) => i.kind === "bare");
+    equal(bare.dir, join(root, "study", "bare-val"), dir);
+  }
+  // The decoy's rewards differ, so reading it would have changed the bare mean.
+  notDeepEqual(
+    await Deno.readTextFile(join(root, "bare-val", "traces.jsonl")),
+    await Deno.readTextFile(join(root, "study", "bare-val", "traces.jsonl")),
+  );
 });
