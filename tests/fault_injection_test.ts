@@ -14,6 +14,61 @@ import { deepEqual, equal, match, notDeepEqual } from "node:assert/strict";
 import { writeGateFixture, writeRunFixture } from "./fixtures.ts";
 import { join, relative } from "node:path";
 import { DEMO, gate, tree } from "./gate_process.ts";
+import { IN_CI, mayRun } from "./ci_tools.ts";
+import { cachedLoadRunParts } from "../lib/cache/mod.ts";
+
+/** Why mounting is not possible here, or null when it is (tried once: a tmpfs mounted and unmounted). */
+async function mountBlocker(): Promise<string | null> {
+  if (!mayRun("mount") || !mayRun("umount")) return "mount and umount are not in --allow-run";
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-mount-probe-" });
+  try {
+    const on = await new Deno.Command("mount", {
+      args: ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!on.success) {
+      return `mount is not permitted (${new TextDecoder().decode(on.stderr).trim()})`;
+    }
+    await run("umount", [dir]);
+    return null;
+  } catch (error) {
+    return `mount cannot run (${error instanceof Error ? error.message : error})`;
+  } finally {
+    await Deno.remove(dir).catch(() => {});
+  }
+}
+const MOUNT_BLOCKER = await mountBlocker();
+
+/** The `ignore` of a test that mounts: never in CI (there it must run), else when mounting is blocked. */
+function ignoreWithoutMount(test: string): boolean {
+  if (MOUNT_BLOCKER === null || IN_CI) return false;
+  console.warn(`${test}: skipped, ${MOUNT_BLOCKER}`);
+  return true;
+}
+
+async function run(command: string, args: readonly string[]): Promise<void> {
+  const out = await new Deno.Command(command, { args: [...args], stdout: "null", stderr: "piped" })
+    .output();
+  if (!out.success) {
+    throw new Error(`${command} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+}
+
+/** A tmpfs of `size` (e.g. "64k") mounted on `dir` (made), unmounted on dispose. */
+async function tmpfs(dir: string, size: string): Promise<AsyncDisposable> {
+  await Deno.mkdir(dir, { recursive: true });
+  await run("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir]);
+  return { [Symbol.asyncDispose]: () => run("umount", ["-l", dir]) };
+}
+
+/** `dir` (made) becomes a read-only view of `source` (a bind mount), unmounted on dispose. */
+async function readOnlyBind(source: string, dir: string): Promise<AsyncDisposable> {
+  await Deno.mkdir(dir, { recursive: true });
+  await run("mount", ["--bind", source, dir]);
+  await run("mount", ["-o", "remount,ro,bind", dir]);
+  return { [Symbol.asyncDispose]: () => run("umount", ["-l", dir]) };
+}
 
 async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const path = await Deno.makeTempDir({ prefix: "gatelab-fault-" });
@@ -120,4 +175,128 @@ Deno.test("fault: a symbolic link to a gate directory reads bare_run_dir from th
     await Deno.readTextFile(join(root, "bare-val", "traces.jsonl")),
     await Deno.readTextFile(join(root, "study", "bare-val", "traces.jsonl")),
   );
+});
+
+/** validation.json's verdict: ok, issues and counts (inputs record the cache state, warnings its faults). */
+async function verdict(dir: string): Promise<unknown> {
+  const v = JSON.parse(await Deno.readTextFile(join(dir, "validation.json")));
+  return { ok: v.ok, issues: v.issues, counts: v.counts };
+}
+
+const CACHE_LINE =
+  /^cache_unwritable \(warning\) {2}\S+\.run {2}run cache entry cannot be written \(([^)]*)\); read \S+ without the cache \(the run's files are not at fault\)$/;
+
+/** The reasons of the cache_unwritable lines on stderr (every other line is refused). */
+function cacheWarnings(stderr: string): string[] {
+  return stderr.trim().split("\n").filter((l) => l !== "").map((l) => {
+    const m = l.match(CACHE_LINE);
+    if (!m) throw new Error(`unexpected line: ${l}`);
+    return m[1]!;
+  });
+}
+
+Deno.test("fault: a run cache that cannot be written or read is a warning or a miss, never a crash", async () => {
+  await using u = await tempDir();
+  const gateA = `${relative(u.path, DEMO)}/ckpt-a/gate-a`;
+  const plain = await gate(u.path, ["validate", gateA, "--out", "plain", "--quiet"]);
+  equal(plain.code, 0, plain.stderr);
+  const want = await verdict(join(u.path, "plain"));
+  const warm = await gate(u.path, ["validate", gateA, "--out", "v", "--cache", "c", "--quiet"]);
+  equal(warm.code, 0, warm.stderr);
+  const entries = [...Deno.readDirSync(join(u.path, "c", "runs"))].map((e) => e.name).sort();
+  equal(entries.length, 2);
+  // Each entry path a directory: unreadable (a miss) and unwritable (a warning).
+  for (const name of entries) {
+    await Deno.remove(join(u.path, "c", "runs", name));
+    await Deno.mkdir(join(u.path, "c", "runs", name));
+  }
+  const dirs = await gate(u.path, ["validate", gateA, "--out", "v1", "--cache", "c", "--quiet"]);
+  equal(dirs.code, 0, dirs.stderr);
+  deepEqual(cacheWarnings(dirs.stderr), ["Is a directory", "Is a directory"]);
+  deepEqual(await verdict(join(u.path, "v1")), want);
+  // Only the two directories remain: no temporary entry was left behind.
+  deepEqual([...Deno.readDirSync(join(u.path, "c", "runs"))].map((e) => e.name).sort(), entries);
+  // `runs` a regular file.
+  await Deno.remove(join(u.path, "c"), { recursive: true });
+  await Deno.mkdir(join(u.path, "c"));
+  await Deno.writeTextFile(join(u.path, "c", "runs"), "not a directory\n");
+  const file = await gate(u.path, ["validate", gateA, "--out", "v2", "--cache", "c", "--quiet"]);
+  equal(file.code, 0, file.stderr);
+  deepEqual(cacheWarnings(file.stderr), ["File exists", "File exists"]);
+  deepEqual(await verdict(join(u.path, "v2")), want);
+  equal(await Deno.readTextFile(join(u.path, "c", "runs")), "not a directory\n");
+  // The cache directory replaced by a file while a run uses it (between the
+  // read and the write of one run): a miss and a warning, in the library.
+  const cacheFile = join(u.path, "gone");
+  await Deno.writeTextFile(cacheFile, "x");
+  const r = await cachedLoadRunParts(join(DEMO, "ckpt-a", "bare-val"), { cacheDir: cacheFile });
+  equal(r.cache, "miss");
+  deepEqual(r.parts.issues, []);
+  deepEqual(r.warnings.map((w) => [w.code, w.severity]), [["cache_unwritable", "warning"]]);
+  // --cache naming a file from the start is the user's path mistake.
+  const named = await gate(u.path, ["validate", gateA, "--out", "v3", "--cache", "gone"]);
+  equal(named.code, 2);
+  equal(
+    named.stderr,
+    "usage_error  --cache gone is a file; expected a directory for the run cache\n",
+  );
+});
+
+Deno.test({
+  name: "fault: disk full and read-only run caches: a warning on a cold run, hits on a warm one",
+  ignore: ignoreWithoutMount("fault: disk full and read-only run caches"),
+  fn: async () => {
+    await using u = await tempDir();
+    const gateA = `${relative(u.path, DEMO)}/ckpt-a/gate-a`;
+    const plain = await gate(u.path, ["validate", gateA, "--out", "plain", "--quiet"]);
+    const want = await verdict(join(u.path, "plain"));
+    equal(plain.code, 0);
+    {
+      // Disk full: a 16 KiB tmpfs holds neither entry (each is larger).
+      await using _full = await tmpfs(join(u.path, "full"), "16k");
+      const ran = await gate(u.path, [
+        "validate",
+        gateA,
+        "--out",
+        "v1",
+        "--cache",
+        "full",
+        "--quiet",
+      ]);
+      equal(ran.code, 0, ran.stderr);
+      deepEqual(cacheWarnings(ran.stderr), ["No space left on device", "No space left on device"]);
+      deepEqual(await verdict(join(u.path, "v1")), want);
+      deepEqual([...Deno.readDirSync(join(u.path, "full", "runs"))], [], "no partial entry left");
+    }
+    // Read-only and cold: warnings; read-only and warm: served from the cache.
+    await Deno.mkdir(join(u.path, "empty"));
+    const filled = await gate(u.path, [
+      "validate",
+      gateA,
+      "--out",
+      "v2",
+      "--cache",
+      "filled",
+      "--quiet",
+    ]);
+    equal(filled.code, 0, filled.stderr);
+    await using _cold = await readOnlyBind(join(u.path, "empty"), join(u.path, "ro-cold"));
+    await using _warm = await readOnlyBind(join(u.path, "filled"), join(u.path, "ro-warm"));
+    const cold = await gate(u.path, [
+      "validate",
+      gateA,
+      "--out",
+      "v3",
+      "--cache",
+      "ro-cold",
+      "--quiet",
+    ]);
+    equal(cold.code, 0, cold.stderr);
+    deepEqual(cacheWarnings(cold.stderr), ["Read-only file system", "Read-only file system"]);
+    deepEqual(await verdict(join(u.path, "v3")), want);
+    const hot = await gate(u.path, ["validate", gateA, "--out", "v4", "--cache", "ro-warm"]);
+    equal(hot.code, 0, hot.stderr);
+    match(hot.stdout, /cache: 2 hit; wrote v4\/validation\.json/);
+    deepEqual(await verdict(join(u.path, "v4")), want);
+  },
 });
