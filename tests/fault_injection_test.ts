@@ -10,12 +10,14 @@
  * --allow-run=mount,umount) and the right to mount (root); outside CI they
  * are skipped with a message when that is missing.
  */
-import { deepEqual, equal, match, notDeepEqual } from "node:assert/strict";
+import { deepEqual, equal, match, notDeepEqual, ok } from "node:assert/strict";
 import { writeGateFixture, writeRunFixture } from "./fixtures.ts";
 import { join, relative } from "node:path";
 import { DEMO, gate, tree } from "./gate_process.ts";
 import { IN_CI, mayRun } from "./ci_tools.ts";
 import { cachedLoadRunParts } from "../lib/cache/mod.ts";
+import { writeFilesAtomic } from "../lib/core/atomic_write.ts";
+import { reportLeftover } from "../lib/core/_output_swap.ts";
 
 /** Why mounting is not possible here, or null when it is (tried once: a tmpfs mounted and unmounted). */
 async function mountBlocker(): Promise<string | null> {
@@ -298,5 +300,178 @@ Deno.test({
     equal(hot.code, 0, hot.stderr);
     match(hot.stdout, /cache: 2 hit; wrote v4\/validation\.json/);
     deepEqual(await verdict(join(u.path, "v4")), want);
+  },
+});
+
+/** Fills the file system of `dir` to leave about `free` bytes (a filler file, whole pages). */
+async function leaveFree(dir: string, free: number): Promise<void> {
+  const filler = join(dir, "filler");
+  using file = await Deno.open(filler, { write: true, create: true, truncate: true });
+  const page = new Uint8Array(4096).fill(120);
+  let written = 0;
+  try {
+    for (;;) written += await file.write(page);
+  } catch { /* full */ }
+  await file.truncate(Math.max(0, written - free));
+}
+
+const DISK_FULL_LINE = /^io_error {2}disk full while writing (\S+); (\S+) is left as it was\n$/;
+
+Deno.test({
+  name:
+    "fault: disk full at several free sizes: exit 2 with one io_error line, the earlier result whole",
+  ignore: ignoreWithoutMount("fault: disk full at several free sizes"),
+  fn: async () => {
+    await using u = await tempDir();
+    const gateA = `${relative(u.path, DEMO)}/ckpt-a/gate-a`;
+    const named: string[] = [];
+    for (
+      const [command, free] of [
+        ["analyze", 0],
+        ["analyze", 4096],
+        ["analyze", 8192],
+        ["analyze", 65536],
+        ["analyze", 409600],
+        ["validate", 0],
+        ["validate", 4096],
+      ] as const
+    ) {
+      await using _fs = await tmpfs(join(u.path, "disk"), "2m");
+      const args = (out: string, b: string) =>
+        command === "analyze"
+          ? ["analyze", gateA, "--out", out, "--bootstrap", b, "--quiet"]
+          : ["validate", gateA, "--out", out, "--quiet"]; // the same result again: only the write differs
+      const first = await gate(u.path, args("disk/out", "0"));
+      equal(first.code, 0, first.stderr);
+      const before = tree(join(u.path, "disk", "out"));
+      await leaveFree(join(u.path, "disk"), free);
+      const ran = await gate(u.path, args("disk/out", "20"));
+      const where = `${command} with ${free} bytes free`;
+      ok(ran.code === 0 || ran.code === 2, `${where}: exit ${ran.code}: ${ran.stderr}`);
+      if (ran.code === 2) {
+        const m = ran.stderr.match(DISK_FULL_LINE);
+        ok(m, `${where}: ${ran.stderr}`);
+        equal(m[2], "disk/out");
+        named.push(m[1]!);
+        deepEqual(tree(join(u.path, "disk", "out")), before, where);
+      }
+      // Nothing beside --out but the filler: no temporary, no lock, no journal.
+      deepEqual([...Deno.readDirSync(join(u.path, "disk"))].map((e) => e.name).sort(), [
+        "filler",
+        "out",
+      ], where);
+    }
+    console.log(`disk full while writing: ${named.join(", ")}`);
+    ok(named.includes("disk/.out.gatelab-lock"), named.join(", "));
+    ok(named.includes("disk/.out.gatelab-journal"), named.join(", "));
+    ok(named.some((n) => n.startsWith("disk/out/")), named.join(", "));
+  },
+});
+
+const MOUNT_POINT_TAIL =
+  " is a mount point (or in use), and gatelab replaces an output directory " +
+  "whole by renaming it, which a mount point cannot be; choose a directory inside the mount\n";
+
+Deno.test({
+  name:
+    "fault: --out a mount point or a bind mount: exit 2 naming it, the earlier result untouched",
+  ignore: ignoreWithoutMount("fault: --out a mount point"),
+  fn: async () => {
+    await using u = await tempDir();
+    const gateA = `${relative(u.path, DEMO)}/ckpt-a/gate-a`;
+    const analyze = (out: string) =>
+      gate(u.path, ["analyze", gateA, "--out", out, "--bootstrap", "0", "--quiet"]);
+    {
+      // Another file system mounted at --out: refused before any work.
+      await using _m = await tmpfs(join(u.path, "mnt"), "4m");
+      const ran = await analyze("mnt");
+      equal(ran.code, 2);
+      equal(ran.stderr, `usage_error  --out mnt${MOUNT_POINT_TAIL}`);
+      deepEqual([...Deno.readDirSync(join(u.path, "mnt"))], []);
+      // What the message advises works.
+      equal((await analyze("mnt/a")).code, 0);
+    }
+    // A bind mount of the same file system (same device): the swap's rename is refused (EBUSY).
+    equal((await analyze("src")).code, 0);
+    const before = tree(join(u.path, "src"));
+    for (const readOnly of [true, false]) {
+      const dir = readOnly ? "ro" : "rw";
+      await Deno.mkdir(join(u.path, dir));
+      await run("mount", ["--bind", join(u.path, "src"), join(u.path, dir)]);
+      try {
+        if (readOnly) await run("mount", ["-o", "remount,ro,bind", join(u.path, dir)]);
+        const ran = await gate(u.path, [
+          "analyze",
+          gateA,
+          "--out",
+          dir,
+          "--bootstrap",
+          "0",
+          "--budget-k",
+          "3",
+          "--quiet",
+        ]);
+        equal(ran.code, 2, ran.stderr);
+        equal(ran.stderr, `usage_error  ${dir}${MOUNT_POINT_TAIL}`);
+        deepEqual(tree(join(u.path, dir)), before);
+      } finally {
+        await run("umount", [join(u.path, dir)]);
+      }
+      deepEqual(tree(join(u.path, "src")), before);
+    }
+    deepEqual([...Deno.readDirSync(u.path)].map((e) => e.name).sort(), ["mnt", "ro", "rw", "src"]);
+  },
+});
+
+Deno.test({
+  name:
+    "fault: an earlier result that cannot be removed after the swap is reported, and removed by a later run",
+  ignore: ignoreWithoutMount("fault: an earlier result that cannot be removed"),
+  fn: async () => {
+    await using u = await tempDir();
+    const out = join(u.path, "out");
+    await writeFilesAtomic(out, { "sub/a.txt": "1\n" });
+    // A mount inside the output directory: it moves aside with it, and then
+    // cannot be removed (EBUSY) while mounted.
+    await run("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", join(out, "sub")]);
+    await Deno.writeTextFile(join(out, "sub", "a.txt"), "1\n");
+    const told: string[] = [];
+    const onLeftover = (path: string, why: string) => told.push(`${path}: ${why}`);
+    let moved: string | undefined;
+    try {
+      await writeFilesAtomic(out, { "b.txt": "2\n" }, { onLeftover });
+      deepEqual(tree(out), {
+        ".gatelab-output.json": tree(out)![".gatelab-output.json"]!,
+        "b.txt": "2\n",
+      });
+      moved = [...Deno.readDirSync(u.path)].map((e) => e.name).find((n) =>
+        n.startsWith(".out.gatelab-old-")
+      );
+      ok(moved, "the earlier directory is still beside --out");
+      deepEqual(told, [`${join(u.path, moved)}: Device or resource busy`]);
+      // The next run says so again while it still cannot remove it.
+      await writeFilesAtomic(out, { "c.txt": "3\n" }, { onLeftover });
+      deepEqual(told.length, 2);
+      equal(told[1], `${join(u.path, moved)}: Device or resource busy`);
+    } finally {
+      await run("umount", ["-l", join(u.path, moved ?? "out", "sub")]);
+    }
+    // Once it can, the next run removes it, silently.
+    await writeFilesAtomic(out, { "d.txt": "4\n" }, { onLeftover });
+    equal(told.length, 2);
+    deepEqual([...Deno.readDirSync(u.path)].map((e) => e.name), ["out"]);
+    // The default report is one line on stderr.
+    const lines: string[] = [];
+    const error = console.error;
+    console.error = (line: string) => lines.push(line);
+    try {
+      reportLeftover("p/.out.gatelab-old-1-abcdef12", "Permission denied");
+    } finally {
+      console.error = error;
+    }
+    deepEqual(lines, [
+      "warning: the earlier result moved aside to p/.out.gatelab-old-1-abcdef12 cannot be removed " +
+      "(Permission denied); the next run into the same --out removes it, or remove it yourself",
+    ]);
   },
 });

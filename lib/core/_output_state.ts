@@ -4,9 +4,14 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fsProblem, PathError } from "./path_error.ts";
 import { exists } from "./_output_swap.ts";
+
+/** Why a mount point cannot be an output directory. */
+export const MOUNT_POINT =
+  "is a mount point (or in use), and gatelab replaces an output directory whole by renaming it, " +
+  "which a mount point cannot be; choose a directory inside the mount";
 
 /** The hidden file that marks a directory as a gatelab output (docs/FORMAT.md, Extensions). */
 export const OUTPUT_MARKER = ".gatelab-output.json";
@@ -60,6 +65,10 @@ export async function dirState(given: string, path: string): Promise<DirState> {
   if (!info.isDirectory) {
     throw new PathError(given, "is a file; expected a directory for the outputs (or a new path)");
   }
+  const parentDev = await parentDevice(path);
+  if (parentDev !== null && info.dev !== null && parentDev !== info.dev) {
+    throw new PathError(given, MOUNT_POINT); // another file system mounted here
+  }
   let entries: Entry[];
   try {
     entries = walk(path);
@@ -105,6 +114,15 @@ export async function dirState(given: string, path: string): Promise<DirState> {
     );
   }
   return state;
+}
+
+/** The device of `path`'s parent, or null when it cannot be told. */
+async function parentDevice(path: string): Promise<number | null> {
+  try {
+    return (await Deno.stat(dirname(path))).dev;
+  } catch {
+    return null;
+  }
 }
 
 /** One entry under an output directory: its `/`-separated path relative to it. */
