@@ -475,3 +475,41 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test("fault: bare_run_dir naming the gate itself or a link loop is one issue line on gate.json's field", async () => {
+  await using u = await tempDir();
+  const cases: [string, string, string][] = [
+    [".", "provenance_mismatch", 'bare_run_dir "." names the gate directory itself'],
+    ["../gate", "provenance_mismatch", 'bare_run_dir "../gate" names the gate directory itself'],
+    [
+      "../to-gate",
+      "provenance_mismatch",
+      'bare_run_dir "../to-gate" names the gate directory itself',
+    ],
+    ["../loop", "io_error", 'bare_run_dir "../loop" runs into a loop of symbolic links (x/loop)'],
+  ];
+  const fx = await writeGateFixture(join(u.path, "x"));
+  await Deno.symlink("gate", join(u.path, "x", "to-gate"));
+  await Deno.symlink("loop", join(u.path, "x", "loop"));
+  const plan = JSON.parse(await Deno.readTextFile(join(fx.gateDir, "gate.json")));
+  for (const [bare, code, message] of cases) {
+    await Deno.writeTextFile(
+      join(fx.gateDir, "gate.json"),
+      JSON.stringify({ ...plan, bare_run_dir: bare }, null, 2),
+    );
+    for (const command of ["validate", "analyze"]) {
+      const ran = await gate(u.path, [
+        command,
+        "x/gate",
+        "--out",
+        "o",
+        ...(command === "analyze" ? ["--bootstrap", "0"] : []),
+      ]);
+      equal(ran.code, 2, `${bare}: ${ran.stderr}`);
+      const lines = ran.stdout.trim().split("\n");
+      equal(lines.length, 2, `${command} ${bare}: ${ran.stdout}`);
+      ok(lines[0]!.startsWith(`${code}  x/gate/gate.json bare_run_dir  ${message}`), lines[0]);
+      match(lines[1]!, new RegExp(`^not ok: 1 issue\\(s\\) \\(${code} 1\\); wrote o`));
+    }
+  }
+});

@@ -45,6 +45,7 @@ export function resolveBareDir(gateDir: string, bareRunDir: string): string {
   } catch {
     return lexical; // no gate directory: its own read reports that
   }
+  if (realGate === resolve(gateDir)) return lexical; // no link on the way: `..` is lexical
   const real = resolve(realGate, bareRunDir);
   try {
     if (Deno.realPathSync(lexical) === Deno.realPathSync(real)) return lexical;
