@@ -13,7 +13,7 @@
 import { deepEqual, equal, match, notDeepEqual, ok } from "node:assert/strict";
 import { writeGateFixture, writeRunFixture } from "./fixtures.ts";
 import { join, relative } from "node:path";
-import { DEMO, gate, tree } from "./gate_process.ts";
+import { DEMO, gate, spawnGate, tree } from "./gate_process.ts";
 import { IN_CI, mayRun } from "./ci_tools.ts";
 import { cachedLoadRunParts } from "../lib/cache/mod.ts";
 import { writeFilesAtomic } from "../lib/core/atomic_write.ts";
@@ -512,4 +512,71 @@ Deno.test("fault: bare_run_dir naming the gate itself or a link loop is one issu
       match(lines[1]!, new RegExp(`^not ok: 1 issue\\(s\\) \\(${code} 1\\); wrote o`));
     }
   }
+});
+
+Deno.test("fault: SIGINT and SIGTERM to a running gate analyze leave the earlier or the new result, and the next run cleans up", async () => {
+  await using u = await tempDir();
+  const gateA = relative(u.path, join(DEMO, "ckpt-a", "gate-a"));
+  const older = ["analyze", gateA, "--out", "k", "--bootstrap", "0", "--budget-k", "5", "--quiet"];
+  const newer = ["analyze", gateA, "--out", "k", "--bootstrap", "1500", "--quiet"];
+  const names = () => [...Deno.readDirSync(u.path)].map((e) => e.name).sort();
+  // The ledger in --out is merged by key: settle it so OLD and NEW are fixed texts.
+  for (const args of [older, newer, older]) equal((await gate(u.path, args)).code, 0);
+  const OLD = tree(join(u.path, "k"))!;
+  equal((await gate(u.path, newer)).code, 0);
+  const NEW = tree(join(u.path, "k"))!;
+  equal((await gate(u.path, older)).code, 0);
+  const outcomes: string[] = [];
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    for (const moment of ["early", "journal", "staging"] as const) {
+      const child = spawnGate(u.path, newer);
+      const output = child.output();
+      let exited = false;
+      void output.then(() => (exited = true));
+      if (moment === "early") await new Promise((r) => setTimeout(r, 300));
+      else {
+        const deadline = performance.now() + 60_000;
+        while (!exited && performance.now() < deadline) {
+          const entries = names();
+          if (moment === "journal" && entries.includes(".k.gatelab-journal")) break;
+          const staged = entries.find((n) => n.startsWith(".k.gatelab-new-"));
+          if (
+            moment === "staging" && staged !== undefined &&
+            (await Deno.lstat(join(u.path, staged, "contributions.json")).then(
+              () => true,
+              () => false,
+            ))
+          ) break;
+          await new Promise((r) => setTimeout(r, 0));
+        }
+      }
+      try {
+        child.kill(signal);
+      } catch { /* already exited */ }
+      const ran = await output;
+      const stderr = new TextDecoder().decode(ran.stderr);
+      ok(!stderr.includes("crashed"), `${signal} ${moment}: ${stderr}`);
+      ok(ran.code !== 1 || ran.signal !== null, `${signal} ${moment}: exit 1 without a signal`);
+      const now = tree(join(u.path, "k"));
+      let outcome: string;
+      if (now === null) {
+        ok(
+          names().includes(".k.gatelab-journal"),
+          `${signal} ${moment}: --out gone without a journal`,
+        );
+        outcome = "between renames";
+      } else if (JSON.stringify(now) === JSON.stringify(OLD)) outcome = "old";
+      else if (JSON.stringify(now) === JSON.stringify(NEW)) outcome = "new";
+      else {throw new Error(
+          `${signal} at ${moment}: a mix of old and new: ${Object.keys(now).join(", ")}`,
+        );}
+      outcomes.push(`${signal}/${moment}: ${outcome}`);
+      const next = await gate(u.path, older);
+      equal(next.code, 0, next.stderr);
+      deepEqual(tree(join(u.path, "k")), OLD);
+      deepEqual(names(), ["k"], `after ${signal} at ${moment}, the next run left no temporary`);
+    }
+  }
+  console.log(`signal outcomes: ${outcomes.join(", ")}`);
+  ok(outcomes.some((o) => o.endsWith(": old")), outcomes.join(", "));
 });
