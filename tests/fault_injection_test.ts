@@ -16,7 +16,8 @@ import { join, relative } from "node:path";
 import { DEMO, gate, spawnGate, tree } from "./gate_process.ts";
 import { IN_CI, mayRun } from "./ci_tools.ts";
 import { cachedLoadRunParts } from "../lib/cache/mod.ts";
-import { writeFilesAtomic } from "../lib/core/atomic_write.ts";
+import { writeFileAtomic, writeFilesAtomic } from "../lib/core/atomic_write.ts";
+import { PathError } from "../lib/core/path_error.ts";
 import { reportLeftover } from "../lib/core/_output_swap.ts";
 
 /** Why mounting is not possible here, or null when it is (tried once: a tmpfs mounted and unmounted). */
@@ -579,4 +580,22 @@ Deno.test("fault: SIGINT and SIGTERM to a running gate analyze leave the earlier
   }
   console.log(`signal outcomes: ${outcomes.join(", ")}`);
   ok(outcomes.some((o) => o.endsWith(": old")), outcomes.join(", "));
+});
+
+Deno.test({
+  name:
+    "fault: a single file written atomically (gate sql --out) on a full disk is an io_error, nothing left",
+  ignore: ignoreWithoutMount("fault: a single file written atomically on a full disk"),
+  fn: async () => {
+    await using u = await tempDir();
+    await using _fs = await tmpfs(join(u.path, "disk"), "64k");
+    const file = join(u.path, "disk", "rows.csv");
+    await Deno.writeTextFile(file, "earlier\n");
+    const error = await writeFileAtomic(file, "x".repeat(200_000)).then(() => null, (e) => e);
+    ok(error instanceof PathError, String(error));
+    equal(error.code, "io_error");
+    equal(error.message, `disk full while writing ${file}; nothing was written`);
+    equal(await Deno.readTextFile(file), "earlier\n");
+    deepEqual([...Deno.readDirSync(join(u.path, "disk"))].map((e) => e.name), ["rows.csv"]);
+  },
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Issue, Result } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
+import { PathError } from "../core/path_error.ts";
 import { LOADER_VERSION } from "../load/version.ts";
 import { type LoadedRun, loadRunParts, type RunParts } from "../load/read_run.ts";
 import { openRegularFile } from "../load/regular_file.ts";
@@ -212,7 +213,8 @@ export async function cachedLoadRunParts(
 /** An operating-system error (Deno's classes, or an errno Deno has no class for). */
 function isOsError(error: unknown): error is Error {
   return error instanceof Error &&
-    (Object.values(Deno.errors).some((kind) => error instanceof kind) ||
+    (error instanceof PathError ||
+      Object.values(Deno.errors).some((kind) => error instanceof kind) ||
       /\(os error \d+\)/.test(error.message));
 }
 
@@ -222,6 +224,7 @@ function isOsError(error: unknown): error is Error {
  * is the same text on every run.
  */
 function osReason(error: Error): string {
+  if (error instanceof PathError && error.code === "io_error") return "No space left on device";
   return error.message.match(/^(.*?) \(os error \d+\)/)?.[1] ?? error.message;
 }
 

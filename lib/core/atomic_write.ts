@@ -267,7 +267,9 @@ export async function writeFilesAtomic(
 /**
  * Writes one file atomically: a temporary file beside it, then a rename.
  * For single files that are not a command's output directory (cache
- * entries, `gate sql --out`). Creates missing parent directories.
+ * entries, `gate sql --out`). Creates missing parent directories. A full
+ * disk is a {@linkcode PathError} with code `io_error` (the file is left
+ * as it was); other operating-system errors are thrown as they are.
  *
  * @example A bare file name is written in the current directory, whole
  * ```ts
@@ -296,6 +298,7 @@ export async function writeFileAtomic(path: string, contents: FileContents): Pro
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
+    if (isDiskFull(error)) throw diskFull(path, "nothing was written");
     throw error;
   }
 }
