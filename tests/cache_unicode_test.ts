@@ -101,9 +101,11 @@ Deno.test("cache: a hit equals the miss and a fresh parse for arbitrary Unicode 
         examples: [[["\uFEFFt0", "\uFEFF", "t\uFEFF"], "\uFEFFc1", "\uFEFFtimeout", false]],
       },
     );
-    // Printed so a change of the generator that stops exercising hits shows.
+    // About a third of the cases are clean and well-formed, so hit; a tenth is
+    // a wide margin (the seed is random), and catches a generator that stops
+    // exercising hits. Printed so a drift shows.
     console.log(`cache unicode: ${hits} hits of ${cases} cases`);
-    equal(hits > cases / 4, true, `only ${hits} of ${cases} cases were hits`);
+    equal(hits > cases / 10, true, `only ${hits} of ${cases} cases were hits`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
