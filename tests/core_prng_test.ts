@@ -1,5 +1,5 @@
 /**
- * lib/core/prng.ts against an implementation of xoshiro128** in C written
+ * lib/math/prng.ts against an implementation of xoshiro128** in C written
  * from the public-domain reference algorithm (scripts/reference/xoshiro128ss.c),
  * which checks itself against published test vectors of the reference
  * implementation before printing anything. `python3
@@ -9,7 +9,7 @@
  * and fails when the JSON changes).
  */
 import { deepEqual, ok, throws } from "node:assert/strict";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 
 const REFERENCE: {
   readonly published_vectors: string;

@@ -1,11 +1,11 @@
 /**
- * sortFloat64 (lib/core/sort_float64.ts) gives the bytes of the built-in
+ * sortFloat64 (lib/math/sort_float64.ts) gives the bytes of the built-in
  * Float64Array sort: -0 before +0, infinities, subnormals, ties, views at
  * an offset into a larger buffer, and NaN left to the built-in sort.
  */
 import { deepEqual } from "node:assert/strict";
 import fc from "fast-check";
-import { sortFloat64 } from "../lib/core/sort_float64.ts";
+import { sortFloat64 } from "../lib/math/sort_float64.ts";
 
 const bytes = (a: Float64Array) =>
   new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength));

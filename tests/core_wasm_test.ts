@@ -1,5 +1,5 @@
 /**
- * The WebAssembly assembler (lib/core/_wasm.ts): LEB128 as the WebAssembly
+ * The WebAssembly assembler (lib/math/wasm.ts): LEB128 as the WebAssembly
  * specification defines it (the examples are the DWARF standard's and
  * Wikipedia's), and a small module built with its helpers that validates,
  * compiles and computes what the same loop computes in JavaScript.
@@ -20,7 +20,7 @@ import {
   sleb,
   uleb,
   wasmModule,
-} from "../lib/core/_wasm.ts";
+} from "../lib/math/wasm.ts";
 
 Deno.test("wasm assembler: unsigned and signed LEB128", () => {
   deepEqual(uleb(0), [0]);

@@ -1,9 +1,9 @@
 /**
- * The blocked kernels of lib/fit/_dense.ts, scalar and with their inner loops
+ * The blocked kernels of lib/math/dense.ts, scalar and with their inner loops
  * in WebAssembly SIMD (orders from 16), give the very bits of the plain
  * one-dot-product-per-entry loops they replaced (kept below as the
  * reference, as they stood in lib/fit/augment.ts gramInverse and
- * lib/infer/joint_wald.ts quadraticInverse), on random SPD matrices of every
+ * lib/infer/diagnostics/joint_wald.ts quadraticInverse), on random SPD matrices of every
  * order from 1 to 40 (so every remainder of the 2- and 4-wide blocks) and a
  * few larger, with the same pivot decisions; and L L' and S S^{-1} are the
  * identity to rounding (an independent check of the values).
@@ -16,8 +16,8 @@ import {
   lowerInverseByColumns,
   rowDots,
   spdInverse,
-} from "../lib/fit/_dense.ts";
-import { denseWasm } from "../lib/fit/_dense_wasm.ts";
+} from "../lib/math/dense.ts";
+import { denseWasm } from "../lib/math/dense_wasm.ts";
 
 /** The loops the kernels replaced: Cholesky, column-stored L^{-1}, L^{-T} L^{-1}. */
 function reference(a: Float64Array, q: number, floor: ArrayLike<number>) {

@@ -17,7 +17,7 @@
  * operations in the same order as the scalar loops here, so the same bytes.
  *
  * Draw order (the reproducibility contract): one stream
- * `createPrng(seed)` (lib/core/prng.ts); draw d = 0, 1, ... makes
+ * `createPrng(seed)` (lib/math/prng.ts); draw d = 0, 1, ... makes
  * G = clusterCount calls of `nextInt(G)`; each call picks one task (tasks
  * numbered in first-seen order, `PairedDataset.cluster`) and adds one to its
  * count. Draws are consecutive in the one stream. (The kernel runs a private
@@ -26,8 +26,13 @@
  *
  * @module
  */
-import type { ProgressCallback } from "../core/progress.ts";
-import { choleskyPacked, choleskySolvePacked, packedSize, PIVOT_TOLERANCE } from "./_linalg.ts";
+import type { ProgressCallback } from "../../core/progress.ts";
+import {
+  choleskyPacked,
+  choleskySolvePacked,
+  packedSize,
+  PIVOT_TOLERANCE,
+} from "../../math/packed.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { FastStream } from "./_fast_stream.ts";
 import {
@@ -111,12 +116,12 @@ export interface BootstrapKernelOptions {
   readonly last?: number;
   /**
    * How X'WX is summed: per-task pair lists or mask-byte histograms
-   * (lib/infer/_xtx_hist.ts). Both are exact, so the draws are the same
+   * (lib/infer/bootstrap/_xtx_hist.ts). Both are exact, so the draws are the same
    * bytes; the default picks the cheaper one. For tests.
    */
   readonly xtx?: "pairs" | "histogram";
   /**
-   * Whether each block of draws runs in WebAssembly (lib/infer/_wasm_kernel.ts;
+   * Whether each block of draws runs in WebAssembly (lib/infer/bootstrap/_wasm_kernel.ts;
    * the default where the runtime has SIMD; `true` throws where it has not) or
    * in the scalar loops: the same operations in the same order, so the same
    * bytes. For tests.

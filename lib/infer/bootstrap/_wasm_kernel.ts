@@ -15,7 +15,7 @@
  * steps. So the doubles are bit for bit those of the scalar loops;
  * tests/infer_wasm_kernel_test.ts and infer_xtx_hist_test.ts compare them.
  *
- * The module is assembled with lib/core/_wasm.ts (no toolchain, no binary
+ * The module is assembled with lib/math/wasm.ts (no toolchain, no binary
  * file). {@linkcode wasmKernel} returns null where the runtime has no
  * WebAssembly SIMD; the kernel then runs its scalar loops.
  *
@@ -83,10 +83,10 @@ import {
   type WasmFunction,
   wasmModule,
   xor,
-} from "../core/_wasm.ts";
+} from "../../math/wasm.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import type { XtxHistPlan } from "./_xtx_hist.ts";
-import { packedSize, rowOffsets } from "./_linalg.ts";
+import { packedSize, rowOffsets } from "../../math/packed.ts";
 
 /** Draws served by one pass over the rows (the lanes of X'Wy and the counts). */
 export const LANES = 8;

@@ -1,6 +1,6 @@
 /**
  * A fast private copy of gatelab's xoshiro128** stream
- * (lib/core/prng.ts): same seeding, same outputs, same `nextInt` rule, but
+ * (lib/math/prng.ts): same seeding, same outputs, same `nextInt` rule, but
  * the state lives in plain fields so the bootstrap's G x B integer draws
  * stay cheap. tests/infer_bootstrap_test.ts checks with fast-check that its
  * outputs equal `createPrng(seed)` call for call.

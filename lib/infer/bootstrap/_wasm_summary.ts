@@ -2,7 +2,7 @@
  * The per-coefficient summaries of bootstrap draws in WebAssembly: the
  * draws of one coefficient gathered (NaN draws left out) and summed in draw
  * order, sorted ascending (an 11-bit least-significant-digit radix sort
- * over the IEEE-754 bits, as lib/core/sort_float64.ts), and the sum of
+ * over the IEEE-754 bits, as lib/math/sort_float64.ts), and the sum of
  * squared deviations from the mean in sorted order: the loops of
  * finishBootstrap (bootstrap.ts), with the same operations in the same
  * order, so the same bits. A summary runs once per metric and column, so
@@ -38,8 +38,8 @@ import {
   sub,
   subF64,
   wasmModule,
-} from "../core/_wasm.ts";
-import { sortFloat64 } from "../core/sort_float64.ts";
+} from "../../math/wasm.ts";
+import { sortFloat64 } from "../../math/sort_float64.ts";
 
 const I64 = 0x7e;
 const loadI64 = (at: Code): Code => [...at, 0x29, 3, 0];

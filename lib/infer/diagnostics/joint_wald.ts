@@ -8,11 +8,11 @@
  * @module
  */
 
-import { choleskyLower, rowDots } from "../fit/_dense.ts";
-import { extendFit, gramInverse, projectionOnX } from "../fit/augment.ts";
-import { clusterCovarianceBlock, robustCovarianceBlock } from "../fit/covariance.ts";
-import type { DesignFactorization } from "../fit/factor.ts";
-import { PIVOT_TOLERANCE, solveSpd } from "./_linalg.ts";
+import { choleskyLower, rowDots } from "../../math/dense.ts";
+import { extendFit, gramInverse, projectionOnX } from "../../fit/augment.ts";
+import { clusterCovarianceBlock, robustCovarianceBlock } from "../../fit/covariance.ts";
+import type { DesignFactorization } from "../../fit/factor.ts";
+import { PIVOT_TOLERANCE, solveSpd } from "../../math/packed.ts";
 import { CancellationSums } from "./_cancellation.ts";
 import { SubsetSums } from "./_subset_sums.ts";
 import { rowQuadratic } from "./_row_quadratic.ts";
@@ -34,7 +34,7 @@ export interface JointWaldColumns {
   /**
    * The pair of X's columns each column of Z is the product of (z_t = x_a x_b, a < b), when Z
    * is made of such products. The sums of Z'Z, X'Z and their HC3-weighted forms are then read
-   * from sums over the sets of up to four columns of each row of X (lib/infer/_subset_sums.ts),
+   * from sums over the sets of up to four columns of each row of X (lib/infer/diagnostics/_subset_sums.ts),
    * the same sums in the same order, whenever that is less work.
    */
   readonly products?: readonly { readonly a: number; readonly b: number }[];
@@ -137,13 +137,13 @@ const CANCELLATION_LIMIT = 1e4;
  * @param columns Z and q.
  * @param options Covariance (see {@linkcode JointWaldOptions}).
  * @returns The statistic and its route; null when the test is undefined: n <= k + q, a singular
- *   [X Z] or M (the Cholesky rule of lib/infer/_linalg.ts), a non-finite covariance or statistic,
+ *   [X Z] or M (the Cholesky rule of lib/math/packed.ts), a non-finite covariance or statistic,
  *   or for CR1 fewer than two clusters.
  * @throws {RangeError} When z does not have n x q entries, or (CR1) a cluster index is out of range.
  *
  * @example The same statistic as the extended fit's sandwich
  * ```ts
- * import { factorDesign, solveLeastSquares } from "../fit/factor.ts";
+ * import { factorDesign, solveLeastSquares } from "../../fit/factor.ts";
  * import { jointWald, jointWaldExtended } from "./joint_wald.ts";
  * import { deepEqual, ok } from "node:assert/strict";
  * const x = Uint8Array.from([1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0, 0]);
@@ -741,7 +741,7 @@ function clusteredMiddle(
 /**
  * s' M^{-1} s = ||L^{-1} s||^2 with M = L L' (upper triangle of M given);
  * null when M has a non-finite entry, a zero diagonal, or a pivot at most
- * PIVOT_TOLERANCE times its diagonal (the rule of lib/infer/_linalg.ts
+ * PIVOT_TOLERANCE times its diagonal (the rule of lib/math/packed.ts
  * solveSpd), or the result is not finite.
  */
 function quadraticInverse(middle: Float64Array, s: Float64Array, q: number): number | null {

@@ -1,5 +1,5 @@
 /**
- * The inner loop of the dense kernels of lib/fit/_dense.ts in WebAssembly
+ * The inner loop of the dense kernels of lib/math/dense.ts in WebAssembly
  * SIMD: four 2-lane sums updated together,
  *
  *     acc_i = acc_i + v_j * w_ij   (or acc_i - v_j * w_ij),  j = 0 .. count - 1,
@@ -37,7 +37,7 @@ import {
   V128,
   VOID,
   wasmModule,
-} from "../core/_wasm.ts";
+} from "./wasm.ts";
 
 const I32_ADD = 0x6a, I32_SUB = 0x6b, I32_LT_U = 0x49, I32_LOAD = 0x28, I32_GE_U = 0x4f;
 const V128_LOAD = [SIMD, 0x00], LOAD64_SPLAT = [SIMD, 0x0a], V128_STORE = [SIMD, 0x0b];

@@ -5,19 +5,19 @@
  *
  * @module
  */
-import type { ProgressCallback } from "../core/progress.ts";
-import { lowerQuantileSorted, QUANTILE_RULE } from "../core/quantile.ts";
-import type { DesignColumn, PairedDataset } from "../core/types.ts";
-import { compileSelection } from "../select/select.ts";
-import { SELECTION_RULE } from "../select/selection_rule.ts";
-import { pointFit } from "../fit/point.ts";
-import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
+import type { ProgressCallback } from "../../core/progress.ts";
+import { lowerQuantileSorted, QUANTILE_RULE } from "../../math/quantile.ts";
+import type { DesignColumn, PairedDataset } from "../../core/types.ts";
+import { compileSelection } from "../../select/select.ts";
+import { SELECTION_RULE } from "../../select/selection_rule.ts";
+import { pointFit } from "../../fit/point.ts";
+import { choleskyPacked, choleskySolvePacked, packedSize } from "../../math/packed.ts";
 import { bcaInterval } from "./bca.ts";
 import { drawSummaries, scalarDrawSummaries } from "./_wasm_summary.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
 import { bootstrapKernelParallel, STREAM_LAYOUT } from "./bootstrap_parallel.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { DEFAULTS } from "../../core/defaults.ts";
 
 /** How degenerate draws are handled; recorded in every output. */
 export const DEGENERATE_POLICY =
@@ -29,7 +29,7 @@ export const DEGENERATE_POLICY =
 
 /** The documented draw order (see bootstrap_kernel.ts). */
 export const DRAW_ORDER =
-  "one stream createPrng(seed) (xoshiro128**, lib/core/prng.ts); draw d = 0..B-1 makes G calls " +
+  "one stream createPrng(seed) (xoshiro128**, lib/math/prng.ts); draw d = 0..B-1 makes G calls " +
   "of nextInt(G), G = number of tasks in first-seen order; each call adds one to that task's count";
 
 /** Options of {@linkcode bootstrapDataset}. */
@@ -259,7 +259,7 @@ export const PARALLEL_MIN_WORK = 2_000_000;
  * @example Demo gate A, 50 draws
  * ```ts
  * import { bootstrapDatasetOnCores } from "./bootstrap.ts";
- * import { validateGates } from "../validate/validate_gates.ts";
+ * import { validateGates } from "../../validate/validate_gates.ts";
  * import { deepEqual } from "node:assert/strict";
  * const { dataset } = await validateGates(["data/demo/ckpt-a/gate-a"]);
  * const r = await bootstrapDatasetOnCores(dataset!, { draws: 50, seed: 1, budgetK: 10, selectionMetric: "reward" });

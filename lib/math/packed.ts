@@ -4,7 +4,7 @@
  * a few hundred), for the loops that accumulate X'WX (bootstrap draws,
  * jackknife, power simulation) and small q x q Wald systems. Least-squares
  * fits on a design go through lib/fit (Householder QR); both use the rank
- * rule of lib/fit/rank.ts. Not exported from mod.ts.
+ * rule of lib/math/rank.ts. Not exported from mod.ts.
  *
  * Packed layout: the upper triangle row by row, entry (i, j) with i <= j at
  * `packedIndex(k, i, j)`; k(k+1)/2 entries.
@@ -12,7 +12,7 @@
  * @module
  */
 
-import { PIVOT_TOLERANCE } from "../fit/rank.ts";
+import { PIVOT_TOLERANCE } from "./rank.ts";
 
 /** Number of entries of a packed upper triangle of a k x k matrix. */
 export function packedSize(k: number): number {
@@ -26,7 +26,7 @@ export function packedIndex(k: number, i: number, j: number): number {
 
 /**
  * Relative pivot tolerance: a pivot below `tol * diag` means singular. The
- * one rank rule of lib/fit/rank.ts, on squared norms.
+ * one rank rule of lib/math/rank.ts, on squared norms.
  */
 export { PIVOT_TOLERANCE };
 

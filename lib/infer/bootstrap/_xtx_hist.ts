@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { packedIndex } from "./_linalg.ts";
+import { packedIndex } from "../../math/packed.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 
 /** Histogram layout and per-task bin lists of one design. */

@@ -9,7 +9,7 @@
  * independent chains of adds over one shared stream of loads, instead of
  * one chain whose add latency bounds the loop.
  *
- * Where the runtime has WebAssembly SIMD (lib/fit/_dense_wasm.ts) and the
+ * Where the runtime has WebAssembly SIMD (lib/math/dense_wasm.ts) and the
  * order is at least SIMD_FROM, the shared inner loops run there, two
  * entries per 128-bit lane pair, each lane still its entry's own chain of
  * adds in the same order: the same bits again (tests/fit_dense_test.ts
@@ -18,7 +18,7 @@
  * @module
  */
 
-import { type DenseWasm, denseWasm } from "./_dense_wasm.ts";
+import { type DenseWasm, denseWasm } from "./dense_wasm.ts";
 
 /** Options of the kernels. */
 export interface DenseOptions {

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { PairedDataset } from "../core/types.ts";
-import { packedIndex, packedSize } from "./_linalg.ts";
+import type { PairedDataset } from "../../core/types.ts";
+import { packedIndex, packedSize } from "../../math/packed.ts";
 
 /**
  * Sparse per-cluster sums in CSR form. Cluster g's X'X entries are

@@ -9,14 +9,14 @@
  *
  * @module
  */
-import type { PairedDataset } from "../core/types.ts";
-import { clusterCovariance } from "../fit/covariance.ts";
-import { type DesignFactorization, factorDesign, solveLeastSquares } from "../fit/factor.ts";
-import { planProductColumns, productColumnTests } from "../fit/product_column.ts";
+import type { PairedDataset } from "../../core/types.ts";
+import { clusterCovariance } from "../../fit/covariance.ts";
+import { type DesignFactorization, factorDesign, solveLeastSquares } from "../../fit/factor.ts";
+import { planProductColumns, productColumnTests } from "../../fit/product_column.ts";
 import { jointWald } from "./joint_wald.ts";
-import { fSurvival } from "./distributions.ts";
-import { rowsMean, rowsSampleVariance } from "./_group_moments.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { fSurvival } from "../../math/distributions.ts";
+import { rowsMean, rowsSampleVariance } from "./group_moments.ts";
+import { DEFAULTS } from "../../core/defaults.ts";
 
 /** AMCE of one version beside its coefficient. */
 export interface AmceRow {
@@ -147,8 +147,8 @@ const FACTORS = new WeakMap<PairedDataset, DesignFactorization>();
  * @example The AMCE table then reads the given coefficients
  * ```ts
  * import { amceTable, shareMainFit } from "./diagnostics.ts";
- * import { factorDesign } from "../fit/factor.ts";
- * import { fitOls } from "../fit/ols.ts";
+ * import { factorDesign } from "../../fit/factor.ts";
+ * import { fitOls } from "../../fit/ols.ts";
  * import { deepEqual } from "node:assert/strict";
  * const design = Uint8Array.from([1, 0, 0, 1, 1, 1, 0, 0]);
  * const y = Float64Array.from([0.2, 0.1, 0.3, 0]);
@@ -668,7 +668,7 @@ export interface MisfitDiagnostics {
  * @throws {RangeError} On an unknown metric or a rank-deficient design.
  * @example The demo's Gate A
  * ```ts
- * import { datasetOrThrow, misfitDiagnostics, validateGates } from "../mod.ts";
+ * import { datasetOrThrow, misfitDiagnostics, validateGates } from "../../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const d = misfitDiagnostics(gateA);

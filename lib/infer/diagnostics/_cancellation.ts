@@ -1,18 +1,18 @@
 /**
  * The cancellation check's row sums of the joint Wald test's HC3 middle
- * (lib/infer/joint_wald.ts): for each column t of Z,
+ * (lib/infer/diagnostics/joint_wald.ts): for each column t of Z,
  * entry_t = sum_i w_i ez_it^2 and terms_t = sum_i w_i (z_it + |(P'x_i)_t|)^2
  * with ez_i = z_i - P'x_i, rows added in order. P'x_i is the sum of the rows
  * of P at x_i's ones, in their order; then entry_t += (w ez) ez and
  * terms_t += (w mag) mag. Where the runtime has WebAssembly SIMD
- * (lib/fit/_dense_wasm.ts `cancel`) two columns run per lane pair, each lane
+ * (lib/math/dense_wasm.ts `cancel`) two columns run per lane pair, each lane
  * its column's own operations in the same order, so the sums are the same
  * bits as the scalar loops (tests/infer_cancellation_test.ts).
  *
  * @module
  */
 
-import { type DenseWasm, denseWasm } from "../fit/_dense_wasm.ts";
+import { type DenseWasm, denseWasm } from "../../math/dense_wasm.ts";
 
 /** Sums of the check, row by row. */
 export class CancellationSums {

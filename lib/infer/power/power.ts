@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { ProgressCallback } from "../core/progress.ts";
-import { createPrng, type Prng } from "../core/prng.ts";
-import { choleskyPacked, choleskySolvePacked, packedSize } from "./_linalg.ts";
-import { normalQuantile } from "./distributions.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import type { ProgressCallback } from "../../core/progress.ts";
+import { createPrng, type Prng } from "../../math/prng.ts";
+import { choleskyPacked, choleskySolvePacked, packedSize } from "../../math/packed.ts";
+import { normalQuantile } from "../../math/distributions.ts";
+import { DEFAULTS } from "../../core/defaults.ts";
 
 /** A gate design to plan. */
 export interface PowerDesign {
@@ -345,7 +345,7 @@ export interface PowerPlan {
  * ```ts
  * import {
  *   analyzeDataset, datasetOrThrow, planPower, powerInputsFromContributions, validateGates, valueOrThrow,
- * } from "../mod.ts";
+ * } from "../../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const inputs = valueOrThrow(powerInputsFromContributions(analyzeDataset(gateA).contributions), "inputs");

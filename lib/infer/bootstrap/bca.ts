@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { lowerQuantileSorted } from "../core/quantile.ts";
-import { normalCdf, normalQuantile } from "./distributions.ts";
+import { lowerQuantileSorted } from "../../math/quantile.ts";
+import { normalCdf, normalQuantile } from "../../math/distributions.ts";
 
 /** Options of {@linkcode bcaInterval}. */
 export interface BcaOptions {

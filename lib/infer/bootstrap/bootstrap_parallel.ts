@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { ProgressCallback } from "../core/progress.ts";
+import type { ProgressCallback } from "../../core/progress.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import type { ClusterSums } from "./cluster_sums.ts";
 import { kernelModule } from "./_wasm_kernel.ts";

@@ -1,6 +1,6 @@
 /**
  * The quadratic form z_i' A z_i of a 0/1 row with A symmetric, as the
- * joint test's leverages need it (lib/infer/joint_wald.ts): a sum over the
+ * joint test's leverages need it (lib/infer/diagnostics/joint_wald.ts): a sum over the
  * row's ones in a fixed order, eight chains of adds side by side.
  *
  * @module

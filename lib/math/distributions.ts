@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { erfc } from "../fit/normal.ts";
+import { erfc } from "./normal.ts";
 
 /**
  * Standard normal CDF, Phi(x) = erfc(-x / sqrt 2) / 2.
