@@ -4,6 +4,7 @@ export * from "./bootstrap/bootstrap_kernel.ts";
 export * from "./bootstrap/bootstrap.ts";
 export * from "./bootstrap/bca.ts";
 export * from "../math/distributions.ts";
+export { normalCdf, normalQuantile } from "../math/normal.ts";
 export * from "./diagnostics/diagnostics.ts";
 export * from "./power/power.ts";
 export * from "./heldout/rank_agreement.ts";

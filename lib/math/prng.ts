@@ -25,18 +25,23 @@ function splitmix32(state: number): [number, number] {
 }
 
 /**
- * Creates a generator from an integer seed (any safe integer; the high and
- * low 32 bits both enter the state).
+ * The four 32-bit words of xoshiro128** state for an integer seed: the low
+ * and high 32 bits of the seed mixed, then four splitmix32 outputs (never
+ * all zero). The one seeding rule of {@linkcode createPrng} and of the
+ * bootstrap's fast stream.
  *
- * @example Same seed, same stream
+ * @param seed Any safe integer.
+ * @returns A fresh Uint32Array of length 4.
+ * @throws {RangeError} If seed is not a safe integer.
+ *
+ * @example
  * ```ts
- * import { createPrng } from "./prng.ts";
- * import { deepEqual } from "node:assert/strict";
- * const a = createPrng(20260927), b = createPrng(20260927);
- * deepEqual([a.nextInt(400), a.nextFloat()], [b.nextInt(400), b.nextFloat()]);
+ * import { xoshiroState } from "./prng.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(xoshiroState(1).length, 4);
  * ```
  */
-export function createPrng(seed: number): Prng {
+export function xoshiroState(seed: number): Uint32Array {
   if (!Number.isSafeInteger(seed)) {
     throw new RangeError(`Cannot seed generator: ${seed} is not a safe integer`);
   }
@@ -49,6 +54,23 @@ export function createPrng(seed: number): Prng {
     s[i] = out;
   }
   if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
+  return s;
+}
+
+/**
+ * Creates a generator from an integer seed (any safe integer; the high and
+ * low 32 bits both enter the state).
+ *
+ * @example Same seed, same stream
+ * ```ts
+ * import { createPrng } from "./prng.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const a = createPrng(20260927), b = createPrng(20260927);
+ * deepEqual([a.nextInt(400), a.nextFloat()], [b.nextInt(400), b.nextFloat()]);
+ * ```
+ */
+export function createPrng(seed: number): Prng {
+  const s = xoshiroState(seed);
 
   const nextUint32 = (): number => {
     const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!;

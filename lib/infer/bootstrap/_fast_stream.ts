@@ -1,6 +1,6 @@
 /**
  * A fast private copy of gatelab's xoshiro128** stream
- * (lib/math/prng.ts): same seeding, same outputs, same `nextInt` rule, but
+ * (lib/math/prng.ts): the same seeding (`xoshiroState`), the same outputs, same `nextInt` rule, but
  * the state lives in plain fields so the bootstrap's G x B integer draws
  * stay cheap. tests/infer_bootstrap_test.ts checks with fast-check that its
  * outputs equal `createPrng(seed)` call for call.
@@ -8,13 +8,7 @@
  * @module
  */
 
-function splitmix32(state: number): [number, number] {
-  state = (state + 0x9e3779b9) | 0;
-  let z = state;
-  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-  return [state, (z ^ (z >>> 16)) >>> 0];
-}
+import { xoshiroState } from "../../math/prng.ts";
 
 /** xoshiro128** with state in fields; equal to `createPrng(seed)`. */
 export class FastStream {
@@ -24,18 +18,7 @@ export class FastStream {
   s3: number;
 
   constructor(seed: number) {
-    if (!Number.isSafeInteger(seed)) {
-      throw new RangeError(`Cannot seed generator: ${seed} is not a safe integer`);
-    }
-    let st = (seed % 0x100000000) | 0;
-    st = (st ^ Math.imul(Math.floor(seed / 0x100000000) | 0, 0x27d4eb2f)) | 0;
-    const s: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const [next, out] = splitmix32(st);
-      st = next;
-      s.push(out);
-    }
-    if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
+    const s = xoshiroState(seed);
     this.s0 = s[0]! | 0;
     this.s1 = s[1]! | 0;
     this.s2 = s[2]! | 0;

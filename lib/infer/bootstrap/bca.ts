@@ -5,7 +5,7 @@
  * @module
  */
 import { lowerQuantileSorted } from "../../math/quantile.ts";
-import { normalCdf, normalQuantile } from "../../math/distributions.ts";
+import { normalCdf, normalQuantile } from "../../math/normal.ts";
 
 /** Options of {@linkcode bcaInterval}. */
 export interface BcaOptions {

@@ -8,7 +8,7 @@
 import type { ProgressCallback } from "../../core/progress.ts";
 import { createPrng, type Prng } from "../../math/prng.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "../../math/packed.ts";
-import { normalQuantile } from "../../math/distributions.ts";
+import { normalQuantile } from "../../math/normal.ts";
 import { DEFAULTS } from "../../core/defaults.ts";
 
 /** A gate design to plan. */
