@@ -39,6 +39,14 @@ Deno.test("architecture: the import graph of lib/ keeps the rules (no cycle, no 
   equal(new Set(folders).size, folders.length);
   const onDisk = [...Deno.readDirSync("lib")].filter((e) => e.isDirectory).map((e) => e.name);
   deepEqual(onDisk.filter((f) => !folders.includes(f)), []);
+  // Every directory but lib/cli (one module per command, entered by main.ts) has a mod.ts.
+  const dirs = new Set(
+    real.files.map((f) => f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ""),
+  );
+  deepEqual(
+    [...dirs].filter((d) => d !== "" && d !== "cli" && !real.files.includes(`${d}/mod.ts`)),
+    [],
+  );
 });
 
 Deno.test("architecture: a cycle between files fails, type-only imports included", () => {
