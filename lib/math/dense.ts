@@ -12,7 +12,7 @@
  * Where the runtime has WebAssembly SIMD (lib/math/dense_wasm.ts) and the
  * order is at least SIMD_FROM, the shared inner loops run there, two
  * entries per 128-bit lane pair, each lane still its entry's own chain of
- * adds in the same order: the same bits again (tests/fit_dense_test.ts
+ * adds in the same order: the same bits again (tests/math_dense_test.ts
  * compares both paths with the plain loops).
  *
  * @module

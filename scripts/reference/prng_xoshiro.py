@@ -12,7 +12,7 @@ It also compiles scripts/reference/xoshiro128ss.c (the reference algorithm
 in C, checked against published test vectors of the reference
 implementation) with cc, runs it, checks that this Python port gives the
 same numbers, and writes the C program's output to
-tests/data/reference/prng_xoshiro.json, which tests/core_prng_test.ts reads.
+tests/data/reference/prng_xoshiro.json, which tests/math_prng_test.ts reads.
 """
 import json
 import os
