@@ -9,7 +9,7 @@
  * instruction), and the unpacking, Cholesky and solves of the eight draws
  * side by side (four f64x2 per entry; a draw with an absent column or a
  * failed pivot is redone alone, as the scalar lane loop). Each gives what
- * the scalar code of bootstrap_kernel.ts and _linalg.ts gives: the same
+ * the scalar code of bootstrap_kernel.ts and lib/math/packed.ts gives: the same
  * stream calls; per lane count x y rounded once then added to the entry,
  * rows in row order; exact integer sums for X'WX; the same factorisation
  * steps. So the doubles are bit for bit those of the scalar loops;
@@ -675,7 +675,7 @@ const reduceCode = (): Code =>
     ifElse(eq(get(RH.slots), i32(2 * vectors)), [...reduceLoop(vectors), RETURN])
   );
 
-// chol(work, k, off, absent, tol) -> 1, or 0 when singular: choleskyPacked of _linalg.ts,
+// chol(work, k, off, absent, tol) -> 1, or 0 when singular: choleskyPacked of lib/math/packed.ts,
 // the same operations in the same order (work[off[i] + j] is entry (i, j) of the packed triangle).
 const H = { work: 0, k: 1, off: 2, absent: 3, tol: 4 };
 const HL = { j: 5, i: 6, l: 7, offJ: 8, offI: 9, offL: 10, dOrig: 11, diag: 12, s: 13, u: 14 };
@@ -722,7 +722,7 @@ const cholCode = (): Code => [
   ...i32(1),
 ];
 
-// solve(work, k, off, absent, b): choleskySolvePacked of _linalg.ts on the k values at b.
+// solve(work, k, off, absent, b): choleskySolvePacked of lib/math/packed.ts on the k values at b.
 const V = { work: 0, k: 1, off: 2, absent: 3, b: 4 };
 const VL = { i: 5, l: 6, r: 7, offI: 8, s: 9 };
 const bAt = (i: Code): Code => f64At(get(V.b), i);
