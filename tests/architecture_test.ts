@@ -156,3 +156,14 @@ Deno.test("architecture: a violation planted in a copy of lib/ is found through 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("architecture: docs/architecture.md's table of floors is FLOORS, in order", async () => {
+  const page = await Deno.readTextFile("docs/architecture.md");
+  const section = page.slice(page.indexOf("## The floors"), page.indexOf("## The rules"));
+  const rows = section.split("\n").filter((l) =>
+    l.startsWith("| ") && !l.startsWith("| floor") && !l.startsWith("| -")
+  )
+    .map((l) => l.split("|").map((c) => c.trim()))
+    .map((c) => ({ name: c[1]!, folders: [...c[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!) }));
+  deepEqual(rows, FLOORS.map((f) => ({ name: f.name, folders: [...f.folders] })));
+});
