@@ -36,9 +36,11 @@ function splitmix32(state: number): [number, number] {
  *
  * @example
  * ```ts
- * import { xoshiroState } from "./prng.ts";
- * import { equal } from "node:assert/strict";
- * equal(xoshiroState(1).length, 4);
+ * import { createPrng, xoshiroState } from "./prng.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ * deepEqual(xoshiroState(7), xoshiroState(7));
+ * // First output for seed 0 of scripts/reference/xoshiro128ss.c (C, same seeding):
+ * equal(createPrng(0).nextUint32(), 3809008728);
  * ```
  */
 export function xoshiroState(seed: number): Uint32Array {
