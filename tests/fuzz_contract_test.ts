@@ -24,7 +24,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { createPrng, type Prng } from "../lib/core/prng.ts";
+import { createPrng, type Prng } from "../lib/math/prng.ts";
 import { CONTRACT_CODES, EXTENSION_CODES, formatIssue } from "../lib/core/issue.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { writeGateFixture } from "./fixtures.ts";

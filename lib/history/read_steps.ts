@@ -15,7 +15,7 @@ import {
   SelectionSchema,
 } from "../contract/outputs/mod.ts";
 import { GatelabError, type Issue } from "../core/issue.ts";
-import { normalQuantile } from "../infer/distributions.ts";
+import { normalQuantile } from "../math/normal.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { resolveBareDir } from "../load/bare_dir.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
