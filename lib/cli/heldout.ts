@@ -96,9 +96,9 @@ export async function run(args: string[]): Promise<number> {
   if (parsed && !parsed.ok) issues.addAll(parsed.issues);
 
   const validation = await validateGates(positionals, cache.options);
-  issues.addAll(validation.issues);
+  issues.addReport(validation);
   const later = against.length > 0 ? await validateGates(against, cache.options) : null;
-  if (later) issues.addAll(later.issues);
+  if (later) issues.addReport(later);
   for (const w of [...(validation.warnings ?? []), ...(later?.warnings ?? [])]) {
     console.error(formatIssue(w));
   }
