@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
 import { join, relative, resolve } from "node:path";
 import { bootstrapOptions, choiceOption, intOption, parseCommand, UsageError } from "./args.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { HeldoutSchema } from "../contract/outputs/mod.ts";
 import { formatIssue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";

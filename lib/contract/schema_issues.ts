@@ -1,5 +1,5 @@
 import type { Issue } from "../core/issue.ts";
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 
 /** Where a value came from, for {@linkcode parseWithSchema}. */
 export interface SchemaSource {
@@ -21,7 +21,7 @@ export interface SchemaSource {
  * @example
  * ```ts
  * import { parseWithSchema } from "./schema_issues.ts";
- * import { z } from "zod";
+ * import { z } from "npm:zod@4.6.7";
  * import { deepEqual } from "node:assert/strict";
  * const r = parseWithSchema(z.object({ a: z.object({ b: z.number() }) }), { a: { b: "x" } }, { file: "f.jsonl", line: 7 });
  * deepEqual(r.ok ? null : [r.issues[0]!.code, r.issues[0]!.line, r.issues[0]!.path], ["schema_error", 7, "a.b"]);

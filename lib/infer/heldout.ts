@@ -27,7 +27,7 @@ import { compileSelection } from "../select/select.ts";
 import { type PointFit, pointFit } from "../fit/point.ts";
 import { SELECTION_RULE } from "../select/selection_rule.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
-import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
+import { mean as ssMean, sampleStandardDeviation } from "npm:simple-statistics@7.12.1";
 import { DEFAULTS } from "../core/defaults.ts";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
