@@ -24,7 +24,7 @@ import {
 } from "../analyze/task_rows_aside.ts";
 import { refuse as refuseDocument } from "./refuse.ts";
 import { validationDocument } from "../core/validation_document.ts";
-import { cacheOption, inputDir, outputDir, outputFile, within } from "./paths.ts";
+import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
@@ -109,7 +109,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
-  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  for (const g of gates) await gateDir(g);
   const cache = cacheOption(values.cache);
   await outputDir({ label: "--out", path: out }, [...gates, ...cache.inputs]);
   await cache.check();

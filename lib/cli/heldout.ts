@@ -23,7 +23,7 @@ import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldo
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { parseCommand } from "./args.ts";
-import { cacheOption, inputDir, inputFile, outputDir } from "./paths.ts";
+import { cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
@@ -64,7 +64,7 @@ export async function run(args: string[]): Promise<number> {
     ...positionals.map((path) => ({ label: "gate directory", path })),
     ...against.map((path) => ({ label: "--against", path })),
   ];
-  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  for (const g of gates) await gateDir(g);
   const planPath = { label: "--plan", path: planFile };
   await inputFile(planPath, "a heldout plan file (JSON)");
   const cache = cacheOption(values.cache);

@@ -247,8 +247,8 @@ export class IssueList {
  * import { formatIssue } from "./issue.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(
- *   formatIssue({ code: "schema_error", message: "expected number", file: "t.jsonl", line: 3, path: "reward" }),
- *   "schema_error  t.jsonl:3 reward  expected number",
+ *   formatIssue({ code: "schema_error", message: "must be a number; got null", file: "t.jsonl", line: 3, path: "reward" }),
+ *   "schema_error  t.jsonl:3 reward  must be a number; got null",
  * );
  * ```
  */

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { plainMessage } from "../contract/plain_issue.ts";
 import { type Issue } from "../core/issue.ts";
 import { HeldoutPlanSchema } from "../contract/outputs/heldout.ts";
 import { createPrng } from "../core/prng.ts";
@@ -76,7 +77,7 @@ export function parseHeldoutPlan(value: unknown, file = "plan.json"): Result<Hel
         code: "plan_invalid",
         file,
         path: zi.path.map(String).join("."),
-        message: zi.message,
+        message: plainMessage(zi, value),
       })),
     };
   }
