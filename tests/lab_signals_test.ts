@@ -14,7 +14,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pythonStatus } from "../lib/cli/python.ts";
-import { IN_CI, mayRun } from "./ci_tools.ts";
+import { IN_CI, mayRun, warnSkip } from "./ci_tools.ts";
 import { tempDir } from "./fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -23,7 +23,7 @@ const python = mayRun("python3") ? await pythonStatus(["jupyterlab"]) : null;
 const available = net && mayRun("deno") && python !== null && python.python &&
   python.missing.length === 0;
 if (!available && !IN_CI) {
-  console.warn(
+  warnSkip(
     "lab_signals_test: skipped, needs python3 with jupyterlab (python3 -m pip install " +
       "jupyterlab), deno, and --allow-net=127.0.0.1",
   );

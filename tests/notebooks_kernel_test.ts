@@ -14,14 +14,14 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pythonStatus } from "../lib/cli/python.ts";
-import { IN_CI, mayRun } from "./ci_tools.ts";
+import { IN_CI, mayRun, warnSkip } from "./ci_tools.ts";
 import { tempDir } from "./fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const status = mayRun("python3") ? await pythonStatus(["jupyter_client", "nbconvert"]) : null;
 const available = status !== null && status.python && status.missing.length === 0;
 if (!available && !IN_CI) {
-  console.warn(
+  warnSkip(
     "notebooks_kernel_test: skipped, needs python3 with jupyter_client and nbconvert " +
       "(python3 -m pip install jupyter_client nbconvert)",
   );

@@ -16,13 +16,13 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/cli/kernelspec.ts";
 import { run, runnerArgs, yamlParameters } from "../lib/cli/notebooks.ts";
 import { pythonStatus } from "../lib/cli/python.ts";
-import { IN_CI } from "./ci_tools.ts";
+import { IN_CI, warnSkip } from "./ci_tools.ts";
 
 const canRun = Deno.permissions.querySync({ name: "run", command: "python3" }).state === "granted";
 const status = canRun ? await pythonStatus(["jupyter_client", "nbformat", "nbconvert"]) : null;
 const available = status !== null && status.python && status.missing.length === 0;
 if (!available && !IN_CI) {
-  console.warn(
+  warnSkip(
     "notebooks_runner_test: skipped — needs python3 with jupyter_client, nbformat, nbconvert " +
       "(python3 -m pip install jupyter_client nbformat nbconvert) and --allow-run=python3",
   );

@@ -24,8 +24,7 @@ import { installKernel } from "./kernel.ts";
 import { pythonStatus, runPython } from "./python.ts";
 import { readOptions, UsageError } from "./args.ts";
 
-const HELP =
-  `usage: deno task lab [--no-browser] [--port N] [--sys-prefix] [-- JUPYTERLAB_ARGS...]
+const HELP = `usage: deno task lab [--no-browser] [--port N] [--sys-prefix] [-- JUPYTERLAB_ARGS...]
 
 Installs the project's Deno kernel (gatelab-deno, as deno task kernel does)
 and starts JupyterLab on notebooks/. Ctrl-C or SIGTERM stops it and its kernels.
