@@ -1,8 +1,8 @@
 /**
  * Every command reports the issue counts validation found, not the number of
  * issues it lists: validation keeps 50 issues per code and one summary line
- * ("N more CODE issues not listed"), and `analyze`, `sequential` and
- * `heldout` used to count that capped list again (395 uncovered episodes
+ * ("N more CODE issues not listed"), and `analyze`, `sequential`,
+ * `heldout` and `history` used to count that capped list again (395 uncovered episodes
  * became "coverage_incomplete 51", listed as "1 more ... not listed").
  *
  * The fixture is the demo's Gate A with its bare run cut to its first 5
@@ -45,7 +45,7 @@ async function brokenGate(dir: string): Promise<string> {
   return join(dir, "gate-a");
 }
 
-Deno.test("analyze, sequential and heldout report validate's counts, also past the listing cap", async () => {
+Deno.test("analyze, sequential, heldout and history report validate's counts, also past the listing cap", async () => {
   await using tmp = await tempDir();
   const gate = await brokenGate(tmp.path);
   const expected = "not ok: 395 issue(s) (coverage_incomplete 395)";
@@ -59,6 +59,7 @@ Deno.test("analyze, sequential and heldout report validate's counts, also past t
     analyze: ["analyze", gate, "--bootstrap", "0"],
     sequential: ["sequential", gate],
     heldout: ["heldout", gate, "--plan", plan],
+    history: ["history", gate],
   };
   for (const [name, args] of Object.entries(runs)) {
     const out = join(tmp.path, `out-${name}`);
