@@ -83,17 +83,22 @@ function readOrNull(path: string): string | null {
     return Deno.readTextFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    throw new RefusedError(`cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
 async function deno(args: string[]): Promise<void> {
-  const { code, stderr } = await new Deno.Command("deno", { args, stdout: "null", stderr: "piped" })
-    .output();
+  const { code, stderr } = await new Deno.Command("deno", {
+    args,
+    env: { NO_COLOR: "1" },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
   if (code !== 0) {
-    throw new Error(
-      `deno ${args.slice(0, 2).join(" ")} failed: ${new TextDecoder().decode(stderr)}`,
-    );
+    // Deno's own message (a package it cannot fetch, a directory it cannot write): one line.
+    const lines = new TextDecoder().decode(stderr).split("\n");
+    const first = lines.map((l) => l.trim()).find((l) => l !== "") ?? `exit ${code}`;
+    throw new RefusedError(`deno ${args.slice(0, 2).join(" ")} failed: ${first}`);
   }
 }
 
