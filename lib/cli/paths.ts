@@ -52,6 +52,17 @@ async function lstatOrNull(p: GivenPath): Promise<Deno.FileInfo | null> {
  */
 export async function gateDir(p: GivenPath): Promise<void> {
   await inputDir(p, "a gate directory (the directory holding gate.json)");
+  await suggestGateDir(p);
+}
+
+/**
+ * The "did you mean" part of {@linkcode gateDir} alone: refuses a directory
+ * that holds no `gate.json` but gate directories below it; anything else
+ * (also a path that does not exist) is left to validation.
+ *
+ * @throws {UsageError} `ckpt-a holds no gate.json; did you mean ckpt-a/gate-a?`.
+ */
+export async function suggestGateDir(p: GivenPath): Promise<void> {
   const exists = async (path: string) => {
     try {
       await Deno.stat(path);

@@ -22,7 +22,7 @@ import { sequentialAnalysis } from "../sequential/sequential.ts";
 import { sequentialTables } from "../sequential/tables.ts";
 import { funnelFigure, selectionFigure } from "../sequential/figures.ts";
 import { refuse } from "./refuse.ts";
-import { gateDir } from "./paths.ts";
+import { suggestGateDir } from "./paths.ts";
 
 const ORDERS: readonly SequentialOrder[] = ["run", "task", "random"];
 
@@ -80,7 +80,7 @@ export async function run(args: string[]): Promise<number> {
   const every = intOption("every", values.every, 1, { min: 1 });
   const quiet = { quiet: values.quiet };
 
-  for (const path of positionals) await gateDir({ label: "gate directory", path });
+  for (const path of positionals) await suggestGateDir({ label: "gate directory", path });
   const validation = await validateGates(positionals);
   const inputs = validation.inputs;
   if (!validation.ok || validation.dataset === null) {
