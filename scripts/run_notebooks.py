@@ -5,7 +5,7 @@ Usage (`deno task notebooks` runs this through lib/cli/notebooks.ts, which
 writes the project kernelspec and passes --deno, --jupyter-path and --cwd):
 
     python3 scripts/run_notebooks.py [notebook.ipynb ...] [--notebook NAME]...
-                                     [-p NAME JSON_VALUE]... [--out reports/notebooks]
+                                     [-p NAME VALUE]... [-r NAME VALUE]... [--out reports/notebooks]
                                      [--timeout 600] [--settle 2] [--deno PATH]
                                      [--jupyter-path DIR] [--cwd DIR]
     python3 scripts/run_notebooks.py --self-test   # the runner on the two traps
@@ -19,14 +19,19 @@ notebook stopped on issues in its inputs), else 1.
 
 Parameters, the papermill way: each notebook has one code cell tagged
 `parameters` that declares every input with `let NAME = value;`. Each
-`-p NAME JSON_VALUE` is parsed as JSON and set in a new code cell tagged
+`-p NAME VALUE` follows papermill's rule (JSON when VALUE parses as JSON,
+papermill's True/False/None, else the string itself; `-r NAME VALUE` is
+always the string) and is set in a new code cell tagged
 `injected-parameters` inserted right after it (`NAME = value;`), so the
 executed notebook shows what it ran with; the values are also recorded in
-the notebook metadata (`metadata.gatelab.parameters`). Parameters listed in
+the notebook metadata (`metadata.gatelab.parameters`). A value of the wrong
+type is reported by the type check below, with its cell and line
+(`deno task notebooks` also takes papermill's `-y YAML` and `-f FILE.yaml`
+and hands them over as `-p` values). Parameters listed in
 the parameters cell's `metadata.gatelab.paths` are paths: their relative
 strings (or the strings of an array) are resolved against --cwd, the
-caller's working directory. Unknown notebooks, unknown parameters and values
-that are not JSON exit 2 before anything runs, one line each
+caller's working directory. Unknown notebooks and unknown parameters
+exit 2 before anything runs, one line each
 (`usage_error  <where>  <message>`).
 
 It handles the two traps of stock `nbconvert --execute` with the Deno
@@ -146,16 +151,30 @@ def declared_parameters(source: str) -> list[str]:
     return DECLARATION.findall(source)
 
 
-def parse_parameter_values(pairs: list[list[str]]) -> tuple[dict, list[UsageError]]:
-    """`-p NAME JSON_VALUE` pairs as {NAME: value}; values that are not JSON are errors."""
+PAPERMILL_WORDS = {"True": True, "False": False, "None": None}
+
+
+def parameter_value(text: str):
+    """papermill's rule for `-p NAME VALUE`: the value it parses as, else the string.
+
+    JSON first (numbers, true/false/null, arrays, objects, quoted strings),
+    then papermill's Python spellings True, False and None; anything else,
+    e.g. `r_success`, is that string.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return PAPERMILL_WORDS.get(text, text)
+
+
+def parse_parameter_values(pairs: list[list[str]], raw: list[list[str]] | None = None) -> tuple[dict, list[UsageError]]:
+    """`-p NAME VALUE` pairs by papermill's rule, then `-r NAME VALUE` pairs as strings; the last wins."""
     values: dict = {}
-    errors: list[UsageError] = []
     for name, text in pairs:
-        try:
-            values[name] = json.loads(text)
-        except json.JSONDecodeError as e:
-            errors.append(UsageError(f"-p {name}", f"value is not JSON ({e.msg} at column {e.colno}): {text}"))
-    return values, errors
+        values[name] = parameter_value(text)
+    for name, text in raw or []:
+        values[name] = text
+    return values, []
 
 
 def resolve_paths(value, cwd: Path):
@@ -516,8 +535,10 @@ def main() -> int:
     parser.add_argument("notebooks", nargs="*", type=Path, help="notebook files (relative to --cwd)")
     parser.add_argument("--notebook", action="append", default=[], metavar="NAME",
                         help="a notebook in notebooks/ by name, e.g. 01_gate_reanalysis or 01 (repeatable)")
-    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "JSON_VALUE"),
-                        help="set a parameter of the `parameters` cell (repeatable)")
+    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                        help="set a parameter of the `parameters` cell: JSON if VALUE parses, else a string (repeatable)")
+    parser.add_argument("-r", "--parameter-raw", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                        help="set a parameter to the string VALUE as it is (repeatable)")
     parser.add_argument("--out", type=Path, default=None, help="where executed notebooks go (default reports/notebooks)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
     parser.add_argument("--settle", type=float, default=2.0, help="quiet seconds after the last cell")
@@ -547,7 +568,7 @@ def main() -> int:
 
     cwd = args.cwd.resolve()
     out = (cwd / args.out).resolve() if args.out is not None else ROOT / "reports" / "notebooks"
-    values, errors = parse_parameter_values(args.parameter)
+    values, errors = parse_parameter_values(args.parameter, args.parameter_raw)
     paths, bad_names = select_notebooks(args.notebook, args.notebooks, cwd)
     errors += bad_names
     notebooks = []

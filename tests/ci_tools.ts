@@ -15,11 +15,29 @@ export function mayRun(command: string): boolean {
 }
 
 /**
+ * Whether `deno task test` already named the missing tools, once, with how
+ * to install them (tests/tools_on_path.ts sets GATELAB_TOOLS_NAMED=1), so
+ * a skipped test need not say it again.
+ */
+export const TOOLS_NAMED = Deno.permissions.querySync({
+      name: "env",
+      variable: "GATELAB_TOOLS_NAMED",
+    }).state === "granted" && Deno.env.get("GATELAB_TOOLS_NAMED") === "1";
+
+/**
+ * Says why a test module is skipped, unless `deno task test` already named
+ * the missing tool at the start of the run.
+ */
+export function warnSkip(message: string): void {
+  if (!TOOLS_NAMED) console.warn(message);
+}
+
+/**
  * The `ignore` flag of a test that needs `command`: true (skip, with a
  * warning naming the tool) only outside CI when it may not be run.
  */
 export function ignoreWithout(command: string, test: string): boolean {
   if (mayRun(command) || IN_CI) return false;
-  console.warn(`${test}: skipped, ${command} may not run (not given in --allow-run)`);
+  warnSkip(`${test}: skipped, ${command} may not run (not on PATH, or not given in --allow-run)`);
   return true;
 }

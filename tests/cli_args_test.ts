@@ -17,19 +17,31 @@ const SPEC = {
   required: { out: "<dir>", plan: "<plan.json>" },
 } as const;
 
-/** Runs `f` with console.log and console.error captured. */
+/**
+ * Runs `f` with console.log and console.error captured, in a fresh temporary
+ * directory as the current directory (the cases' relative paths, `o`, `g`,
+ * land there, never in the repository), and checks that it wrote nothing
+ * there: a usage error writes no file.
+ */
 async function captured<T>(
   f: () => T | Promise<T>,
 ): Promise<{ value: T; log: string; err: string }> {
   const { log, error } = console;
   const logs: string[] = [], errs: string[] = [];
+  const cwd = Deno.cwd();
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-args-" });
+  Deno.chdir(dir);
   console.log = (...a: unknown[]) => logs.push(a.join(" "));
   console.error = (...a: unknown[]) => errs.push(a.join(" "));
   try {
-    return { value: await f(), log: logs.join("\n"), err: errs.join("\n") };
+    const value = await f();
+    deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [], "nothing written");
+    return { value, log: logs.join("\n"), err: errs.join("\n") };
   } finally {
     console.log = log;
     console.error = error;
+    Deno.chdir(cwd);
+    await Deno.remove(dir, { recursive: true });
   }
 }
 

@@ -351,7 +351,6 @@ Deno.test("CLI: kill -9 of a real gate analyze at any moment leaves the old or t
   }
   ok(outcomes.includes("old"), outcomes.join(", "));
   ok(outcomes.includes("new"), outcomes.join(", "));
-  console.log(`kill -9 outcomes: ${outcomes.join(", ")}`);
 });
 
 Deno.test("CLI: two concurrent analyses with different baselines into one --out: one succeeds, one is refused", async () => {

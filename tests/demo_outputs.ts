@@ -19,12 +19,24 @@ export function demoOutputs(): Promise<string> {
         Deno.removeSync(out, { recursive: true });
       } catch { /* already gone */ }
     });
-    for (const [title, args, expected = 0] of DEMO_STEPS) {
-      const mapped = args.map((a) => a.replace(/^reports\/demo(?=\/|$)/, out));
-      const code = await main(mapped);
-      if (code !== expected) {
-        throw new Error(`demo step failed (exit ${code}, expected ${expected}): ${title}`);
+    // The steps' lines are kept for a failure's message, not printed between the test names.
+    const { log, error } = console;
+    const lines: string[] = [];
+    console.log = console.error = (...parts: unknown[]) => lines.push(parts.join(" "));
+    try {
+      for (const [title, args, expected = 0] of DEMO_STEPS) {
+        lines.length = 0;
+        const mapped = args.map((a) => a.replace(/^reports\/demo(?=\/|$)/, out));
+        const code = await main(mapped);
+        if (code !== expected) {
+          throw new Error(
+            `demo step failed (exit ${code}, expected ${expected}): ${title}\n${lines.join("\n")}`,
+          );
+        }
       }
+    } finally {
+      console.log = log;
+      console.error = error;
     }
     return out;
   })();

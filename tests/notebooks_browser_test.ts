@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { labInvocation } from "../lib/cli/lab.ts";
 import { PROJECT_ROOT, writeProjectKernelSpec } from "../lib/cli/kernelspec.ts";
 import { pythonStatus } from "../lib/cli/python.ts";
-import { IN_CI } from "./ci_tools.ts";
+import { IN_CI, warnSkip } from "./ci_tools.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
 import { firstPage, launchChromium } from "./cdp.ts";
 
@@ -32,7 +32,7 @@ const python = can("python3") ? await pythonStatus(["jupyterlab"]) : null;
 const available = can("chromium") && net && python !== null && python.python &&
   python.missing.length === 0;
 if (!available && !IN_CI) {
-  console.warn(
+  warnSkip(
     "notebooks_browser_test: skipped — needs chromium and python3 with jupyterlab " +
       "(apt-get install -y chromium; python3 -m pip install jupyterlab) and " +
       "--allow-run=chromium,python3 --allow-net=127.0.0.1",

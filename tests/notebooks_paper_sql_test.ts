@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/cli/kernelspec.ts";
 import { run } from "../lib/cli/notebooks.ts";
 import { pythonStatus } from "../lib/cli/python.ts";
-import { IN_CI } from "./ci_tools.ts";
+import { IN_CI, warnSkip } from "./ci_tools.ts";
 import { pdflatexAvailable } from "./latex_compile.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 
@@ -28,7 +28,7 @@ const canRun = Deno.permissions.querySync({ name: "run", command: "python3" }).s
 const status = canRun ? await pythonStatus(["jupyter_client", "nbformat", "nbconvert"]) : null;
 const available = status !== null && status.python && status.missing.length === 0;
 if (!available && !IN_CI) {
-  console.warn(
+  warnSkip(
     "notebooks_paper_sql_test: skipped — needs python3 with jupyter_client, nbformat, nbconvert",
   );
 }

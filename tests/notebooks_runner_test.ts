@@ -14,15 +14,15 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/cli/kernelspec.ts";
-import { run, runnerArgs } from "../lib/cli/notebooks.ts";
+import { run, runnerArgs, yamlParameters } from "../lib/cli/notebooks.ts";
 import { pythonStatus } from "../lib/cli/python.ts";
-import { IN_CI } from "./ci_tools.ts";
+import { IN_CI, warnSkip } from "./ci_tools.ts";
 
 const canRun = Deno.permissions.querySync({ name: "run", command: "python3" }).state === "granted";
 const status = canRun ? await pythonStatus(["jupyter_client", "nbformat", "nbconvert"]) : null;
 const available = status !== null && status.python && status.missing.length === 0;
 if (!available && !IN_CI) {
-  console.warn(
+  warnSkip(
     "notebooks_runner_test: skipped — needs python3 with jupyter_client, nbformat, nbconvert " +
       "(python3 -m pip install jupyter_client nbformat nbconvert) and --allow-run=python3",
   );
@@ -199,9 +199,6 @@ Deno.test({
         "--notebook",
         "01",
         "-p",
-        "DRAWS",
-        "many",
-        "-p",
         "NOPE",
         "1",
         "--out",
@@ -211,7 +208,6 @@ Deno.test({
         .output();
       equal(result.code, 2);
       deepEqual(new TextDecoder().decode(result.stderr).trim().split("\n"), [
-        "usage_error  -p DRAWS  value is not JSON (Expecting value at column 1): many",
         "usage_error  --notebook 99  is not a notebook (known: " +
         (await Array.fromAsync(Deno.readDir(join(PROJECT_ROOT, "notebooks"))))
           .map((e) => e.name).filter((n) => n.endsWith(".ipynb")).sort()
@@ -219,11 +215,88 @@ Deno.test({
         ")",
         "usage_error  01_gate_reanalysis.ipynb NOPE  not a parameter of this notebook " +
         "(declared: GATES, METRIC, BUDGET_K, DRAWS, SEED, CACHE_DIR, OUT_DIR)",
-        "notebooks: 3 usage error(s); nothing ran",
+        "notebooks: 2 usage error(s); nothing ran",
       ]);
       deepEqual(await Array.fromAsync(Deno.readDir(out)), []);
     } finally {
       await Deno.remove(out, { recursive: true });
     }
   },
+});
+
+Deno.test({
+  name: "-p follows papermill's rule: JSON when the value parses, True/False/None, else the string",
+  ignore: !available && !IN_CI, // in CI a missing tool fails instead
+  async fn() {
+    const cases: [string, unknown][] = [
+      ["r_success", "r_success"], // papermill users type exactly this
+      ["50", 50],
+      ["0.25", 0.25],
+      ["1e3", 1000],
+      ["true", true],
+      ["True", true],
+      ["False", false],
+      ["None", null],
+      ["null", null],
+      ['["runs/r1", "runs/r2"]', ["runs/r1", "runs/r2"]],
+      ['{"a": 1}', { a: 1 }],
+      ['"50"', "50"],
+      ["[unclosed", "[unclosed"],
+      ["", ""],
+    ];
+    const script = [
+      "import json, sys",
+      `sys.path.insert(0, ${JSON.stringify(join(PROJECT_ROOT, "scripts"))})`,
+      "from run_notebooks import parse_parameter_values",
+      "cases = json.loads(sys.argv[1])",
+      "values, errors = parse_parameter_values([[str(i), t] for i, t in enumerate(cases)], [['raw', '50']])",
+      "print(json.dumps([values, [str(e) for e in errors]]))",
+    ].join("\n");
+    const result = await new Deno.Command("python3", {
+      args: ["-c", script, JSON.stringify(cases.map(([text]) => text))],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    equal(result.code, 0, new TextDecoder().decode(result.stderr));
+    const [values, errors] = JSON.parse(new TextDecoder().decode(result.stdout));
+    deepEqual(errors, []);
+    deepEqual(values, {
+      ...Object.fromEntries(cases.map(([, value], i) => [String(i), value])),
+      raw: "50", // -r: always the string
+    });
+  },
+});
+
+Deno.test("-y YAML and -f FILE become -p pairs before the others; mistakes are one line each", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-yaml-" });
+  try {
+    await Deno.writeTextFile(join(dir, "params.yaml"), "METRIC: r_success\nGATES:\n  - runs/r1\n");
+    deepEqual(yamlParameters(["-f", "params.yaml", "-y", "DRAWS: 50", "-p", "DRAWS", "7"], dir), [
+      "-p",
+      "METRIC",
+      '"r_success"',
+      "-p",
+      "GATES",
+      '["runs/r1"]',
+      "-p",
+      "DRAWS",
+      "50",
+      "-p",
+      "DRAWS",
+      "7",
+    ]);
+    deepEqual(
+      yamlParameters(["-f", "nope.yaml", "-y", "a: [", "--parameters_yaml", "3", "-y"], dir),
+      {
+        errors: [
+          "usage_error  -y  needs a value",
+          "usage_error  -f nope.yaml  cannot read the parameters file (NotFound)",
+          "usage_error  -y  not YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 5",
+          "usage_error  -y  expected a YAML mapping of parameter names to values, got number",
+        ],
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -10,7 +10,7 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { compileTables, pdflatexAvailable } from "./latex_compile.ts";
-import { ignoreWithout, IN_CI } from "./ci_tools.ts";
+import { ignoreWithout, IN_CI, warnSkip } from "./ci_tools.ts";
 import { demoOutputs, filesUnder } from "./demo_outputs.ts";
 import { latexLayout, type Table, toLatex } from "../lib/report/table.ts";
 import { formatEstimate, formatP, formatWithInterval } from "../lib/report/format.ts";
@@ -21,7 +21,7 @@ import fc from "fast-check";
 const ignored = ignoreWithout("pdflatex", "paper_latex_test");
 const available = !ignored && (IN_CI || pdflatexAvailable());
 if (!ignored && !available) {
-  console.warn(
+  warnSkip(
     "paper_latex_test: skipped, pdflatex not found (install with `apt-get install -y " +
       "texlive-latex-base texlive-latex-recommended texlive-latex-extra`)",
   );

@@ -8,7 +8,7 @@ import type { PairedDataset } from "../core/types.ts";
 import type { OlsFit } from "../fit/ols.ts";
 import type { AmceRow } from "../infer/diagnostics/diagnostics.ts";
 import type { CoefficientOutput, MetricOutput } from "./types.ts";
-import { mean as ssMean } from "simple-statistics";
+import { mean as ssMean } from "npm:simple-statistics@7.12.1";
 import { valuesMean } from "../infer/diagnostics/group_moments.ts";
 
 /** A number, or null where it is not finite (NaN, infinite). */

@@ -42,7 +42,7 @@ import {
   tableToIPC,
   Utf8,
   type Vector,
-} from "apache-arrow";
+} from "npm:apache-arrow@17.0.0";
 import type { Attempt } from "../core/types.ts";
 import type { LoadedRun } from "../load/read_run.ts";
 import type { RunManifest } from "../contract/manifest.ts";

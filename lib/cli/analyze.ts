@@ -9,12 +9,12 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
 import { join, relative, resolve } from "node:path";
 import { bootstrapOptions, choiceOption, intOption, parseCommand, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
-import { formatIssue, GatelabError, type Issue, IssueList } from "../core/issue.ts";
+import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { jsonChunks, RawJson } from "../analyze/json_stream.ts";
 import {
@@ -22,8 +22,9 @@ import {
   startTaskRowsAside,
   TASK_ROWS_MARKER,
 } from "../analyze/task_rows_aside.ts";
-import { refusedWhere } from "./refuse.ts";
-import { cacheOption, inputDir, outputDir, outputFile, within } from "./paths.ts";
+import { refuse as refuseDocument } from "./refuse.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
@@ -108,7 +109,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
-  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  for (const g of gates) await gateDir(g);
   const cache = cacheOption(values.cache);
   await outputDir({ label: "--out", path: out }, [...gates, ...cache.inputs]);
   await cache.check();
@@ -124,28 +125,19 @@ export async function run(args: string[]): Promise<number> {
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
   for (const w of validation.warnings ?? []) console.error(formatIssue(w));
-  const refuse = async (issues: readonly Issue[]): Promise<number> => {
-    const list = new IssueList();
-    list.addAll(issues);
-    const report = validationReport(
-      {
-        ok: false,
-        issues: list.toArray(),
-        counts: list.counts(),
-        dataset: null,
-        inputs: validation.inputs,
-      },
-      command,
-    );
-    const where = await writeFilesAtomic(out, { "validation.json": toJsonText(report) }, {
-      failure: true,
+  // A failed validation is refused with its own report: its issues are
+  // capped per code and its counts include those past the cap, so they are
+  // never re-counted from the capped list. Later refusals (the output
+  // directory's baseline, the analysis itself) are counted from all their issues.
+  const refuse = (issues: readonly Issue[]): Promise<number> =>
+    refuseDocument(out, { ...validationDocument(issues, command, validation.inputs), ok: false }, {
+      quiet: values.quiet,
     });
-    if (!values.quiet) { for (const issue of list.toArray()) console.log(formatIssue(issue)); }
-    const byCode = Object.entries(list.counts()).map(([c, n]) => `${c} ${n}`).join(", ");
-    console.log(`not ok: ${list.count} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
-    return 2;
-  };
-  if (!validation.ok || validation.dataset === null) return await refuse(validation.issues);
+  if (!validation.ok || validation.dataset === null) {
+    return await refuseDocument(out, { ...validationReport(validation, command), ok: false }, {
+      quiet: values.quiet,
+    });
+  }
   const dataset = validation.dataset;
   if (!dataset.metrics.includes(metric)) {
     throw new UsageError(

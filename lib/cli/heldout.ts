@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { HeldoutSchema } from "../contract/outputs/mod.ts";
 import { formatIssue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
@@ -23,7 +23,7 @@ import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldo
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { parseCommand } from "./args.ts";
-import { cacheOption, inputDir, inputFile, outputDir } from "./paths.ts";
+import { cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
@@ -64,7 +64,7 @@ export async function run(args: string[]): Promise<number> {
     ...positionals.map((path) => ({ label: "gate directory", path })),
     ...against.map((path) => ({ label: "--against", path })),
   ];
-  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  for (const g of gates) await gateDir(g);
   const planPath = { label: "--plan", path: planFile };
   await inputFile(planPath, "a heldout plan file (JSON)");
   const cache = cacheOption(values.cache);
@@ -96,9 +96,9 @@ export async function run(args: string[]): Promise<number> {
   if (parsed && !parsed.ok) issues.addAll(parsed.issues);
 
   const validation = await validateGates(positionals, cache.options);
-  issues.addAll(validation.issues);
+  issues.addReport(validation);
   const later = against.length > 0 ? await validateGates(against, cache.options) : null;
-  if (later) issues.addAll(later.issues);
+  if (later) issues.addReport(later);
   for (const w of [...(validation.warnings ?? []), ...(later?.warnings ?? [])]) {
     console.error(formatIssue(w));
   }

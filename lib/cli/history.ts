@@ -74,7 +74,13 @@ export async function run(args: string[]): Promise<number> {
   });
   const quiet = { quiet: values.quiet };
   if (read.issues.length > 0) {
-    return await refuse(out, validationDocument(read.issues, command, read.inputs), quiet);
+    // Listed and counted as read (validation's counts include the issues past its cap).
+    const doc = validationDocument([], command, read.inputs);
+    return await refuse(
+      out,
+      { ...doc, ok: false, issues: read.issues, counts: read.counts },
+      quiet,
+    );
   }
   const metrics = [...new Set(read.steps.map((s) => s.metric))];
   if (metrics.length > 1) {

@@ -1,42 +1,45 @@
 /**
  * `deno task lab`: open the notebooks in JupyterLab.
  *
- * Writes the project kernelspec (lib/cli/kernelspec.ts) for the Deno binary
- * that is running, installs JupyterLab with pip when it is missing (and says
- * so), then starts `python3 -m jupyterlab` on `notebooks/` with the
- * project's `.jupyter` directory on `JUPYTER_PATH`. `--no-browser` and
- * `--port N` pass through; `--install-kernel-globally` also installs the
- * kernelspec into the user's Jupyter directory
- * (`jupyter kernelspec install --user`).
+ * Installs JupyterLab with pip when it is missing (and says so), installs
+ * the gatelab-deno kernelspec for the Deno binary that is running as
+ * `deno task kernel` does (the user's Jupyter data directory, or with
+ * `--sys-prefix` the Python environment's), then starts
+ * `python3 -m jupyterlab` on `notebooks/` with the project's `.jupyter`
+ * directory also on `JUPYTER_PATH`. `--no-browser` and `--port N` pass
+ * through. As root (every container) it passes `--allow-root` and says so.
+ * SIGINT (Ctrl-C) and SIGTERM stop JupyterLab with SIGTERM, which shuts its
+ * kernels down before it exits; then the task exits 0.
  *
  * Permissions: read, write only `.jupyter/`, run only `python3`, the
- * environment variable `JUPYTER_PATH`. Exit 2 with one line when Python or
- * pip is missing or the arguments are wrong.
+ * environment variable `JUPYTER_PATH`, the user id (`--allow-sys=uid`).
+ * Exit 2 with one line when Python or pip is missing, the arguments are
+ * wrong or JupyterLab refused to start.
  *
  * @module
  */
 import { join } from "node:path";
-import { jupyterPath, KERNEL_NAME, PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
+import { jupyterPath, PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
+import { installKernel } from "./kernel.ts";
 import { pythonStatus, runPython } from "./python.ts";
 import { readOptions, UsageError } from "./args.ts";
 
-const HELP =
-  `usage: deno task lab [--no-browser] [--port N] [--install-kernel-globally] [-- JUPYTERLAB_ARGS...]
+const HELP = `usage: deno task lab [--no-browser] [--port N] [--sys-prefix] [-- JUPYTERLAB_ARGS...]
 
-Starts JupyterLab on notebooks/ with the project's Deno kernel (gatelab-deno).
-  --no-browser               do not open a browser (print the URL only)
-  --port N                   serve on port N (JupyterLab's default: 8888, or the next free one)
-  --install-kernel-globally  also install the kernelspec for your user
-                             (jupyter kernelspec install --user); by default it
-                             lives in .jupyter/ and only this command uses it
-  -- ARGS...                 passed to JupyterLab as they are (e.g. -- --allow-root)`;
+Installs the project's Deno kernel (gatelab-deno, as deno task kernel does)
+and starts JupyterLab on notebooks/. Ctrl-C or SIGTERM stops it and its kernels.
+  --no-browser   do not open a browser (print the URL only)
+  --port N       serve on port N (JupyterLab's default: 8888, or the next free one)
+  --sys-prefix   install the kernelspec into the Python environment's Jupyter
+                 directory instead of yours (jupyter --data-dir)
+  -- ARGS...     passed to JupyterLab as they are (e.g. -- --ServerApp.token=x)`;
 
 const LAB = { name: "lab", helpCommand: "deno task lab" } as const;
 const SEE = "; see deno task lab --help";
 const LAB_OPTIONS = {
   "no-browser": { type: "boolean" },
   port: { type: "string" },
-  "install-kernel-globally": { type: "boolean" },
+  "sys-prefix": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -44,7 +47,8 @@ const LAB_OPTIONS = {
 export interface LabOptions {
   readonly noBrowser: boolean;
   readonly port: number | null;
-  readonly installKernelGlobally: boolean;
+  /** Install the kernelspec into the Python environment's directory (`--sys-prefix`). */
+  readonly sysPrefix: boolean;
   /** Arguments after `--`, passed to JupyterLab unchanged. */
   readonly extra: readonly string[];
 }
@@ -60,7 +64,7 @@ export interface LabOptions {
  * import { parseLabArgs } from "./lab.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(parseLabArgs(["--no-browser", "--port", "8890", "--", "--allow-root"]),
- *   { noBrowser: true, port: 8890, installKernelGlobally: false, extra: ["--allow-root"] });
+ *   { noBrowser: true, port: 8890, sysPrefix: false, extra: ["--allow-root"] });
  * deepEqual(parseLabArgs(["--port", "x"]),
  *   { error: "lab: --port needs an integer from 1 to 65535, got x; see deno task lab --help" });
  * deepEqual(parseLabArgs(["--no-browse"]),
@@ -92,7 +96,7 @@ export function parseLabArgs(args: readonly string[]): LabOptions | "help" | { e
   return {
     noBrowser: values["no-browser"] ?? false,
     port,
-    installKernelGlobally: values["install-kernel-globally"] ?? false,
+    sysPrefix: values["sys-prefix"] ?? false,
     extra,
   };
 }
@@ -111,7 +115,8 @@ export interface Invocation {
  *
  * @param root Project root.
  * @param jupyterDir The directory holding `kernels/gatelab-deno`.
- * @param options `noBrowser` and `port`.
+ * @param options `noBrowser`, `port`, `root` (running as root: adds
+ *   `--allow-root` unless the extra arguments have it) and `extra`.
  * @param existingJupyterPath The user's `JUPYTER_PATH`, kept after ours.
  * @returns The invocation.
  *
@@ -122,12 +127,17 @@ export interface Invocation {
  * const lab = labInvocation("/p", "/p/.jupyter", { noBrowser: true, port: 8890 }, undefined);
  * deepEqual(lab.args, ["-m", "jupyterlab", "--ServerApp.root_dir=/p/notebooks", "--no-browser", "--port=8890"]);
  * deepEqual(lab.env, { JUPYTER_PATH: "/p/.jupyter" });
+ * const root = labInvocation("/p", "/p/.jupyter", { noBrowser: false, port: null, root: true }, undefined);
+ * deepEqual(root.args, ["-m", "jupyterlab", "--ServerApp.root_dir=/p/notebooks", "--allow-root"]);
  * ```
  */
 export function labInvocation(
   root: string,
   jupyterDir: string,
-  options: Pick<LabOptions, "noBrowser" | "port"> & { readonly extra?: readonly string[] },
+  options: Pick<LabOptions, "noBrowser" | "port"> & {
+    readonly extra?: readonly string[];
+    readonly root?: boolean;
+  },
   existingJupyterPath: string | undefined,
 ): Invocation {
   return {
@@ -138,6 +148,7 @@ export function labInvocation(
       `--ServerApp.root_dir=${join(root, "notebooks")}`,
       ...(options.noBrowser ? ["--no-browser"] : []),
       ...(options.port !== null ? [`--port=${options.port}`] : []),
+      ...(options.root && !(options.extra ?? []).includes("--allow-root") ? ["--allow-root"] : []),
       ...(options.extra ?? []),
     ],
     env: { JUPYTER_PATH: jupyterPath(jupyterDir, existingJupyterPath) },
@@ -165,10 +176,6 @@ export async function run(args: readonly string[]): Promise<number> {
     console.error(`usage_error  ${options.error}`);
     return 2;
   }
-  const jupyterDir = await writeProjectKernelSpec();
-  const kernelDir = join(jupyterDir, "kernels", KERNEL_NAME);
-  console.error(`lab: kernelspec ${KERNEL_NAME} -> ${Deno.execPath()} (${kernelDir})`);
-
   const status = await pythonStatus(["jupyterlab", "pip"]);
   if (!status.python) {
     console.error(NEEDS_PYTHON);
@@ -191,37 +198,65 @@ export async function run(args: readonly string[]): Promise<number> {
       return 2;
     }
   }
-  if (options.installKernelGlobally) {
-    console.error(
-      `lab: installing kernelspec ${KERNEL_NAME} for your user (jupyter kernelspec install --user)`,
-    );
-    const code = await runPython([
-      "-m",
-      "jupyter",
-      "kernelspec",
-      "install",
-      "--user",
-      "--replace",
-      "--name",
-      KERNEL_NAME,
-      kernelDir,
-    ]);
-    if (code !== 0) return 1;
+  const kernel = await installKernel(options.sysPrefix ? "sys-prefix" : "user");
+  if ("error" in kernel) {
+    console.error(kernel.error);
+    return 2;
   }
+  console.error(`lab: kernelspec gatelab-deno -> ${Deno.execPath()} (${kernel.dir})`);
+  const jupyterDir = await writeProjectKernelSpec();
+  const root = Deno.uid() === 0;
+  if (root) console.error("lab: running as root, so JupyterLab is started with --allow-root");
   const lab = labInvocation(
     PROJECT_ROOT,
     jupyterDir,
-    options,
+    { ...options, root },
     Deno.env.get("JUPYTER_PATH"),
   );
-  console.error(`lab: starting JupyterLab on notebooks/ (stop it with Ctrl-C twice)`);
-  // Ctrl-C reaches JupyterLab too (same process group); wait for it to stop.
-  const ignore = () => {};
-  Deno.addSignalListener("SIGINT", ignore);
+  console.error(`lab: starting JupyterLab on notebooks/ (stop it with Ctrl-C)`);
+  return await runUntilStopped(lab);
+}
+
+/**
+ * Starts JupyterLab and waits for it. SIGINT and SIGTERM are passed on as
+ * SIGTERM, on which Jupyter shuts its kernels down (they run in sessions of
+ * their own, so only Jupyter can stop them) and exits; a stop asked for is
+ * exit 0. JupyterLab exiting on its own with a failure (a port in use, an
+ * unknown option after `--`) is exit 2, its own message printed above.
+ */
+async function runUntilStopped(lab: Invocation): Promise<number> {
+  const child = new Deno.Command(lab.command, {
+    args: [...lab.args],
+    env: { ...lab.env },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  let stopped: string | null = null;
+  const listeners = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const listener = () => {
+      if (stopped === null) console.error(`lab: ${signal}: stopping JupyterLab and its kernels`);
+      stopped = signal;
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // It has already exited.
+      }
+    };
+    Deno.addSignalListener(signal, listener);
+    return [signal, listener] as const;
+  });
   try {
-    return await runPython(lab.args, lab.env);
+    const status = await child.status;
+    if (stopped !== null || status.success) return 0;
+    console.error(
+      `usage_error  jupyterlab  JupyterLab exited with ${
+        status.signal ?? status.code
+      } (its message is above); see deno task lab --help`,
+    );
+    return 2;
   } finally {
-    Deno.removeSignalListener("SIGINT", ignore);
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
   }
 }
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import {
   type HistoryJson,
   HistorySchema,

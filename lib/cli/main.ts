@@ -10,6 +10,7 @@
 
 import { nearestOption, UsageError } from "./args.ts";
 import { PathError } from "../core/path_error.ts";
+import { codeVersion, GATELAB_VERSION } from "../core/meta.ts";
 
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
 
@@ -58,7 +59,8 @@ function usage(): string {
     "",
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     "",
-    "Run `deno task gate <command> --help` for a command's options.",
+    "Run `deno task gate <command> --help` for a command's options;",
+    "`deno task gate --version` prints the version.",
   ].join("\n");
 }
 
@@ -68,6 +70,11 @@ export async function main(args: string[]): Promise<number> {
   if (name === undefined || name === "--help" || name === "-h") {
     console.log(usage());
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version") {
+    // The release, then the code version every output records in generator.version.
+    console.log(`gatelab ${GATELAB_VERSION}\ncode ${codeVersion()} (generator.version of outputs)`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {

@@ -5,15 +5,19 @@
  * `python3 scripts/run_notebooks.py` (the runner that keeps late kernel
  * messages and names syntax errors) with `--deno`, `--jupyter-path` and
  * `--cwd` (the caller's directory, `INIT_CWD` under `deno task`) added; all
- * other arguments pass through: `[--notebook NAME]... [-p NAME JSON]...
- * [--out DIR]` (docs/notebooks.md).
+ * other arguments pass through: `[--notebook NAME]... [-p NAME VALUE]...
+ * [-r NAME VALUE]... [--out DIR]` (docs/notebooks.md). papermill's
+ * `-y YAML` and `-f FILE.yaml` are read here (YAML 1.2, the `yaml` package)
+ * and handed to the runner as `-p NAME JSON` pairs placed before the
+ * others, so `-p` and `-r` override them, as in papermill.
  *
  * Permissions: read, write only `.jupyter/`, run only `python3`, the
  * environment variable `INIT_CWD`.
  *
  * @module
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { parse as parseYaml } from "npm:yaml@2.9.1";
 import { PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
 import { runPython } from "./python.ts";
 
@@ -47,6 +51,79 @@ export function runnerArgs(
 }
 
 /**
+ * papermill's `-y YAML` / `--parameters_yaml YAML` and `-f FILE` /
+ * `--parameters_file FILE` (a YAML mapping of parameter names to values)
+ * as `-p NAME JSON` pairs, files first, then the YAML strings, then every
+ * other argument in its order (later values win, so `-p` overrides them).
+ *
+ * @param args The task's arguments.
+ * @param cwd The directory a relative FILE is read from.
+ * @returns The runner's arguments, or one usage error line per mistake.
+ *
+ * @example
+ * ```ts
+ * import { yamlParameters } from "./notebooks.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(yamlParameters(["-y", "METRIC: r_success\nGATES: [a, b]", "-p", "DRAWS", "50"], "/"),
+ *   ["-p", "METRIC", '"r_success"', "-p", "GATES", '["a","b"]', "-p", "DRAWS", "50"]);
+ * deepEqual(yamlParameters(["-y", "[1, 2]"], "/"),
+ *   { errors: ["usage_error  -y  expected a YAML mapping of parameter names to values, got an array"] });
+ * ```
+ */
+export function yamlParameters(
+  args: readonly string[],
+  cwd: string,
+): string[] | { readonly errors: readonly string[] } {
+  const files: string[] = [], texts: string[] = [], rest: string[] = [], errors: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const file = arg === "-f" || arg === "--parameters_file";
+    if (file || arg === "-y" || arg === "--parameters_yaml") {
+      const value = args[i + 1];
+      if (value === undefined) errors.push(`usage_error  ${arg}  needs a value`);
+      else (file ? files : texts).push(value);
+      i++;
+    } else rest.push(arg);
+  }
+  const pairs: string[] = [];
+  const add = (where: string, text: string) => {
+    let value: unknown;
+    try {
+      value = parseYaml(text);
+    } catch (error) {
+      errors.push(
+        `usage_error  ${where}  not YAML: ${
+          (error as Error).message.split("\n")[0]!.replace(/:$/, "")
+        }`,
+      );
+      return;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      const got = Array.isArray(value) ? "an array" : value === null ? "nothing" : typeof value;
+      errors.push(
+        `usage_error  ${where}  expected a YAML mapping of parameter names to values, got ${got}`,
+      );
+      return;
+    }
+    for (const [name, v] of Object.entries(value)) pairs.push("-p", name, JSON.stringify(v));
+  };
+  for (const f of files) {
+    let text;
+    try {
+      text = Deno.readTextFileSync(resolve(cwd, f));
+    } catch (error) {
+      errors.push(
+        `usage_error  -f ${f}  cannot read the parameters file (${(error as Error).name})`,
+      );
+      continue;
+    }
+    add(`-f ${f}`, text);
+  }
+  for (const t of texts) add("-y", t);
+  return errors.length > 0 ? { errors } : [...pairs, ...rest];
+}
+
+/**
  * Runs `deno task notebooks`.
  *
  * @param args Command-line arguments (passed to the runner).
@@ -57,11 +134,16 @@ export async function run(
   args: readonly string[],
   options: { readonly quiet?: boolean } = {},
 ): Promise<number> {
-  const jupyterDir = await writeProjectKernelSpec();
   const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  const expanded = yamlParameters(args, cwd);
+  if (!Array.isArray(expanded)) {
+    for (const line of (expanded as { errors: string[] }).errors) console.error(line);
+    return 2;
+  }
+  const jupyterDir = await writeProjectKernelSpec();
   try {
     return await runPython(
-      runnerArgs(PROJECT_ROOT, args, { deno: Deno.execPath(), jupyterDir, cwd }),
+      runnerArgs(PROJECT_ROOT, expanded, { deno: Deno.execPath(), jupyterDir, cwd }),
       {},
       options.quiet ? "null" : "inherit",
     );

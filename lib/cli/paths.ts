@@ -31,6 +31,68 @@ async function lstatOrNull(p: GivenPath): Promise<Deno.FileInfo | null> {
 }
 
 /**
+ * A gate directory: an input directory, and when it holds no `gate.json`
+ * but directories below it do (a checkpoint folder), the user meant one of
+ * them: `did you mean ckpt-a/gate-a?` when there is one, the list when
+ * there are several. A directory with neither is left to validation, which
+ * names each missing file.
+ *
+ * @throws {UsageError} `ckpt-a holds no gate.json; did you mean ckpt-a/gate-a?`.
+ *
+ * @example
+ * ```ts
+ * import { gateDir } from "./paths.ts";
+ * import { rejects } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/gate-a`);
+ * await Deno.writeTextFile(`${dir}/gate-a/gate.json`, "{}");
+ * await rejects(gateDir({ label: "gate directory", path: dir }), /holds no gate\.json; did you mean .*\/gate-a\?$/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function gateDir(p: GivenPath): Promise<void> {
+  await inputDir(p, "a gate directory (the directory holding gate.json)");
+  await suggestGateDir(p);
+}
+
+/**
+ * The "did you mean" part of {@linkcode gateDir} alone: refuses a directory
+ * that holds no `gate.json` but gate directories below it; anything else
+ * (also a path that does not exist) is left to validation.
+ *
+ * @throws {UsageError} `ckpt-a holds no gate.json; did you mean ckpt-a/gate-a?`.
+ */
+export async function suggestGateDir(p: GivenPath): Promise<void> {
+  const exists = async (path: string) => {
+    try {
+      await Deno.stat(path);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (await exists(join(p.path, "gate.json"))) return;
+  const gates: string[] = [];
+  try {
+    for await (const e of Deno.readDir(p.path)) {
+      if (e.isDirectory && await exists(join(p.path, e.name, "gate.json"))) gates.push(e.name);
+    }
+  } catch {
+    return; // unreadable: validation says so
+  }
+  if (gates.length === 0) return;
+  gates.sort();
+  const under = (name: string) => join(p.path, name);
+  throw new UsageError(
+    gates.length === 1
+      ? `${shown(p)} holds no gate.json; did you mean ${under(gates[0]!)}?`
+      : `${shown(p)} holds no gate.json; it holds ${gates.length} gate directories: ${
+        gates.map(under).join(", ")
+      } (give one, or several rounds sharing one bare run)`,
+  );
+}
+
+/**
  * An input directory: must exist and be a directory.
  *
  * @param what What it should be, for the message: "a gate directory".

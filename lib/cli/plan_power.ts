@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { IssueList } from "../core/issue.ts";

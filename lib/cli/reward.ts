@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { RecipeComparisonSchema, RewardsMetaSchema } from "../contract/outputs/mod.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import type { Issue } from "../core/issue.ts";

@@ -13,6 +13,7 @@ import { GatelabError } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { validateGates } from "../validate/validate_gates.ts";
+import { validationReport } from "../validate/report.ts";
 import { figureFiles } from "../figures/figure_files.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { maskedLines } from "../sequential/masked_lines.ts";
@@ -21,6 +22,7 @@ import { sequentialAnalysis } from "../sequential/sequential.ts";
 import { sequentialTables } from "../sequential/tables.ts";
 import { funnelFigure, selectionFigure } from "../sequential/figures.ts";
 import { refuse } from "./refuse.ts";
+import { suggestGateDir } from "./paths.ts";
 
 const ORDERS: readonly SequentialOrder[] = ["run", "task", "random"];
 
@@ -78,10 +80,12 @@ export async function run(args: string[]): Promise<number> {
   const every = intOption("every", values.every, 1, { min: 1 });
   const quiet = { quiet: values.quiet };
 
+  for (const path of positionals) await suggestGateDir({ label: "gate directory", path });
   const validation = await validateGates(positionals);
   const inputs = validation.inputs;
   if (!validation.ok || validation.dataset === null) {
-    return await refuse(out, validationDocument(validation.issues, command, inputs), quiet);
+    // Its own report: counts include the issues past the per-code cap.
+    return await refuse(out, { ...validationReport(validation, command), ok: false }, quiet);
   }
   const dataset = validation.dataset;
   if (dataset.n < dataset.k + 2) {

@@ -9,7 +9,7 @@
  * @module
  */
 import { intOption, parseCommand } from "./args.ts";
-import { cacheOption, inputDir, outputDir } from "./paths.ts";
+import { cacheOption, gateDir, outputDir } from "./paths.ts";
 import { formatIssue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -46,7 +46,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals, command } = cli;
   const cap = intOption("cap", values.cap, 50, { min: 1 });
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
-  for (const g of gates) await inputDir(g, "a gate directory (the directory holding gate.json)");
+  for (const g of gates) await gateDir(g);
   const cache = cacheOption(values.cache);
   await outputDir({ label: "--out", path: values.out }, [...gates, ...cache.inputs]);
   await cache.check();

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /**
  * Schema of one `assignments.jsonl` line: the planned mask of one episode,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /** Schema of one version of a slot: one 0/1 design column. */
 export const SlotVersionSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /**
  * Schema of a run's `manifest.json` (docs/FORMAT.md section 1). Unknown

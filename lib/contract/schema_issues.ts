@@ -1,5 +1,7 @@
 import type { Issue } from "../core/issue.ts";
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
+import { plainMessage } from "./plain_issue.ts";
+import { fieldPurpose } from "./purposes.ts";
 
 /** Where a value came from, for {@linkcode parseWithSchema}. */
 export interface SchemaSource {
@@ -11,7 +13,9 @@ export interface SchemaSource {
 
 /**
  * Parses a value with a zod schema and turns every zod issue into a
- * `schema_error` {@linkcode Issue} carrying file, line and dotted field path.
+ * `schema_error` {@linkcode Issue} carrying file, line and dotted field path,
+ * its message in plain words ({@linkcode plainMessage}); a missing field of
+ * the data contract says what it is for (lib/contract/purposes.ts).
  *
  * @param schema The zod schema.
  * @param value The parsed JSON value.
@@ -21,10 +25,11 @@ export interface SchemaSource {
  * @example
  * ```ts
  * import { parseWithSchema } from "./schema_issues.ts";
- * import { z } from "zod";
+ * import { z } from "npm:zod@4.6.7";
  * import { deepEqual } from "node:assert/strict";
  * const r = parseWithSchema(z.object({ a: z.object({ b: z.number() }) }), { a: { b: "x" } }, { file: "f.jsonl", line: 7 });
- * deepEqual(r.ok ? null : [r.issues[0]!.code, r.issues[0]!.line, r.issues[0]!.path], ["schema_error", 7, "a.b"]);
+ * deepEqual(r.ok ? null : [r.issues[0]!.code, r.issues[0]!.line, r.issues[0]!.path, r.issues[0]!.message],
+ *   ["schema_error", 7, "a.b", 'must be a number; got "x"']);
  * ```
  */
 export function parseWithSchema<T>(
@@ -36,7 +41,8 @@ export function parseWithSchema<T>(
   if (parsed.success) return { ok: true, value: parsed.data };
   const issues = parsed.error.issues.map((zi): Issue => {
     const path = zi.path.map(String).join(".");
-    const base = { code: "schema_error" as const, message: zi.message, file: source.file, path };
+    const message = plainMessage(zi, value, fieldPurpose(schema, zi.path));
+    const base = { code: "schema_error" as const, message, file: source.file, path };
     return source.line === undefined ? base : { ...base, line: source.line };
   });
   return { ok: false, issues };

@@ -153,6 +153,46 @@ export class IssueList {
     for (const issue of issues) this.add(issue);
   }
 
+  /**
+   * Records another list's result: its listed issues and its counts per
+   * code, which include the issues past that list's cap. Its summary issues
+   * ("N more CODE issues not listed") are not re-recorded as issues, so the
+   * counts stay the reported ones instead of the listed ones.
+   *
+   * @example
+   * ```ts
+   * import { IssueList } from "./issue.ts";
+   * import { deepEqual } from "node:assert/strict";
+   * const first = new IssueList({ capPerCode: 2 });
+   * for (let i = 1; i <= 5; i++) first.add({ code: "parse_error", message: "bad JSON", line: i });
+   * const merged = new IssueList({ capPerCode: 2 });
+   * merged.addReport({ issues: first.toArray(), counts: first.counts() });
+   * deepEqual(merged.counts(), { parse_error: 5 });
+   * deepEqual(merged.toArray().at(-1)!.message, "3 more parse_error issues not listed");
+   * ```
+   */
+  addReport(report: {
+    readonly issues: readonly Issue[];
+    readonly counts: Readonly<Record<string, number>>;
+  }): void {
+    const listed = new Map<IssueCode, number>();
+    for (const issue of report.issues) {
+      const summary = issue.file === undefined && issue.line === undefined &&
+        issue.path === undefined && issue.episode === undefined &&
+        new RegExp(`^\\d+ more ${issue.code} issues not listed$`).test(issue.message);
+      if (summary) {
+        if (issue.severity !== "warning") this.#errorCodes.add(issue.code);
+        continue;
+      }
+      this.add(issue);
+      listed.set(issue.code, (listed.get(issue.code) ?? 0) + 1);
+    }
+    for (const [code, n] of Object.entries(report.counts) as [IssueCode, number][]) {
+      const unlisted = n - (listed.get(code) ?? 0);
+      if (unlisted > 0) this.#perCode.set(code, (this.#perCode.get(code) ?? 0) + unlisted);
+    }
+  }
+
   /** Total number of issues seen, including those past the cap. */
   get count(): number {
     let n = 0;
@@ -208,8 +248,8 @@ export class IssueList {
  * import { formatIssue } from "./issue.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(
- *   formatIssue({ code: "schema_error", message: "expected number", file: "t.jsonl", line: 3, path: "reward" }),
- *   "schema_error  t.jsonl:3 reward  expected number",
+ *   formatIssue({ code: "schema_error", message: "must be a number; got null", file: "t.jsonl", line: 3, path: "reward" }),
+ *   "schema_error  t.jsonl:3 reward  must be a number; got null",
  * );
  * ```
  */

@@ -26,7 +26,10 @@ export interface StderrProgressOptions {
 /**
  * A progress callback that writes `label done/total (pct%)` to stderr: in
  * place on a terminal, otherwise one line per tenth of the work, and always
- * a final line when done.
+ * a final line when done. Silent when the environment variable
+ * `GATELAB_NO_PROGRESS` is `1` and may be read (the test task sets it, so a
+ * test run prints no progress between the test names); an explicit `write`
+ * always writes.
  *
  * @example
  * ```ts
@@ -43,6 +46,7 @@ export function stderrProgress(
   label: string,
   options: StderrProgressOptions = {},
 ): ProgressCallback {
+  if (options.write === undefined && progressOff()) return () => {};
   const encoder = new TextEncoder();
   const write = options.write ?? ((text: string) => Deno.stderr.writeSync(encoder.encode(text)));
   const terminal = options.terminal ?? Deno.stderr.isTerminal();
@@ -66,4 +70,10 @@ export function stderrProgress(
       write(text + "\n");
     }
   };
+}
+
+/** Whether GATELAB_NO_PROGRESS=1 is set and readable (never prompts). */
+function progressOff(): boolean {
+  const state = Deno.permissions.querySync({ name: "env", variable: "GATELAB_NO_PROGRESS" }).state;
+  return state === "granted" && Deno.env.get("GATELAB_NO_PROGRESS") === "1";
 }

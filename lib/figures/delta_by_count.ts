@@ -4,9 +4,9 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "./render.ts";
-import { mean as ssMean } from "simple-statistics";
+import { mean as ssMean } from "npm:simple-statistics@7.12.1";
 
 /** One episode: how many versions its mask had present, and its delta. */
 export interface DeltaPoint {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "./render.ts";
 
 /** One estimate with its interval; `group` names the panel (e.g. the metric). */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "./render.ts";
 
 /** One version's position on validation and on held-out data. */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import { parseHTML } from "linkedom";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
+import { parseHTML } from "npm:linkedom@0.18.15";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const TITLE_HEIGHT = 26;

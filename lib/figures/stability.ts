@@ -5,7 +5,7 @@
  * @module
  */
 import { formatRate } from "../report/format.ts";
-import * as Plot from "@observablehq/plot";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "./render.ts";
 
 /** One version's selection frequency in [0, 1]. */

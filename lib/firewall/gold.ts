@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 const oneOrMany = z.union([z.string(), z.array(z.string())]).optional();
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import {
   type ContributionsJson,
   ContributionsSchema,
@@ -14,7 +14,7 @@ import {
   type SelectionJson,
   SelectionSchema,
 } from "../contract/outputs/mod.ts";
-import { GatelabError, type Issue } from "../core/issue.ts";
+import { GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { normalQuantile } from "../math/normal.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { resolveBareDir } from "../load/bare_dir.ts";
@@ -37,7 +37,10 @@ export interface ReadHistoryStepsOptions {
 /** What was read: the steps (when every input could be used), issues, and the inputs. */
 export interface ReadHistorySteps {
   readonly steps: HistoryStep[];
+  /** The issues, at most 50 listed per code with a summary of the rest (as validation lists them). */
   readonly issues: Issue[];
+  /** Issues per code, including those past the cap. */
+  readonly counts: Record<string, number>;
   readonly inputs: { readonly dir: string; readonly kind: "analysis" | "gate" }[];
 }
 
@@ -226,6 +229,8 @@ export async function readHistorySteps(
   options: ReadHistoryStepsOptions = {},
 ): Promise<ReadHistorySteps> {
   const issues: Issue[] = [];
+  // Validations' own results: their issues are capped per code, their counts are not.
+  const validations: { readonly issues: readonly Issue[]; counts: Record<string, number> }[] = [];
   const inputs: ReadHistorySteps["inputs"][number][] = [];
   type Group = { kind: "analysis"; dir: string } | { kind: "gates"; dirs: string[]; bare: string };
   const groups: Group[] = [];
@@ -292,7 +297,7 @@ export async function readHistorySteps(
       ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     });
     if (!validation.ok || validation.dataset === null) {
-      issues.push(...validation.issues);
+      validations.push(validation);
       continue;
     }
     try {
@@ -312,5 +317,8 @@ export async function readHistorySteps(
       else throw error;
     }
   }
-  return { steps, issues, inputs };
+  const list = new IssueList();
+  list.addAll(issues);
+  for (const v of validations) list.addReport(v);
+  return { steps, issues: list.toArray(), counts: list.counts(), inputs };
 }

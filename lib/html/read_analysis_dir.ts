@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import { type Issue, type Result, sha256Hex } from "../core/mod.ts";
 import {
   checkOutput,

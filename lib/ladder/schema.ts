@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex sha256");
 

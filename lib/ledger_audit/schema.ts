@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /** Results a validated candidate can have (selection.json statuses, plus `retired`). */
 export const VALIDATION_RESULTS = [

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { Issue } from "../core/issue.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
@@ -38,7 +38,7 @@ export interface JsonlRecords<T> {
  * @example
  * ```ts
  * import { readJsonlRecords } from "./read_jsonl.ts";
- * import { z } from "zod";
+ * import { z } from "npm:zod@4.6.7";
  * import { deepEqual } from "node:assert/strict";
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, '{"a":1}\n\n{"a":"x"}\nnot json\n');

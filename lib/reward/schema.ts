@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /** One judged step of a trajectory. `verdict: null` counts as absent. */
 export const stepSchema = z.looseObject({

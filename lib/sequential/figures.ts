@@ -5,7 +5,7 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
+import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "../figures/render.ts";
 import type { SequentialDocument } from "./sequential.ts";
 

@@ -11,14 +11,14 @@ import type { SqlColumnKind, SqlTableData } from "./sql_schema.ts";
  * @example
  * ```ts
  * import { arrowIpcStream } from "./arrow_ipc.ts";
- * import { tableFromIPC } from "apache-arrow";
+ * import { tableFromIPC } from "npm:apache-arrow@17.0.0";
  * import { deepEqual } from "node:assert/strict";
  * const bytes = await arrowIpcStream({ rows: 2, columns: [{ name: "x", kind: "i32", values: [1, null] }] });
  * deepEqual([...tableFromIPC(bytes).getChild("x")!], [1, null]);
  * ```
  */
 export async function arrowIpcStream(table: SqlTableData): Promise<Uint8Array> {
-  const arrow = await import("apache-arrow");
+  const arrow = await import("npm:apache-arrow@17.0.0");
   // deno-lint-ignore no-explicit-any
   const types: Record<SqlColumnKind, () => any> = {
     str: () => new arrow.Utf8(),

@@ -53,16 +53,16 @@ export interface DuckDb {
  * ```
  */
 export async function openDuckDb(): Promise<DuckDb> {
-  const duckdb = await import("@duckdb/duckdb-wasm/blocking");
+  const duckdb = await import("npm:@duckdb/duckdb-wasm@1.32.0/blocking");
   const file = (p: string) => fileURLToPath(import.meta.resolve(p));
   const bundles = {
     mvp: {
-      mainModule: file("@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm"),
-      mainWorker: file("@duckdb/duckdb-wasm/dist/duckdb-node-mvp.worker.cjs"),
+      mainModule: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-mvp.wasm"),
+      mainWorker: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-node-mvp.worker.cjs"),
     },
     eh: {
-      mainModule: file("@duckdb/duckdb-wasm/dist/duckdb-eh.wasm"),
-      mainWorker: file("@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs"),
+      mainModule: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-eh.wasm"),
+      mainWorker: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-node-eh.worker.cjs"),
     },
   };
   const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);

@@ -38,7 +38,7 @@ export function defuseFormula(text: string): string {
  * ```ts
  * import { toCsv } from "./format.ts";
  * import { fromArrowTable } from "./query_result.ts";
- * import { tableFromArrays } from "apache-arrow";
+ * import { tableFromArrays } from "npm:apache-arrow@17.0.0";
  * import { deepEqual } from "node:assert/strict";
  * const r = fromArrowTable(tableFromArrays({ x: Float64Array.from([-0.5, NaN]), s: ["a,b", "=HYPERLINK(\"x\")"] }));
  * deepEqual(toCsv(r), 'x,s\n-0.5,"a,b"\n,"\'=HYPERLINK(""x"")"\n');
@@ -63,7 +63,7 @@ export function toCsv(result: QueryResult): string {
  * ```ts
  * import { toTextTable } from "./format.ts";
  * import { fromArrowTable } from "./query_result.ts";
- * import { tableFromArrays } from "apache-arrow";
+ * import { tableFromArrays } from "npm:apache-arrow@17.0.0";
  * import { deepEqual } from "node:assert/strict";
  * const r = fromArrowTable(tableFromArrays({ arm: ["bare", "masked"], n: Int32Array.from([400, 7]) }));
  * deepEqual(toTextTable(r), "arm       n\n------  ---\nbare    400\nmasked    7\n(2 rows)\n");

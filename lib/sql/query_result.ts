@@ -77,7 +77,7 @@ function decimalToNumber(value: unknown, scale: number): number {
  * @example
  * ```ts
  * import { fromArrowTable } from "./query_result.ts";
- * import { tableFromArrays } from "apache-arrow";
+ * import { tableFromArrays } from "npm:apache-arrow@17.0.0";
  * import { deepEqual } from "node:assert/strict";
  * const r = fromArrowTable(tableFromArrays({ x: Float64Array.from([1.5]), n: Int32Array.from([2]), s: ["a"] }));
  * deepEqual([r.names, r.types, r.rows()], [["x", "n", "s"], ["Float64", "Int32", "Dictionary<Int32, Utf8>"], [{ x: 1.5, n: 2, s: "a" }]]);

@@ -6,7 +6,7 @@
  */
 import { lowerQuantileSorted } from "../math/quantile.ts";
 import type { AttemptRecord } from "./schema.ts";
-import { mean as ssMean } from "simple-statistics";
+import { mean as ssMean } from "npm:simple-statistics@7.12.1";
 
 /** Resource use of one arm (or of all arms). */
 export interface ArmCost {

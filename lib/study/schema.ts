@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { DEFAULTS } from "../core/defaults.ts";
 
 /** `study.json`: comparisons (a, b) meaning a - b, and the bootstrap plan. */

@@ -1,5 +1,5 @@
 import { generatorMeta } from "../core/meta.ts";
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import type { StudySchema } from "../contract/outputs/mod.ts";
 import { QUANTILE_RULE } from "../math/quantile.ts";
 import type { StudyAnalysis } from "./analyze.ts";

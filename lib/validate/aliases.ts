@@ -7,7 +7,7 @@
  * @module
  */
 
-import { Matrix, solve } from "ml-matrix";
+import { Matrix, solve } from "npm:ml-matrix@6.15.1";
 
 /** One linear relation among design columns: `column` = sum of coefficient x term, every row. */
 export interface ColumnAlias {

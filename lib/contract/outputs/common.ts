@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /** A readonly array schema. */
 export const list = <T extends z.ZodType>(item: T) => z.array(item).readonly();

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { GeneratorSchema, list, numOrNull, pair, RunRefSchema } from "./common.ts";
 
 /** One compared quantity: arm means, difference and paired-bootstrap intervals. */

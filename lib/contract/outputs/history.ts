@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { GeneratorSchema, IssueSchema, list, numOrNull, pair } from "./common.ts";
 
 const role = z.enum(["current", "add", "old", "new"]);

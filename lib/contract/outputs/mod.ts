@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import { ContributionsSchema } from "./contributions.ts";
 import { SelectionSchema } from "./selection.ts";
 import { DiagnosticsSchema } from "./diagnostics.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { EstimatorSchema, GeneratorSchema, list, numOrNull } from "./common.ts";
 
 const MdeRowSchema = z.object({ se_beta: z.number(), mde_80: z.number() });

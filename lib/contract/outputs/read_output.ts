@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { z } from "zod";
+import { plainMessage } from "../plain_issue.ts";
+import type { z } from "npm:zod@4.6.7";
 import type { Issue } from "../../core/issue.ts";
 
 /**
@@ -40,7 +41,7 @@ export function checkOutput<S extends z.ZodType>(
     ok: false,
     issues: parsed.error.issues.map((zi): Issue => ({
       code: "output_schema_mismatch",
-      message: `does not match the gatelab output schema of this file: ${zi.message}`,
+      message: `does not match the gatelab output schema of this file: ${plainMessage(zi, value)}`,
       file,
       path: zi.path.map(String).join("."),
     })),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { GeneratorSchema, list, numOrNull } from "./common.ts";
 
 /** One decision of selection.json. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { GeneratorSchema, IssueSchema, list, numOrNull, opaque, pair } from "./common.ts";
 
 /** A training seed as the study's slots name it (a number or a string). */

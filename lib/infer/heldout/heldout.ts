@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { plainMessage } from "../../contract/plain_issue.ts";
 import { type Issue } from "../../core/issue.ts";
 import { HeldoutPlanSchema } from "../../contract/outputs/heldout.ts";
 import { createPrng } from "../../math/prng.ts";
@@ -27,7 +28,7 @@ import { compileSelection } from "../../select/select.ts";
 import { type PointFit, pointFit } from "../../fit/point.ts";
 import { SELECTION_RULE } from "../../select/selection_rule.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
-import { mean as ssMean, sampleStandardDeviation } from "simple-statistics";
+import { mean as ssMean, sampleStandardDeviation } from "npm:simple-statistics@7.12.1";
 import { DEFAULTS } from "../../core/defaults.ts";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
@@ -76,7 +77,7 @@ export function parseHeldoutPlan(value: unknown, file = "plan.json"): Result<Hel
         code: "plan_invalid",
         file,
         path: zi.path.map(String).join("."),
-        message: zi.message,
+        message: plainMessage(zi, value),
       })),
     };
   }
