@@ -23,7 +23,8 @@ export const TOOL_HINTS: Readonly<Record<string, string>> = {
   python3: "the notebook tests; install Python 3 (python.org or your package manager)",
   mkfifo: "the FIFO input test; part of coreutils",
   sh: "the installed-command test; any POSIX shell",
-  mount: "the fault-injection tests (tmpfs, read-only bind mounts; run as root); part of util-linux",
+  mount:
+    "the fault-injection tests (tmpfs, read-only bind mounts; run as root); part of util-linux",
   umount: "the fault-injection tests; part of util-linux",
   deno: "the CLI subprocess tests; npm install -g deno, or run the tasks through npx deno",
 };
