@@ -123,7 +123,13 @@ export async function run(args: string[]): Promise<number> {
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
-  for (const w of validation.warnings ?? []) console.error(formatIssue(w));
+  // Unrecorded fields (an import) are summarised in one line below; other warnings one per line.
+  const unverifiable = (validation.warnings ?? []).filter((w) =>
+    w.code === "provenance_unrecorded"
+  );
+  for (const w of validation.warnings ?? []) {
+    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
+  }
   const refuse = async (issues: readonly Issue[]): Promise<number> => {
     const list = new IssueList();
     list.addAll(issues);
@@ -330,6 +336,7 @@ export async function run(args: string[]): Promise<number> {
       );
     }
   }
+  if (unverifiable.length > 0) console.log(unverifiableLine(unverifiable, out));
   console.log(
     `ok: ${dataset.gates.length} gate(s), ${dataset.n} pairs, ${dataset.k} columns; selected ${selection.selected.length}/${selection.budget_k}` +
       `${selection.exploratory ? " (exploratory budget)" : ""}: ${
@@ -363,4 +370,15 @@ function exploratoryCodes(value: string | undefined): IssueCode[] {
     );
   }
   return [...new Set(codes)] as IssueCode[];
+}
+
+/**
+ * The one line about checks that could not be made (fields an import did
+ * not record): how many, which fields, where the list is.
+ */
+export function unverifiableLine(warnings: readonly Issue[], out: string): string {
+  const fields = warnings.map((w) => w.path ?? "?");
+  const shown = fields.slice(0, 4).join(", ") + (fields.length > 4 ? ", ..." : "");
+  return `unverifiable: ${warnings.length} check(s) not made, fields not recorded (${shown}); ` +
+    `listed as provenance_unrecorded warnings in ${out}/validation.json`;
 }

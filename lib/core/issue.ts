@@ -55,6 +55,8 @@ export const EXTENSION_CODES = [
   // strict input reading and the run cache
   "reward_out_of_range",
   "cache_corrupt",
+  // a warning: a check that could not be made because a field was not recorded (gate import)
+  "provenance_unrecorded",
   // gate ladder (docs/FORMAT.md, Extensions: ladder gates)
   "arm_unknown",
   "unit_unpaired",
