@@ -44,6 +44,19 @@ export interface ImportBuild {
   readonly defaults: readonly { field: string; value: unknown; why: string }[];
 }
 
+const CONTRACT_TRACE_KEYS = new Set([
+  "split",
+  "task_id",
+  "sample_id",
+  "attempt",
+  "status",
+  "reward",
+  "rewards",
+  "injected",
+  "job_seed",
+  "error",
+]);
+
 interface Version {
   readonly version_id: string;
   readonly slot_id: string;
@@ -215,7 +228,6 @@ export function buildImport(
           `round "${r.round}" has rows from two checkpoints: "${first.checkpoint_id}" (${first.file} row ${first.row}) and "${r.checkpoint_id}"; one round (one gate) is one checkpoint`,
         ...at(r, mapping.columns?.checkpoint_id ?? "checkpoint_id"),
       });
-      continue;
     } else if (first.split !== r.split) {
       issues.push({
         code: "provenance_mismatch",
@@ -465,7 +477,6 @@ export function buildImport(
     };
   };
   const trace = (r: ImportRow, injected: readonly string[]) => ({
-    ...r.extra,
     split: r.split,
     task_id: r.task_id,
     sample_id: r.sample_id,
@@ -476,6 +487,8 @@ export function buildImport(
     injected,
     job_seed: r.job_seed,
     error: r.error,
+    // Unmapped columns after the contract's fields (never replacing one).
+    ...Object.fromEntries(Object.entries(r.extra).filter(([k]) => !CONTRACT_TRACE_KEYS.has(k))),
   });
 
   const files: Record<string, string> = {};
