@@ -45,14 +45,14 @@ const CASES: readonly Case[] = [
     file: "t.csv",
     text: smallCsv(2).replace("task_id", "taskid"),
     lines: [
-      /^schema_error  t\.csv task_id  required column "task_id" \(task_id\) is missing; nearest existing column: "taskid"$/,
+      /^schema_error {2}t\.csv task_id {2}required column "task_id" \(task_id\) is missing; nearest existing column: "taskid"$/,
     ],
   },
   {
     name: "a mask value that is not 0/1 (CSV row 3, header excluded)",
     file: "t.csv",
     text: smallCsv(2).replace("t1,bare,0.7,0.7,0,0,0", "t1,bare,0.7,0.7,0,2,0"),
-    lines: [/^assignment_invalid  t\.csv:3 mask:b\.v1  mask value "2" is not 0 or 1$/],
+    lines: [/^assignment_invalid {2}t\.csv:3 mask:b\.v1 {2}mask value "2" is not 0 or 1$/],
   },
   {
     name: "an injected id not among the declared versions",
@@ -61,7 +61,7 @@ const CASES: readonly Case[] = [
       rows().map((r, i) => ({ ...r, injected: i === 3 ? ["a.v1", "zz.v1"] : [] })),
     ),
     lines: [
-      /^assignment_invalid  t\.jsonl:4 injected  injected id "zz\.v1" is not among the declared versions \(a\.v1, b\.v1\)$/,
+      /^assignment_invalid {2}t\.jsonl:4 injected {2}injected id "zz\.v1" is not among the declared versions \(a\.v1, b\.v1\)$/,
     ],
   },
   {
@@ -79,7 +79,7 @@ const CASES: readonly Case[] = [
       versions: { "a.v1": { role: "old" }, "a.v2": { role: "new" }, "b.v1": {} },
     },
     lines: [
-      /^assignment_invalid  t\.jsonl:6 mask:a\.v2  two versions of slot "a" in one row \(a\.v1 and a\.v2\)/,
+      /^assignment_invalid {2}t\.jsonl:6 mask:a\.v2 {2}two versions of slot "a" in one row \(a\.v1 and a\.v2\)/,
     ],
   },
   {
@@ -87,7 +87,7 @@ const CASES: readonly Case[] = [
     file: "t.jsonl",
     text: jsonl(rows().filter((_, i) => i !== 2)),
     lines: [
-      /^coverage_incomplete  t\.jsonl:3 task_id  masked row has no bare partner: no bare row for episode val\/t1\/0$/,
+      /^coverage_incomplete {2}t\.jsonl:3 task_id {2}masked row has no bare partner: no bare row for episode val\/t1\/0$/,
     ],
   },
   {
@@ -95,7 +95,7 @@ const CASES: readonly Case[] = [
     file: "t.jsonl",
     text: jsonl(rows().filter((_, i) => i !== 5)),
     lines: [
-      /^coverage_incomplete  t\.jsonl:5 task_id  bare row has no masked partner in round "\(default round\)": no masked row for episode val\/t2\/0$/,
+      /^coverage_incomplete {2}t\.jsonl:5 task_id {2}bare row has no masked partner in round "\(default round\)": no masked row for episode val\/t2\/0$/,
     ],
   },
   {
@@ -103,7 +103,7 @@ const CASES: readonly Case[] = [
     file: "t.jsonl",
     text: jsonl([...rows(), { ...rows()[1]!, reward: 0.9 }]),
     lines: [
-      /^duplicate_completed  t\.jsonl:9  a second completed row for episode val\/t0\/0 \(first: t\.jsonl row 2\)/,
+      /^duplicate_completed {2}t\.jsonl:9 {2}a second completed row for episode val\/t0\/0 \(first: t\.jsonl row 2\)/,
     ],
   },
   {
@@ -114,8 +114,8 @@ const CASES: readonly Case[] = [
       "t1,bare,inf,0.7,",
     ),
     lines: [
-      /^reward_incomplete  t\.csv:1 reward  reward "abc" is not a finite number/,
-      /^reward_incomplete  t\.csv:3 reward  reward "inf" is not a finite number/,
+      /^reward_incomplete {2}t\.csv:1 reward {2}reward "abc" is not a finite number/,
+      /^reward_incomplete {2}t\.csv:3 reward {2}reward "inf" is not a finite number/,
     ],
   },
   {
@@ -125,7 +125,7 @@ const CASES: readonly Case[] = [
       rows().map((r, i) => ({ ...r, round: "r1", checkpoint_id: i === 7 ? "ck-2" : "ck-1" })),
     ),
     lines: [
-      /^provenance_mismatch  t\.jsonl:8 checkpoint_id  round "r1" has rows from two checkpoints: "ck-1" \(t\.jsonl row 2\) and "ck-2"/,
+      /^provenance_mismatch {2}t\.jsonl:8 checkpoint_id {2}round "r1" has rows from two checkpoints: "ck-1" \(t\.jsonl row 2\) and "ck-2"/,
     ],
   },
   {
@@ -138,8 +138,8 @@ const CASES: readonly Case[] = [
       provenance: { modle: "m" },
     },
     lines: [
-      /^schema_error  mapping\.json provenance\.modle  unknown key "modle" \(did you mean model\?\)$/,
-      /^schema_error  mapping\.json colums  unknown key "colums" \(did you mean columns\?\)$/,
+      /^schema_error {2}mapping\.json provenance\.modle {2}unknown key "modle" \(did you mean model\?\)$/,
+      /^schema_error {2}mapping\.json colums {2}unknown key "colums" \(did you mean columns\?\)$/,
     ],
   },
   {
@@ -147,7 +147,7 @@ const CASES: readonly Case[] = [
     file: "t.parquet",
     text: "PAR1 this is not a parquet file",
     lines: [
-      /^parse_error  t\.parquet  cannot read as Parquet \(not a Parquet file, or truncated\)/,
+      /^parse_error {2}t\.parquet {2}cannot read as Parquet \(not a Parquet file, or truncated\)/,
     ],
   },
 ];
