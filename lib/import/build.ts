@@ -15,10 +15,22 @@ export interface BuildContext {
   readonly hasInjected: boolean;
   /** Whether the source records checkpoint ids (a column, or the mapping's constant). */
   readonly hasCheckpoint: boolean;
-  /** Provenance the source records (an inspect log's header); the mapping's constants fill the rest. */
-  readonly provenance?: Readonly<Record<string, unknown>>;
+  /**
+   * Provenance a run's source records (an inspect log's header), by arm and
+   * round (null for the bare run); the mapping's constants fill the rest.
+   */
+  readonly provenanceOf?: (
+    arm: "bare" | "masked",
+    round: string | null,
+  ) => Readonly<Record<string, unknown>> | undefined;
   /** Whether the source records the planned tasks (not only the tasks that ran). */
   readonly tasksRecorded?: boolean;
+  /**
+   * The planned tasks of the bare run, in plan order, when the source
+   * records them (an inspect log's `eval.dataset.sample_ids`); otherwise the
+   * plan is the bare rows' tasks in first-seen order.
+   */
+  readonly plannedTasks?: readonly string[];
 }
 
 /** One directory an import writes, for import.json. */
@@ -293,6 +305,10 @@ export function buildImport(
       if (!episodes.has(episodeKey(r))) episodes.set(episodeKey(r), r);
     }
     const first = list[0]!;
+    if (context.plannedTasks !== undefined && context.plannedTasks.length === tasks.length) {
+      // The recorded plan's order (the same set: the source checked it).
+      tasks.splice(0, tasks.length, ...context.plannedTasks);
+    }
     for (const t of tasks) {
       for (let s = 0; s < repeats; s++) {
         const k = episodeKey({ split: first.split, task_id: t, sample_id: s });
@@ -415,8 +431,6 @@ export function buildImport(
     list.push(file);
     unrecorded.set(field, list);
   };
-  const given = { ...mapping.provenance, ...context.provenance } as Record<string, unknown>;
-  const value = (k: string) => (given[k] === undefined ? null : given[k]);
   const components = [...context.components];
   const budgetK = mapping.budget_k ?? versions.size;
   if (mapping.budget_k === undefined) {
@@ -439,7 +453,13 @@ export function buildImport(
     runId: string,
     arm: "bare" | "masked",
     plan: BarePlan,
+    round: string | null,
   ) => {
+    const given = {
+      ...mapping.provenance,
+      ...context.provenanceOf?.(arm, round),
+    } as Record<string, unknown>;
+    const value = (k: string) => (given[k] === undefined ? null : given[k]);
     const list: string[] = [];
     const field = (path: string, v: unknown) => {
       if (v === null) list.push(path);
@@ -458,6 +478,7 @@ export function buildImport(
         version: field("provenance.reward.version", value("reward_version")),
         components,
       },
+      ...(given["inspect"] !== undefined ? { inspect: given["inspect"] } : {}),
     };
     if (!components.includes("r_strict")) list.push("rewards.r_strict");
     if (context.tasksRecorded !== true) list.push("tasks");
@@ -501,7 +522,7 @@ export function buildImport(
     bareDir.set(plan.key, dir);
     const runId = `${dirOfCkpt.get(c)}-${slug(plan.split)}-bare`;
     files[`${dir}/manifest.json`] = toJsonText(
-      manifest(`${dir}/manifest.json`, runId, "bare", plan),
+      manifest(`${dir}/manifest.json`, runId, "bare", plan, null),
     );
     files[`${dir}/traces.jsonl`] = jsonl(plan.rows.map((r) => trace(r, [])));
     runs.push({
@@ -572,7 +593,7 @@ export function buildImport(
     files[`${dir}/assignments.jsonl`] = jsonl(lines);
     const runId = `${gateId}-masked`;
     files[`${dir}/manifest.json`] = toJsonText(
-      manifest(`${dir}/manifest.json`, runId, "masked", plan),
+      manifest(`${dir}/manifest.json`, runId, "masked", plan, first.round),
     );
     files[`${dir}/traces.jsonl`] = jsonl(
       list.map((r) => {
