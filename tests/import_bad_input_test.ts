@@ -52,7 +52,7 @@ const CASES: readonly Case[] = [
     name: "a mask value that is not 0/1 (CSV row 3, header excluded)",
     file: "t.csv",
     text: smallCsv(2).replace("t1,bare,0.7,0.7,0,0,0", "t1,bare,0.7,0.7,0,2,0"),
-    lines: [/^assignment_invalid {2}t\.csv:3 mask:b\.v1 {2}mask value "2" is not 0 or 1$/],
+    lines: [/^assignment_invalid {2}t\.csv:3 mask:b\.v1 {2}mask value 2 is not 0 or 1$/],
   },
   {
     name: "an injected id not among the declared versions",

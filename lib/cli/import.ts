@@ -10,7 +10,7 @@
  */
 import { nearestOption, parseCommand, UsageError } from "./args.ts";
 import { inputFile, outputDir } from "./paths.ts";
-import { formatIssue, type Issue } from "../core/issue.ts";
+import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import { writeFilesAtomic } from "../core/atomic_write.ts";
 import { importTables, readMapping } from "../import/import_tables.ts";
 import type { ImportMapping } from "../import/mapping.ts";
@@ -61,9 +61,12 @@ async function mappingOption(
   return { ok: true, mapping: m.value, file: { file: path, sha256: m.sha256 } };
 }
 
+/** Prints the issues (at most 50 per code, then a count) and returns exit code 2. */
 function refuse(issues: readonly Issue[]): number {
-  for (const issue of issues) console.error(formatIssue(issue));
-  console.error(`not imported: ${issues.length} issue(s); nothing written`);
+  const list = new IssueList();
+  list.addAll(issues);
+  for (const issue of list.toArray()) console.error(formatIssue(issue));
+  console.error(`not imported: ${list.count} issue(s); nothing written`);
   return 2;
 }
 

@@ -77,8 +77,9 @@ interface Version {
   readonly text_sha256?: string;
 }
 
+// Keys joined by NUL, which no id holds in practice and JSON.stringify would cost per row.
 const episodeKey = (r: { split: string; task_id: string; sample_id: number }) =>
-  JSON.stringify([r.split, r.task_id, r.sample_id]);
+  `${r.split}\u0000${r.task_id}\u0000${r.sample_id}`;
 const at = (r: ImportRow, column?: string) =>
   column === undefined
     ? { file: r.file, line: r.row }
@@ -218,13 +219,13 @@ export function buildImport(
   // Checkpoints, rounds, bare runs.
   const ckptKey = (c: string | null) => c ?? "";
   const roundKey = (r: ImportRow) =>
-    JSON.stringify([r.round === null ? ckptKey(r.checkpoint_id) : null, r.round]);
+    r.round === null ? `\u0001${ckptKey(r.checkpoint_id)}` : `\u0002${r.round}`;
   const roundFirst = new Map<string, ImportRow>();
   const roundRows = new Map<string, ImportRow[]>();
   const bareRows = new Map<string, ImportRow[]>();
   for (const r of rows) {
     if (r.arm === "bare") {
-      const k = JSON.stringify([ckptKey(r.checkpoint_id), r.split]);
+      const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
       const list = bareRows.get(k) ?? [];
       list.push(r);
       bareRows.set(k, list);
@@ -338,7 +339,7 @@ export function buildImport(
   const roundPlan = new Map<string, BarePlan>();
   for (const [k, list] of roundRows) {
     const first = list[0]!;
-    const plan = plans.get(JSON.stringify([ckptKey(first.checkpoint_id), first.split]));
+    const plan = plans.get(`${ckptKey(first.checkpoint_id)}\u0000${first.split}`);
     const roundName = first.round ?? "(default round)";
     const seen = new Set<string>();
     for (const r of list) {

@@ -93,10 +93,10 @@ export async function importTables(
       let read: SourceTable | Issue | Issue[];
       if (format === "csv" || format === "tsv") {
         csv ??= await (await import("./read_csv.ts")).openCsvReader();
-        read = await csv.read(file, format);
+        read = await csv.read(file, format, textColumns(mapping));
       } else if (format === "parquet") read = await readParquetTable(file);
       else read = await readJsonlTable(file);
-      if (Array.isArray(read)) issues.push(...read);
+      if (Array.isArray(read)) { for (const i of read) issues.push(i); }
       else if ("code" in read) issues.push(read);
       else tables.push(read);
     }
@@ -110,10 +110,10 @@ export async function importTables(
   for (const table of tables) {
     const r = tableRows(table, mapping);
     if (!r.ok) {
-      issues.push(...r.issues);
+      for (const i of r.issues) issues.push(i);
       continue;
     }
-    rows.push(...r.rows);
+    for (const row of r.rows) rows.push(row);
     uses.push(r.use);
     sources.push({
       file: table.file,
@@ -150,6 +150,26 @@ export async function importTables(
       rows: rows.length,
     },
   };
+}
+
+/** Columns read as text from CSV: ids, arm, status, round, checkpoint, error, the injected list. */
+function textColumns(mapping: ImportMapping): Set<string> {
+  const fields = [
+    "task_id",
+    "split",
+    "arm",
+    "round",
+    "checkpoint_id",
+    "status",
+    "error",
+    "injected",
+  ] as const;
+  const out = new Set<string>(fields);
+  for (const f of fields) {
+    const named = mapping.columns?.[f];
+    if (named !== undefined) out.add(named);
+  }
+  return out;
 }
 
 function unique(xs: readonly string[]): string[] {

@@ -5,16 +5,26 @@ import type { SourceTable } from "./table.ts";
 /** An open duckdb-wasm database that reads CSV and TSV files. */
 export interface CsvReader {
   /** Reads one file; every cell as text (DuckDB's CSV reader with `all_varchar`). */
-  read(file: string, format: "csv" | "tsv"): Promise<SourceTable | Issue>;
+  /**
+   * Reads one file. Columns named in `text` (ids, arm, status, lists) are
+   * read as text; DuckDB's sniffer types the others over the whole file
+   * (numbers parsed by DuckDB, correctly rounded; a column with any
+   * non-numeric cell stays text).
+   */
+  read(
+    file: string,
+    format: "csv" | "tsv",
+    text?: ReadonlySet<string>,
+  ): Promise<SourceTable | Issue>;
   close(): void;
 }
 
 /**
  * Starts duckdb-wasm (about 1.5 to 3 s) for reading delimited text with
- * DuckDB's CSV reader: RFC 4180 quoting, CRLF, a header row. Every cell
- * comes back as text (`all_varchar`), so an id such as `0001` is never
- * read as the number 1 and numbers are parsed by gatelab, exactly; an
- * empty cell is `null`. The module is imported here, on call, so no other
+ * DuckDB's CSV reader: RFC 4180 quoting, CRLF, a header row. The text
+ * columns the caller names come back as text, so an id such as `0001` is
+ * never read as the number 1; the others are typed by DuckDB's sniffer
+ * over the whole file (`sample_size = -1`); an empty cell is `null`. The module is imported here, on call, so no other
  * command loads DuckDB. Extension autoloading is off (nothing is ever
  * downloaded); the file's bytes are handed to DuckDB as a registered
  * buffer, so DuckDB opens no file itself.
@@ -42,7 +52,7 @@ export async function openCsvReader(): Promise<CsvReader> {
   conn.query("SET autoinstall_known_extensions=false");
   let n = 0;
   return {
-    async read(file, format) {
+    async read(file, format, text = new Set()) {
       let bytes: Uint8Array;
       try {
         bytes = await Deno.readFile(file);
@@ -53,8 +63,17 @@ export async function openCsvReader(): Promise<CsvReader> {
       db.registerFileBuffer(name, bytes);
       try {
         const delim = format === "tsv" ? "\t" : ",";
+        const options =
+          `header = true, delim = '${delim}', quote = '"', escape = '"', auto_detect = true`;
+        const header = conn.query(
+          `select * from read_csv('${name}', all_varchar = true, ${options}) limit 0`,
+        ).schema.fields.map((f) => f.name);
+        const quoted = (x: string) => `'${x.replaceAll("'", "''")}'`;
+        const types = header.filter((c) => text.has(c)).map((c) => `${quoted(c)}: 'VARCHAR'`);
         const result = conn.query(
-          `select * from read_csv('${name}', all_varchar = true, header = true, delim = '${delim}', quote = '"', escape = '"', auto_detect = true)`,
+          `select * from read_csv('${name}', ${options}, sample_size = -1${
+            types.length > 0 ? `, types = {${types.join(", ")}}` : ""
+          })`,
         );
         const columns = result.schema.fields.map((f) => f.name);
         const data: Record<string, readonly unknown[]> = {};

@@ -25,7 +25,7 @@ export async function readJsonlTable(file: string): Promise<SourceTable | Issue[
     }
     rows.push(row);
   }, { label: file });
-  issues.push(...readIssues);
+  for (const i of readIssues) issues.push(i);
   if (issues.length > 0) return issues;
   const data: Record<string, unknown[]> = {};
   for (const c of columns) data[c] = rows.map((r) => r[c] ?? null);
