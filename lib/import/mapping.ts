@@ -139,9 +139,24 @@ export function parseMapping(
       }
       continue;
     }
-    issues.push({ code: "schema_error", message: zi.message, file, path: at.join(".") });
+    const missing = valueAt(value, at) === undefined;
+    issues.push({
+      code: "schema_error",
+      message: missing ? "is required here" : zi.message,
+      file,
+      path: at.join("."),
+    });
   }
   return { ok: false, issues };
+}
+
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, key)) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
 }
 
 /** Keys of the strict object at `path` of the mapping schema. */
