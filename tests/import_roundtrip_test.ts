@@ -141,5 +141,12 @@ Deno.test({
       validation.warnings.find((w: { path: string }) => w.path === "provenance.send_seed").message,
       /seed_mismatch cannot be detected/,
     );
+    // The import's --out stands for its gates wherever gate directories are taken.
+    const whole = await gate(t, ["analyze", "imp", "--out", "an-whole", "--bootstrap", "0"]);
+    equal(whole.code, 0, whole.stderr);
+    deepEqual(
+      JSON.parse(await Deno.readTextFile(join(t, "an-whole", "contributions.json"))).metrics,
+      JSON.parse(await Deno.readTextFile(join(t, "an", "contributions.json"))).metrics,
+    );
   },
 });

@@ -19,6 +19,7 @@ import { designChecks } from "./design_checks.ts";
 import { buildPairedDataset, type PairedDatasetInput } from "./paired_dataset.ts";
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 import { unrecordedWarnings } from "./unrecorded_checks.ts";
+import { expandImportDirs } from "../load/import_dirs.ts";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -89,7 +90,8 @@ export interface ValidateGatesOptions {
  * The dataset does not depend on `cacheDir`: a cache hit gives the same
  * runs as parsing; only `inputs[].cache` says where each run came from.
  *
- * @param gateDirs Gate directories (each with gate.json, assignments.jsonl, manifest.json, traces.jsonl).
+ * @param givenDirs Gate directories (each with gate.json, assignments.jsonl, manifest.json,
+ *   traces.jsonl); a `gate import` output directory stands for the gates its import.json lists.
  * @param options Cap per code, dimension cap, progress, run cache directory.
  * @returns Issues, counts, inputs with hashes and cache status, and the dataset when clean.
  *
@@ -112,9 +114,11 @@ export interface ValidateGatesOptions {
  * ```
  */
 export async function validateGates(
-  gateDirs: readonly string[],
+  givenDirs: readonly string[],
   options: ValidateGatesOptions = {},
 ): Promise<GateValidation> {
+  // An import's --out stands for its gates (lib/load/import_dirs.ts).
+  const gateDirs = await expandImportDirs(givenDirs);
   const { capPerCode, dimensionCap, onProgress, cacheDir } = options;
   const issues = new IssueList(capPerCode === undefined ? {} : { capPerCode });
   if (gateDirs.length === 0) {
