@@ -92,6 +92,47 @@ Deno.test({
 
 Deno.test({
   name:
+    "import round trip: demo checkpoint B's two pooled online rounds (REWRITE families) give the same analysis",
+  ignore: ignoreWithout("python3", "import round trip, pooled rounds"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const t = dir.path;
+    const gates = ["gate-online-r1", "gate-online-r2"].map((g) =>
+      join(ROOT, "data", "demo", "ckpt-b", g)
+    );
+    await python([join(ROOT, "scripts/reference/export_gate_table.py"), ...gates, "--out", t]);
+    const original = await gate(t, ["analyze", ...gates, "--out", "original", ...ANALYZE]);
+    equal(original.code, 0, original.stderr);
+    const imported = await gate(t, [
+      "import",
+      "table",
+      "table.parquet",
+      "--map",
+      "mapping.json",
+      "--out",
+      "imp",
+    ]);
+    equal(imported.code, 0, imported.stderr);
+    const doc = JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json")));
+    deepEqual(doc.gates.map((g: { gate_id: string }) => g.gate_id), [
+      "gate-online-r1",
+      "gate-online-r2",
+    ]);
+    deepEqual(doc.runs.length, 1);
+    const plan = JSON.parse(await Deno.readTextFile(join(t, "imp", doc.gates[0].dir, "gate.json")));
+    ok(
+      plan.slots.some((s: { versions: { role: string }[] }) =>
+        s.versions.some((v) => v.role === "old")
+      ),
+    );
+    const analysed = await gate(t, ["analyze", "imp", "--out", "an", ...ANALYZE]);
+    equal(analysed.code, 0, analysed.stderr);
+    deepEqual(await numbers(join(t, "an")), await numbers(join(t, "original")));
+  },
+});
+
+Deno.test({
+  name:
     "import without a mapping: everything unrecorded is a warning, analyze says how many in one line",
   ignore: ignoreWithout("python3", "import without a mapping"),
   fn: async () => {

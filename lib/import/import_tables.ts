@@ -123,6 +123,13 @@ export async function importTables(
     });
   }
   if (issues.length > 0) return { ok: false, issues };
+  if (rows.length === 0) {
+    const file = files.join(", ");
+    return {
+      ok: false,
+      issues: [{ code: "coverage_incomplete", message: "no rows to import", file }],
+    };
+  }
   const context: BuildContext = {
     components: unique(uses.flatMap((u) => u.components.map(([name]) => name))),
     maskVersions: unique(uses.flatMap((u) => u.mask.map(([v]) => v))),

@@ -92,6 +92,11 @@ def main(argv):
                 row["steps"] = t.get("steps")
                 row["error"] = t.get("error")
                 rows.append(row)
+    # A mapping constant holds for every gate: keep a gate field only when all gates share it.
+    for field in ("mask_seed", "p_present", "budget_k", "stage"):
+        values = {json.load(open(os.path.join(g, "gate.json"), encoding="utf-8"))[field] for g in gates}
+        if len(values) > 1:
+            del mapping[field]
     mapping["versions"] = versions
     df = pd.DataFrame(rows)
     # Mask columns of versions met only in later gates are 0 for earlier rows.
