@@ -188,3 +188,95 @@ Deno.test("gate import table: a clean table imports; a re-import replaces --out 
   equal(bad.code, 2);
   deepEqual(JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json"))), doc);
 });
+
+Deno.test("gate import table: two checkpoints with two rounds and one, from TSV through a mapping", async () => {
+  await using dir = await tempDir();
+  // Renamed columns and values, a component, a failed-then-completed attempt.
+  const lines = ["problem\tcondition\tscore\tsolved\tckpt\twave\tm_a\tm_b\tstate\tnote"];
+  for (const [ckpt, waves] of [["ck/1", ["w1", "w2"]], ["ck 2", ["w3"]]] as const) {
+    for (let t = 0; t < 4; t++) {
+      lines.push(`p${t}\tbase\t0.${t}\t0\t${ckpt}\t\t0\t0\tok\tb${t}`);
+      for (const w of waves) {
+        if (t === 1 && w === "w1") {
+          lines.push(`p${t}\tskill\t\t\t${ckpt}\t${w}\t1\t0\terr\ttimeout`);
+        }
+        lines.push(`p${t}\tskill\t0.${t + 1}\t1\t${ckpt}\t${w}\t${t & 1}\t${(t >> 1) & 1}\tok\tm`);
+      }
+    }
+  }
+  await Deno.writeTextFile(join(dir.path, "t.tsv"), lines.join("\n") + "\n");
+  await Deno.writeTextFile(
+    join(dir.path, "m.json"),
+    JSON.stringify({
+      format: "gatelab.import-map/v1",
+      columns: {
+        task_id: "problem",
+        arm: "condition",
+        reward: "score",
+        checkpoint_id: "ckpt",
+        round: "wave",
+        status: "state",
+        components: { r_success: "solved" },
+        mask: { "a.v1": "m_a", "b.v1": "m_b" },
+      },
+      arm_values: { bare: "base", masked: "skill" },
+      status_values: { completed: "ok", failed: "err" },
+      budget_k: 1,
+      stage: "online",
+    }),
+  );
+  const ran = await gate(dir.path, ["import", "table", "t.tsv", "--map", "m.json", "--out", "out"]);
+  equal(ran.code, 0, ran.stderr);
+  const doc = JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json")));
+  deepEqual(doc.runs.map((r: { dir: string; checkpoint_id: string }) => [r.dir, r.checkpoint_id]), [
+    ["ck-1/bare-val", "ck/1"],
+    ["ck-2/bare-val", "ck 2"],
+  ]);
+  deepEqual(
+    doc.gates.map((g: { dir: string; gate_id: string; bare_run_dir: string }) => [
+      g.dir,
+      g.gate_id,
+      g.bare_run_dir,
+    ]),
+    [
+      ["ck-1/gate-w1", "w1", "ck-1/bare-val"],
+      ["ck-1/gate-w2", "w2", "ck-1/bare-val"],
+      ["ck-2/gate-w3", "w3", "ck-2/bare-val"],
+    ],
+  );
+  // The unmapped column is kept; the failed attempt comes first, numbered 0.
+  const traces = (await Deno.readTextFile(join(dir.path, "out", "ck-1/gate-w1/traces.jsonl")))
+    .trim().split("\n").map((l) => JSON.parse(l));
+  deepEqual(
+    traces.filter((l) => l.task_id === "p1").map((l) => [l.attempt, l.status, l.reward, l.note]),
+    [[0, "failed", null, "timeout"], [1, "completed", 0.2, "m"]],
+  );
+  deepEqual(traces[0].rewards, { r_success: 1 });
+  const gateJson = JSON.parse(
+    await Deno.readTextFile(join(dir.path, "out", "ck-1/gate-w2/gate.json")),
+  );
+  deepEqual([gateJson.stage, gateJson.budget_k, gateJson.bare_run_dir], [
+    "online",
+    1,
+    "../bare-val",
+  ]);
+  const assignments =
+    (await Deno.readTextFile(join(dir.path, "out", "ck-1/gate-w1/assignments.jsonl")))
+      .trim().split("\n").map((l) => JSON.parse(l));
+  deepEqual(assignments.map((a) => [a.task_id, a.slots]), [
+    ["p0", { a: null, b: null }],
+    ["p1", { a: "a.v1", b: null }],
+    ["p2", { a: null, b: "b.v1" }],
+    ["p3", { a: "a.v1", b: "b.v1" }],
+  ]);
+  // Both rounds of checkpoint 1 validate together over their one bare run.
+  const v = await gate(dir.path, [
+    "validate",
+    "out/ck-1/gate-w1",
+    "out/ck-1/gate-w2",
+    "--out",
+    "v",
+  ]);
+  equal(v.code, 0, v.stdout + v.stderr);
+  match(v.stdout, /ok: 2 gate\(s\), 8 paired rows, 2 columns, 2 metrics/);
+});

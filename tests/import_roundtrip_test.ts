@@ -33,6 +33,30 @@ async function python(args: readonly string[]): Promise<void> {
   equal(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
+const EXPORTED = [
+  "split",
+  "task_id",
+  "sample_id",
+  "attempt",
+  "status",
+  "reward",
+  "rewards",
+  "injected",
+  "job_seed",
+  "success",
+  "steps",
+  "error",
+];
+
+/** The exported fields of every line of a traces.jsonl, in file order. */
+async function traceLines(path: string): Promise<unknown[]> {
+  const text = await Deno.readTextFile(path);
+  return text.trim().split("\n").map((line) => {
+    const l = JSON.parse(line);
+    return Object.fromEntries(EXPORTED.map((k) => [k, l[k] ?? null]));
+  });
+}
+
 /** The numbers of an analysis: metrics (without run references) and the selection's decisions. */
 async function numbers(dir: string) {
   const c = JSON.parse(await Deno.readTextFile(join(dir, "contributions.json")));
@@ -80,6 +104,13 @@ Deno.test({
       // The mapping gives every constant; only the plan (tasks) comes from the rows.
       deepEqual(doc.unrecorded.map((u: { field: string }) => u.field), ["tasks"]);
       const gateDir = join(out, doc.gates[0].dir);
+      // Every exported trace field comes back as it was: nothing invented (a failed row's
+      // reward stays null), nothing lost.
+      for (const [mine, theirs] of [[doc.runs[0].dir, "../bare-val"], [doc.gates[0].dir, "."]]) {
+        const got = await traceLines(join(t, out, mine, "traces.jsonl"));
+        const want = await traceLines(join(DEMO_GATE, theirs, "traces.jsonl"));
+        deepEqual(got, want, `${table} ${mine}`);
+      }
       const validated = await gate(t, ["validate", gateDir, "--out", `${out}-validation`]);
       equal(validated.code, 0, validated.stdout + validated.stderr);
       match(validated.stdout, /ok: 1 gate\(s\), 400 paired rows, 14 columns, 7 metrics/);

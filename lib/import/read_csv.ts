@@ -77,7 +77,17 @@ export async function openCsvReader(): Promise<CsvReader> {
         );
         const columns = result.schema.fields.map((f) => f.name);
         const data: Record<string, readonly unknown[]> = {};
-        for (const c of columns) data[c] = result.getChild(c)!.toArray() as unknown[];
+        for (const c of columns) {
+          const v = result.getChild(c)!;
+          // toArray() ignores the validity bitmap (a null double reads as 0): keep nulls null.
+          if (v.nullCount === 0) data[c] = v.toArray() as unknown[];
+          else {
+            const values = v.toArray() as ArrayLike<unknown>;
+            const out: unknown[] = new Array(values.length);
+            for (let i = 0; i < values.length; i++) out[i] = v.isValid(i) ? values[i] : null;
+            data[c] = out;
+          }
+        }
         return { file, format, columns, rows: result.numRows, data };
       } catch (error) {
         const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
