@@ -119,6 +119,12 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    name: "a non-numeric reward past DuckDB's type sample (CSV row 24,999)",
+    file: "t.csv",
+    text: smallCsv(12500).replace("t12499,bare,0.3,0.3,", "t12499,bare,oops,0.3,"),
+    lines: [/^reward_incomplete {2}t\.csv:24999 reward {2}reward "oops" is not a finite number/],
+  },
+  {
     name: "two checkpoints in one round",
     file: "t.jsonl",
     text: jsonl(

@@ -2,14 +2,25 @@ import { fileURLToPath } from "node:url";
 import type { Issue } from "../core/issue.ts";
 import type { SourceTable } from "./table.ts";
 
+/** Column types DuckDB's sniffer may give a column (others are read as text). */
+const TYPED = new Set([
+  "BOOLEAN",
+  "TINYINT",
+  "SMALLINT",
+  "INTEGER",
+  "BIGINT",
+  "FLOAT",
+  "DOUBLE",
+  "VARCHAR",
+]);
+
 /** An open duckdb-wasm database that reads CSV and TSV files. */
 export interface CsvReader {
   /** Reads one file; every cell as text (DuckDB's CSV reader with `all_varchar`). */
   /**
    * Reads one file. Columns named in `text` (ids, arm, status, lists) are
-   * read as text; DuckDB's sniffer types the others over the whole file
-   * (numbers parsed by DuckDB, correctly rounded; a column with any
-   * non-numeric cell stays text).
+   * read as text; DuckDB's sniffer types the others (numbers parsed by
+   * DuckDB, correctly rounded; a column with a non-numeric cell is text).
    */
   read(
     file: string,
@@ -24,7 +35,9 @@ export interface CsvReader {
  * DuckDB's CSV reader: RFC 4180 quoting, CRLF, a header row. The text
  * columns the caller names come back as text, so an id such as `0001` is
  * never read as the number 1; the others are typed by DuckDB's sniffer
- * over the whole file (`sample_size = -1`); an empty cell is `null`. The module is imported here, on call, so no other
+ * (numbers and booleans; anything else is text), and when a cell past the
+ * sniffer's sample does not fit, the file is read again as all text; an
+ * empty cell is `null`. The module is imported here, on call, so no other
  * command loads DuckDB. Extension autoloading is off (nothing is ever
  * downloaded); the file's bytes are handed to DuckDB as a registered
  * buffer, so DuckDB opens no file itself.
@@ -65,16 +78,39 @@ export async function openCsvReader(): Promise<CsvReader> {
         const delim = format === "tsv" ? "\t" : ",";
         const options =
           `header = true, delim = '${delim}', quote = '"', escape = '"', auto_detect = true`;
-        const header = conn.query(
-          `select * from read_csv('${name}', all_varchar = true, ${options}) limit 0`,
-        ).schema.fields.map((f) => f.name);
+        // DuckDB's sniffer types the columns from a sample; ids and other text fields, and any
+        // type but numbers and booleans (dates, times), are read as text instead.
+        const sniffed = conn.query(`describe select * from read_csv('${name}', ${options})`);
+        const names = sniffed.getChild("column_name")!.toArray() as string[];
+        const kinds = sniffed.getChild("column_type")!.toArray() as string[];
         const quoted = (x: string) => `'${x.replaceAll("'", "''")}'`;
-        const types = header.filter((c) => text.has(c)).map((c) => `${quoted(c)}: 'VARCHAR'`);
-        const result = conn.query(
-          `select * from read_csv('${name}', ${options}, sample_size = -1${
-            types.length > 0 ? `, types = {${types.join(", ")}}` : ""
-          })`,
+        const types = names
+          .filter((c, i) => text.has(c) || !TYPED.has(kinds[i]!))
+          .map((c) => `${quoted(c)}: 'VARCHAR'`);
+        // Into a table first: a SELECT whose reading fails part-way returns the rows read so far
+        // without an error (duckdb-wasm 1.32), a CREATE TABLE fails whole.
+        const table = `t_${n}`;
+        try {
+          conn.query(
+            `create temp table ${table} as select * from read_csv('${name}', ${options}${
+              types.length > 0 ? `, types = {${types.join(", ")}}` : ""
+            })`,
+          );
+        } catch {
+          // A cell past the sample that does not fit its column's sniffed type: read every
+          // column as text, and gatelab's own checks name the row and column.
+          conn.query(
+            `create temp table ${table} as select * from read_csv('${name}', ${options}, all_varchar = true)`,
+          );
+        }
+        const count = Number(
+          conn.query(`select count(*) as n from ${table}`).getChild("n")!.get(0),
         );
+        const result = conn.query(`select * from ${table}`);
+        conn.query(`drop table ${table}`);
+        if (result.numRows !== count) {
+          throw new Error(`DuckDB returned ${result.numRows} of the ${count} rows of ${file}`);
+        }
         const columns = result.schema.fields.map((f) => f.name);
         const data: Record<string, readonly unknown[]> = {};
         for (const c of columns) {
