@@ -43,3 +43,39 @@ Deno.test("inspect_ai score values: numbers, booleans and C/I/P/N by value_to_fl
     [0.25, 1, 0, 1, 0, 0.5, 0, 1, 0.5, undefined, undefined, undefined],
   );
 });
+
+Deno.test("gate import: usage mistakes are one line, exit 2; --help exits 0", async () => {
+  const { main } = await import("../lib/cli/main.ts");
+  const run = async (args: string[]) => {
+    const out: string[] = [], err: string[] = [];
+    const { log, error } = console;
+    console.log = (...xs: unknown[]) => void out.push(xs.join(" "));
+    console.error = (...xs: unknown[]) => void err.push(xs.join(" "));
+    try {
+      return { code: await main(args), out: out.join("\n"), err: err.join("\n") };
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+  };
+  deepEqual(await run(["import", "tabel", "x.csv"]), {
+    code: 2,
+    out: "",
+    err:
+      'usage_error  import: unknown kind "tabel"; did you mean table? (table or inspect); see deno task gate import --help',
+  });
+  deepEqual(await run(["import", "table", "x.csv", "--quiett"]), {
+    code: 2,
+    out: "",
+    err:
+      "usage_error  import table: unknown option --quiett; did you mean --quiet?; see deno task gate import --help",
+  });
+  const noOut = await run(["import", "inspect", "--bare", "b.eval", "--masked", "m.eval"]);
+  deepEqual([noOut.code, noOut.err.split("\n").length], [2, 1]);
+  ok(noOut.err.startsWith("usage_error  ") && noOut.err.includes("--out"), noOut.err);
+  const help = await run(["import", "--help"]);
+  deepEqual([help.code, help.out.split("\n")[0]], [
+    0,
+    "usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>",
+  ]);
+});

@@ -509,8 +509,11 @@ export function buildImport(
     injected,
     job_seed: r.job_seed,
     error: r.error,
-    // Unmapped columns after the contract's fields (never replacing one).
-    ...Object.fromEntries(Object.entries(r.extra).filter(([k]) => !CONTRACT_TRACE_KEYS.has(k))),
+    // Unmapped columns after the contract's fields; one named like a contract field (a
+    // "reward" column when the mapping's primary is another) is kept as `<name>_column`.
+    ...Object.fromEntries(
+      Object.entries(r.extra).map(([k, v]) => [CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k, v]),
+    ),
   });
 
   const files: Record<string, string> = {};
