@@ -213,6 +213,14 @@ Deno.test({
       validation.warnings.find((w: { path: string }) => w.path === "provenance.send_seed").message,
       /seed_mismatch cannot be detected/,
     );
+    // contributions.json and the HTML report say which checks were not made.
+    const contributions = JSON.parse(await Deno.readTextFile(join(t, "an", "contributions.json")));
+    deepEqual(contributions.unverifiable.map((u: { field: string }) => u.field), fields);
+    const report = await gate(t, ["report", "an", "--out", "rep"]);
+    equal(report.code, 0, report.stderr);
+    const html = await Deno.readTextFile(join(t, "rep", "report.html"));
+    ok(html.includes("Checks not made: 11 field(s) not recorded by the inputs"), "report table");
+    ok(html.includes("whether job seeds were sent is unknown"), "report row");
     // The import's --out stands for its gates wherever gate directories are taken.
     const whole = await gate(t, ["analyze", "imp", "--out", "an-whole", "--bootstrap", "0"]);
     equal(whole.code, 0, whole.stderr);

@@ -185,9 +185,16 @@ export async function run(args: string[]): Promise<number> {
   const { selection, diagnostics, stability } = analysis;
   const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
   const exploratory = waive.length > 0;
-  const contributions = exploratory
+  const strictness = exploratory
     ? { ...analysis.contributions, exploratory: true, waived_codes: waive, waived_issues: waived }
     : analysis.contributions;
+  // Checks not made because an input does not record a field (an import): said in the output too.
+  const contributions = unverifiable.length > 0
+    ? {
+      ...strictness,
+      unverifiable: unverifiable.map((w) => ({ field: w.path ?? "", message: w.message })),
+    }
+    : strictness;
 
   // Proposal ledger: merged by key, so re-running the same analysis replaces its lines.
   const checkpoint = await baselineCheckpoint(dataset.baseline.run_dir);
