@@ -221,6 +221,16 @@ Deno.test({
     const html = await Deno.readTextFile(join(t, "rep", "report.html"));
     ok(html.includes("Checks not made: 11 field(s) not recorded by the inputs"), "report table");
     ok(html.includes("whether job seeds were sent is unknown"), "report row");
+    // A truncated Parquet file: exit 2, one line naming it, nothing written.
+    const parquet = await Deno.readFile(join(t, "table.parquet"));
+    await Deno.writeFile(join(t, "cut.parquet"), parquet.subarray(0, parquet.length - 100));
+    const cut = await gate(t, ["import", "table", "cut.parquet", "--out", "cut"]);
+    equal(cut.code, 2, cut.stderr);
+    match(
+      cut.stderr,
+      /^parse_error {2}cut\.parquet {2}cannot read as Parquet \(not a Parquet file, or truncated\)/,
+    );
+    ok(!(await Deno.stat(join(t, "cut")).then(() => true, () => false)), "nothing written");
     // The import's --out stands for its gates wherever gate directories are taken.
     const whole = await gate(t, ["analyze", "imp", "--out", "an-whole", "--bootstrap", "0"]);
     equal(whole.code, 0, whole.stderr);
