@@ -101,7 +101,7 @@ async function runTable(args: string[]): Promise<number> {
 async function write(
   out: string,
   value: {
-    files: Record<string, string>;
+    files: Record<string, string | readonly string[]>;
     rows: number;
     sources: readonly unknown[];
     build: {

@@ -47,7 +47,7 @@ export interface ImportedDir {
 
 /** The files of an import (paths relative to `--out`) and what import.json says about them. */
 export interface ImportBuild {
-  readonly files: Record<string, string>;
+  readonly files: Record<string, string | readonly string[]>;
   readonly runs: readonly ImportedDir[];
   readonly gates: readonly ImportedDir[];
   /** Field to the files (relative to `--out`) that do not record it. */
@@ -516,7 +516,7 @@ export function buildImport(
     ),
   });
 
-  const files: Record<string, string> = {};
+  const files: Record<string, string | readonly string[]> = {};
   const runs: ImportedDir[] = [];
   const gates: ImportedDir[] = [];
   const bareDir = new Map<string, string>();
@@ -630,9 +630,10 @@ export function unrecordedList(
   }));
 }
 
-function jsonl(values: readonly unknown[]): string {
-  let out = "";
-  for (const v of values) out += JSON.stringify(v) + "\n";
+/** JSON Lines as one piece per line (written through one buffer, never joined into one string). */
+function jsonl(values: readonly unknown[]): string[] {
+  const out: string[] = new Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = JSON.stringify(values[i]) + "\n";
   return out;
 }
 

@@ -21,7 +21,7 @@ export interface ImportSource {
 
 /** The files an import writes (relative to `--out`), import.json included. */
 export interface ImportResult {
-  readonly files: Record<string, string>;
+  readonly files: Record<string, string | readonly string[]>;
   readonly build: ImportBuild;
   readonly sources: readonly ImportSource[];
   readonly rows: number;
