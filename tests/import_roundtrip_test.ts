@@ -23,13 +23,13 @@ import { ignoreWithout } from "./ci_tools.ts";
 const DEMO_GATE = join(ROOT, "data", "demo", "ckpt-a", "gate-a");
 const ANALYZE = ["--bootstrap", "200", "--seed", "7", "--quiet"];
 
-async function python(args: readonly string[]): Promise<void> {
+async function python(args: readonly string[], cwd?: string): Promise<void> {
   const out = await new Deno.Command("python3", {
     args: [...args],
     stdout: "piped",
     stderr: "piped",
-  })
-    .output();
+    ...(cwd === undefined ? {} : { cwd }),
+  }).output();
   equal(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
@@ -238,5 +238,30 @@ Deno.test({
       JSON.parse(await Deno.readTextFile(join(t, "an-whole", "contributions.json"))).metrics,
       JSON.parse(await Deno.readTextFile(join(t, "an", "contributions.json"))).metrics,
     );
+  },
+});
+
+Deno.test({
+  name: "docs/import.md: the pandas example prints what the page shows",
+  ignore: ignoreWithout("python3", "docs/import.md pandas example"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const t = dir.path;
+    const doc = await Deno.readTextFile(join(ROOT, "docs", "import.md"));
+    const section = doc.slice(doc.indexOf("### A pandas example"));
+    const script = /```python\n([\s\S]*?)```/.exec(section)![1]!;
+    const shown = /```\n(\$ [\s\S]*?)```/.exec(section)![1]!.trimEnd().split("\n");
+    await Deno.writeTextFile(join(t, "example.py"), script);
+    await python([join(t, "example.py")], t);
+    // Each `$ deno task gate ...` line, run as shown; its stdout lines follow it in the block.
+    const got: string[] = [];
+    for (const line of shown) {
+      if (!line.startsWith("$ deno task gate ")) continue;
+      got.push(line);
+      const ran = await gate(t, line.slice("$ deno task gate ".length).split(" "));
+      equal(ran.code, 0, ran.stderr);
+      got.push(...ran.stdout.trimEnd().split("\n"));
+    }
+    deepEqual(got, shown);
   },
 });
