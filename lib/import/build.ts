@@ -128,6 +128,8 @@ export function buildImport(
       }
     }
   }
+  const keyOf = new Map<ImportRow, string>();
+  for (const r of rows) keyOf.set(r, episodeKey(r));
   const present = new Map<ImportRow, string[]>();
   for (const r of rows) {
     let ids: string[];
@@ -262,7 +264,7 @@ export function buildImport(
     const completed = new Map<string, ImportRow>();
     const count = new Map<string, number>();
     for (const r of list) {
-      const k = episodeKey(r);
+      const k = keyOf.get(r)!;
       const n = count.get(k) ?? 0;
       count.set(k, n + 1);
       attemptOf.set(r, r.attempt ?? n);
@@ -303,7 +305,8 @@ export function buildImport(
         tasks.push(r.task_id);
       }
       repeats = Math.max(repeats, r.sample_id + 1);
-      if (!episodes.has(episodeKey(r))) episodes.set(episodeKey(r), r);
+      const k = keyOf.get(r)!;
+      if (!episodes.has(k)) episodes.set(k, r);
     }
     const first = list[0]!;
     if (context.plannedTasks !== undefined && context.plannedTasks.length === tasks.length) {
@@ -343,7 +346,7 @@ export function buildImport(
     const roundName = first.round ?? "(default round)";
     const seen = new Set<string>();
     for (const r of list) {
-      const e = episodeKey(r);
+      const e = keyOf.get(r)!;
       if (!plan || !plan.episodes.has(e)) {
         if (!seen.has(e)) {
           issues.push({
@@ -390,7 +393,7 @@ export function buildImport(
     const byEpisode = new Map<string, string[]>();
     const firstRow = new Map<string, ImportRow>();
     for (const r of list) {
-      const e = episodeKey(r);
+      const e = keyOf.get(r)!;
       const ids = present.get(r)!;
       // A failed row without mask bits or injected ids says nothing about the mask.
       if (r.status === "failed" && r.mask === null && ids.length === 0) continue;
@@ -498,23 +501,24 @@ export function buildImport(
       unrecorded: list,
     };
   };
-  const trace = (r: ImportRow, injected: readonly string[]) => ({
-    split: r.split,
-    task_id: r.task_id,
-    sample_id: r.sample_id,
-    attempt: attemptOf.get(r)!,
-    status: r.status,
-    reward: r.status === "completed" ? r.reward : r.reward ?? null,
-    rewards: r.rewards,
-    injected,
-    job_seed: r.job_seed,
-    error: r.error,
+  const trace = (r: ImportRow, injected: readonly string[]) => {
+    const line: Record<string, unknown> = {
+      split: r.split,
+      task_id: r.task_id,
+      sample_id: r.sample_id,
+      attempt: attemptOf.get(r)!,
+      status: r.status,
+      reward: r.reward,
+      rewards: r.rewards,
+      injected,
+      job_seed: r.job_seed,
+      error: r.error,
+    };
     // Unmapped columns after the contract's fields; one named like a contract field (a
     // "reward" column when the mapping's primary is another) is kept as `<name>_column`.
-    ...Object.fromEntries(
-      Object.entries(r.extra).map(([k, v]) => [CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k, v]),
-    ),
-  });
+    for (const k in r.extra) line[CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k] = r.extra[k];
+    return line;
+  };
 
   const files: Record<string, string | readonly string[]> = {};
   const runs: ImportedDir[] = [];
