@@ -10,11 +10,6 @@ export interface BuildContext {
   readonly components: readonly string[];
   /** Versions named by mask columns, in order (empty when the source has none). */
   readonly maskVersions: readonly string[];
-  /** Whether every row carries mask bits / an injected list. */
-  readonly hasMask: boolean;
-  readonly hasInjected: boolean;
-  /** Whether the source records checkpoint ids (a column, or the mapping's constant). */
-  readonly hasCheckpoint: boolean;
   /**
    * Provenance a run's source records (an inspect log's header), by arm and
    * round (null for the bare run); the mapping's constants fill the rest.

@@ -133,10 +133,6 @@ export async function importTables(
   const context: BuildContext = {
     components: unique(uses.flatMap((u) => u.components.map(([name]) => name))),
     maskVersions: unique(uses.flatMap((u) => u.mask.map(([v]) => v))),
-    hasMask: uses.every((u) => u.mask.length > 0),
-    hasInjected: uses.every((u) => u.injected !== null),
-    hasCheckpoint: uses.every((u) => u.fields["checkpoint_id"] !== undefined) ||
-      mapping.provenance?.checkpoint_id !== undefined,
   };
   const built = buildImport(rows, mapping, context);
   if (!built.ok) return built;

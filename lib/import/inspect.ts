@@ -367,9 +367,6 @@ export async function importInspectLogs(
   const built = buildImport(rows, mapping, {
     components,
     maskVersions: [],
-    hasMask: false,
-    hasInjected: true,
-    hasCheckpoint: checkpoint !== null,
     provenanceOf: (arm, round) => provenance.get(`${arm}:${round ?? ""}`),
     tasksRecorded: logs.every(({ log }) => planned.has(log.file)),
     ...(planned.has(bare) ? { plannedTasks: planned.get(bare)! } : {}),
