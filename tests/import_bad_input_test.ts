@@ -9,7 +9,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { exists, gate, smallCsv, tempDir } from "./import_gate.ts";
+import { checkedImport, exists, gate, smallCsv, tempDir } from "./import_gate.ts";
 
 const jsonl = (rows: readonly Record<string, unknown>[]) =>
   rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -186,13 +186,20 @@ Deno.test("gate import table: a clean table imports; a re-import replaces --out 
   const first = await gate(dir.path, ["import", "table", "t.jsonl", "--out", "out"]);
   equal(first.code, 0, first.stderr);
   match(first.stdout, /ok: imported 8 rows from 1 file\(s\): 1 bare run\(s\), 1 gate\(s\)/);
-  const doc = JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json")));
+  const doc = checkedImport(
+    JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json"))),
+  );
   deepEqual(doc.gates.map((g: { dir: string }) => g.dir), ["checkpoint-unrecorded/gate"]);
   // A refused re-import leaves the earlier import as it was.
   await Deno.writeTextFile(join(dir.path, "bad.jsonl"), jsonl(rows().slice(1)));
   const bad = await gate(dir.path, ["import", "table", "bad.jsonl", "--out", "out"]);
   equal(bad.code, 2);
-  deepEqual(JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json"))), doc);
+  deepEqual(
+    checkedImport(
+      JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json"))),
+    ),
+    doc,
+  );
 });
 
 Deno.test("gate import table: two checkpoints with two rounds and one, from TSV through a mapping", async () => {
@@ -233,7 +240,9 @@ Deno.test("gate import table: two checkpoints with two rounds and one, from TSV 
   );
   const ran = await gate(dir.path, ["import", "table", "t.tsv", "--map", "m.json", "--out", "out"]);
   equal(ran.code, 0, ran.stderr);
-  const doc = JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json")));
+  const doc = checkedImport(
+    JSON.parse(await Deno.readTextFile(join(dir.path, "out", "import.json"))),
+  );
   deepEqual(doc.runs.map((r: { dir: string; checkpoint_id: string }) => [r.dir, r.checkpoint_id]), [
     ["ck-1/bare-val", "ck/1"],
     ["ck-2/bare-val", "ck 2"],

@@ -6,6 +6,7 @@
 import { equal } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ImportDocumentSchema } from "../lib/import/import_document.ts";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -70,4 +71,11 @@ export function smallCsv(tasks = 8): string {
     lines.push(`t${t},masked,${masked},${masked},${bits.join(",")}`);
   }
   return lines.join("\n") + "\n";
+}
+
+/** An import.json value, checked against its schema (throws when it does not match). */
+// deno-lint-ignore no-explicit-any
+export function checkedImport(value: unknown): any {
+  ImportDocumentSchema.parse(value);
+  return value;
 }

@@ -13,7 +13,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { exists, gate, ROOT, tempDir } from "./import_gate.ts";
+import { checkedImport, exists, gate, ROOT, tempDir } from "./import_gate.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 
 const DEMO_GATE = join(ROOT, "data", "demo", "ckpt-a", "gate-a");
@@ -48,7 +48,9 @@ Deno.test({
       const args = ["import", "inspect", "--bare", `bare.${ext}`, "--masked", `gate-a.${ext}`];
       const imported = await gate(t, [...args, "--map", "mapping.json", "--out", out]);
       equal(imported.code, 0, imported.stderr);
-      const doc = JSON.parse(await Deno.readTextFile(join(t, out, "import.json")));
+      const doc = checkedImport(
+        JSON.parse(await Deno.readTextFile(join(t, out, "import.json"))),
+      );
       equal(doc.kind, "inspect");
       deepEqual(doc.unrecorded.map((u: { field: string }) => u.field), [
         "provenance.checkpoint_id",
@@ -117,7 +119,9 @@ Deno.test({
     const args = ["import", "inspect", "--bare", "bare-error.json", "--masked", "other.json"];
     const imported = await gate(t, [...args, "--map", "mapping.json", "--out", "imp"]);
     equal(imported.code, 0, imported.stderr);
-    const doc = JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json")));
+    const doc = checkedImport(
+      JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json"))),
+    );
     const bareTraces = (await Deno.readTextFile(join(t, "imp", doc.runs[0].dir, "traces.jsonl")))
       .trim().split("\n").map((l) => JSON.parse(l));
     const failed = bareTraces.filter((l) => l.status === "failed");

@@ -17,7 +17,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { gate, ROOT, tempDir } from "./import_gate.ts";
+import { checkedImport, gate, ROOT, tempDir } from "./import_gate.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 
 const DEMO_GATE = join(ROOT, "data", "demo", "ckpt-a", "gate-a");
@@ -97,7 +97,9 @@ Deno.test({
         out,
       ]);
       equal(imported.code, 0, imported.stderr);
-      const doc = JSON.parse(await Deno.readTextFile(join(t, out, "import.json")));
+      const doc = checkedImport(
+        JSON.parse(await Deno.readTextFile(join(t, out, "import.json"))),
+      );
       deepEqual(doc.gates.map((g: { dir: string }) => g.dir), [
         "qwen3.5-4b-sft-rev-8d2f1c0/gate-a",
       ]);
@@ -144,7 +146,9 @@ Deno.test({
       "imp",
     ]);
     equal(imported.code, 0, imported.stderr);
-    const doc = JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json")));
+    const doc = checkedImport(
+      JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json"))),
+    );
     deepEqual(doc.gates.map((g: { gate_id: string }) => g.gate_id), [
       "gate-online-r1",
       "gate-online-r2",
@@ -172,7 +176,9 @@ Deno.test({
     await python([join(ROOT, "scripts/reference/export_gate_table.py"), DEMO_GATE, "--out", t]);
     const imported = await gate(t, ["import", "table", "table.csv", "--out", "imp"]);
     equal(imported.code, 0, imported.stderr);
-    const doc = JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json")));
+    const doc = checkedImport(
+      JSON.parse(await Deno.readTextFile(join(t, "imp", "import.json"))),
+    );
     const fields = doc.unrecorded.map((u: { field: string }) => u.field);
     deepEqual(fields, [
       "provenance.model",

@@ -10,6 +10,7 @@ import { readJsonlTable } from "./read_jsonl.ts";
 import type { CsvReader } from "./read_csv.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
+import type { ImportDocument } from "./import_document.ts";
 
 /** One input file of an import, as import.json records it. */
 export interface ImportSource {
@@ -196,7 +197,7 @@ export function importDocument(input: {
   readonly build: ImportBuild;
   readonly columns: readonly unknown[];
   readonly command: string;
-}) {
+}): ImportDocument {
   const { build } = input;
   const sourceSha = input.sources.length === 1
     ? input.sources[0]!.sha256
@@ -221,7 +222,7 @@ export function importDocument(input: {
       round: g.round ?? null,
       checkpoint_id: g.checkpoint_id,
       split: g.split,
-      bare_run_dir: g.bare_run_dir,
+      bare_run_dir: g.bare_run_dir ?? "",
       rows: g.rows,
     })),
     unrecorded: unrecordedList(build.unrecorded),

@@ -10,3 +10,4 @@ export * from "./table.ts";
 export * from "./rows.ts";
 export * from "./build.ts";
 export * from "./import_tables.ts";
+export * from "./import_document.ts";
