@@ -19,7 +19,7 @@ import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
-import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout.ts";
+import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout/heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { parseCommand } from "./args.ts";

@@ -55,6 +55,7 @@ export const EXTENSION_CODES = [
   // strict input reading and the run cache
   "reward_out_of_range",
   "cache_corrupt",
+  "cache_unwritable",
   // a warning: a check that could not be made because a field was not recorded (gate import)
   "provenance_unrecorded",
   // gate ladder (docs/FORMAT.md, Extensions: ladder gates)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Issue } from "../core/issue.ts";
-import { nearestOption as nearestName } from "../cli/args.ts";
+import { nearestName } from "../core/nearest_name.ts";
 
 const column = z.string().min(1);
 const armValue = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);

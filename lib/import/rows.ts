@@ -1,5 +1,5 @@
 import type { Issue } from "../core/issue.ts";
-import { nearestOption } from "../cli/args.ts";
+import { nearestName } from "../core/nearest_name.ts";
 import type { ImportMapping } from "./mapping.ts";
 import type { SourceTable } from "./table.ts";
 
@@ -81,7 +81,7 @@ export function tableRows(
   const has = new Set(table.columns);
   const file = table.file;
   const missing = (column: string, what: string) => {
-    const near = nearestOption(column, table.columns);
+    const near = nearestName(column, table.columns);
     issues.push({
       code: "schema_error",
       message: `required column "${column}" (${what}) is missing${
