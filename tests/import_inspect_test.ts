@@ -146,6 +146,26 @@ Deno.test({
       validated.stdout,
     );
 
+    // Several masked logs after one --masked: one gate (round) each, named after the file.
+    const two = await gate(t, [
+      "import",
+      "inspect",
+      "--bare",
+      "bare.eval",
+      "--masked",
+      "gate-a.eval",
+      "other.json",
+      "--map",
+      "mapping.json",
+      "--out",
+      "two",
+    ]);
+    equal(two.code, 0, two.stderr);
+    const twoDoc = checkedImport(
+      JSON.parse(await Deno.readTextFile(join(t, "two", "import.json"))),
+    );
+    deepEqual(twoDoc.gates.map((g: { gate_id: string }) => g.gate_id), ["gate-a", "other"]);
+
     // A truncated .eval: exit 2, one line naming the file, nothing written.
     const bytes = await Deno.readFile(join(t, "bare.eval"));
     await Deno.writeFile(join(t, "cut.eval"), bytes.subarray(0, Math.floor(bytes.length / 2)));

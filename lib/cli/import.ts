@@ -134,12 +134,13 @@ async function runInspect(args: string[]): Promise<number> {
       out: { type: "string" },
       quiet: { type: "boolean" },
     },
-    positionals: { min: 0, max: 0, what: "log" },
+    // `--masked a.eval b.eval`: the logs after --masked are masked logs too.
+    positionals: { min: 0, what: "masked log" },
     required: { out: "<dir>", bare: "<log>" },
   });
   if (cli === null) return 0;
-  const { values, command } = cli;
-  const masked = values.masked ?? [];
+  const { values, positionals, command } = cli;
+  const masked = [...(values.masked ?? []), ...positionals];
   if (masked.length === 0) {
     throw new UsageError(
       "import inspect needs --masked <log> (one or more); see deno task gate import --help",
