@@ -15,7 +15,8 @@
  * OpenBLAS kernel numpy actually used is printed. Timings are never test
  * assertions. Usage: deno task bench [--repeats 3] [--draws 10000] [--gate <dir>]
  *
- * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts).
+ * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts);
+ * `deno task bench --import [--rows 200000]` the import benchmark (bench/import.ts).
  *
  * @module
  */
@@ -30,9 +31,16 @@ const { values } = parseArgs({
     draws: { type: "string", default: "10000" },
     gate: { type: "string", default: "data/demo/ckpt-a/gate-a" },
     scale: { type: "boolean", default: false },
+    import: { type: "boolean", default: false },
+    rows: { type: "string", default: "200000" },
     sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
+if (values.import) {
+  const { runImport } = await import("./import.ts");
+  await runImport({ rows: Number(values.rows), repeats: Number(values.repeats) });
+  Deno.exit(0);
+}
 if (values.scale) {
   const { runScale } = await import("./scale.ts");
   await runScale({

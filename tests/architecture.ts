@@ -40,7 +40,16 @@ export const FLOORS: readonly Floor[] = [
   { name: "engines", folders: ["fit", "select", "load", "cache", "infer"] },
   {
     name: "stages",
-    folders: ["validate", "analyze", "reward", "study", "gateb", "firewall", "ledger_audit"],
+    folders: [
+      "validate",
+      "analyze",
+      "reward",
+      "study",
+      "gateb",
+      "firewall",
+      "ledger_audit",
+      "import",
+    ],
   },
   { name: "tables and figures", folders: ["report", "figures", "explore", "sql"] },
   { name: "bundled stages", folders: ["sequential", "ladder", "history", "paper"] },

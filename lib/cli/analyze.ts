@@ -124,7 +124,13 @@ export async function run(args: string[]): Promise<number> {
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
-  for (const w of validation.warnings ?? []) console.error(formatIssue(w));
+  // Unrecorded fields (an import) are summarised in one line below; other warnings one per line.
+  const unverifiable = (validation.warnings ?? []).filter((w) =>
+    w.code === "provenance_unrecorded"
+  );
+  for (const w of validation.warnings ?? []) {
+    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
+  }
   // A failed validation is refused with its own report: its issues are
   // capped per code and its counts include those past the cap, so they are
   // never re-counted from the capped list. Later refusals (the output
@@ -171,9 +177,16 @@ export async function run(args: string[]): Promise<number> {
   const { selection, diagnostics, stability } = analysis;
   const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
   const exploratory = waive.length > 0;
-  const contributions = exploratory
+  const strictness = exploratory
     ? { ...analysis.contributions, exploratory: true, waived_codes: waive, waived_issues: waived }
     : analysis.contributions;
+  // Checks not made because an input does not record a field (an import): said in the output too.
+  const contributions = unverifiable.length > 0
+    ? {
+      ...strictness,
+      unverifiable: unverifiable.map((w) => ({ field: w.path ?? "", message: w.message })),
+    }
+    : strictness;
 
   // Proposal ledger: merged by key, so re-running the same analysis replaces its lines.
   const checkpoint = await baselineCheckpoint(dataset.baseline.run_dir);
@@ -322,6 +335,7 @@ export async function run(args: string[]): Promise<number> {
       );
     }
   }
+  if (unverifiable.length > 0) console.log(unverifiableLine(unverifiable, out));
   console.log(
     `ok: ${dataset.gates.length} gate(s), ${dataset.n} pairs, ${dataset.k} columns; selected ${selection.selected.length}/${selection.budget_k}` +
       `${selection.exploratory ? " (exploratory budget)" : ""}: ${
@@ -355,4 +369,15 @@ function exploratoryCodes(value: string | undefined): IssueCode[] {
     );
   }
   return [...new Set(codes)] as IssueCode[];
+}
+
+/**
+ * The one line about checks that could not be made (fields an import did
+ * not record): how many, which fields, where the list is.
+ */
+export function unverifiableLine(warnings: readonly Issue[], out: string): string {
+  const fields = warnings.map((w) => w.path ?? "?");
+  const shown = fields.slice(0, 4).join(", ") + (fields.length > 4 ? ", ..." : "");
+  return `unverifiable: ${warnings.length} check(s) not made, fields not recorded (${shown}); ` +
+    `listed as provenance_unrecorded warnings in ${out}/validation.json`;
 }

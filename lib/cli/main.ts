@@ -46,6 +46,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "anytime-valid confidence sequences over a gate's prefixes",
     load: () => import("./sequential.ts"),
   },
+  import: {
+    summary: "import tables (CSV, TSV, Parquet, JSONL) or inspect_ai logs as gates",
+    load: () => import("./import.ts"),
+  },
   ladder: {
     summary: "e-process ladder gate: W/L/E/INFRA, four exits, baseline prefill",
     load: () => import("./ladder.ts"),

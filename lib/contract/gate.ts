@@ -1,4 +1,5 @@
 import { z } from "npm:zod@4.6.7";
+import { checkUnrecorded, UNRECORDABLE_GATE_FIELDS } from "./unrecorded.ts";
 
 /** Schema of one version of a slot: one 0/1 design column. */
 export const SlotVersionSchema = z.looseObject({
@@ -39,11 +40,14 @@ export const GatePlanSchema = z.looseObject({
   stage: z.enum(["cold_start", "online"]),
   bare_run_dir: z.string().min(1),
   estimator: z.literal("paired_delta_ols_no_intercept"),
-  mask_seed: z.int(),
-  p_present: z.number().min(0).max(1),
+  // null only when listed in `unrecorded` (docs/FORMAT.md, Extensions).
+  mask_seed: z.int().nullable(),
+  p_present: z.number().min(0).max(1).nullable(),
   budget_k: z.int(),
   slots: z.array(SlotSchema),
+  unrecorded: z.array(z.string()).optional(),
 }).superRefine((gate, ctx) => {
+  checkUnrecorded(gate, UNRECORDABLE_GATE_FIELDS, ctx);
   const slotIds = new Set<string>();
   const versionIds = new Set<string>();
   gate.slots.forEach((slot, s) => {

@@ -1,4 +1,5 @@
 import { z } from "npm:zod@4.6.7";
+import { checkUnrecorded, UNRECORDABLE_MANIFEST_FIELDS } from "./unrecorded.ts";
 
 /**
  * Schema of a run's `manifest.json` (docs/FORMAT.md section 1). Unknown
@@ -32,26 +33,25 @@ export const RunManifestSchema = z.looseObject({
     });
   }),
   provenance: z.looseObject({
-    checkpoint_id: z.string().min(1),
-    model: z.string(),
-    endpoint: z.string(),
-    sampling: z.record(z.string(), z.unknown()),
-    send_seed: z.boolean(),
-    base_prompt_sha256: z.string(),
+    // null only when listed in `unrecorded` (docs/FORMAT.md, Extensions).
+    checkpoint_id: z.string().min(1).nullable(),
+    model: z.string().nullable(),
+    endpoint: z.string().nullable(),
+    sampling: z.record(z.string(), z.unknown()).nullable(),
+    send_seed: z.boolean().nullable(),
+    base_prompt_sha256: z.string().nullable(),
     environment: z.looseObject({
       name: z.string(),
       version: z.string(),
       config_sha256: z.string(),
-    }),
+    }).nullable(),
     runtime: z.looseObject({
       protocol: z.string(),
       max_steps: z.int().min(0),
-    }),
+    }).nullable(),
     reward: z.looseObject({
-      version: z.string(),
-      components: z.array(z.string().min(1)).refine((c) => c.includes("r_strict"), {
-        message: "components must include r_strict",
-      }),
+      version: z.string().nullable(),
+      components: z.array(z.string().min(1)),
     }),
   }),
   skill: z.looseObject({
@@ -59,7 +59,27 @@ export const RunManifestSchema = z.looseObject({
     selected_skills: z.array(z.string()),
     max_skills: z.int().min(0).nullable(),
   }),
-});
+  unrecorded: z.array(z.string()).optional(),
+}).superRefine((manifest, ctx) => {
+  checkUnrecorded(manifest, UNRECORDABLE_MANIFEST_FIELDS, ctx);
+}).refine(
+  (manifest) => {
+    // Also run when other fields failed (`when`), so the value may be malformed here.
+    const m = manifest as {
+      unrecorded?: unknown;
+      provenance?: { reward?: { components?: unknown } };
+    };
+    const components = m?.provenance?.reward?.components;
+    if (!Array.isArray(components)) return true;
+    const unrecorded = Array.isArray(m.unrecorded) ? m.unrecorded : [];
+    return components.includes("r_strict") || unrecorded.includes("rewards.r_strict");
+  },
+  {
+    message: "components must include r_strict",
+    path: ["provenance", "reward", "components"],
+    when: () => true,
+  },
+);
 
 /**
  * A parsed run manifest.

@@ -56,6 +56,8 @@ export const EXTENSION_CODES = [
   "reward_out_of_range",
   "cache_corrupt",
   "cache_unwritable",
+  // a warning: a check that could not be made because a field was not recorded (gate import)
+  "provenance_unrecorded",
   // gate ladder (docs/FORMAT.md, Extensions: ladder gates)
   "arm_unknown",
   "unit_unpaired",

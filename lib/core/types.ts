@@ -84,10 +84,10 @@ export interface GateInfo {
   readonly stage: "cold_start" | "online";
   /** Budget K of the gate's selection. */
   readonly budget_k: number;
-  /** Seed of the gate's random masks. */
-  readonly mask_seed: number;
-  /** Probability that a column is present in a row. */
-  readonly p_present: number;
+  /** Seed of the gate's random masks; null when not recorded (an import). */
+  readonly mask_seed: number | null;
+  /** Probability that a column is present in a row; null when not recorded (an import). */
+  readonly p_present: number | null;
   /** The gate's masked run. */
   readonly masked: RunRef;
 }

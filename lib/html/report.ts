@@ -79,6 +79,22 @@ export const SECTION_ORDER: readonly SectionKind[] = [
   "audit",
 ];
 
+/**
+ * The checks an analysis could not make because its inputs do not record a
+ * field (an import's unrecorded provenance): one row per field, or nothing.
+ */
+function unverifiableTable(
+  entries: readonly { readonly field: string; readonly message: string }[] | undefined,
+): Table[] {
+  if (!entries || entries.length === 0) return [];
+  return [{
+    caption: `Checks not made: ${entries.length} field(s) not recorded by the inputs`,
+    columns: [{ label: "field" }, { label: "what a recorded value would have caught" }],
+    rows: entries.map((e) => [e.field, e.message.replace(/^[^:]*: /, "")]),
+    notes: ["Listed as provenance_unrecorded warnings in validation.json (docs/import.md)."],
+  }];
+}
+
 /** One section of the report: a heading, then tables, figures and subheadings in order. */
 export interface ReportSection {
   readonly kind: SectionKind;
@@ -137,6 +153,7 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
         (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
       items.push(
         overviewTable(contributions),
+        ...unverifiableTable(contributions.unverifiable),
         metricMeansTable(contributions),
         ...figure("delta_by_count"),
         { subheading: "Coefficients" },

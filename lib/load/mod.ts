@@ -5,3 +5,4 @@ export * from "./read_run.ts";
 export * from "./read_gate.ts";
 export * from "./bare_dir.ts";
 export * from "./read_jsonl.ts";
+export * from "./import_dirs.ts";

@@ -18,6 +18,8 @@ import { episodeChecks, type PairedRow } from "./episode_checks.ts";
 import { designChecks } from "./design_checks.ts";
 import { buildPairedDataset, type PairedDatasetInput } from "./paired_dataset.ts";
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
+import { unrecordedWarnings } from "./unrecorded_checks.ts";
+import { expandImportDirs } from "../load/import_dirs.ts";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -35,7 +37,9 @@ export interface GateValidation {
   readonly inputs: readonly ValidationInput[];
   /**
    * Warnings that do not fail the validation: `cache_corrupt` when a run
-   * cache entry failed its checksum and the run was parsed again.
+   * cache entry failed its checksum and the run was parsed again, and one
+   * `provenance_unrecorded` per field an input does not record (a check
+   * that could not be made; docs/FORMAT.md, Extensions).
    */
   readonly warnings?: readonly Issue[];
 }
@@ -86,7 +90,8 @@ export interface ValidateGatesOptions {
  * The dataset does not depend on `cacheDir`: a cache hit gives the same
  * runs as parsing; only `inputs[].cache` says where each run came from.
  *
- * @param gateDirs Gate directories (each with gate.json, assignments.jsonl, manifest.json, traces.jsonl).
+ * @param givenDirs Gate directories (each with gate.json, assignments.jsonl, manifest.json,
+ *   traces.jsonl); a `gate import` output directory stands for the gates its import.json lists.
  * @param options Cap per code, dimension cap, progress, run cache directory.
  * @returns Issues, counts, inputs with hashes and cache status, and the dataset when clean.
  *
@@ -109,9 +114,11 @@ export interface ValidateGatesOptions {
  * ```
  */
 export async function validateGates(
-  gateDirs: readonly string[],
+  givenDirs: readonly string[],
   options: ValidateGatesOptions = {},
 ): Promise<GateValidation> {
+  // An import's --out stands for its gates (lib/load/import_dirs.ts).
+  const gateDirs = await expandImportDirs(givenDirs);
   const { capPerCode, dimensionCap, onProgress, cacheDir } = options;
   const issues = new IssueList(capPerCode === undefined ? {} : { capPerCode });
   if (gateDirs.length === 0) {
@@ -187,7 +194,7 @@ function checkGate(
     assignments: assignments.byKey,
     masked: completed,
     bare: bareCompleted,
-    sendSeed: manifest.provenance.send_seed && bareManifest?.provenance.send_seed === true,
+    sendSeed: manifest.provenance.send_seed === true && bareManifest?.provenance.send_seed === true,
     file: join(g.dir, "traces.jsonl"),
   });
   return {
@@ -237,8 +244,27 @@ function settle(
   const ok = Object.keys(counts).length === 0;
   const dataset = ok ? build() : null;
   const { inputs } = read;
-  const extra = read.warnings.length > 0 ? { warnings: read.warnings } : {};
+  const warnings = [...read.warnings, ...unrecordedWarnings(unrecordedSources(read))];
+  const extra = warnings.length > 0 ? { warnings } : {};
   if (waive.size === 0) return { ok, issues: kept, counts, dataset, inputs, ...extra };
   const waived = issues.toArray().filter((i) => waive.has(i.code));
   return { ok, issues: kept, counts, dataset, inputs, waived, ...extra };
+}
+
+/** The manifests and plans read, in reading order (bare run, then each gate's plan and masked run). */
+function unrecordedSources(read: ValidationRead) {
+  const out: { file: string; unrecorded?: readonly string[] | undefined }[] = [];
+  if (read.bare?.manifest) {
+    out.push({
+      file: join(read.bare.dir, "manifest.json"),
+      unrecorded: read.bare.manifest.unrecorded,
+    });
+  }
+  for (const g of read.gates) {
+    if (g.gate.plan) out.push({ file: g.planFile, unrecorded: g.gate.plan.unrecorded });
+    if (g.masked.manifest) {
+      out.push({ file: join(g.dir, "manifest.json"), unrecorded: g.masked.manifest.unrecorded });
+    }
+  }
+  return out;
 }

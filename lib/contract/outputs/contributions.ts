@@ -110,8 +110,8 @@ export const ContributionsSchema = z.object({
     gate_dir: z.string(),
     stage: z.enum(["cold_start", "online"]),
     budget_k: z.number(),
-    mask_seed: z.number(),
-    p_present: z.number(),
+    mask_seed: z.number().nullable(),
+    p_present: z.number().nullable(),
     masked: RunRefSchema,
   })),
   n_pairs: z.number(),
@@ -159,6 +159,8 @@ export const ContributionsSchema = z.object({
   exploratory: z.literal(true).optional(),
   waived_codes: list(z.string()).optional(),
   waived_issues: list(IssueSchema).optional(),
+  /** Checks not made because an input does not record a field (FORMAT.md, unrecorded fields). */
+  unverifiable: list(z.object({ field: z.string(), message: z.string() })).optional(),
   generator: GeneratorSchema,
 });
 

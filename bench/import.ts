@@ -1,0 +1,65 @@
+/**
+ * `deno task bench --import [--rows 200000] [--repeats 1]`: `gate import
+ * table` of a generated flat table (bench/gen_import_table.py: rows/2 tasks,
+ * a bare and a masked row each, 14 mask columns, 4 components) from Parquet
+ * and from CSV, as fresh processes started as the `gate` task starts them,
+ * side by side with native DuckDB in Python reading the same file and
+ * writing it as JSON Lines (bench/import_duckdb.py). Best wall time of
+ * `--repeats` runs each; the ratio is gatelab / DuckDB. A benchmark, not a
+ * test: nothing is asserted.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { gateArgs } from "./_gate.ts";
+
+const decoder = new TextDecoder();
+
+async function wall(cmd: string, args: readonly string[]): Promise<number> {
+  const t0 = performance.now();
+  const out = await new Deno.Command(cmd, { args: [...args], stdout: "piped", stderr: "piped" })
+    .output();
+  const ms = performance.now() - t0;
+  if (!out.success) {
+    throw new Error(`Cannot run "${cmd} ${args.join(" ")}": ${decoder.decode(out.stderr)}`);
+  }
+  return ms;
+}
+
+/** Runs the import benchmark and prints one line per format. */
+export async function runImport(options: { rows: number; repeats: number }): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-bench-import-" });
+  try {
+    await wall("python3", ["bench/gen_import_table.py", String(options.rows), dir]);
+    console.log(
+      `gate import table, ${
+        options.rows.toLocaleString("en-US")
+      } rows (best of ${options.repeats}, wall, fresh processes)`,
+    );
+    for (const format of ["parquet", "csv"]) {
+      const table = join(dir, `table.${format}`);
+      const ours: number[] = [], duck: number[] = [];
+      for (let r = 0; r < options.repeats; r++) {
+        const out = join(dir, `out-${format}`);
+        ours.push(
+          await wall("deno", gateArgs(["import", "table", table, "--out", out, "--quiet"])),
+        );
+        duck.push(
+          await wall("python3", [
+            "bench/import_duckdb.py",
+            table,
+            join(dir, `duck-${format}.jsonl`),
+          ]),
+        );
+      }
+      const a = Math.min(...ours), b = Math.min(...duck);
+      console.log(
+        `  ${format.padEnd(8)} gatelab ${(a / 1000).toFixed(2)} s   DuckDB (Python) ${
+          (b / 1000).toFixed(2)
+        } s   ratio ${(a / b).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

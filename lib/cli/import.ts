@@ -1,0 +1,168 @@
+/**
+ * `deno task gate import table <file>... [--map <mapping.json>] --out <dir>`
+ * and `deno task gate import inspect --bare <log> --masked <log>... [--map
+ * <mapping.json>] --out <dir>`: bring rollouts recorded elsewhere into
+ * contract directories (docs/import.md). `--out` is one unit, replaced
+ * whole; on any input problem nothing is written, one line per issue
+ * (file, row, column) is printed and the exit code is 2.
+ *
+ * @module
+ */
+import { nearestOption, parseCommand, UsageError } from "./args.ts";
+import { inputFile, outputDir } from "./paths.ts";
+import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import { writeFilesAtomic } from "../core/atomic_write.ts";
+import { importTables, readMapping } from "../import/import_tables.ts";
+import type { ImportMapping } from "../import/mapping.ts";
+
+const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
+       deno task gate import inspect --bare <log> --masked <log>... [--map <mapping.json>] --out <dir>
+
+Writes contract directories (one bare run per checkpoint and split, one gate
+per masked round) and import.json into <dir> (docs/import.md).
+
+  table     CSV, TSV, Parquet or JSON Lines files, one row per rollout attempt
+  inspect   inspect_ai logs (.eval or .json): one bare log, one or more masked logs
+
+  --map <file>  mapping (gatelab.import-map/v1): column names, arm values,
+                versions, budget_k, stage, primary metric, constant provenance
+  --out <dir>   output directory (replaced whole)`;
+
+const SUBCOMMANDS = ["table", "inspect"];
+
+/** Runs the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === "--help" || sub === "-h") {
+    console.log(HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  if (!SUBCOMMANDS.includes(sub)) {
+    const near = nearestOption(sub, SUBCOMMANDS);
+    throw new UsageError(
+      `import: unknown kind "${sub}"${
+        near ? `; did you mean ${near}?` : ""
+      } (table or inspect); see deno task gate import --help`,
+    );
+  }
+  return sub === "table" ? await runTable(rest) : await runInspect(rest);
+}
+
+async function mappingOption(
+  path: string | undefined,
+): Promise<
+  | { ok: true; mapping?: ImportMapping; file: { file: string; sha256: string } | null }
+  | { ok: false; issues: Issue[] }
+> {
+  if (path === undefined) return { ok: true, file: null };
+  await inputFile({ label: "--map", path }, "a mapping file (JSON, gatelab.import-map/v1)");
+  const m = await readMapping(path);
+  if (!m.ok) return m;
+  return { ok: true, mapping: m.value, file: { file: path, sha256: m.sha256 } };
+}
+
+/** Prints the issues (at most 50 per code, then a count) and returns exit code 2. */
+function refuse(issues: readonly Issue[]): number {
+  const list = new IssueList();
+  list.addAll(issues);
+  for (const issue of list.toArray()) console.error(formatIssue(issue));
+  console.error(`not imported: ${list.count} issue(s); nothing written`);
+  return 2;
+}
+
+async function runTable(args: string[]): Promise<number> {
+  const cli = parseCommand(args, {
+    name: "import table",
+    help: HELP,
+    helpCommand: "deno task gate import",
+    options: { map: { type: "string" }, out: { type: "string" }, quiet: { type: "boolean" } },
+    positionals: { min: 1, what: "table file" },
+    required: { out: "<dir>" },
+  });
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
+  const inputs = positionals.map((path) => ({ label: "table file", path }));
+  for (const i of inputs) await inputFile(i, "a table file (.csv, .tsv, .parquet, .jsonl)");
+  const mapping = await mappingOption(values.map);
+  if (!mapping.ok) return refuse(mapping.issues);
+  await outputDir({ label: "--out", path: values.out }, [
+    ...inputs,
+    ...(values.map ? [{ label: "--map", path: values.map }] : []),
+  ]);
+  const result = await importTables(positionals, {
+    ...(mapping.mapping ? { mapping: mapping.mapping } : {}),
+    mappingFile: mapping.file,
+    command,
+  });
+  if (!result.ok) return refuse(result.issues);
+  return await write(values.out, result.value, values.quiet === true);
+}
+
+async function write(
+  out: string,
+  value: {
+    files: Record<string, string | readonly string[]>;
+    rows: number;
+    sources: readonly unknown[];
+    build: {
+      runs: readonly unknown[];
+      gates: readonly { dir: string }[];
+      unrecorded: ReadonlyMap<string, unknown>;
+    };
+  },
+  quiet: boolean,
+): Promise<number> {
+  await writeFilesAtomic(out, value.files);
+  const { build } = value;
+  if (!quiet) { for (const g of build.gates) console.log(`  gate  ${out}/${g.dir}`); }
+  const unrecorded = build.unrecorded.size;
+  console.log(
+    `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
+  );
+  return 0;
+}
+
+async function runInspect(args: string[]): Promise<number> {
+  const cli = parseCommand(args, {
+    name: "import inspect",
+    help: HELP,
+    helpCommand: "deno task gate import",
+    options: {
+      bare: { type: "string" },
+      masked: { type: "string", multiple: true },
+      map: { type: "string" },
+      out: { type: "string" },
+      quiet: { type: "boolean" },
+    },
+    // `--masked a.eval b.eval`: the logs after --masked are masked logs too.
+    positionals: { min: 0, what: "masked log" },
+    required: { out: "<dir>", bare: "<log>" },
+  });
+  if (cli === null) return 0;
+  const { values, positionals, command } = cli;
+  const masked = [...(values.masked ?? []), ...positionals];
+  if (masked.length === 0) {
+    throw new UsageError(
+      "import inspect needs --masked <log> (one or more); see deno task gate import --help",
+    );
+  }
+  const inputs = [
+    { label: "--bare", path: values.bare },
+    ...masked.map((path) => ({ label: "--masked", path })),
+  ];
+  for (const i of inputs) await inputFile(i, "an inspect_ai log (.eval or .json)");
+  const mapping = await mappingOption(values.map);
+  if (!mapping.ok) return refuse(mapping.issues);
+  await outputDir({ label: "--out", path: values.out }, [
+    ...inputs,
+    ...(values.map ? [{ label: "--map", path: values.map }] : []),
+  ]);
+  const { importInspectLogs } = await import("../import/inspect.ts");
+  const result = await importInspectLogs(values.bare, masked, {
+    ...(mapping.mapping ? { mapping: mapping.mapping } : {}),
+    mappingFile: mapping.file,
+    command,
+  });
+  if (!result.ok) return refuse(result.issues);
+  return await write(values.out, result.value, values.quiet === true);
+}

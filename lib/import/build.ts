@@ -1,0 +1,653 @@
+import type { Issue } from "../core/issue.ts";
+import { toJsonText } from "../core/atomic_write.ts";
+import { UNRECORDED_FIELDS } from "../contract/unrecorded.ts";
+import type { ImportMapping } from "./mapping.ts";
+import type { ImportRow } from "./rows.ts";
+
+/** What the source holds besides the rows: the columns found, constant provenance. */
+export interface BuildContext {
+  /** Components in first-seen order over all sources. */
+  readonly components: readonly string[];
+  /** Versions named by mask columns, in order (empty when the source has none). */
+  readonly maskVersions: readonly string[];
+  /**
+   * Provenance a run's source records (an inspect log's header), by arm and
+   * round (null for the bare run); the mapping's constants fill the rest.
+   */
+  readonly provenanceOf?: (
+    arm: "bare" | "masked",
+    round: string | null,
+  ) => Readonly<Record<string, unknown>> | undefined;
+  /** Whether the source records the planned tasks (not only the tasks that ran). */
+  readonly tasksRecorded?: boolean;
+  /**
+   * The planned tasks of the bare run, in plan order, when the source
+   * records them (an inspect log's `eval.dataset.sample_ids`); otherwise the
+   * plan is the bare rows' tasks in first-seen order.
+   */
+  readonly plannedTasks?: readonly string[];
+}
+
+/** One directory an import writes, for import.json. */
+export interface ImportedDir {
+  readonly dir: string;
+  readonly kind: "bare" | "gate";
+  readonly id: string;
+  readonly checkpoint_id: string | null;
+  readonly split: string;
+  readonly rows: number;
+  readonly round?: string | null;
+  readonly bare_run_dir?: string;
+}
+
+/** The files of an import (paths relative to `--out`) and what import.json says about them. */
+export interface ImportBuild {
+  readonly files: Record<string, string | readonly string[]>;
+  readonly runs: readonly ImportedDir[];
+  readonly gates: readonly ImportedDir[];
+  /** Field to the files (relative to `--out`) that do not record it. */
+  readonly unrecorded: ReadonlyMap<string, string[]>;
+  /** Values gatelab chose because the source did not say (documented defaults). */
+  readonly defaults: readonly { field: string; value: unknown; why: string }[];
+}
+
+const CONTRACT_TRACE_KEYS = new Set([
+  "split",
+  "task_id",
+  "sample_id",
+  "attempt",
+  "status",
+  "reward",
+  "rewards",
+  "injected",
+  "job_seed",
+  "error",
+]);
+
+interface Version {
+  readonly version_id: string;
+  readonly slot_id: string;
+  readonly chunk_id: string;
+  role: "current" | "add" | "old" | "new" | null;
+  readonly text_sha256?: string;
+}
+
+// Keys joined by NUL, which no id holds in practice and JSON.stringify would cost per row.
+const episodeKey = (r: { split: string; task_id: string; sample_id: number }) =>
+  `${r.split}\u0000${r.task_id}\u0000${r.sample_id}`;
+const at = (r: ImportRow, column?: string) =>
+  column === undefined
+    ? { file: r.file, line: r.row }
+    : { file: r.file, line: r.row, path: column };
+
+/**
+ * Splits import rows into contract directories: one bare run per
+ * (checkpoint, split) and one gate per masked round, with gate.json,
+ * assignments.jsonl, the masked run's manifest.json and traces.jsonl, and
+ * every field the source does not record written as `null` and listed in
+ * the file's `unrecorded` (docs/FORMAT.md, Extensions). Every problem is an
+ * issue naming file, row and column; the files are returned only when
+ * there is none.
+ *
+ * @param rows The attempts, in source order.
+ * @param mapping The mapping (versions, budget, stage, constant provenance).
+ * @param context What the source records.
+ * @returns The files, or the issues.
+ */
+export function buildImport(
+  rows: readonly ImportRow[],
+  mapping: ImportMapping,
+  context: BuildContext,
+): { ok: true; value: ImportBuild } | { ok: false; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const defaults: { field: string; value: unknown; why: string }[] = [];
+  const maskColumn = (v: string) => `mask:${v}`;
+  const injectedColumn = mapping.columns?.injected ?? "injected";
+  const maskColumnOf = (v: string) => mapping.columns?.mask?.[v] ?? maskColumn(v);
+
+  // Versions: declared in the mapping, else the mask columns, else the injected ids seen.
+  const declared = mapping.versions !== undefined ? Object.keys(mapping.versions) : null;
+  const order: string[] = declared ?? [...context.maskVersions];
+  const known = new Set(order);
+  const closed = declared !== null || context.maskVersions.length > 0;
+  if (declared !== null) {
+    for (const v of context.maskVersions) {
+      if (!known.has(v)) {
+        const r = rows[0];
+        issues.push({
+          code: "assignment_invalid",
+          message: `mask column for version "${v}" but the mapping's versions do not declare it`,
+          ...(r ? { file: r.file } : {}),
+          path: maskColumnOf(v),
+        });
+      }
+    }
+  }
+  const keyOf = new Map<ImportRow, string>();
+  for (const r of rows) keyOf.set(r, episodeKey(r));
+  const present = new Map<ImportRow, string[]>();
+  for (const r of rows) {
+    let ids: string[];
+    if (r.mask !== null) ids = order.filter((v) => r.mask![v] === 1);
+    else ids = [...(r.injected ?? [])];
+    for (const id of r.injected ?? []) {
+      if (known.has(id)) continue;
+      if (closed) {
+        issues.push({
+          code: "assignment_invalid",
+          message: `injected id "${id}" is not among the declared versions (${
+            order.slice(0, 4).join(", ")
+          }${order.length > 4 ? ", ..." : ""})`,
+          ...at(r, injectedColumn),
+        });
+      } else {
+        known.add(id);
+        order.push(id);
+      }
+    }
+    present.set(r, ids);
+  }
+  const versions = new Map<string, Version>();
+  for (const v of order) {
+    const d = mapping.versions?.[v];
+    const slot = d?.slot ?? (/^(.+)\.v\d+$/.exec(v)?.[1] ?? v);
+    versions.set(v, {
+      version_id: v,
+      slot_id: slot,
+      chunk_id: d?.chunk_id ?? slot,
+      role: d?.role ?? null,
+      ...(d?.text_sha256 !== undefined ? { text_sha256: d.text_sha256 } : {}),
+    });
+  }
+  const slots = new Map<string, Version[]>();
+  for (const v of versions.values()) {
+    const list = slots.get(v.slot_id) ?? [];
+    list.push(v);
+    slots.set(v.slot_id, list);
+  }
+  for (const [slot, list] of slots) {
+    if (list.every((v) => v.role !== null)) continue;
+    if (list.length === 1) {
+      list[0]!.role = "add";
+      defaults.push({
+        field: `versions.${list[0]!.version_id}.role`,
+        value: "add",
+        why: "a slot with one version is an ADD candidate unless the mapping says otherwise",
+      });
+    } else {
+      issues.push({
+        code: "family_invalid",
+        message: `slot "${slot}" has ${list.length} versions (${
+          list.map((v) => v.version_id).join(", ")
+        }): declare their roles (one old, one or more new) in the mapping's versions`,
+        ...(rows[0] ? { file: rows[0].file } : {}),
+      });
+    }
+  }
+
+  // Per row: presence of one slot's versions, bare rows skill-free.
+  for (const r of rows) {
+    const ids = present.get(r)!;
+    const column = r.mask !== null ? undefined : injectedColumn;
+    if (r.arm === "bare" && ids.length > 0) {
+      issues.push({
+        code: "bare_not_skill_free",
+        message: `a bare row has versions present (${ids.join(", ")})`,
+        ...at(r, column ?? maskColumnOf(ids[0]!)),
+      });
+      continue;
+    }
+    const bySlot = new Map<string, string>();
+    for (const id of ids) {
+      const v = versions.get(id);
+      if (!v) continue;
+      const other = bySlot.get(v.slot_id);
+      if (other !== undefined) {
+        issues.push({
+          code: "assignment_invalid",
+          message:
+            `two versions of slot "${v.slot_id}" in one row (${other} and ${id}); versions of one slot exclude each other`,
+          ...at(r, column ?? maskColumnOf(id)),
+        });
+      } else bySlot.set(v.slot_id, id);
+    }
+  }
+
+  // Checkpoints, rounds, bare runs.
+  const ckptKey = (c: string | null) => c ?? "";
+  const roundKey = (r: ImportRow) =>
+    r.round === null ? `\u0001${ckptKey(r.checkpoint_id)}` : `\u0002${r.round}`;
+  const roundFirst = new Map<string, ImportRow>();
+  const roundRows = new Map<string, ImportRow[]>();
+  const bareRows = new Map<string, ImportRow[]>();
+  for (const r of rows) {
+    if (r.arm === "bare") {
+      const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
+      const list = bareRows.get(k) ?? [];
+      list.push(r);
+      bareRows.set(k, list);
+      continue;
+    }
+    const k = roundKey(r);
+    const first = roundFirst.get(k);
+    if (!first) roundFirst.set(k, r);
+    else if (first.checkpoint_id !== r.checkpoint_id) {
+      issues.push({
+        code: "provenance_mismatch",
+        message:
+          `round "${r.round}" has rows from two checkpoints: "${first.checkpoint_id}" (${first.file} row ${first.row}) and "${r.checkpoint_id}"; one round (one gate) is one checkpoint`,
+        ...at(r, mapping.columns?.checkpoint_id ?? "checkpoint_id"),
+      });
+    } else if (first.split !== r.split) {
+      issues.push({
+        code: "provenance_mismatch",
+        message: `round "${
+          r.round ?? "(default)"
+        }" has rows of two splits: "${first.split}" (${first.file} row ${first.row}) and "${r.split}"; one gate is one split`,
+        ...at(r, mapping.columns?.split ?? "split"),
+      });
+      continue;
+    }
+    const list = roundRows.get(k) ?? [];
+    list.push(r);
+    roundRows.set(k, list);
+  }
+
+  // Duplicate completed rows per run and episode, and attempt numbers.
+  const attemptOf = new Map<ImportRow, number>();
+  const checkRun = (list: readonly ImportRow[]) => {
+    const completed = new Map<string, ImportRow>();
+    const count = new Map<string, number>();
+    for (const r of list) {
+      const k = keyOf.get(r)!;
+      const n = count.get(k) ?? 0;
+      count.set(k, n + 1);
+      attemptOf.set(r, r.attempt ?? n);
+      if (r.status !== "completed") continue;
+      const first = completed.get(k);
+      if (first) {
+        issues.push({
+          code: "duplicate_completed",
+          message:
+            `a second completed row for episode ${r.split}/${r.task_id}/${r.sample_id} (first: ${first.file} row ${first.row}); picking one would bias the result`,
+          ...at(r),
+        });
+      } else completed.set(k, r);
+    }
+  };
+  for (const list of bareRows.values()) checkRun(list);
+  for (const list of roundRows.values()) checkRun(list);
+
+  // Plans of the bare runs; pairing of every round with its bare run.
+  interface BarePlan {
+    readonly key: string;
+    readonly checkpoint: string | null;
+    readonly split: string;
+    readonly tasks: string[];
+    readonly repeats: number;
+    readonly episodes: Map<string, ImportRow>;
+    readonly rows: readonly ImportRow[];
+  }
+  const plans = new Map<string, BarePlan>();
+  for (const [key, list] of bareRows) {
+    const tasks: string[] = [];
+    const seenTask = new Set<string>();
+    const episodes = new Map<string, ImportRow>();
+    let repeats = 1;
+    for (const r of list) {
+      if (!seenTask.has(r.task_id)) {
+        seenTask.add(r.task_id);
+        tasks.push(r.task_id);
+      }
+      repeats = Math.max(repeats, r.sample_id + 1);
+      const k = keyOf.get(r)!;
+      if (!episodes.has(k)) episodes.set(k, r);
+    }
+    const first = list[0]!;
+    if (context.plannedTasks !== undefined && context.plannedTasks.length === tasks.length) {
+      // The recorded plan's order (the same set: the source checked it).
+      tasks.splice(0, tasks.length, ...context.plannedTasks);
+    }
+    for (const t of tasks) {
+      for (let s = 0; s < repeats; s++) {
+        const k = episodeKey({ split: first.split, task_id: t, sample_id: s });
+        if (!episodes.has(k)) {
+          issues.push({
+            code: "coverage_incomplete",
+            message: `task "${t}" has bare rows but none for sample_id ${s}; sample ids run 0..${
+              repeats - 1
+            } for every task (planned episodes = tasks x sample ids)`,
+            file: first.file,
+            path: mapping.columns?.sample_id ?? "sample_id",
+          });
+        }
+      }
+    }
+    plans.set(key, {
+      key,
+      checkpoint: first.checkpoint_id,
+      split: first.split,
+      tasks,
+      repeats,
+      episodes,
+      rows: list,
+    });
+  }
+  const pairedBare = new Set<string>();
+  const roundPlan = new Map<string, BarePlan>();
+  for (const [k, list] of roundRows) {
+    const first = list[0]!;
+    const plan = plans.get(`${ckptKey(first.checkpoint_id)}\u0000${first.split}`);
+    const roundName = first.round ?? "(default round)";
+    const seen = new Set<string>();
+    for (const r of list) {
+      const e = keyOf.get(r)!;
+      if (!plan || !plan.episodes.has(e)) {
+        if (!seen.has(e)) {
+          issues.push({
+            code: "coverage_incomplete",
+            message:
+              `masked row has no bare partner: no bare row for episode ${r.split}/${r.task_id}/${r.sample_id}${
+                r.checkpoint_id === null ? "" : ` at checkpoint "${r.checkpoint_id}"`
+              }`,
+            ...at(r, mapping.columns?.task_id ?? "task_id"),
+          });
+        }
+      }
+      seen.add(e);
+    }
+    if (!plan) continue;
+    pairedBare.add(plan.key);
+    roundPlan.set(k, plan);
+    for (const [e, b] of plan.episodes) {
+      if (!seen.has(e)) {
+        issues.push({
+          code: "coverage_incomplete",
+          message:
+            `bare row has no masked partner in round "${roundName}": no masked row for episode ${b.split}/${b.task_id}/${b.sample_id}`,
+          ...at(b, mapping.columns?.task_id ?? "task_id"),
+        });
+      }
+    }
+  }
+  for (const plan of plans.values()) {
+    if (pairedBare.has(plan.key)) continue;
+    const b = plan.rows[0]!;
+    issues.push({
+      code: "coverage_incomplete",
+      message: `bare rows${
+        plan.checkpoint === null ? "" : ` of checkpoint "${plan.checkpoint}"`
+      } (split ${plan.split}) have no masked partner: no masked row for this checkpoint and split`,
+      ...at(b, mapping.columns?.arm ?? "arm"),
+    });
+  }
+
+  // Each episode's mask in each round: all its rows agree.
+  const assignment = new Map<string, Map<string, string[]>>();
+  for (const [k, list] of roundRows) {
+    const byEpisode = new Map<string, string[]>();
+    const firstRow = new Map<string, ImportRow>();
+    for (const r of list) {
+      const e = keyOf.get(r)!;
+      const ids = present.get(r)!;
+      // A failed row without mask bits or injected ids says nothing about the mask.
+      if (r.status === "failed" && r.mask === null && ids.length === 0) continue;
+      const prior = byEpisode.get(e);
+      if (prior === undefined) {
+        byEpisode.set(e, ids);
+        firstRow.set(e, r);
+      } else if (prior.join("\n") !== ids.join("\n")) {
+        const f = firstRow.get(e)!;
+        issues.push({
+          code: "assignment_invalid",
+          message: `rows of one episode disagree on the mask (${
+            ids.join(", ") || "none"
+          }; ${f.file} row ${f.row}: ${
+            prior.join(", ") || "none"
+          }); one episode has one planned mask`,
+          ...at(r, r.mask !== null ? undefined : injectedColumn),
+        });
+      }
+    }
+    assignment.set(k, byEpisode);
+  }
+  if (issues.length > 0) return { ok: false, issues };
+
+  // Names.
+  const checkpoints = [...new Set(rows.map((r) => ckptKey(r.checkpoint_id)))];
+  const ckptDir = uniqueSlugs(checkpoints.map((c) => c === "" ? "checkpoint-unrecorded" : c));
+  const dirOfCkpt = new Map(checkpoints.map((c, i) => [c, ckptDir[i]!]));
+  const splitsOf = new Map<string, Set<string>>();
+  for (const p of plans.values()) {
+    const c = ckptKey(p.checkpoint);
+    splitsOf.set(c, (splitsOf.get(c) ?? new Set()).add(p.split));
+  }
+
+  // Provenance and the unrecorded lists.
+  const unrecorded = new Map<string, string[]>();
+  const mark = (field: string, file: string) => {
+    const list = unrecorded.get(field) ?? [];
+    list.push(file);
+    unrecorded.set(field, list);
+  };
+  const components = [...context.components];
+  const budgetK = mapping.budget_k ?? versions.size;
+  if (mapping.budget_k === undefined) {
+    defaults.push({
+      field: "budget_k",
+      value: budgetK,
+      why: "no budget given: the number of design columns (every positive version is selected)",
+    });
+  }
+  const stage = mapping.stage ?? "cold_start";
+  if (mapping.stage === undefined) {
+    defaults.push({
+      field: "stage",
+      value: stage,
+      why: "no stage given: cold_start, the stricter (its 16-column cap applies)",
+    });
+  }
+  const manifest = (
+    file: string,
+    runId: string,
+    arm: "bare" | "masked",
+    plan: BarePlan,
+    round: string | null,
+  ) => {
+    const given = {
+      ...mapping.provenance,
+      ...context.provenanceOf?.(arm, round),
+    } as Record<string, unknown>;
+    const value = (k: string) => (given[k] === undefined ? null : given[k]);
+    const list: string[] = [];
+    const field = (path: string, v: unknown) => {
+      if (v === null) list.push(path);
+      return v;
+    };
+    const provenance = {
+      checkpoint_id: field("provenance.checkpoint_id", plan.checkpoint),
+      model: field("provenance.model", value("model")),
+      endpoint: field("provenance.endpoint", value("endpoint")),
+      sampling: field("provenance.sampling", value("sampling")),
+      send_seed: field("provenance.send_seed", value("send_seed")),
+      base_prompt_sha256: field("provenance.base_prompt_sha256", value("base_prompt_sha256")),
+      environment: field("provenance.environment", value("environment")),
+      runtime: field("provenance.runtime", value("runtime")),
+      reward: {
+        version: field("provenance.reward.version", value("reward_version")),
+        components,
+      },
+      ...(given["inspect"] !== undefined ? { inspect: given["inspect"] } : {}),
+    };
+    if (!components.includes("r_strict")) list.push("rewards.r_strict");
+    if (context.tasksRecorded !== true) list.push("tasks");
+    for (const f of list) mark(f, file);
+    return {
+      format: "gatelab.run/v1",
+      run_id: runId,
+      arm,
+      split: plan.split,
+      repeats: plan.repeats,
+      tasks: plan.tasks,
+      provenance,
+      skill: arm === "bare"
+        ? { bank: "NoSkills", selected_skills: [], max_skills: null }
+        : { bank: "gatelab-import", selected_skills: order, max_skills: null },
+      unrecorded: list,
+    };
+  };
+  const trace = (r: ImportRow, injected: readonly string[]) => {
+    const line: Record<string, unknown> = {
+      split: r.split,
+      task_id: r.task_id,
+      sample_id: r.sample_id,
+      attempt: attemptOf.get(r)!,
+      status: r.status,
+      reward: r.reward,
+      rewards: r.rewards,
+      injected,
+      job_seed: r.job_seed,
+      error: r.error,
+    };
+    // Unmapped columns after the contract's fields; one named like a contract field (a
+    // "reward" column when the mapping's primary is another) is kept as `<name>_column`.
+    for (const k in r.extra) line[CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k] = r.extra[k];
+    return line;
+  };
+
+  const files: Record<string, string | readonly string[]> = {};
+  const runs: ImportedDir[] = [];
+  const gates: ImportedDir[] = [];
+  const bareDir = new Map<string, string>();
+  for (const plan of plans.values()) {
+    const c = ckptKey(plan.checkpoint);
+    const dir = `${dirOfCkpt.get(c)}/bare-${slug(plan.split)}`;
+    bareDir.set(plan.key, dir);
+    const runId = `${dirOfCkpt.get(c)}-${slug(plan.split)}-bare`;
+    files[`${dir}/manifest.json`] = toJsonText(
+      manifest(`${dir}/manifest.json`, runId, "bare", plan, null),
+    );
+    files[`${dir}/traces.jsonl`] = jsonl(plan.rows.map((r) => trace(r, [])));
+    runs.push({
+      dir,
+      kind: "bare",
+      id: runId,
+      checkpoint_id: plan.checkpoint,
+      split: plan.split,
+      rows: plan.rows.length,
+    });
+  }
+  const gateIds = new Set<string>();
+  const slotList = [...slots].map(([slot_id, list]) => ({
+    slot_id,
+    versions: list.map((v) => ({
+      version_id: v.version_id,
+      chunk_id: v.chunk_id,
+      role: v.role!,
+      ...(v.text_sha256 !== undefined ? { text_sha256: v.text_sha256 } : {}),
+    })),
+  }));
+  for (const [k, list] of roundRows) {
+    const plan = roundPlan.get(k)!;
+    const first = list[0]!;
+    const c = ckptKey(first.checkpoint_id);
+    const multipleCkpts = checkpoints.length > 1;
+    let gateId = first.round ?? (multipleCkpts ? `gate-${dirOfCkpt.get(c)}` : "gate");
+    for (let n = 2; gateIds.has(gateId); n++) gateId = `${first.round ?? "gate"}-${n}`;
+    gateIds.add(gateId);
+    const name = slug(gateId);
+    const splitPart = (splitsOf.get(c)?.size ?? 1) > 1 ? `-${slug(plan.split)}` : "";
+    const dir = `${dirOfCkpt.get(c)}/${
+      name.startsWith("gate") ? name : `gate-${name}`
+    }${splitPart}`;
+    const bareRel = `../${bareDir.get(plan.key)!.split("/").pop()}`;
+    const gateUnrecorded: string[] = [];
+    if (mapping.mask_seed === undefined) gateUnrecorded.push("mask_seed");
+    if (mapping.p_present === undefined) gateUnrecorded.push("p_present");
+    const maskRecorded = list.some((r) => r.mask !== null);
+    const injectedRecorded = list.some((r) => r.injected !== null);
+    if (!maskRecorded) gateUnrecorded.push("assignments");
+    if (!injectedRecorded) gateUnrecorded.push("traces.injected");
+    for (const f of gateUnrecorded) mark(f, `${dir}/gate.json`);
+    files[`${dir}/gate.json`] = toJsonText({
+      format: "gatelab.gate/v1",
+      gate_id: gateId,
+      stage,
+      bare_run_dir: bareRel,
+      estimator: "paired_delta_ols_no_intercept",
+      mask_seed: mapping.mask_seed ?? null,
+      p_present: mapping.p_present ?? null,
+      budget_k: budgetK,
+      slots: slotList,
+      unrecorded: gateUnrecorded,
+    });
+    const masks = assignment.get(k)!;
+    const lines: unknown[] = [];
+    for (const t of plan.tasks) {
+      for (let s = 0; s < plan.repeats; s++) {
+        const e = { split: plan.split, task_id: t, sample_id: s };
+        const ids = masks.get(episodeKey(e)) ?? [];
+        const bySlot: Record<string, string | null> = {};
+        for (const slot of slots.keys()) bySlot[slot] = null;
+        for (const id of ids) bySlot[versions.get(id)!.slot_id] = id;
+        lines.push({ ...e, slots: bySlot });
+      }
+    }
+    files[`${dir}/assignments.jsonl`] = jsonl(lines);
+    const runId = `${gateId}-masked`;
+    files[`${dir}/manifest.json`] = toJsonText(
+      manifest(`${dir}/manifest.json`, runId, "masked", plan, first.round),
+    );
+    files[`${dir}/traces.jsonl`] = jsonl(
+      list.map((r) => {
+        const injected = r.injected ?? (r.mask !== null ? present.get(r)! : []);
+        return trace(r, injected);
+      }),
+    );
+    gates.push({
+      dir,
+      kind: "gate",
+      id: gateId,
+      checkpoint_id: first.checkpoint_id,
+      split: plan.split,
+      rows: list.length,
+      round: first.round,
+      bare_run_dir: bareDir.get(plan.key)!,
+    });
+  }
+  return { ok: true, value: { files, runs, gates, unrecorded, defaults } };
+}
+
+/** The unrecorded fields of an import as import.json lists them. */
+export function unrecordedList(
+  unrecorded: ReadonlyMap<string, readonly string[]>,
+): { field: string; consequence: string; files: readonly string[] }[] {
+  return [...unrecorded].map(([field, files]) => ({
+    field,
+    consequence: UNRECORDED_FIELDS[field] ?? "",
+    files,
+  }));
+}
+
+/** JSON Lines as one piece per line (written through one buffer, never joined into one string). */
+function jsonl(values: readonly unknown[]): string[] {
+  const out: string[] = new Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = JSON.stringify(values[i]) + "\n";
+  return out;
+}
+
+/** A directory-safe name: letters, digits, `.`, `_`, `-`; anything else becomes `-`. */
+export function slug(name: string): string {
+  const s = name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "");
+  return s === "" ? "x" : s;
+}
+
+function uniqueSlugs(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  return names.map((n) => {
+    let s = slug(n);
+    for (let k = 2; used.has(s); k++) s = `${slug(n)}-${k}`;
+    used.add(s);
+    return s;
+  });
+}

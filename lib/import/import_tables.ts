@@ -1,0 +1,241 @@
+import type { Issue } from "../core/issue.ts";
+import { sha256Hex } from "../core/sha256.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { toJsonText } from "../core/atomic_write.ts";
+import { parseJsonText } from "../load/json_text.ts";
+import { DEFAULT_MAPPING, type ImportMapping, parseMapping } from "./mapping.ts";
+import { type SourceTable, tableFormat } from "./table.ts";
+import { readParquetTable } from "./read_parquet.ts";
+import { readJsonlTable } from "./read_jsonl.ts";
+import type { CsvReader } from "./read_csv.ts";
+import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
+import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
+import type { ImportDocument } from "./import_document.ts";
+
+/** One input file of an import, as import.json records it. */
+export interface ImportSource {
+  readonly file: string;
+  readonly format: string;
+  readonly rows: number;
+  readonly sha256: string;
+}
+
+/** The files an import writes (relative to `--out`), import.json included. */
+export interface ImportResult {
+  readonly files: Record<string, string | readonly string[]>;
+  readonly build: ImportBuild;
+  readonly sources: readonly ImportSource[];
+  readonly rows: number;
+}
+
+/**
+ * Reads a mapping file (`gatelab.import-map/v1`) strictly: invalid JSON, a
+ * duplicate key or an unknown key is an issue naming the file and the key.
+ */
+export async function readMapping(
+  file: string,
+): Promise<{ ok: true; value: ImportMapping; sha256: string } | { ok: false; issues: Issue[] }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(file);
+  } catch (error) {
+    return { ok: false, issues: [{ code: "io_error", message: `cannot read: ${error}`, file }] };
+  }
+  const json = parseJsonText(new TextDecoder().decode(bytes));
+  if (!json.ok) {
+    return { ok: false, issues: [{ code: "parse_error", message: `is ${json.why}`, file }] };
+  }
+  const parsed = parseMapping(json.value, file);
+  return parsed.ok ? { ok: true, value: parsed.value, sha256: sha256Hex(bytes) } : parsed;
+}
+
+/** Options of {@linkcode importTables}. */
+export interface ImportTablesOptions {
+  /** The mapping; canonical column names when absent. */
+  readonly mapping?: ImportMapping;
+  /** The mapping file and its sha256, for import.json. */
+  readonly mappingFile?: { readonly file: string; readonly sha256: string } | null;
+  /** The command line, for `generator`. */
+  readonly command?: string;
+}
+
+/**
+ * `gate import table`: reads CSV, TSV (DuckDB's CSV reader in duckdb-wasm,
+ * started only when such a file is given), Parquet (hyparquet) and JSON
+ * Lines tables, one row per rollout attempt, and builds contract
+ * directories (one bare run per checkpoint and split, one gate per masked
+ * round) plus `import.json` (docs/import.md). Every problem is an issue
+ * naming file, row and column; nothing is built when there is one.
+ *
+ * @param files The table files, in order (rows keep file order).
+ * @param options Mapping, mapping file, command line.
+ * @returns The files to write under `--out`, or the issues.
+ */
+export async function importTables(
+  files: readonly string[],
+  options: ImportTablesOptions = {},
+): Promise<{ ok: true; value: ImportResult } | { ok: false; issues: Issue[] }> {
+  const mapping = options.mapping ?? DEFAULT_MAPPING;
+  const issues: Issue[] = [];
+  const tables: SourceTable[] = [];
+  const sources: ImportSource[] = [];
+  let csv: CsvReader | null = null;
+  try {
+    for (const file of files) {
+      const format = tableFormat(file);
+      if (format === null) {
+        issues.push({
+          code: "usage_error",
+          message: "unknown table format; expected .csv, .tsv, .parquet or .jsonl",
+          file,
+        });
+        continue;
+      }
+      let read: SourceTable | Issue | Issue[];
+      if (format === "csv" || format === "tsv") {
+        csv ??= await (await import("./read_csv.ts")).openCsvReader();
+        read = await csv.read(file, format, textColumns(mapping));
+      } else if (format === "parquet") read = await readParquetTable(file);
+      else read = await readJsonlTable(file);
+      if (Array.isArray(read)) { for (const i of read) issues.push(i); }
+      else if ("code" in read) issues.push(read);
+      else tables.push(read);
+    }
+  } finally {
+    csv?.close();
+  }
+  if (issues.length > 0) return { ok: false, issues };
+
+  const rows: ImportRow[] = [];
+  const uses: ColumnUse[] = [];
+  for (const table of tables) {
+    const r = tableRows(table, mapping);
+    if (!r.ok) {
+      for (const i of r.issues) issues.push(i);
+      continue;
+    }
+    for (const row of r.rows) rows.push(row);
+    uses.push(r.use);
+    sources.push({
+      file: table.file,
+      format: table.format,
+      rows: table.rows,
+      sha256: sha256Hex(await Deno.readFile(table.file)),
+    });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  if (rows.length === 0) {
+    const file = files.join(", ");
+    return {
+      ok: false,
+      issues: [{ code: "coverage_incomplete", message: "no rows to import", file }],
+    };
+  }
+  const context: BuildContext = {
+    components: unique(uses.flatMap((u) => u.components.map(([name]) => name))),
+    maskVersions: unique(uses.flatMap((u) => u.mask.map(([v]) => v))),
+  };
+  const built = buildImport(rows, mapping, context);
+  if (!built.ok) return built;
+  const document = importDocument({
+    kind: "table",
+    sources,
+    mappingFile: options.mappingFile ?? null,
+    build: built.value,
+    columns: uses.map((u, i) => ({ file: sources[i]!.file, ...useDocument(u) })),
+    command: options.command ?? "gate import table",
+  });
+  return {
+    ok: true,
+    value: {
+      files: { ...built.value.files, "import.json": toJsonText(document) },
+      build: built.value,
+      sources,
+      rows: rows.length,
+    },
+  };
+}
+
+/** Columns read as text from CSV: ids, arm, status, round, checkpoint, error, the injected list. */
+function textColumns(mapping: ImportMapping): Set<string> {
+  const fields = [
+    "task_id",
+    "split",
+    "arm",
+    "round",
+    "checkpoint_id",
+    "status",
+    "error",
+    "injected",
+  ] as const;
+  const out = new Set<string>(fields);
+  for (const f of fields) {
+    const named = mapping.columns?.[f];
+    if (named !== undefined) out.add(named);
+  }
+  return out;
+}
+
+function unique(xs: readonly string[]): string[] {
+  return [...new Set(xs)];
+}
+
+function useDocument(u: ColumnUse) {
+  return {
+    fields: u.fields,
+    components: Object.fromEntries(u.components),
+    mask: Object.fromEntries(u.mask),
+    injected: u.injected,
+  };
+}
+
+/** The import.json document (docs/FORMAT.md, Extensions: import). */
+export function importDocument(input: {
+  readonly kind: "table" | "inspect";
+  readonly sources: readonly ImportSource[];
+  readonly mappingFile: { readonly file: string; readonly sha256: string } | null;
+  readonly build: ImportBuild;
+  readonly columns: readonly unknown[];
+  readonly command: string;
+}): ImportDocument {
+  const { build } = input;
+  const sourceSha = input.sources.length === 1
+    ? input.sources[0]!.sha256
+    : sha256Hex(new TextEncoder().encode(input.sources.map((s) => s.sha256).join("\n")));
+  return {
+    format: "gatelab.import/v1",
+    kind: input.kind,
+    source: input.sources.map((s) => s.file),
+    source_sha256: sourceSha,
+    inputs: input.sources,
+    mapping: input.mappingFile,
+    runs: build.runs.map((r) => ({
+      dir: r.dir,
+      run_id: r.id,
+      checkpoint_id: r.checkpoint_id,
+      split: r.split,
+      rows: r.rows,
+    })),
+    gates: build.gates.map((g) => ({
+      dir: g.dir,
+      gate_id: g.id,
+      round: g.round ?? null,
+      checkpoint_id: g.checkpoint_id,
+      split: g.split,
+      bare_run_dir: g.bare_run_dir ?? "",
+      rows: g.rows,
+    })),
+    unrecorded: unrecordedList(build.unrecorded),
+    defaults: build.defaults,
+    columns: input.columns,
+    conventions: {
+      rows: "one row = one rollout attempt; row numbers are one-based, header excluded",
+      source_sha256:
+        "sha256 of the one input file, or of the input files' sha256 hex lines joined by newlines",
+      unrecorded:
+        "a field the source does not record is written as null and listed in its file's unrecorded array; never invented",
+      paths: "dir and bare_run_dir are relative to --out",
+    },
+    generator: generatorMeta(input.command),
+  };
+}

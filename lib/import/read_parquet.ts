@@ -1,0 +1,46 @@
+import type { Issue } from "../core/issue.ts";
+import type { SourceTable } from "./table.ts";
+
+/**
+ * Reads a Parquet file with hyparquet (pure JavaScript, no WebAssembly;
+ * chosen over parquet-wasm by measurement, docs/import.md): every
+ * top-level column as an array of values (numbers, bigints for INT64,
+ * strings, booleans, arrays for LIST columns, `null` for nulls). A file
+ * that is not Parquet or is truncated is a `parse_error` naming the file.
+ *
+ * @param file The Parquet file.
+ * @returns The table, or the issue.
+ */
+export async function readParquetTable(file: string): Promise<SourceTable | Issue> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(file);
+  } catch (error) {
+    return { code: "io_error", message: `cannot read: ${String(error)}`, file };
+  }
+  const { parquetMetadata, parquetRead, parquetSchema } = await import("npm:hyparquet@1.33.0");
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  try {
+    const metadata = parquetMetadata(buffer as ArrayBuffer);
+    const rows = Number(metadata.num_rows);
+    const columns = parquetSchema(metadata).children.map((c) => c.element.name);
+    const data: Record<string, unknown[]> = {};
+    for (const c of columns) data[c] = new Array(rows).fill(null);
+    await parquetRead({
+      file: buffer as ArrayBuffer,
+      metadata,
+      onChunk: ({ columnName, columnData, rowStart }) => {
+        const target = data[columnName]!;
+        for (let i = 0; i < columnData.length; i++) target[rowStart + i] = columnData[i] ?? null;
+      },
+    });
+    return { file, format: "parquet", columns, rows, data };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      code: "parse_error",
+      message: `cannot read as Parquet (not a Parquet file, or truncated): ${message}`,
+      file,
+    };
+  }
+}
