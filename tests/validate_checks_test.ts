@@ -103,11 +103,17 @@ Deno.test("bare_not_skill_free: a skill bank in the bare run", async () => {
 });
 
 Deno.test("bare_not_skill_free: a masked run that happened to draw no chunk is not bare", async () => {
-  // pPresent 0: every mask is all-zero; use the gate's own masked run as the "bare" run.
+  // pPresent 0: every mask is all-zero; a copy of the gate's own masked run serves as the
+  // "bare" run (naming the gate directory itself is refused earlier, as provenance_mismatch).
   await using dir = await tempDir();
   const fx = await writeGateFixture(dir.path, { pPresent: 0 });
+  const copy = join(dir.path, "masked-as-bare");
+  await Deno.mkdir(copy);
+  for await (const entry of Deno.readDir(fx.gateDir)) {
+    if (entry.isFile) await Deno.copyFile(join(fx.gateDir, entry.name), join(copy, entry.name));
+  }
   await mutateJson(join(fx.gateDir, "gate.json"), (g) => {
-    g.bare_run_dir = ".";
+    g.bare_run_dir = "../masked-as-bare";
   });
   const v = await validateGates([fx.gateDir]);
   ok((v.counts["bare_not_skill_free"] ?? 0) >= 2);
