@@ -178,10 +178,13 @@ for (const width of [800, 1400]) {
   });
 }
 
-/** The demo's sequential, ladder and audit outputs alone, so their sections are on screen. */
-async function laterSectionsReport(): Promise<string> {
+/**
+ * The demo's sequential, ladder and audit outputs alone, so their sections are on screen; one
+ * output per width, since the probe's copy beside report.html is a file gatelab did not write.
+ */
+async function laterSectionsReport(width: number): Promise<string> {
   const demo = await demoOutputs();
-  const out = `${demo}/report-later-sections`;
+  const out = `${demo}/report-later-sections-${width}`;
   const dirs = [
     "sequential-a",
     "ladder-counting",
@@ -205,7 +208,7 @@ for (const width of [800, 1400]) {
       `browser: at ${width} px the sequential, ladder and audit sections pass the same checks (screenshot)`,
     ignore: !available,
     async fn() {
-      const report = await laterSectionsReport();
+      const report = await laterSectionsReport(width);
       const p = await probe(report, width);
       deepEqual(p.sections, ["sequential", "ladder", "ladder", "audit", "audit"]);
       deepEqual(p.figures, 2 * 7 + 2);
