@@ -10,6 +10,9 @@ import { fileURLToPath } from "node:url";
 import { fromArrowTable, type QueryResult } from "./query_result.ts";
 import { readOnlyRefusal } from "./read_only.ts";
 
+/** `"name"` with embedded quotes doubled: a SQL identifier. */
+export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
 /** An open in-memory DuckDB database with one connection. */
 export interface DuckDb {
   /**
@@ -18,8 +21,16 @@ export interface DuckDb {
    *   or with DuckDB's message when it fails.
    */
   query(sql: string): Promise<QueryResult>;
-  /** Creates table `name` from an Arrow IPC stream (`tableToIPC(table, "stream")`). */
-  insertArrowIpc(name: string, ipcStream: Uint8Array): Promise<void>;
+  /**
+   * Creates table `name` (in `schema`, default `main`) from an Arrow IPC
+   * stream (`tableToIPC(table, "stream")`).
+   */
+  insertArrowIpc(name: string, ipcStream: Uint8Array, schema?: string): Promise<void>;
+  /**
+   * For loaders: creates view `name` in `main` as `select` (e.g. a union of
+   * tables loaded into another schema). Not reachable from `query`.
+   */
+  createView(name: string, select: string): Promise<void>;
   /** Closes the connection and releases the database. */
   close(): Promise<void>;
 }
@@ -74,6 +85,7 @@ export async function openDuckDb(): Promise<DuckDb> {
   conn.query("SET enable_external_access=false");
   conn.query("SET lock_configuration=true");
   let open = true;
+  const schemas = new Set<string>();
   const ensureOpen = (what: string) => {
     if (!open) throw new Error(`Cannot ${what}: the DuckDB handle is closed`);
   };
@@ -88,10 +100,27 @@ export async function openDuckDb(): Promise<DuckDb> {
         return Promise.reject(error);
       }
     },
-    insertArrowIpc(name: string, ipcStream: Uint8Array) {
+    insertArrowIpc(name: string, ipcStream: Uint8Array, schema?: string) {
       ensureOpen(`create table ${name}`);
-      conn.insertArrowFromIPCStream(ipcStream, { name, create: true });
+      if (schema !== undefined && !schemas.has(schema)) {
+        conn.query(`create schema ${quoteIdentifier(schema)}`);
+        schemas.add(schema);
+      }
+      conn.insertArrowFromIPCStream(ipcStream, {
+        name,
+        create: true,
+        ...(schema === undefined ? {} : { schema }),
+      });
       return Promise.resolve();
+    },
+    createView(name: string, select: string) {
+      try {
+        ensureOpen(`create view ${name}`);
+        conn.query(`create view main.${quoteIdentifier(name)} as ${select}`);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     close() {
       if (open) {
