@@ -7,8 +7,44 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { fromArrowTable, type QueryResult } from "./query_result.ts";
+import { type ArrowTableLike, fromArrowTable, type QueryResult } from "./query_result.ts";
 import { readOnlyRefusal } from "./read_only.ts";
+
+/**
+ * duckdb-wasm, pinned. Deno installs, when any program starts, every npm
+ * package that the module graph names (a literal `import("...")` counts)
+ * and every package of the import map and of deno.lock; on a fresh
+ * machine that made every command, `--help` included, download
+ * duckdb-wasm's 138 MB. So duckdb-wasm is named only here, in a variable
+ * (not in deno.json, not statically in the graph), and the committed
+ * deno.lock does not hold it: it is fetched the first time SQL runs
+ * (tests/sql_lazy_test.ts checks all three).
+ */
+const DUCKDB_PACKAGE = "npm:@duckdb/duckdb-wasm@1.32.0";
+const DUCKDB_MODULE = `${DUCKDB_PACKAGE}/blocking`;
+
+/** The parts of duckdb-wasm's blocking bundle used here (its types stay out of the module graph too). */
+interface DuckDbModule {
+  createDuckDB(
+    bundles: Record<string, { mainModule: string; mainWorker: string }>,
+    logger: unknown,
+    runtime: unknown,
+  ): Promise<{
+    instantiate(): Promise<unknown>;
+    open(config: { path: string }): void;
+    connect(): {
+      query(sql: string): ArrowTableLike;
+      insertArrowFromIPCStream(
+        ipc: Uint8Array,
+        options: { name: string; create?: boolean; schema?: string },
+      ): void;
+      close(): void;
+    };
+    reset(): void;
+  }>;
+  VoidLogger: new () => unknown;
+  NODE_RUNTIME: unknown;
+}
 
 /** `"name"` with embedded quotes doubled: a SQL identifier. */
 export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -64,16 +100,16 @@ export interface DuckDb {
  * ```
  */
 export async function openDuckDb(): Promise<DuckDb> {
-  const duckdb = await import("@duckdb/duckdb-wasm/blocking");
-  const file = (p: string) => fileURLToPath(import.meta.resolve(p));
+  const duckdb: DuckDbModule = await import(DUCKDB_MODULE);
+  const file = (p: string) => fileURLToPath(import.meta.resolve(`${DUCKDB_PACKAGE}/${p}`));
   const bundles = {
     mvp: {
-      mainModule: file("@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm"),
-      mainWorker: file("@duckdb/duckdb-wasm/dist/duckdb-node-mvp.worker.cjs"),
+      mainModule: file("dist/duckdb-mvp.wasm"),
+      mainWorker: file("dist/duckdb-node-mvp.worker.cjs"),
     },
     eh: {
-      mainModule: file("@duckdb/duckdb-wasm/dist/duckdb-eh.wasm"),
-      mainWorker: file("@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs"),
+      mainModule: file("dist/duckdb-eh.wasm"),
+      mainWorker: file("dist/duckdb-node-eh.worker.cjs"),
     },
   };
   const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
