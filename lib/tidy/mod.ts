@@ -2,3 +2,4 @@
 export * from "./tidy_table.ts";
 export * from "./tidy_parquet.ts";
 export * from "./tidy_files.ts";
+export * from "./arrow_columns.ts";

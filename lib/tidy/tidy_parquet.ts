@@ -5,22 +5,11 @@
  *
  * @module
  */
-import type { TidyColumn, TidyKind, TidyTable } from "./tidy_table.ts";
+import type { TidyTable } from "./tidy_table.ts";
+import { arrowColumn } from "./arrow_columns.ts";
 
 /** Compression of every Parquet file gatelab writes. */
 export const PARQUET_COMPRESSION = "zstd";
-
-/** A column's values with the missing-value rule applied (non-finite and null are null, -0 is 0). */
-function normalized(column: TidyColumn): ArrayLike<unknown> {
-  const { kind, values } = column;
-  if (kind !== "f64" && kind !== "i32") return values;
-  const out = new Array<number | null>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    out[i] = typeof v === "number" && Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
-  }
-  return out;
-}
 
 /**
  * The table as an Arrow IPC stream: `str` Utf8, `f64` Float64, `i32`
@@ -44,20 +33,9 @@ function normalized(column: TidyColumn): ArrayLike<unknown> {
 export async function tidyArrowIpc(table: TidyTable): Promise<Uint8Array> {
   const arrow = await import("apache-arrow");
   // deno-lint-ignore no-explicit-any
-  const types: Record<TidyKind, () => any> = {
-    str: () => new arrow.Utf8(),
-    f64: () => new arrow.Float64(),
-    i32: () => new arrow.Int32(),
-    bool: () => new arrow.Bool(),
-    str_list: () => new arrow.List(new arrow.Field("item", new arrow.Utf8(), true)),
-  };
-  // deno-lint-ignore no-explicit-any
   const vectors: Record<string, any> = {};
   for (const column of table.columns) {
-    vectors[column.name] = arrow.vectorFromArray(
-      Array.from(normalized(column)),
-      types[column.kind](),
-    );
+    vectors[column.name] = arrowColumn(arrow, column.kind, column.values);
   }
   return arrow.tableToIPC(new arrow.Table(vectors), "stream");
 }

@@ -1,0 +1,152 @@
+/**
+ * Arrow vectors built directly from column values: the value buffer
+ * (Float64Array, Int32Array, bit-packed booleans, UTF-8 bytes with
+ * offsets) and a validity bitmap are filled in one pass, instead of going
+ * through apache-arrow's per-value builders (`vectorFromArray`), several
+ * times slower on the tables `gate sql` loads. Missing values as in
+ * lib/tidy/tidy_table.ts: null, undefined and non-finite numbers are
+ * null, `-0` is `0`.
+ *
+ * @module
+ */
+import type { TidyKind } from "./tidy_table.ts";
+
+/** The apache-arrow module (imported by the caller, on call). */
+type Arrow = typeof import("apache-arrow");
+
+/** A validity bitmap with bit i set where `valid(i)`; null when every value is valid. */
+function validity(length: number, valid: (i: number) => boolean): {
+  bitmap: Uint8Array | null;
+  nulls: number;
+} {
+  const bitmap = new Uint8Array((length + 7) >> 3);
+  let nulls = 0;
+  for (let i = 0; i < length; i++) {
+    if (valid(i)) bitmap[i >> 3]! |= 1 << (i & 7);
+    else nulls++;
+  }
+  return { bitmap: nulls === 0 ? null : bitmap, nulls };
+}
+
+/** Offsets and UTF-8 bytes of texts (one encode of their concatenation when all are ASCII). */
+function utf8(texts: readonly string[]): { offsets: Int32Array; bytes: Uint8Array } {
+  const offsets = new Int32Array(texts.length + 1);
+  const joined = texts.join("");
+  // deno-lint-ignore no-control-regex
+  if (/^[\x00-\x7f]*$/.test(joined)) {
+    for (let i = 0; i < texts.length; i++) offsets[i + 1] = offsets[i]! + texts[i]!.length;
+    return { offsets, bytes: new TextEncoder().encode(joined) };
+  }
+  const encoder = new TextEncoder();
+  const parts = texts.map((t) => encoder.encode(t));
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.forEach((p, i) => {
+    bytes.set(p, offsets[i]!);
+    offsets[i + 1] = offsets[i]! + p.length;
+  });
+  return { offsets, bytes };
+}
+
+/**
+ * One column as an Arrow vector: `str` Utf8, `f64` Float64, `i32` Int32,
+ * `bool` Bool, `str_list` List<Utf8>.
+ *
+ * @param arrow The apache-arrow module.
+ * @param kind The column's kind.
+ * @param values One value per row.
+ * @returns The vector.
+ *
+ * @example
+ * ```ts
+ * import * as arrow from "apache-arrow";
+ * import { arrowColumn } from "./arrow_columns.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual([...arrowColumn(arrow, "f64", [1.5, null, NaN, -0])], [1.5, null, null, 0]);
+ * deepEqual([...arrowColumn(arrow, "str", ["a", null, "é"])], ["a", null, "é"]);
+ * deepEqual([...arrowColumn(arrow, "bool", [true, false, null])], [true, false, null]);
+ * deepEqual(arrowColumn(arrow, "str_list", [["x", "y"], []]).get(0)!.toArray(), ["x", "y"]);
+ * ```
+ */
+export function arrowColumn(
+  arrow: Arrow,
+  kind: TidyKind,
+  values: ArrayLike<unknown>,
+): InstanceType<Arrow["Vector"]> {
+  const length = values.length;
+  switch (kind) {
+    case "f64":
+    case "i32": {
+      const data = kind === "f64" ? new Float64Array(length) : new Int32Array(length);
+      const { bitmap, nulls } = validity(length, (i) => {
+        const v = values[i];
+        if (typeof v !== "number" || !Number.isFinite(v)) return false;
+        data[i] = v === 0 ? 0 : v;
+        return true;
+      });
+      const type = kind === "f64" ? new arrow.Float64() : new arrow.Int32();
+      return arrow.makeVector(
+        arrow.makeData({ type, length, nullCount: nulls, nullBitmap: bitmap, data } as never),
+      );
+    }
+    case "bool": {
+      const data = new Uint8Array((length + 7) >> 3);
+      const { bitmap, nulls } = validity(length, (i) => {
+        const v = values[i];
+        if (typeof v !== "boolean") return false;
+        if (v) data[i >> 3]! |= 1 << (i & 7);
+        return true;
+      });
+      return arrow.makeVector(
+        arrow.makeData({
+          type: new arrow.Bool(),
+          length,
+          nullCount: nulls,
+          nullBitmap: bitmap,
+          data,
+        }),
+      );
+    }
+    case "str": {
+      const texts = new Array<string>(length);
+      const { bitmap, nulls } = validity(length, (i) => {
+        const v = values[i];
+        texts[i] = v === null || v === undefined ? "" : String(v);
+        return v !== null && v !== undefined;
+      });
+      const { offsets, bytes } = utf8(texts);
+      return arrow.makeVector(
+        arrow.makeData({
+          type: new arrow.Utf8(),
+          length,
+          nullCount: nulls,
+          nullBitmap: bitmap,
+          valueOffsets: offsets,
+          data: bytes,
+        }),
+      );
+    }
+    case "str_list": {
+      const offsets = new Int32Array(length + 1);
+      const items: string[] = [];
+      const { bitmap, nulls } = validity(length, (i) => {
+        const v = values[i];
+        const list = Array.isArray(v) ? v : [];
+        for (const x of list) items.push(String(x));
+        offsets[i + 1] = items.length;
+        return Array.isArray(v);
+      });
+      const child = arrowColumn(arrow, "str", items).data[0]!;
+      const type = new arrow.List(new arrow.Field("item", new arrow.Utf8(), true));
+      return arrow.makeVector(
+        arrow.makeData({
+          type,
+          length,
+          nullCount: nulls,
+          nullBitmap: bitmap,
+          valueOffsets: offsets,
+          child,
+        } as never),
+      );
+    }
+  }
+}
