@@ -15,7 +15,8 @@
  * OpenBLAS kernel numpy actually used is printed. Timings are never test
  * assertions. Usage: deno task bench [--repeats 3] [--draws 10000] [--gate <dir>]
  *
- * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts).
+ * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts),
+ * `deno task bench --sql` the SQL start-up benchmark (bench/sql.ts).
  *
  * @module
  */
@@ -30,9 +31,19 @@ const { values } = parseArgs({
     draws: { type: "string", default: "10000" },
     gate: { type: "string", default: "data/demo/ckpt-a/gate-a" },
     scale: { type: "boolean", default: false },
+    sql: { type: "boolean", default: false },
     sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
+if (values.sql) {
+  const { runSql } = await import("./sql.ts");
+  await runSql({
+    repeats: Number(
+      values.repeats === "3" && !Deno.args.includes("--repeats") ? 1 : values.repeats,
+    ),
+  });
+  Deno.exit(0);
+}
 if (values.scale) {
   const { runScale } = await import("./scale.ts");
   await runScale({

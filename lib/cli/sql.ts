@@ -13,7 +13,7 @@
 import { intOption, parseCommand } from "./args.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
-import { inputDir, outputFile } from "./paths.ts";
+import { cacheOption, inputDir, outputFile } from "./paths.ts";
 import { type DuckDb, openDuckDb } from "../sql/engine.ts";
 import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
@@ -40,6 +40,7 @@ INSTALL, LOAD, SET and writes are refused.
                     starting with = + - @ get a leading ' so spreadsheets
                     show them as text)
   --max-rows <n>    rows printed (default 100)
+  --cache <dir>     read runs through the run cache in <dir> (written on a miss)
   --quiet           no warnings about what could not be loaded`;
 
 /** Runs the command; returns the exit code. */
@@ -51,6 +52,7 @@ export async function run(args: string[]): Promise<number> {
       query: { type: "string", short: "q" },
       out: { type: "string" },
       "max-rows": { type: "string" },
+      cache: { type: "string" },
     },
     positionals: { min: 1, what: "gate, run or output directory" },
     required: { query: '"<SQL>"' },
@@ -76,13 +78,15 @@ export async function run(args: string[]): Promise<number> {
   if (values.out !== undefined) {
     await outputFile({ label: "--out", path: values.out }, "a CSV file");
   }
+  const cache = cacheOption(values.cache);
+  await cache.check();
 
   const only = tablesNamedIn(values.query);
   // DuckDB starts while the sources are read: its 34 MB wasm compiles on
   // V8's background threads meanwhile. Every return below closes it.
   const starting = openDuckDb();
   try {
-    return await runQuery(starting, positionals, only, values, maxRows);
+    return await runQuery(starting, positionals, { only, ...cache.options }, values, maxRows);
   } finally {
     await (await starting).close();
   }
@@ -92,11 +96,12 @@ export async function run(args: string[]): Promise<number> {
 async function runQuery(
   starting: Promise<DuckDb>,
   positionals: readonly string[],
-  only: ReadonlySet<string>,
+  read: { readonly only: ReadonlySet<string>; readonly cacheDir?: string },
   values: { readonly query: string; readonly out?: string; readonly quiet?: boolean },
   maxRows: number,
 ): Promise<number> {
-  const sources = await readSqlSources(positionals, { only });
+  const { only } = read;
+  const sources = await readSqlSources(positionals, read);
   if (!values.quiet) { for (const note of sources.notes) console.error(`note: ${note}`); }
   const shown = values.quiet ? [] : sources.issues.slice(0, 20);
   for (const issue of shown) console.error(`warning: ${formatIssue(issue)}`);

@@ -87,7 +87,7 @@ export async function loadIntoDuckDb(
   if (names.length > 0) {
     const runNames = names.filter((n) => n in runTablesOf);
     const tables = {
-      ...(runNames.length > 0 ? runTables(sources.runs) : {}),
+      ...(runNames.length > 0 ? runTables(sources.runs, options.only) : {}),
       ...(names.some((n) => !(n in runTablesOf)) ? gateTables(sources.gates) : {}),
     } as Record<SqlTableName, Parameters<typeof arrowIpcStream>[0]>;
     for (const name of names) {

@@ -7,6 +7,7 @@ import type { SqlGate } from "./gate_tables.ts";
 import type { SqlSources } from "./load_tables.ts";
 import { readSqlOutput, type SqlOutput, sqlSourceKind } from "./output_tables.ts";
 import { SQL_COLUMN_KINDS } from "./sql_schema.ts";
+import { cachedLoadRunParts } from "../cache/cached_read_run.ts";
 
 /** Options of {@linkcode readSqlSources}. */
 export interface ReadSourcesOptions {
@@ -16,6 +17,13 @@ export interface ReadSourcesOptions {
    * @default {every table}
    */
   readonly only?: ReadonlySet<string>;
+  /**
+   * Read runs through the run cache in this directory (lib/cache
+   * `cachedLoadRunParts`: a clean run's parsed tables are stored on a miss
+   * and reused, checked against their sha256, on a hit).
+   * @default {no cache}
+   */
+  readonly cacheDir?: string;
 }
 
 /**
@@ -51,9 +59,12 @@ export async function readSqlSources(
   const outputs: SqlOutput[] = [];
   const only = options.only;
   const readRuns = only === undefined || Object.keys(SQL_COLUMN_KINDS).some((t) => only.has(t));
+  const readAssignments = only === undefined || only.has("assignments");
   const seen = new Set<string>();
   const addRun = async (dir: string): Promise<string | null> => {
-    const parts = await loadRunParts(dir);
+    const parts = options.cacheDir === undefined
+      ? await loadRunParts(dir)
+      : (await cachedLoadRunParts(dir, { cacheDir: options.cacheDir })).parts;
     issues.push(...parts.issues);
     if (!parts.manifest) return null;
     const key = normalize(dir);
@@ -81,7 +92,7 @@ export async function readSqlSources(
       await addRun(dir);
       continue;
     }
-    const gate = await readGateParts(dir);
+    const gate = await readGateParts(dir, { assignments: readAssignments });
     issues.push(...gate.issues);
     const maskedRunId = await addRun(dir);
     if (gate.plan) {
