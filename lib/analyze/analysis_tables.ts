@@ -7,7 +7,12 @@
  *
  * @module
  */
-import type { TidyColumn, TidyKind, TidyTable } from "../tidy/tidy_table.ts";
+import {
+  type TidyColumn,
+  tidyFromRows,
+  type TidyKind,
+  type TidyTable,
+} from "../tidy/tidy_table.ts";
 import type { ContributionsOutput, SelectionOutput } from "./types.ts";
 import { type TaskRowColumns, taskRowText } from "./task_rows.ts";
 import type { SelectionStatus } from "../select/select.ts";
@@ -34,20 +39,6 @@ export const SELECTION_REASONS: Readonly<Record<SelectionStatus, string>> = {
   non_positive: "alpha not above tie_tolerance",
   budget_excluded: "survivor ranked below budget_k",
 };
-
-/** Builds a table from rows of plain values, column kinds given once. */
-function fromRows(
-  name: string,
-  kinds: Readonly<Record<string, TidyKind>>,
-  rows: readonly Readonly<Record<string, unknown>>[],
-): TidyTable {
-  const columns: TidyColumn[] = Object.entries(kinds).map(([column, kind]) => ({
-    name: column,
-    kind,
-    values: rows.map((r) => r[column] ?? null),
-  }));
-  return { name, rows: rows.length, columns };
-}
 
 /** Columns of the `coefficients` table and their kinds, in order. */
 export const COEFFICIENT_COLUMNS = {
@@ -133,7 +124,7 @@ export function coefficientsTable(
       });
     }
   }
-  return fromRows("coefficients", COEFFICIENT_COLUMNS, rows);
+  return tidyFromRows("coefficients", COEFFICIENT_COLUMNS, rows);
 }
 
 /**
@@ -155,7 +146,7 @@ export function coefficientsTable(
 export function selectionTable(
   selection: Pick<SelectionOutput, "metric" | "budget_k" | "decisions">,
 ): TidyTable {
-  return fromRows(
+  return tidyFromRows(
     "selection",
     {
       metric: "str",

@@ -122,3 +122,34 @@ export function* tidyCsv(table: TidyTable): Generator<string, void, undefined> {
   }
   if (buffer.length > 0) yield buffer;
 }
+
+/**
+ * A table from rows of plain values, the kind of each column given once
+ * (in column order): the few lines each command needs for its table. A
+ * field a row lacks is missing (null).
+ *
+ * @param name The table's file stem.
+ * @param kinds Column name to kind, in column order.
+ * @param rows The rows.
+ * @returns The table.
+ *
+ * @example
+ * ```ts
+ * import { tidyFromRows } from "./tidy_table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = tidyFromRows("t", { id: "str", x: "f64" }, [{ id: "a", x: 1 }, { id: "b" }]);
+ * deepEqual(t.columns.map((c) => c.values), [["a", "b"], [1, null]]);
+ * ```
+ */
+export function tidyFromRows(
+  name: string,
+  kinds: Readonly<Record<string, TidyKind>>,
+  rows: readonly Readonly<Record<string, unknown>>[],
+): TidyTable {
+  const columns: TidyColumn[] = Object.entries(kinds).map(([column, kind]) => ({
+    name: column,
+    kind,
+    values: rows.map((r) => r[column] ?? null),
+  }));
+  return { name, rows: rows.length, columns };
+}

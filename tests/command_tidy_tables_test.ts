@@ -1,0 +1,154 @@
+/**
+ * The main tidy table of heldout (`splits`), plan-power (`mde`) and
+ * compare (`comparison`), as CSV and Parquet beside their JSON: every value
+ * equal to the JSON's, bit for bit (Object.is), read back by
+ * tests/tidy_read.ts (its own CSV parser, parquet-wasm), on the demo.
+ */
+import { deepEqual, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../lib/cli/main.ts";
+import { quiet } from "./fixtures.ts";
+import { readCsvColumns, readParquetColumns } from "./tidy_read.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+let cached: Promise<string> | null = null;
+function outputs(): Promise<string> {
+  cached ??= (async () => {
+    const root = await Deno.makeTempDir({ prefix: "gatelab-cmd-tables-" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(root, { recursive: true }));
+    const steps = [
+      ["analyze", "data/demo/ckpt-a/gate-a", "--out", `${root}/gate-a`, "--bootstrap", "0"],
+      [
+        "heldout",
+        "data/demo/ckpt-a/gate-a",
+        "--plan",
+        "data/plans/heldout-kfold5.json",
+        "--out",
+        `${root}/heldout`,
+      ],
+      ["plan-power", "--from", `${root}/gate-a`, "--sims", "100", "--out", `${root}/power`],
+      [
+        "compare",
+        "--bare",
+        "data/demo/gate-b/bare-test",
+        "--equipped",
+        "data/demo/gate-b/equipped-test",
+        "--selection",
+        `${root}/gate-a/selection.json`,
+        "--bootstrap",
+        "100",
+        "--out",
+        `${root}/gate-b`,
+      ],
+    ];
+    for (const args of steps) deepEqual(await quiet(() => main([...args, "--quiet"])), 0, args[0]);
+    return root;
+  })();
+  return cached;
+}
+
+/** Both files of a table as columns; `numeric` columns as numbers in the CSV, lists parsed. */
+async function both(
+  dir: string,
+  name: string,
+  numeric: readonly string[],
+  lists: readonly string[] = [],
+) {
+  const csv = await readCsvColumns(join(dir, `${name}.csv`), numeric);
+  for (const l of lists) csv[l] = csv[l]!.map((t) => JSON.parse(t as string));
+  const { columns: parquet } = await readParquetColumns(join(dir, `${name}.parquet`));
+  deepEqual(Object.keys(csv), Object.keys(parquet));
+  return [csv, parquet] as const;
+}
+
+function sameBits(actual: readonly unknown[], expected: readonly unknown[], what: string): void {
+  deepEqual(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < expected.length; i++) {
+    const [a, e] = [actual[i], expected[i]];
+    if (Array.isArray(e)) deepEqual(a, e, `${what}[${i}]`);
+    else ok(Object.is(a, e), `${what}[${i}]: ${a} !== ${e}`);
+  }
+}
+
+const json = async (path: string): Promise<Json> => JSON.parse(await Deno.readTextFile(path));
+
+Deno.test("heldout: splits table equals heldout.json's splits", async () => {
+  const root = await outputs();
+  const doc = await json(join(root, "heldout", "heldout.json"));
+  const names = Object.keys(doc.splits[0]);
+  const numeric = names.filter((n) =>
+    typeof doc.splits[0][n] === "number" || doc.splits.some((s: Json) => typeof s[n] === "number")
+  );
+  const lists = ["selected_fit", "selected_heldout"];
+  const [csv, parquet] = await both(join(root, "heldout"), "splits", numeric, lists);
+  deepEqual(Object.keys(parquet), names);
+  ok(doc.splits.length >= 50);
+  for (const n of names) {
+    const expected = doc.splits.map((s: Json) => s[n]);
+    sameBits(parquet[n]!, expected, `splits.parquet ${n}`);
+    sameBits(n === "ok" ? csv[n]!.map((v) => v === "true") : csv[n]!, expected, `splits.csv ${n}`);
+  }
+});
+
+Deno.test("plan-power: mde table equals power.json's mde_by_tasks and mde_by_columns", async () => {
+  const root = await outputs();
+  const doc = await json(join(root, "power", "power.json"));
+  const [csv, parquet] = await both(join(root, "power"), "mde", [
+    "tasks",
+    "columns",
+    "se_beta",
+    "mde_80",
+  ]);
+  const rows = [
+    ...doc.mde_by_tasks.map((r: Json) => ({ varied: "tasks", ...r, columns: doc.design.columns })),
+    ...doc.mde_by_columns.map((r: Json) => ({ varied: "columns", ...r, tasks: doc.design.tasks })),
+  ];
+  ok(rows.length >= 4);
+  for (const n of ["varied", "tasks", "columns", "se_beta", "mde_80"]) {
+    sameBits(csv[n]!, rows.map((r) => r[n]), `mde.csv ${n}`);
+    sameBits(parquet[n]!, rows.map((r) => r[n]), `mde.parquet ${n}`);
+  }
+});
+
+Deno.test("compare: comparison table equals comparison.json's metrics and behaviour", async () => {
+  const root = await outputs();
+  const doc = await json(join(root, "gate-b", "comparison.json"));
+  const numeric = [
+    "bare",
+    "equipped",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "bare_ci_low",
+    "bare_ci_high",
+    "equipped_ci_low",
+    "equipped_ci_high",
+  ];
+  const [csv, parquet] = await both(join(root, "gate-b"), "comparison", numeric);
+  const rows = [
+    ...Object.entries(doc.metrics).map(([q, v]) => ["metric", q, v] as const),
+    ...Object.entries(doc.behaviour).map(([q, v]) => ["behaviour", q, v] as const),
+  ].map(([kind, quantity, v]) => {
+    const q = v as Json | null;
+    return {
+      kind,
+      quantity,
+      bare: q?.bare ?? null,
+      equipped: q?.equipped ?? null,
+      difference: q?.difference ?? null,
+      ci_low: q?.ci?.[0] ?? null,
+      ci_high: q?.ci?.[1] ?? null,
+      bare_ci_low: q?.bare_ci?.[0] ?? null,
+      bare_ci_high: q?.bare_ci?.[1] ?? null,
+      equipped_ci_low: q?.equipped_ci?.[0] ?? null,
+      equipped_ci_high: q?.equipped_ci?.[1] ?? null,
+    } as Json;
+  });
+  ok(rows.some((r) => r.kind === "behaviour" && r.bare !== null));
+  for (const n of ["kind", "quantity", ...numeric]) {
+    sameBits(csv[n]!, rows.map((r) => r[n]), `comparison.csv ${n}`);
+    sameBits(parquet[n]!, rows.map((r) => r[n]), `comparison.parquet ${n}`);
+  }
+});
