@@ -7,7 +7,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
-import { quiet } from "./fixtures.ts";
+import { quiet, tempDir } from "./fixtures.ts";
 import { readCsvColumns, readParquetColumns } from "./tidy_read.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -150,5 +150,67 @@ Deno.test("compare: comparison table equals comparison.json's metrics and behavi
   for (const n of ["kind", "quantity", ...numeric]) {
     sameBits(csv[n]!, rows.map((r) => r[n]), `comparison.csv ${n}`);
     sameBits(parquet[n]!, rows.map((r) => r[n]), `comparison.parquet ${n}`);
+  }
+});
+
+Deno.test("study: comparisons table equals study.json's comparisons", async () => {
+  await using dir = await tempDir();
+  const out = join(dir.path, "study");
+  deepEqual(await quiet(() => main(["study", "data/demo/study", "--out", out, "--quiet"])), 0);
+  const doc = await json(join(out, "study.json"));
+  const numeric = ["estimate", "bounds_low", "bounds_high", "ci_low", "ci_high"];
+  const [csv, parquet] = await both(out, "comparisons", numeric);
+  const rows = doc.comparisons.map((c: Json) => ({
+    a: c.a,
+    b: c.b,
+    label: c.label,
+    complete: c.complete,
+    estimate: c.estimate,
+    bounds_low: c.bounds[0],
+    bounds_high: c.bounds[1],
+    ci_low: c.ci?.[0] ?? null,
+    ci_high: c.ci?.[1] ?? null,
+    resample: c.resample,
+  }));
+  ok(rows.length >= 2);
+  for (const n of Object.keys(rows[0])) {
+    const expected = rows.map((r: Json) => r[n]);
+    sameBits(parquet[n]!, expected, `comparisons.parquet ${n}`);
+    sameBits(n === "complete" ? csv[n]!.map((v) => v === "true") : csv[n]!, expected, n);
+  }
+});
+
+Deno.test("reward: rewards table equals rewards.jsonl, mask reasons as columns", async () => {
+  await using dir = await tempDir();
+  const out = join(dir.path, "reward");
+  const args = ["reward", "data/demo/steps/steps.jsonl", "--recipe", "C", "--out", out, "--quiet"];
+  deepEqual(await quiet(() => main(args)), 0);
+  const lines = (await Deno.readTextFile(join(out, "rewards.jsonl"))).trim().split("\n").map((l) =>
+    JSON.parse(l) as Json
+  );
+  const reasons = Object.keys(lines[0]!.mask_reasons);
+  const numeric = ["reward", "n_steps", "n_masked", ...reasons.map((r) => `masked_${r}`)];
+  const [csv, parquet] = await both(out, "rewards", numeric);
+  ok(lines.some((l) => l.reward === null) || lines.length > 10);
+  for (
+    const n of [
+      "trajectory_id",
+      "recipe",
+      "reward",
+      "n_steps",
+      "n_masked",
+      "verdict_mode",
+      "weights",
+    ]
+  ) {
+    sameBits(csv[n]!, lines.map((l) => l[n] ?? null), `rewards.csv ${n}`);
+    sameBits(parquet[n]!, lines.map((l) => l[n] ?? null), `rewards.parquet ${n}`);
+  }
+  for (const n of ["penalized", "equals_recipe_a"]) {
+    sameBits(parquet[n]!, lines.map((l) => l[n]), `rewards.parquet ${n}`);
+  }
+  for (const r of reasons) {
+    sameBits(parquet[`masked_${r}`]!, lines.map((l) => l.mask_reasons[r]), r);
+    sameBits(csv[`masked_${r}`]!, lines.map((l) => l.mask_reasons[r]), r);
   }
 });
