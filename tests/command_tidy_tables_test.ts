@@ -214,3 +214,96 @@ Deno.test("reward: rewards table equals rewards.jsonl, mask reasons as columns",
     sameBits(csv[`masked_${r}`]!, lines.map((l) => l.mask_reasons[r]), r);
   }
 });
+
+Deno.test("sequential: prefixes table unrolls sequential.json's per-n series", async () => {
+  await using dir = await tempDir();
+  const out = join(dir.path, "seq");
+  const args = ["sequential", "data/demo/ckpt-a/gate-a", "--every", "50", "--no-png", "--out", out];
+  deepEqual(await quiet(() => main([...args, "--quiet"])), 0);
+  const doc = await json(join(out, "sequential.json"));
+  const series = [
+    "estimate",
+    "se",
+    "cs_lower",
+    "cs_upper",
+    "e_value",
+    "running_lower",
+    "running_upper",
+    "running_max_e",
+  ];
+  const [csv, parquet] = await both(out, "prefixes", ["n", ...series]);
+  const rows: Json[] = [];
+  for (const [metric, m] of Object.entries(doc.metrics as Json)) {
+    m.n.forEach((n: number, i: number) => {
+      for (const [version_id, v] of Object.entries(m.versions as Json)) {
+        rows.push({
+          metric,
+          n,
+          version_id,
+          ...Object.fromEntries(series.map((s) => [s, v[s][i]])),
+        });
+      }
+    });
+  }
+  ok(rows.some((r) => r.cs_lower === null) && rows.some((r) => r.cs_lower !== null));
+  for (const n of ["metric", "n", "version_id", ...series]) {
+    sameBits(csv[n]!, rows.map((r) => r[n]), `prefixes.csv ${n}`);
+    sameBits(parquet[n]!, rows.map((r) => r[n]), `prefixes.parquet ${n}`);
+  }
+});
+
+Deno.test("ladder and history: blocks and lifecycles tables equal their JSON", async () => {
+  await using dir = await tempDir();
+  const ladder = join(dir.path, "ladder");
+  const ladderArgs = [
+    "ladder",
+    "data/demo/ladder/counting",
+    "--prefill",
+    "data/demo/ladder/baseline.jsonl",
+  ];
+  deepEqual(await quiet(() => main([...ladderArgs, "--no-png", "--out", ladder, "--quiet"])), 0);
+  const result = await json(join(ladder, "ladder_result.json"));
+  const names = ["block", "W", "L", "E", "INFRA", "units", "e_accept", "e_reject"];
+  const [lcsv, lparquet] = await both(ladder, "blocks", names);
+  for (const n of names) {
+    sameBits(lcsv[n]!, result.blocks.map((b: Json) => b[n]), `blocks.csv ${n}`);
+    sameBits(lparquet[n]!, result.blocks.map((b: Json) => b[n]), `blocks.parquet ${n}`);
+  }
+
+  const history = join(dir.path, "history");
+  const gates = ["ckpt-a/gate-a", "ckpt-b/gate-online-r1", "ckpt-c/gate-online-c"].map((g) =>
+    `data/demo/${g}`
+  );
+  const historyArgs = ["history", ...gates, "--allow-lineage-gaps", "--no-png", "--out", history];
+  deepEqual(await quiet(() => main([...historyArgs, "--quiet"])), 0);
+  const doc = await json(join(history, "history.json"));
+  const fields = [
+    "step",
+    "version_id",
+    "role",
+    "estimate",
+    "se",
+    "ci_lower",
+    "ci_upper",
+    "interval",
+    "status",
+    "rank",
+    "transition",
+  ];
+  const rows = Object.entries(doc.chunks as Record<string, (Json | null)[]>).flatMap((
+    [chunk_id, es],
+  ) => es.filter((e): e is Json => e !== null).map((e) => ({ chunk_id, ...e }) as Json));
+  ok(rows.length >= 18);
+  const [hcsv, hparquet] = await both(history, "lifecycles", [
+    "step",
+    "estimate",
+    "se",
+    "ci_lower",
+    "ci_upper",
+    "rank",
+  ]);
+  for (const n of ["chunk_id", ...fields]) {
+    sameBits(hcsv[n]!, rows.map((r) => r[n]), `lifecycles.csv ${n}`);
+    sameBits(hparquet[n]!, rows.map((r) => r[n]), `lifecycles.parquet ${n}`);
+  }
+});
