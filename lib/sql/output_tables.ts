@@ -15,11 +15,16 @@ import type { TidyTable } from "../tidy/tidy_table.ts";
 import { coefficientsTable, selectionTable, tasksTable } from "../analyze/analysis_tables.ts";
 import type { ContributionsOutput, SelectionOutput, TaskRow } from "../analyze/types.ts";
 
-/** The tables an analysis output brings, in load order. */
-export const OUTPUT_TABLES = ["coefficients", "tasks", "selection", "draws"] as const;
-
 /** Name of a table an analysis output brings. */
-export type OutputTableName = typeof OUTPUT_TABLES[number];
+export type OutputTableName = "coefficients" | "tasks" | "selection" | "draws";
+
+/** The tables an analysis output brings, in load order. */
+export const OUTPUT_TABLES: readonly OutputTableName[] = [
+  "coefficients",
+  "tasks",
+  "selection",
+  "draws",
+];
 
 /** One analysis output as read for SQL. */
 export interface SqlOutput {
