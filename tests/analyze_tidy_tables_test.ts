@@ -245,3 +245,24 @@ Deno.test("analyze without --save-draws: no draws table and no saved_draws in th
   const contributions = await readJson(join(out, "contributions.json"));
   deepEqual("saved_draws" in contributions.bootstrap, false);
 });
+
+Deno.test("analyze --exploratory: coefficients without status or rank, no selection table", async () => {
+  await using dir = await tempDir();
+  const out = join(dir.path, "out");
+  const args = ["analyze", "data/demo/ckpt-c/gate-online-c-xsvc", "--out", out, "--bootstrap", "0"];
+  deepEqual(
+    await quiet(() => main([...args, "--exploratory", "provenance_mismatch", "--quiet"])),
+    0,
+  );
+  const names = [...Deno.readDirSync(out)].map((e) => e.name);
+  deepEqual(names.filter((n) => n.startsWith("selection")), []);
+  const { columns } = await readParquetColumns(join(out, "coefficients.parquet"));
+  const contributions = await readJson(join(out, "contributions.json"));
+  deepEqual(
+    columns.status!.length,
+    Object.keys(contributions.metrics).length * contributions.columns.length,
+  );
+  deepEqual([new Set(columns.status), new Set(columns.rank)], [new Set([null]), new Set([null])]);
+  const first = contributions.metrics.reward.coefficients[contributions.columns[0].version_id];
+  ok(Object.is(columns.estimate![0], first.estimate));
+});
