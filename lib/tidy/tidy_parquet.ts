@@ -41,8 +41,27 @@ export async function tidyArrowIpc(table: TidyTable): Promise<Uint8Array> {
 }
 
 /**
+ * The table with every boolean column that holds no value at all as a
+ * text column of nulls: apache-arrow's IPC writer leaves such a column's
+ * value buffer empty, which the Parquet writer (arrow-rs) refuses.
+ */
+function writableInParquet(table: TidyTable): TidyTable {
+  const allNull = (values: ArrayLike<unknown>) => {
+    for (let i = 0; i < values.length; i++) if (typeof values[i] === "boolean") return false;
+    return true;
+  };
+  return {
+    ...table,
+    columns: table.columns.map((c) =>
+      c.kind === "bool" && c.values.length > 0 && allNull(c.values) ? { ...c, kind: "str" } : c
+    ),
+  };
+}
+
+/**
  * The table as Parquet bytes (ZSTD, parquet-wasm's defaults otherwise);
- * column types as {@linkcode tidyArrowIpc}.
+ * column types as {@linkcode tidyArrowIpc}, except that a boolean column
+ * without any value is written as a text column of nulls.
  *
  * @param table The table.
  * @returns The Parquet file's bytes.
@@ -55,10 +74,14 @@ export async function tidyArrowIpc(table: TidyTable): Promise<Uint8Array> {
  * import { deepEqual } from "node:assert/strict";
  * const bytes = await tidyParquet({ name: "t", rows: 2, columns: [{ name: "x", kind: "f64", values: [0.1, 1 / 3] }] });
  * deepEqual([...tableFromIPC(readParquet(bytes).intoIPCStream()).getChild("x")!], [0.1, 1 / 3]);
+ * // A boolean column with no value: a text column of nulls.
+ * const none = await tidyParquet({ name: "t", rows: 2, columns: [{ name: "b", kind: "bool", values: [null, null] }] });
+ * const b = tableFromIPC(readParquet(none).intoIPCStream()).getChild("b")!;
+ * deepEqual([[...b], String(b.type)], [[null, null], "Utf8"]);
  * ```
  */
 export async function tidyParquet(table: TidyTable): Promise<Uint8Array> {
-  const ipc = await tidyArrowIpc(table);
+  const ipc = await tidyArrowIpc(writableInParquet(table));
   const pq = await import("parquet-wasm");
   const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.ZSTD).build();
   return pq.writeParquet(pq.Table.fromIPCStream(ipc), props);
