@@ -28,6 +28,23 @@ function validity(length: number, valid: (i: number) => boolean): {
   return { bitmap: nulls === 0 ? null : bitmap, nulls };
 }
 
+/**
+ * The values themselves when they are already the column's typed array
+ * with nothing to change (no non-finite number, no -0): no copy, no bitmap.
+ */
+function typedAsIs(
+  kind: "f64" | "i32",
+  values: ArrayLike<unknown>,
+): Float64Array | Int32Array | null {
+  if (kind === "i32") return values instanceof Int32Array ? values : null;
+  if (!(values instanceof Float64Array)) return null;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v) || (v === 0 && 1 / v < 0)) return null;
+  }
+  return values;
+}
+
 /** Offsets and UTF-8 bytes of texts (one encode of their concatenation when all are ASCII). */
 function utf8(texts: readonly string[]): { offsets: Int32Array; bytes: Uint8Array } {
   const offsets = new Int32Array(texts.length + 1);
@@ -76,6 +93,13 @@ export function arrowColumn(
   switch (kind) {
     case "f64":
     case "i32": {
+      const direct = typedAsIs(kind, values);
+      if (direct !== null) {
+        const type = kind === "f64" ? new arrow.Float64() : new arrow.Int32();
+        return arrow.makeVector(
+          arrow.makeData({ type, length, nullCount: 0, data: direct } as never),
+        );
+      }
       const data = kind === "f64" ? new Float64Array(length) : new Int32Array(length);
       const { bitmap, nulls } = validity(length, (i) => {
         const v = values[i];
