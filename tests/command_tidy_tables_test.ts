@@ -318,3 +318,33 @@ Deno.test("ladder and history: blocks and lifecycles tables equal their JSON", a
     sameBits(hparquet[n]!, rows.map((r) => r[n]), `lifecycles.parquet ${n}`);
   }
 });
+
+Deno.test("ledger-audit: ledger table equals the audited ledger, line by line", async () => {
+  const root = await outputs();
+  const out = join(root, "audit");
+  const args = ["ledger-audit", join(root, "gate-a", "ledger.jsonl"), "--out", out, "--quiet"];
+  deepEqual(await quiet(() => main(args)), 0);
+  const lines = (await Deno.readTextFile(join(root, "gate-a", "ledger.jsonl"))).trim().split("\n")
+    .map((l) => JSON.parse(l) as Json);
+  const [csv, parquet] = await both(out, "ledger", [
+    "line",
+    "estimated_effect",
+    "contribution_rank",
+  ]);
+  deepEqual(parquet.line!.length, 14);
+  sameBits(parquet.line!, lines.map((_, i) => i + 1), "line");
+  for (
+    const n of [
+      "candidate_id",
+      "operation",
+      "role",
+      "stage",
+      "validation_result",
+      "estimated_effect",
+      "contribution_rank",
+    ]
+  ) {
+    sameBits(parquet[n]!, lines.map((l) => l[n] ?? null), `ledger.parquet ${n}`);
+    sameBits(csv[n]!, lines.map((l) => l[n] ?? null), `ledger.csv ${n}`);
+  }
+});
