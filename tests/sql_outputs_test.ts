@@ -174,9 +174,37 @@ Deno.test("gate sql: an older output prints a one-line note; a directory that is
   deepEqual([bad.code, bad.err], [2, [
     `usage_error  ${
       join(root, "empty")
-    } is not a gate (gate.json), a run (manifest.json) or an analysis output (contributions.json): gate sql reads those directories`,
+    } is not a gate (gate.json), a run (manifest.json) or a gatelab output (contributions.json or .gatelab-output.json): gate sql reads those directories`,
   ]]);
   const none = await sql([R1, "--query", "select * from coefficients"]);
   deepEqual([none.code, none.err.length], [2, 1]);
   ok(none.err[0]!.includes("no directory given is an analysis output"), none.err[0]);
+});
+
+Deno.test("gate sql over other commands' outputs: their tidy tables by file name, output_ before a taken name", async () => {
+  const { root, r1 } = await outputs();
+  const reward = join(root, "reward");
+  const rewardArgs = ["reward", "data/demo/steps/steps.jsonl", "--recipe", "A", "--out", reward];
+  deepEqual(await quiet(() => main([...rewardArgs, "--quiet"])), 0);
+  const power = join(root, "power");
+  const powerArgs = ["plan-power", "--from", r1, "--sims", "50", "--out", power, "--quiet"];
+  deepEqual(await quiet(() => main(powerArgs)), 0);
+  const sources = await readSqlSources([reward, power]);
+  deepEqual(sources.outputs.map((o) => Object.keys(o.tables)), [["output_rewards"], ["mde"]]);
+  const lines = (await Deno.readTextFile(join(reward, "rewards.jsonl"))).trim().split("\n")
+    .map((l) => JSON.parse(l));
+  const r = await sql([
+    reward,
+    power,
+    "--query",
+    "select (select count(*)::int from output_rewards) as n, " +
+    "(select sum(reward) from output_rewards) as s, (select count(*)::int from mde) as m",
+  ]);
+  deepEqual(r.code, 0);
+  const doc = await json(join(power, "power.json"));
+  const sum = lines.reduce((a: number, l: Json) => a + (l.reward ?? 0), 0);
+  const cells = r.out[0]!.split("\n")[2]!.trim().split(/\s+/);
+  deepEqual(Number(cells[0]), lines.length);
+  ok(Math.abs(Number(cells[1]) - sum) < 1e-9 * Math.max(1, Math.abs(sum)), `${cells[1]} vs ${sum}`);
+  deepEqual(Number(cells[2]), doc.mde_by_tasks.length + doc.mde_by_columns.length);
 });

@@ -19,7 +19,7 @@ import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
 import { toCsv, toTextTable } from "../sql/format.ts";
 import { readOnlyRefusal } from "../sql/read_only.ts";
-import { sqlSourceKind } from "../sql/output_tables.ts";
+import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
 import { tablesNamedIn } from "../sql/named_tables.ts";
 import { SQL_COLUMN_KINDS } from "../sql/sql_schema.ts";
 
@@ -69,8 +69,8 @@ export async function run(args: string[]): Promise<number> {
     await inputDir({ label: "directory", path }, "a gate, run or output directory");
     if (await sqlSourceKind(path) === null) {
       console.error(
-        `usage_error  ${path} is not a gate (gate.json), a run (manifest.json) or an ` +
-          "analysis output (contributions.json): gate sql reads those directories",
+        `usage_error  ${path} is not a gate (gate.json), a run (manifest.json) or a gatelab ` +
+          "output (contributions.json or .gatelab-output.json): gate sql reads those directories",
       );
       return 2;
     }
@@ -81,7 +81,7 @@ export async function run(args: string[]): Promise<number> {
   const cache = cacheOption(values.cache);
   await cache.check();
 
-  const only = tablesNamedIn(values.query);
+  const only = tablesNamedIn(values.query, await outputTableNames(positionals));
   // DuckDB starts while the sources are read: its 34 MB wasm compiles on
   // V8's background threads meanwhile. Every return below closes it.
   const starting = openDuckDb();

@@ -101,7 +101,9 @@ export async function loadIntoDuckDb(
     await db.insertArrowIpc("outputs", await tidyArrowIpc(outputsTable(outputs)));
     counts["outputs"] = outputs.length;
   }
-  for (const name of OUTPUT_TABLES.filter(wanted)) {
+  const others = [...new Set(outputs.flatMap((o) => Object.keys(o.tables)))]
+    .filter((n) => !(OUTPUT_TABLES as readonly string[]).includes(n)).sort();
+  for (const name of [...OUTPUT_TABLES, ...others].filter(wanted)) {
     const parts: string[] = [];
     for (const [i, output] of outputs.entries()) {
       const table = output.tables[name];

@@ -22,6 +22,8 @@ export const ALL_SQL_TABLES: readonly string[] = [
  * gets them all, so listing what is there still works.
  *
  * @param sql The query.
+ * @param outputTables Further table names the given outputs bring
+ *   (`outputTableNames`: `splits`, `comparison`, ...).
  * @returns The table names to load.
  *
  * @example
@@ -32,8 +34,9 @@ export const ALL_SQL_TABLES: readonly string[] = [
  * deepEqual(tablesNamedIn("show tables").size, 12);
  * ```
  */
-export function tablesNamedIn(sql: string): Set<string> {
+export function tablesNamedIn(sql: string, outputTables: readonly string[] = []): Set<string> {
   const words = new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
-  const named = ALL_SQL_TABLES.filter((t) => words.has(t));
-  return new Set(named.length > 0 ? named : ALL_SQL_TABLES);
+  const all = [...new Set([...ALL_SQL_TABLES, ...outputTables])];
+  const named = all.filter((t) => words.has(t.toLowerCase()));
+  return new Set(named.length > 0 ? named : all);
 }

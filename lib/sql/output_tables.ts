@@ -6,10 +6,17 @@
  * built from its JSON (no `draws`), with a note. Several outputs are
  * stacked into one table each (`union all by name`), with an `output`
  * column naming the directory; `outputs` has one row per directory.
+ * Any other gatelab output directory (one holding `.gatelab-output.json`)
+ * brings the tidy table of its command (`splits`, `comparison`, `mde`,
+ * ...): every Parquet file it lists, as a table of the file's name
+ * (`output_<name>` where that is already a table of runs or gates, e.g.
+ * `output_rewards` for `gate reward`).
  *
  * @module
  */
 import { join } from "node:path";
+import { OUTPUT_MARKER } from "../core/atomic_write.ts";
+import { SQL_COLUMN_KINDS } from "./sql_schema.ts";
 import { readJsonMembers } from "../load/json_head.ts";
 import type { TidyTable } from "../tidy/tidy_table.ts";
 import { coefficientsTable, selectionTable, tasksTable } from "../analyze/analysis_tables.ts";
@@ -25,6 +32,7 @@ export const OUTPUT_TABLES: readonly OutputTableName[] = [
   "selection",
   "draws",
 ];
+const OUTPUT_TABLES_LIST: readonly string[] = OUTPUT_TABLES;
 
 /** One analysis output as read for SQL. */
 export interface SqlOutput {
@@ -32,8 +40,11 @@ export interface SqlOutput {
   readonly dir: string;
   /** Where its tables come from: its Parquet files, or its JSON (an older output). */
   readonly source: "parquet" | "json";
-  /** Per table, the Parquet file (source "parquet") or the table built from the JSON. */
-  readonly tables: Partial<Record<OutputTableName, { file: string } | TidyTable>>;
+  /**
+   * Per table, the Parquet file (source "parquet") or the table built from
+   * the JSON; an analysis output's are {@linkcode OutputTableName}s.
+   */
+  readonly tables: Readonly<Record<string, { file: string } | TidyTable>>;
   /** contributions.json's head: gate ids, baseline and masked run ids, sizes, bootstrap. */
   readonly head: {
     readonly gate_ids: readonly string[];
@@ -75,6 +86,7 @@ export async function sqlSourceKind(dir: string): Promise<"gate" | "run" | "outp
   if (await isFile(join(dir, "gate.json"))) return "gate";
   if (await isFile(join(dir, "manifest.json"))) return "run";
   if (await isFile(join(dir, "contributions.json"))) return "output";
+  if (await isFile(join(dir, OUTPUT_MARKER))) return "output";
   return null;
 }
 
@@ -136,7 +148,8 @@ export async function readSqlOutput(
   dir: string,
 ): Promise<{ output: SqlOutput; note: string | null }> {
   const contributionsPath = join(dir, "contributions.json");
-  const parquet: SqlOutput["tables"] = {};
+  if (!(await isFile(contributionsPath))) return await readOtherOutput(dir);
+  const parquet: Record<string, { file: string }> = {};
   for (const name of OUTPUT_TABLES) {
     const file = join(dir, `${name}.parquet`);
     if (await isFile(file)) parquet[name] = { file };
@@ -165,7 +178,7 @@ export async function readSqlOutput(
   const selection: SelectionOutput | null = await isFile(selectionPath)
     ? JSON.parse(await Deno.readTextFile(selectionPath))
     : null;
-  const tables: SqlOutput["tables"] = {
+  const tables: Record<string, TidyTable> = {
     coefficients: coefficientsTable(c, selection),
     tasks: tasksTable(taskColumnsFromJson(c)),
     ...(selection === null ? {} : { selection: selectionTable(selection) }),
@@ -175,6 +188,84 @@ export async function readSqlOutput(
     note: `${dir}: no tidy tables (an output of an older gatelab); coefficients, tasks` +
       `${selection === null ? "" : ", selection"} built from its JSON, no draws`,
   };
+}
+
+/** Built-in table names an output's own table may not take (it becomes `output_<name>`). */
+const TAKEN = new Set([...Object.keys(SQL_COLUMN_KINDS), "outputs", ...OUTPUT_TABLES_LIST]);
+
+/** The SQL name of an output's table from its Parquet file's stem. */
+function otherTableName(stem: string): string {
+  return TAKEN.has(stem) ? `output_${stem}` : stem;
+}
+
+/**
+ * The tables a non-analysis output brings: the Parquet files its
+ * `.gatelab-output.json` lists (or, failing that, those in the directory).
+ */
+async function otherParquetFiles(dir: string): Promise<string[]> {
+  let listed: string[] = [];
+  try {
+    const marker = JSON.parse(await Deno.readTextFile(join(dir, OUTPUT_MARKER)));
+    if (Array.isArray(marker?.files)) listed = marker.files.map(String);
+  } catch {
+    listed = [];
+  }
+  if (listed.length === 0) {
+    for await (const e of Deno.readDir(dir)) if (e.isFile) listed.push(e.name);
+  }
+  return listed.filter((f) => f.endsWith(".parquet") && !f.includes("/")).sort();
+}
+
+/** A gatelab output of another command than analyze: its Parquet tables. */
+async function readOtherOutput(dir: string): Promise<{ output: SqlOutput; note: string | null }> {
+  const tables: Record<string, { file: string }> = {};
+  for (const f of await otherParquetFiles(dir)) {
+    if (await isFile(join(dir, f))) {
+      tables[otherTableName(f.slice(0, -".parquet".length))] = {
+        file: join(dir, f),
+      };
+    }
+  }
+  const head: SqlOutput["head"] = {
+    gate_ids: [],
+    baseline_run_id: null,
+    masked_run_id: null,
+    n_pairs: null,
+    n_tasks: null,
+    cov_type: null,
+    draws: null,
+    seed: null,
+  };
+  const note = Object.keys(tables).length > 0 ? null : `${dir}: a gatelab output without ` +
+    "tidy tables (written by an older gatelab, or a command that writes none); nothing loaded";
+  return { output: { dir, source: "parquet", tables, head }, note };
+}
+
+/**
+ * The names of the tables the given directories' outputs bring (analysis
+ * outputs' four and every other output's own), without reading the tables.
+ *
+ * @param dirs Directories given to `gate sql`.
+ * @returns Table names, analysis tables first, then the others sorted.
+ *
+ * @example
+ * ```ts
+ * import { outputTableNames } from "./output_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(await outputTableNames(["data/demo/ckpt-a/gate-a"]), ["coefficients", "tasks", "selection", "draws"]);
+ * ```
+ */
+export async function outputTableNames(dirs: readonly string[]): Promise<string[]> {
+  const others = new Set<string>();
+  for (const dir of dirs) {
+    if (await sqlSourceKind(dir) !== "output" || await isFile(join(dir, "contributions.json"))) {
+      continue;
+    }
+    for (const f of await otherParquetFiles(dir)) {
+      others.add(otherTableName(f.slice(0, -".parquet".length)));
+    }
+  }
+  return [...OUTPUT_TABLES, ...[...others].sort()];
 }
 
 /**
