@@ -30,8 +30,9 @@ outputs (gate analyze --out directories) into DuckDB (in memory) and runs
 one query. Tables: runs, attempts, rewards, injected, gates, versions,
 assignments (see docs/validation.md); from outputs: outputs, coefficients,
 tasks, selection, draws, one row set per output with an \`output\` column
-naming its directory (docs/FORMAT.md, "Tidy tables"). Only the tables the
-query names are loaded. The session is read-only: COPY, EXPORT, ATTACH,
+naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
+output brings its command's table (splits, mde, comparison, ...). Only the
+tables the query names are loaded. The session is read-only: COPY, EXPORT, ATTACH,
 INSTALL, LOAD, SET and writes are refused.
 
   --query <sql>     the SQL to run (required)
