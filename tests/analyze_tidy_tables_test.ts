@@ -13,6 +13,8 @@ import { main } from "../lib/cli/main.ts";
 import { COEFFICIENT_COLUMNS } from "../lib/analyze/analysis_tables.ts";
 import { quiet, tempDir } from "./fixtures.ts";
 import { readCsvColumns, readParquetColumns } from "./tidy_read.ts";
+import { createPrng } from "../lib/core/prng.ts";
+import { Matrix, solve } from "ml-matrix";
 
 const GATE = "data/demo/ckpt-a/gate-a";
 const DRAWS = 60;
@@ -265,4 +267,63 @@ Deno.test("analyze --exploratory: coefficients without status or rank, no select
   deepEqual([new Set(columns.status), new Set(columns.rank)], [new Set([null]), new Set([null])]);
   const first = contributions.metrics.reward.coefficients[contributions.columns[0].version_id];
   ok(Object.is(columns.estimate![0], first.estimate));
+});
+
+Deno.test("analyze --save-draws: a draw regenerated from the written tasks table, seed and draw order", async () => {
+  // The user's path: only the output files and the documented recipe
+  // (contributions.json bootstrap.draw_order and saved_draws.regenerate):
+  // one stream createPrng(seed); draw d makes G calls of nextInt(G) after the
+  // d * G calls of the draws before it; tasks numbered in first-seen order of
+  // (split, task_id) in the rows; each row weighted by its task's count; the
+  // no-intercept OLS of the metric's delta on the 0/1 columns (solved here with
+  // ml-matrix, independently of the kernel's packed Cholesky).
+  const out = await analysed();
+  const contributions = await readJson(join(out, "contributions.json"));
+  const { columns: tasks } = await readParquetColumns(join(out, "tasks.parquet"));
+  const { columns: draws } = await readParquetColumns(join(out, "draws.parquet"));
+  const versions: string[] = contributions.columns.map((c: Json) => c.version_id);
+  const metrics = Object.keys(contributions.metrics);
+  const n = tasks.task_id!.length, k = versions.length;
+  const cluster = new Int32Array(n);
+  const seen = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const key = `${tasks.split![i]}\u0000${tasks.task_id![i]}`;
+    if (!seen.has(key)) seen.set(key, seen.size);
+    cluster[i] = seen.get(key)!;
+  }
+  const g = seen.size;
+  deepEqual(g, contributions.n_tasks);
+  const prng = createPrng(contributions.bootstrap.seed);
+  for (let d = 0; d < DRAWS; d++) {
+    const counts = new Float64Array(g);
+    for (let c = 0; c < g; c++) counts[prng.nextInt(g)]! += 1;
+    if (![0, 17, DRAWS - 1].includes(d)) continue;
+    for (const [mi, metric] of metrics.entries()) {
+      if (metric !== "reward" && metric !== "r_success") continue;
+      const xtx = Matrix.zeros(k, k), xty = Matrix.zeros(k, 1);
+      const y = tasks[`${metric}_delta`] as number[];
+      for (let i = 0; i < n; i++) {
+        const w = counts[cluster[i]!]!;
+        if (w === 0) continue;
+        const present = versions.map((v) => tasks[`mask:${v}`]![i] as number);
+        for (let a = 0; a < k; a++) {
+          if (!present[a]) continue;
+          xty.set(a, 0, xty.get(a, 0) + w * y[i]!);
+          for (let b = 0; b < k; b++) if (present[b]) xtx.set(a, b, xtx.get(a, b) + w);
+        }
+      }
+      const beta = solve(xtx, xty);
+      for (let j = 0; j < k; j++) {
+        const written = draws.estimate![(d * metrics.length + mi) * k + j] as number | null;
+        // Degenerate (a column never present in the draw): missing, never a number.
+        ok((written === null) === (xtx.get(j, j) === 0), `draw ${d} ${versions[j]} missing`);
+        if (written === null) continue;
+        const regenerated = beta.get(j, 0);
+        ok(
+          Math.abs(written - regenerated) <= 1e-9 * Math.max(1, Math.abs(written)),
+          `draw ${d} ${metric} ${versions[j]}: written ${written}, regenerated ${regenerated}`,
+        );
+      }
+    }
+  }
 });
