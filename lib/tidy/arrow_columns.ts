@@ -45,22 +45,41 @@ function typedAsIs(
   return values;
 }
 
-/** Offsets and UTF-8 bytes of texts (one encode of their concatenation when all are ASCII). */
+/** Texts encoded per batch: one batch's concatenation stays far below V8's string limit. */
+const UTF8_BATCH = 1 << 16;
+
+/**
+ * Offsets and UTF-8 bytes of texts: batch by batch, one encode of the
+ * batch's concatenation when it is all ASCII (then bytes = characters),
+ * else one encode per text.
+ */
 function utf8(texts: readonly string[]): { offsets: Int32Array; bytes: Uint8Array } {
   const offsets = new Int32Array(texts.length + 1);
-  const joined = texts.join("");
-  // deno-lint-ignore no-control-regex
-  if (/^[\x00-\x7f]*$/.test(joined)) {
-    for (let i = 0; i < texts.length; i++) offsets[i + 1] = offsets[i]! + texts[i]!.length;
-    return { offsets, bytes: new TextEncoder().encode(joined) };
-  }
   const encoder = new TextEncoder();
-  const parts = texts.map((t) => encoder.encode(t));
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.forEach((p, i) => {
-    bytes.set(p, offsets[i]!);
-    offsets[i + 1] = offsets[i]! + p.length;
-  });
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (let start = 0; start < texts.length; start += UTF8_BATCH) {
+    const batch = texts.slice(start, start + UTF8_BATCH);
+    const joined = batch.join("");
+    // deno-lint-ignore no-control-regex
+    if (/^[\x00-\x7f]*$/.test(joined)) {
+      batch.forEach((t, i) => (offsets[start + i + 1] = offsets[start + i]! + t.length));
+      parts.push(encoder.encode(joined));
+    } else {
+      batch.forEach((t, i) => {
+        const bytes = encoder.encode(t);
+        parts.push(bytes);
+        offsets[start + i + 1] = offsets[start + i]! + bytes.length;
+      });
+    }
+    total = offsets[start + batch.length]!;
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
   return { offsets, bytes };
 }
 
