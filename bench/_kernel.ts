@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
+import { createPrng } from "../lib/math/prng.ts";
 
 /** Milliseconds for one run of the kernel (sums included). */
 export function kernelMs(n: number, k: number, draws: number): number {

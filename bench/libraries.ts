@@ -5,7 +5,7 @@
  * 1. Descriptive statistics off the hot path: simple-statistics `mean` + `sampleStandardDeviation`
  *    against a hand-written two-pass loop, 10,000 values.
  * 2. The bootstrap's per-draw solve: ml-matrix `solve` (LU on a dense 16 x 16 Matrix) against the
- *    packed Cholesky of lib/infer/_linalg.ts, 10,000 solves.
+ *    packed Cholesky of lib/math/packed.ts, 10,000 solves.
  * 3. Naming aliased columns (lib/validate/aliases.ts, ml-matrix) on a 200,000 x 16 design.
  * 4. The interaction screen's 120 pairs at M = 16: the rank-one update of the main fit
  *    (lib/fit `extendFit`) against a Householder refit of [X z] per pair, N = 4,000 and 40,000.
@@ -17,8 +17,8 @@
 import { parseArgs } from "node:util";
 import { mean, sampleStandardDeviation } from "simple-statistics";
 import { Matrix, solve } from "ml-matrix";
-import { createPrng } from "../lib/core/prng.ts";
-import { choleskyPacked, choleskySolvePacked, packDense } from "../lib/infer/_linalg.ts";
+import { createPrng } from "../lib/math/prng.ts";
+import { choleskyPacked, choleskySolvePacked, packDense } from "../lib/math/packed.ts";
 import { columnAliases } from "../lib/validate/aliases.ts";
 import { designRank } from "../lib/validate/rank.ts";
 import { factorDesign, solveLeastSquares } from "../lib/fit/factor.ts";

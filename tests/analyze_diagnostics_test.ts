@@ -22,7 +22,7 @@ import {
 import { validateGates } from "../lib/validate/mod.ts";
 import { analyzeDataset } from "../lib/analyze/mod.ts";
 import { run } from "../lib/cli/analyze.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 import type { PairedDataset } from "../lib/core/types.ts";
 
 const run0 = { run_id: "r", run_dir: "r", sha256: "00" };

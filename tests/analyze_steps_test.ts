@@ -13,7 +13,7 @@ import {
   taskRows,
 } from "../lib/analyze/mod.ts";
 import type { ContributionsOutput } from "../lib/analyze/mod.ts";
-import type { BootstrapResult } from "../lib/infer/bootstrap.ts";
+import type { BootstrapResult } from "../lib/infer/bootstrap/bootstrap.ts";
 
 const gate = (id: string, budget: number) => ({ gate_id: id, budget_k: budget, stage: "online" });
 

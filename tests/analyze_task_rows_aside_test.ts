@@ -15,7 +15,7 @@ import {
   startTaskRowsAside,
   TASK_ROWS_MARKER,
 } from "../lib/analyze/task_rows_aside.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 
 /** A pooled dataset of n rows, 3 columns and 2 metrics, with awkward values. */
 function dataset(n: number) {

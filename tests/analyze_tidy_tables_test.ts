@@ -13,7 +13,7 @@ import { main } from "../lib/cli/main.ts";
 import { COEFFICIENT_COLUMNS } from "../lib/analyze/analysis_tables.ts";
 import { quiet, tempDir } from "./fixtures.ts";
 import { readCsvColumns, readParquetColumns } from "./tidy_read.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 import { Matrix, solve } from "ml-matrix";
 
 const GATE = "data/demo/ckpt-a/gate-a";

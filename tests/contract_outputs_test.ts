@@ -34,7 +34,7 @@ import type { LegacyComparison } from "../lib/explore/legacy_intercept.ts";
 import type { ValidationReport } from "../lib/validate/report.ts";
 import type { ValidationDocument } from "../lib/core/validation_document.ts";
 import type { RewardLine } from "../lib/reward/recipe.ts";
-import type { SelectionStability } from "../lib/infer/bootstrap.ts";
+import type { SelectionStability } from "../lib/infer/bootstrap/bootstrap.ts";
 import { demoOutputs } from "./demo_outputs.ts";
 
 /** Compiles only when `Writer` is assignable to `Schema`'s input type. */

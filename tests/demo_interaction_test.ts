@@ -12,7 +12,7 @@
  * scripts/reference/regenerate.sh), read here for all seven metrics.
  */
 import { deepEqual, ok } from "node:assert/strict";
-import { misfitDiagnostics } from "../lib/infer/diagnostics.ts";
+import { misfitDiagnostics } from "../lib/infer/diagnostics/diagnostics.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { referenceJson } from "./reference_data.ts";
 

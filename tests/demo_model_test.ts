@@ -1,5 +1,5 @@
 import { deepEqual, ok } from "node:assert/strict";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 import { drawAssignment } from "../lib/demo/gate.ts";
 import { latentShift } from "../lib/demo/latent.ts";
 import { jobSeed } from "../lib/demo/run.ts";

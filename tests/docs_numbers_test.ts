@@ -15,7 +15,7 @@ import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
 import { DEMO_STEPS } from "../lib/cli/demo.ts";
-import { misfitDiagnostics } from "../lib/infer/diagnostics.ts";
+import { misfitDiagnostics } from "../lib/infer/diagnostics/diagnostics.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 
 // deno-lint-ignore no-explicit-any

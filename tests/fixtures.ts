@@ -29,7 +29,7 @@
  * @module
  */
 import { join, relative } from "node:path";
-import { createPrng, type Prng } from "../lib/core/prng.ts";
+import { createPrng, type Prng } from "../lib/math/prng.ts";
 
 /** Role of a version (docs/FORMAT.md section 2). */
 export type FixtureRole = "current" | "add" | "old" | "new";

@@ -12,7 +12,7 @@ import {
   taskIndex,
   taskSums,
 } from "../lib/gateb/mod.ts";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 
 const f = (...v: number[]) => Float64Array.from(v);
 

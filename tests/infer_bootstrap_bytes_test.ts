@@ -12,14 +12,14 @@
  * Then the worker split: any number of workers gives the same bytes.
  */
 import { deepEqual } from "node:assert/strict";
-import { createPrng } from "../lib/core/prng.ts";
-import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+import { createPrng } from "../lib/math/prng.ts";
+import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
 import {
   bootstrapDataset,
   bootstrapDatasetParallel,
   bootstrapToJson,
-} from "../lib/infer/bootstrap.ts";
+} from "../lib/infer/bootstrap/bootstrap.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
 
 async function digest(g: number, rowsPerTask: number, k: number, m: number, draws: number) {

@@ -1,5 +1,5 @@
 /**
- * Task bootstrap (lib/infer/bootstrap.ts) against an independent reference:
+ * Task bootstrap (lib/infer/bootstrap/bootstrap.ts) against an independent reference:
  * `python3 scripts/reference/infer_bootstrap.py` (numpy 2.4, scipy 1.17)
  * copies the rows of the drawn tasks and refits with numpy.linalg.lstsq,
  * drawing tasks with the independent Python xoshiro128** in the documented
@@ -8,14 +8,22 @@
  */
 import { deepEqual, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 import { bootstrapFixture as dataset } from "./infer_fixture.ts";
 import { referenceJson } from "./reference_data.ts";
-import { bootstrapDataset, bootstrapToJson, selectionStability } from "../lib/infer/bootstrap.ts";
+import {
+  bootstrapDataset,
+  bootstrapToJson,
+  selectionStability,
+} from "../lib/infer/bootstrap/bootstrap.ts";
 import { selectVersions } from "../lib/select/select.ts";
-import { FastStream } from "../lib/infer/_fast_stream.ts";
-import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel, kernelWorkspace, solveWeighted } from "../lib/infer/bootstrap_kernel.ts";
+import { FastStream } from "../lib/infer/bootstrap/_fast_stream.ts";
+import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
+import {
+  bootstrapKernel,
+  kernelWorkspace,
+  solveWeighted,
+} from "../lib/infer/bootstrap/bootstrap_kernel.ts";
 
 interface CoefficientReference {
   readonly estimate: number;

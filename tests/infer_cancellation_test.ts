@@ -1,5 +1,5 @@
 /**
- * CancellationSums (lib/infer/_cancellation.ts) on random P and rows: the
+ * CancellationSums (lib/infer/diagnostics/_cancellation.ts) on random P and rows: the
  * WebAssembly SIMD path gives the very bits of the scalar path, and both equal
  * the plain per-row formula sum_i w_i (z_it - (P'x_i)_t)^2 and
  * sum_i w_i (z_it + |(P'x_i)_t|)^2 written out with P'x_i summed in the order
@@ -7,8 +7,8 @@
  */
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
-import { CancellationSums } from "../lib/infer/_cancellation.ts";
-import { denseWasm } from "../lib/fit/_dense_wasm.ts";
+import { CancellationSums } from "../lib/infer/diagnostics/_cancellation.ts";
+import { denseWasm } from "../lib/math/dense_wasm.ts";
 
 Deno.test("CancellationSums: both paths and the plain formula agree bit for bit", () => {
   ok(denseWasm() !== null, "this runtime has WebAssembly SIMD, so both paths are compared");

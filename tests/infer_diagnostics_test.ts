@@ -1,5 +1,5 @@
 /**
- * Misfit diagnostics (lib/infer/diagnostics.ts) against statsmodels 0.15:
+ * Misfit diagnostics (lib/infer/diagnostics/diagnostics.ts) against statsmodels 0.15:
  * `python3 scripts/reference/infer_diagnostics.py` fits the same 120-row
  * fixture with OLS(cov_type="HC3") (and cov_type="cluster" for CR1) and runs wald_test / f_test and
  * multipletests(method="holm"); it writes tests/data/reference/infer_diagnostics.json
@@ -7,7 +7,11 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import type { PairedDataset } from "../lib/core/types.ts";
-import { amceTable, interactionScreen, residualsByCount } from "../lib/infer/diagnostics.ts";
+import {
+  amceTable,
+  interactionScreen,
+  residualsByCount,
+} from "../lib/infer/diagnostics/diagnostics.ts";
 import { referenceJson } from "./reference_data.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
 

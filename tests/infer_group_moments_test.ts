@@ -1,12 +1,16 @@
 /**
- * rowsMean and rowsSampleVariance (lib/infer/_group_moments.ts) against simple-statistics' mean
+ * rowsMean and rowsSampleVariance (lib/infer/diagnostics/group_moments.ts) against simple-statistics' mean
  * and sampleVariance of the same values as a list, bit for bit, on random rows of random values
  * spanning many magnitudes (where the compensated sum's branches and corrections matter).
  */
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
 import { mean, sampleVariance } from "simple-statistics";
-import { rowsMean, rowsSampleVariance, valuesMean } from "../lib/infer/_group_moments.ts";
+import {
+  rowsMean,
+  rowsSampleVariance,
+  valuesMean,
+} from "../lib/infer/diagnostics/group_moments.ts";
 
 Deno.test("rowsMean and rowsSampleVariance: the bits of simple-statistics on the listed values", () => {
   const value = fc.tuple(

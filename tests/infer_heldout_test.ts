@@ -1,5 +1,5 @@
 /**
- * Held-out ranking checks (lib/infer/heldout.ts). Reference numbers:
+ * Held-out ranking checks (lib/infer/heldout/heldout.ts). Reference numbers:
  * `python3 scripts/reference/infer_heldout.py` (an independent Fisher-Yates
  * on the Python xoshiro128**, numpy.linalg.lstsq refits of each part,
  * scipy.stats.spearmanr / kendalltau) writes
@@ -7,8 +7,8 @@
  * scripts/reference/regenerate.sh), read here.
  */
 import { deepEqual, ok } from "node:assert/strict";
-import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../lib/infer/heldout.ts";
-import { kendallTauB, spearman } from "../lib/infer/rank_agreement.ts";
+import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../lib/infer/heldout/heldout.ts";
+import { kendallTauB, spearman } from "../lib/infer/heldout/rank_agreement.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
 import { referenceJson } from "./reference_data.ts";
 

@@ -1,5 +1,5 @@
 /**
- * jointWald (lib/infer/joint_wald.ts: the interaction screen's joint Wald
+ * jointWald (lib/infer/diagnostics/joint_wald.ts: the interaction screen's joint Wald
  * statistic from sums over the nonzero entries) against jointWaldExtended
  * (the extended fit and its HC3 / CR1 sandwich block, the route statsmodels
  * is compared with in tests/infer_diagnostics_test.ts) on random 0/1 designs
@@ -9,9 +9,13 @@
  * a leverage-1 row) give its very bits.
  */
 import { deepEqual, ok } from "node:assert/strict";
-import { createPrng, type Prng } from "../lib/core/prng.ts";
+import { createPrng, type Prng } from "../lib/math/prng.ts";
 import { factorDesign, solveLeastSquares } from "../lib/fit/factor.ts";
-import { jointWald, jointWaldExtended, type JointWaldOptions } from "../lib/infer/joint_wald.ts";
+import {
+  jointWald,
+  jointWaldExtended,
+  type JointWaldOptions,
+} from "../lib/infer/diagnostics/joint_wald.ts";
 
 interface Problem {
   readonly n: number;
@@ -247,7 +251,7 @@ function productsOf(p: Problem): { a: number; b: number }[] {
 
 /**
  * Whether jointWald reads the product sums from the sets of each row's columns: the work rule of
- * lib/infer/joint_wald.ts productSets, written out again.
+ * lib/infer/diagnostics/joint_wald.ts productSets, written out again.
  */
 function setsCheaper(p: Problem, products: readonly { a: number; b: number }[]): boolean {
   const c = (m: number, r: number) => {

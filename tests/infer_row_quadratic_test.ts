@@ -1,12 +1,12 @@
 /**
- * rowQuadratic (lib/infer/_row_quadratic.ts) against the two-chain loop it replaces, bit for bit:
+ * rowQuadratic (lib/infer/diagnostics/_row_quadratic.ts) against the two-chain loop it replaces, bit for bit:
  * the same chains of adds (each s_a from 0, b ascending; the sum over a ascending), on random
  * symmetric matrices with entries over many magnitudes and random sets of ones, every length
  * from 0 to 40 (every remainder of the eight-chain blocks).
  */
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
-import { rowQuadratic } from "../lib/infer/_row_quadratic.ts";
+import { rowQuadratic } from "../lib/infer/diagnostics/_row_quadratic.ts";
 
 /** The two-chain form (two indices a at a time). */
 function twoChains(idx: Int32Array, m: number, matrix: Float64Array, q: number): number {

@@ -1,11 +1,11 @@
 /**
- * SubsetSums (lib/infer/_subset_sums.ts) against the direct sums over the rows (the same weights
+ * SubsetSums (lib/infer/diagnostics/_subset_sums.ts) against the direct sums over the rows (the same weights
  * in the same row order, so the same bits): every product-by-product, column-by-product and
  * column-by-column entry, on random 0/1 rows of 1 to 9 columns (fast-check).
  */
 import { deepEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { SubsetSums } from "../lib/infer/_subset_sums.ts";
+import { SubsetSums } from "../lib/infer/diagnostics/_subset_sums.ts";
 
 Deno.test("SubsetSums: each set's sum is the direct sum of the weights of the rows holding it", () => {
   const row = (k: number) => fc.array(fc.boolean(), { minLength: k, maxLength: k });

@@ -1,5 +1,5 @@
 /**
- * The WebAssembly loops of the bootstrap kernel (lib/infer/_wasm_kernel.ts)
+ * The WebAssembly loops of the bootstrap kernel (lib/infer/bootstrap/_wasm_kernel.ts)
  * do what the scalar loops do, bit for bit: the same task counts from the
  * same stream (FastStream, itself checked against createPrng call for call
  * in infer_bootstrap_test.ts), and the same X'Wy doubles, so the kernel's
@@ -7,11 +7,11 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { createPrng } from "../lib/core/prng.ts";
-import { buildClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
-import { FastStream } from "../lib/infer/_fast_stream.ts";
-import { simdRemainders, wasmKernel } from "../lib/infer/_wasm_kernel.ts";
+import { createPrng } from "../lib/math/prng.ts";
+import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
+import { FastStream } from "../lib/infer/bootstrap/_fast_stream.ts";
+import { simdRemainders, wasmKernel } from "../lib/infer/bootstrap/_wasm_kernel.ts";
 
 /** The rows of a random gate: n rows over g tasks, k 0/1 columns, m metrics. */
 function randomSums(seed: number, n: number, g: number, k: number, m: number) {

@@ -1,5 +1,5 @@
 /**
- * The WebAssembly summaries of bootstrap draws (lib/infer/_wasm_summary.ts)
+ * The WebAssembly summaries of bootstrap draws (lib/infer/bootstrap/_wasm_summary.ts)
  * give the bits of the scalar loops they replace in finishBootstrap: the
  * non-NaN draws of a column summed in draw order, sorted as
  * Float64Array.prototype.sort, and the squared deviations summed in sorted
@@ -7,7 +7,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { drawSummaries, scalarDrawSummaries } from "../lib/infer/_wasm_summary.ts";
+import { drawSummaries, scalarDrawSummaries } from "../lib/infer/bootstrap/_wasm_summary.ts";
 
 const bytes = (a: Float64Array) => new Uint8Array(a.slice().buffer);
 

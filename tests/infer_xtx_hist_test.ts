@@ -1,20 +1,20 @@
 /**
- * The histogram X'WX (lib/infer/_xtx_hist.ts) equals the pair-list X'WX
+ * The histogram X'WX (lib/infer/bootstrap/_xtx_hist.ts) equals the pair-list X'WX
  * exactly, and the kernel gives the same bytes on either path, including
  * at the lane-packing boundaries (tasks x rows of the largest task at
  * 2^13 and 2^26).
  */
 import { deepEqual, equal } from "node:assert/strict";
-import { createPrng } from "../lib/core/prng.ts";
-import { buildClusterSums, type ClusterSums } from "../lib/infer/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap_kernel.ts";
+import { createPrng } from "../lib/math/prng.ts";
+import { buildClusterSums, type ClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
+import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
 import {
   accumulateHist,
   buildXtxHistPlan,
   reduceHist,
   xtxHistWins,
-} from "../lib/infer/_xtx_hist.ts";
-import { packedSize } from "../lib/infer/_linalg.ts";
+} from "../lib/infer/bootstrap/_xtx_hist.ts";
+import { packedSize } from "../lib/math/packed.ts";
 
 /** Random 0/1 design (density `share`), `rows[c]` rows for task c, tasks' rows interleaved. */
 function randomSums(seed: number, rows: number[], k: number, share = 0.5, m = 1): ClusterSums {

@@ -9,7 +9,7 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 import { pairUnits, type UnitOutcome } from "../lib/ladder/pair_units.ts";
 import { runLadder } from "../lib/ladder/run_ladder.ts";
 import type { Member } from "../lib/ladder/schema.ts";

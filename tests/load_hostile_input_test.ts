@@ -45,6 +45,9 @@ Deno.test("JSON nested 6,000 levels deep in a trace's provenance is a parse_erro
     2,
     `line is nested 6002 levels deep; at most ${MAX_JSON_DEPTH} levels are read`,
   ]);
+  // The path names the first value one level past the limit: the line's
+  // object, provenance, deep, then 254 levels of x.
+  deepEqual(issue.path, "provenance.deep" + ".x".repeat(MAX_JSON_DEPTH - 2));
 });
 
 Deno.test("JSON nested 6,000 levels deep in both manifests' sampling is a parse_error, not a stack overflow", async () => {
@@ -61,12 +64,20 @@ Deno.test("JSON nested 6,000 levels deep in both manifests' sampling is a parse_
   });
   deepEqual(r.counts["parse_error"], 2);
   ok(r.issues.every((i) => i.code !== "parse_error" || i.file!.endsWith("manifest.json")));
+  const deepPath = "provenance.sampling.deep" + ".x".repeat(MAX_JSON_DEPTH - 3);
+  ok(r.issues.every((i) => i.code !== "parse_error" || i.path === deepPath));
 });
 
 Deno.test("nesting at the limit is read; one level more is refused", () => {
   const at = "[".repeat(MAX_JSON_DEPTH) + "]".repeat(MAX_JSON_DEPTH);
   deepEqual(parseJsonText(at).ok, true);
   deepEqual(parseJsonText("[" + at + "]").ok, false);
+  // The path of the value past the limit: the items of 256 nested arrays.
+  const over = parseJsonText('{"a": [' + at + "]}");
+  deepEqual(over.ok ? null : over.path, "a" + "[]".repeat(MAX_JSON_DEPTH - 1));
+  // Text too deep to parse is still walked for the path, even when it is not JSON.
+  const bad = parseJsonText('{"k\\q": ' + "[".repeat(MAX_JSON_DEPTH + 1) + '"\\x"');
+  deepEqual(bad.ok ? null : bad.path, "k\\q" + "[]".repeat(MAX_JSON_DEPTH - 1));
 });
 
 Deno.test("a reward of 1e308 is reward_out_of_range in validate, and analyze refuses it with exit 2", async () => {
@@ -163,13 +174,18 @@ Deno.test("a duplicate key is a parse_error naming the key and the line (JSON.pa
     })
   );
   const issue = r.issues.find((i) => i.code === "parse_error")!;
-  deepEqual([issue.line, issue.message], [
+  deepEqual([issue.line, issue.path, issue.message], [
     4,
+    "reward",
     'line has the key "reward" twice in one object (JSON allows each key once)',
   ]);
   deepEqual(
     parseJsonText('{"a": [{"b": {"c": 1, "c\\u0000": 2, "c": 3}}]}'),
-    { ok: false, why: 'has the key "a[].b.c" twice in one object (JSON allows each key once)' },
+    {
+      ok: false,
+      why: 'has the key "a[].b.c" twice in one object (JSON allows each key once)',
+      path: "a[].b.c",
+    },
   );
   // Equal keys in different objects, and escaped colons in strings, are fine.
   deepEqual(parseJsonText('{"a": {"k": 1}, "b": {"k": "x\\u003a:"}, "k": ["\\"", ":"]}').ok, true);
@@ -299,4 +315,39 @@ Deno.test("lines spanning many read chunks, and a 3 MB line, are read whole and 
   });
   deepEqual(issues, []);
   deepEqual(seen, [[1, 1, 1_500_000], [3, 3, 5], [4, 4, 1_499_993]]);
+});
+
+Deno.test("only JSON's whitespace makes a blank JSONL line: U+FEFF, U+3000 and U+00A0 alone are parse_errors", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    // The file's own byte-order mark (before line 1) is skipped; any other U+FEFF is content.
+    const lines = [
+      '\uFEFF{"n":1}',
+      " \t\r",
+      "\uFEFF",
+      "\u3000",
+      "\u00A0 ",
+      '{"n":2}\uFEFF',
+      '{"n":3}',
+    ];
+    for (const chunked of [false, true]) {
+      // Chunked: a long first line puts the later lines inside a read chunk, not at its start.
+      const text = (chunked ? [`{"pad":"${"p".repeat(70_000)}"}`, ...lines.slice(1)] : lines)
+        .join("\n");
+      await Deno.writeTextFile(path, text);
+      const seen: number[] = [];
+      const issues = await forEachJsonlLine(path, (_v, line) => seen.push(line), {
+        label: "x.jsonl",
+      });
+      deepEqual(seen, [1, 7]);
+      deepEqual(issues.map((i) => [i.code, i.line]), [
+        ["parse_error", 3],
+        ["parse_error", 4],
+        ["parse_error", 5],
+        ["parse_error", 6],
+      ]);
+    }
+  } finally {
+    await Deno.remove(path);
+  }
 });

@@ -9,7 +9,7 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { createPrng } from "../lib/core/prng.ts";
+import { createPrng } from "../lib/math/prng.ts";
 import { analyzeStudy, type StudyInput } from "../lib/study/analyze.ts";
 import { seedTaskBootstrap } from "../lib/study/bootstrap.ts";
 import type { AttemptRecord, SlotRecord } from "../lib/study/schema.ts";

@@ -74,6 +74,14 @@ Deno.test("episode checks: seed_mismatch only with send_seed, also for a missing
     ],
   ]);
   deepEqual(episodeChecks(input({ bare, sendSeed: false })).issues, []);
+  // No seed in either run: not "differ ... bare null, masked null" but missing.
+  const masked = new EpisodeMap(input().masked.entries());
+  masked.set(episode("t2"), attempt("t2", 3, { injected: ["c9"], job_seed: null }));
+  deepEqual(episodeChecks(input({ bare, masked })).issues.map((i) => [i.line, i.message])[1], [
+    3,
+    "job seeds are missing although send_seed is on: job_seed is null in both runs (bare line 13); " +
+    "each episode must record the seed it was sent",
+  ]);
 });
 
 Deno.test("episode checks: an episode missing in either arm is not compared", () => {

@@ -12,8 +12,8 @@ import { releaseMemory } from "../core/release_memory.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import { factorDesign, solveLeastSquaresMany } from "../fit/factor.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
-import { bootstrapDatasetOnCores, type SelectionStability } from "../infer/bootstrap.ts";
-import { shareMainFit } from "../infer/diagnostics.ts";
+import { bootstrapDatasetOnCores, type SelectionStability } from "../infer/bootstrap/bootstrap.ts";
+import { shareMainFit } from "../infer/diagnostics/diagnostics.ts";
 import { amceRows, diagnosticsOutput } from "./diagnostics.ts";
 import type {
   ContributionsOutput,

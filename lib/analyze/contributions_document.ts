@@ -6,7 +6,7 @@
 
 import type { GateInfo, PairedDataset } from "../core/types.ts";
 import { type CovType, LEVERAGE_ONE_TOLERANCE } from "../fit/covariance.ts";
-import { RANK_TOLERANCE } from "../fit/rank.ts";
+import { RANK_TOLERANCE } from "../math/rank.ts";
 import { AMCE_CONVENTION } from "./diagnostics.ts";
 import {
   type AnalysisWarning,

@@ -9,8 +9,12 @@
  */
 
 import type { PairedDataset } from "../core/types.ts";
-import { amceTable, interactionScreen, residualsByCount } from "../infer/diagnostics.ts";
-import type { AmceRow } from "../infer/diagnostics.ts";
+import {
+  amceTable,
+  interactionScreen,
+  residualsByCount,
+} from "../infer/diagnostics/diagnostics.ts";
+import type { AmceRow } from "../infer/diagnostics/diagnostics.ts";
 import { type DiagnosticsOutput, ESTIMATOR } from "./types.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 

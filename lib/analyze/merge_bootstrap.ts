@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type BootstrapResult, bootstrapToJson } from "../infer/bootstrap.ts";
+import { type BootstrapResult, bootstrapToJson } from "../infer/bootstrap/bootstrap.ts";
 import type { CoefficientOutput, ContributionsOutput, MetricOutput } from "./types.ts";
 
 /**
@@ -20,7 +20,7 @@ import type { CoefficientOutput, ContributionsOutput, MetricOutput } from "./typ
  * ```ts
  * import { mergeBootstrap } from "./merge_bootstrap.ts";
  * import { deepEqual } from "node:assert/strict";
- * import { bootstrapDataset } from "../infer/bootstrap.ts";
+ * import { bootstrapDataset } from "../infer/bootstrap/bootstrap.ts";
  * import { analyzeDataset } from "./analyze.ts";
  * import { validateGates } from "../validate/validate_gates.ts";
  * const { dataset } = await validateGates(["data/demo/ckpt-a/gate-a"]);

@@ -6,10 +6,10 @@
 
 import type { PairedDataset } from "../core/types.ts";
 import type { OlsFit } from "../fit/ols.ts";
-import type { AmceRow } from "../infer/diagnostics.ts";
+import type { AmceRow } from "../infer/diagnostics/diagnostics.ts";
 import type { CoefficientOutput, MetricOutput } from "./types.ts";
 import { mean as ssMean } from "simple-statistics";
-import { valuesMean } from "../infer/_group_moments.ts";
+import { valuesMean } from "../infer/diagnostics/group_moments.ts";
 
 /** A number, or null where it is not finite (NaN, infinite). */
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);

@@ -8,8 +8,12 @@
 import type { CovType } from "../fit/covariance.ts";
 import type { SelectionDecision } from "../select/select.ts";
 import type { DesignColumn, GateInfo, RunRef } from "../core/types.ts";
-import type { BootstrapJson } from "../infer/bootstrap.ts";
-import type { AmceRow, InteractionScreen, ResidualByCount } from "../infer/diagnostics.ts";
+import type { BootstrapJson } from "../infer/bootstrap/bootstrap.ts";
+import type {
+  AmceRow,
+  InteractionScreen,
+  ResidualByCount,
+} from "../infer/diagnostics/diagnostics.ts";
 
 /** The estimator block, fixed metadata: no intercept is ever estimated. */
 export const ESTIMATOR = {

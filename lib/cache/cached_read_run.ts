@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Issue, Result } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
+import { PathError } from "../core/path_error.ts";
 import { LOADER_VERSION } from "../load/version.ts";
 import { type LoadedRun, loadRunParts, type RunParts } from "../load/read_run.ts";
 import { openRegularFile } from "../load/regular_file.ts";
@@ -48,7 +49,9 @@ export interface CachedRunParts {
   readonly path: string | null;
   /**
    * `cache_corrupt` when the stored entry failed its checksum: it was
-   * removed and the run parsed again (then stored again when clean).
+   * removed and the run parsed again (then stored again when clean);
+   * `cache_unwritable` when the entry could not be stored (the run is
+   * served parsed). An entry that cannot be read is a miss.
    */
   readonly warnings: readonly Issue[];
 }
@@ -186,9 +189,43 @@ export async function cachedLoadRunParts(
       // Not representable exactly (a lone surrogate): serve it parsed, uncached.
       if (!(error instanceof RangeError)) throw error;
     }
-    if (bytes !== null) await writeFileAtomic(path, sealEntry(bytes));
+    if (bytes !== null) {
+      try {
+        await writeFileAtomic(path, sealEntry(bytes));
+      } catch (error) {
+        // A cache that cannot be written (read-only, full, a file or
+        // directory in the way) costs only speed: the run is served parsed.
+        if (!isOsError(error)) throw error;
+        warnings.push({
+          code: "cache_unwritable",
+          message: `run cache entry cannot be written (${
+            osReason(error)
+          }); read ${dir} without the cache (the run's files are not at fault)`,
+          file: path,
+          severity: "warning",
+        });
+      }
+    }
   }
   return { parts, cache: "miss", key, path, warnings };
+}
+
+/** An operating-system error (Deno's classes, or an errno Deno has no class for). */
+function isOsError(error: unknown): error is Error {
+  return error instanceof Error &&
+    (error instanceof PathError ||
+      Object.values(Deno.errors).some((kind) => error instanceof kind) ||
+      /\(os error \d+\)/.test(error.message));
+}
+
+/**
+ * The operating system's reason alone, "No space left on device", without
+ * the errno and the (temporary, per-run) paths Deno appends, so the warning
+ * is the same text on every run.
+ */
+function osReason(error: Error): string {
+  if (error instanceof PathError && error.code === "io_error") return "No space left on device";
+  return error.message.match(/^(.*?) \(os error \d+\)/)?.[1] ?? error.message;
 }
 
 /**

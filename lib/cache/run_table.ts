@@ -261,7 +261,12 @@ export function encodeRunTable(
 // Columns are read into flat typed arrays first (one pass per column, no
 // per-row boxing), then the attempts are built in one loop over rows.
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+/**
+ * Strict UTF-8 that keeps a leading U+FEFF: by default a TextDecoder drops
+ * a byte-order mark at the start of its input, and every string here is
+ * decoded on its own, so a task id "\uFEFFt1" came back as "t1".
+ */
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Thrown inside decoding; the caller turns any throw into `null`. */
 function bad(what: string): never {

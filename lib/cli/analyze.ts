@@ -48,7 +48,7 @@ import {
 } from "../analyze/analysis_tables.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { TidyTable } from "../tidy/tidy_table.ts";
-import { DRAW_ORDER } from "../infer/bootstrap.ts";
+import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
 
 const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
 

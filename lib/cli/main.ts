@@ -82,7 +82,7 @@ export async function main(args: string[]): Promise<number> {
     return await (await command.load()).run(rest);
   } catch (error) {
     if (error instanceof UsageError || error instanceof PathError) {
-      console.error(`usage_error  ${error.message}`);
+      console.error(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
       return 2;
     }
     console.error(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);

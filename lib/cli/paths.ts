@@ -204,7 +204,7 @@ export interface CacheOption {
   readonly inputs: readonly GivenPath[];
   /** `{ cacheDir }` for `validateGates`, or `{}` without `--cache`. */
   readonly options: { readonly cacheDir?: string };
-  /** Checks the cache directory: one written into (not replaced), or a new path. */
+  /** Checks the cache directory: a directory written into (not replaced), or a new path. */
   check(): Promise<void>;
 }
 
@@ -230,6 +230,19 @@ export function cacheOption(value: string | undefined): CacheOption {
   return {
     inputs: [given],
     options: { cacheDir: value },
-    check: () => outputDir(given, [], { replacedWhole: false }),
+    check: () => cacheDir(given),
   };
+}
+
+/**
+ * The run cache: a directory or a new path. Whether it can be written is
+ * not checked: a cache that cannot be written is a `cache_unwritable`
+ * warning and the run goes on uncached, and a read-only cache still
+ * serves its hits.
+ */
+async function cacheDir(p: GivenPath): Promise<void> {
+  const info = await lstatOrNull(p);
+  if (info !== null && !info.isDirectory) {
+    throw new UsageError(`${shown(p)} is a file; expected a directory for the run cache`);
+  }
 }

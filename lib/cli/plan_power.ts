@@ -13,12 +13,12 @@ import { refuse } from "./refuse.ts";
 import { IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
-import { powerTidy } from "../infer/power_tidy.ts";
+import { powerTidy } from "../infer/power/power_tidy.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { sha256Hex } from "../core/sha256.ts";
-import { planPower } from "../infer/power.ts";
-import { powerInputsFromContributions } from "../infer/power_from.ts";
+import { planPower } from "../infer/power/power.ts";
+import { powerInputsFromContributions } from "../infer/power/power_from.ts";
 import {
   ContributionsSchema,
   type PowerSchema,

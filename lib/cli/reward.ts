@@ -16,7 +16,7 @@ import { rewardsTidy } from "../reward/rewards_tidy.ts";
 import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { QUANTILE_RULE } from "../core/quantile.ts";
+import { QUANTILE_RULE } from "../math/quantile.ts";
 import { recipeComparisonTable, rewardSummaryTable } from "../report/reward_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { compareRecipes } from "../reward/compare.ts";

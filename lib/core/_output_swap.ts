@@ -15,7 +15,10 @@ import { basename, dirname, join } from "node:path";
  * before the commit rename) or the complete new one (after it), the files
  * alongside match, and no `.<name>.gatelab-*` temporary remains.
  */
-export async function recover(target: string): Promise<void> {
+export async function recover(
+  target: string,
+  onLeftover: (path: string, why: string) => void = reportLeftover,
+): Promise<void> {
   const parent = dirname(target), name = basename(target);
   const journal = await readJournal(target);
   if (journal !== null) {
@@ -32,7 +35,7 @@ export async function recover(target: string): Promise<void> {
       for (const a of journal.alongside) await Deno.remove(a.temp).catch(() => {});
     }
     await Deno.remove(journal.staged, { recursive: true }).catch(() => {});
-    await Deno.remove(journal.old, { recursive: true }).catch(() => {});
+    await removeOld(journal.old, onLeftover);
     await Deno.remove(journalOf(target)).catch(() => {});
   }
   let entries: Deno.DirEntry[];
@@ -53,8 +56,37 @@ export async function recover(target: string): Promise<void> {
       await Deno.rename(path, join(parent, oldOf[1]!));
       continue;
     }
-    await Deno.remove(path, { recursive: true }).catch(() => {});
+    if (oldOf) await removeOld(path, onLeftover);
+    else await Deno.remove(path, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * Removes an earlier output directory moved aside by a swap; when it cannot
+ * be removed (its parent is not writable, a mount inside it), says so
+ * through `onLeftover` and leaves it for the next run, which tries again.
+ */
+export async function removeOld(
+  path: string,
+  onLeftover: (path: string, why: string) => void,
+): Promise<void> {
+  try {
+    await Deno.remove(path, { recursive: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    const why = error instanceof Error
+      ? error.message.match(/^(.*?) \(os error \d+\)/)?.[1] ?? error.message
+      : String(error);
+    onLeftover(path, why);
+  }
+}
+
+/** The default of `onLeftover`: one line on stderr. */
+export function reportLeftover(path: string, why: string): void {
+  console.error(
+    `warning: the earlier result moved aside to ${path} cannot be removed (${why}); ` +
+      "the next run into the same --out removes it, or remove it yourself",
+  );
 }
 
 /** What a write is doing, written before it starts and before it commits. */

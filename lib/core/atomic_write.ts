@@ -28,16 +28,18 @@ import {
   resolve,
   sep as SEPARATOR,
 } from "node:path";
-import { fsProblem, PathError } from "./path_error.ts";
+import { diskFull, fsProblem, isBusy, isDiskFull, PathError } from "./path_error.ts";
 import { acquireLock, type HeldLock, lockFileOf } from "./output_lock.ts";
 import {
   type Journal,
   journalOf,
   recover,
+  removeOld,
   removeStaleTemps,
+  reportLeftover,
   writeJournal,
 } from "./_output_swap.ts";
-import { dirState, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
+import { dirState, MOUNT_POINT, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
 import { writeTextPieces } from "./text_pieces.ts";
 
 export { recover } from "./_output_swap.ts";
@@ -92,6 +94,13 @@ export interface WriteOptions {
    * @default a line "waiting: another gatelab run (pid N) is writing <dir>" on stderr
    */
   readonly onWait?: (owner: number | null, lockFile: string) => void;
+  /**
+   * Told when an earlier output directory moved aside by a swap
+   * (`.<name>.gatelab-old-<id>/`) cannot be removed: after this write's
+   * swap, or left by an earlier one. The next write tries again.
+   * @default a line "warning: the earlier result moved aside to <path> cannot be removed (...)" on stderr
+   */
+  readonly onLeftover?: (path: string, why: string) => void;
 }
 
 /**
@@ -103,7 +112,7 @@ export interface WriteOptions {
  * (stale locks of dead processes are recognised and removed):
  * 1. recover: finish or undo a swap a killed run left, delete its temporaries;
  * 2. refuse a `dir` that is a file, a symbolic link, the current directory,
- *    or a non-empty directory gatelab did not write (no marker);
+ *    or a directory holding anything gatelab did not write (lib/core/_output_state.ts);
  * 3. `check`, if given;
  * 4. build `.<name>.gatelab-new-<id>/` with every file, the marker last;
  * 5. swap: rename `dir` away, rename the new directory to `dir` (the
@@ -171,10 +180,13 @@ export async function writeFilesAtomic(
   const locks: HeldLock[] = [];
   try {
     for (const path of paths) {
-      locks.push(await fsStep(path === target ? dir : path, () => acquireLock(path, lockOptions)));
+      const given = path === target ? dir : alongside.find((a) => a.path === path)!.given;
+      const lockName = join(dirname(given), basename(lockFileOf(path)));
+      locks.push(await fsStep(given, () => acquireLock(path, lockOptions), lockName));
     }
-    await recover(target);
-    await recover(target + ".failed");
+    const onLeftover = options.onLeftover ?? reportLeftover;
+    await recover(target, onLeftover);
+    await recover(target + ".failed", onLeftover);
     for (const a of alongside) await removeStaleTemps(a.path);
 
     const state = await dirState(dir, target);
@@ -198,13 +210,16 @@ export async function writeFilesAtomic(
       old,
       alongside: external.map((e) => ({ temp: e.temp, target: e.path })),
     };
-    await writeJournal(target, journal);
+    // Every step below names, if the disk fills, the file as the user knows it.
+    const step = <T>(file: string, f: () => Promise<T>) => fsStep(shown, f, file);
+    const journalName = join(dirname(shown), basename(journalOf(target)));
+    await step(journalName, () => writeJournal(target, journal));
 
-    await fsStep(shown, () => Deno.mkdir(staged));
+    await step(shown, () => Deno.mkdir(staged));
     for (const [name, relativeName] of names) {
       const path = join(staged, relativeName);
       const contents = await valueOf(files[name]!, join(dest, relativeName));
-      await fsStep(shown, async () => {
+      await step(join(shown, relativeName), async () => {
         await Deno.mkdir(dirname(path), { recursive: true });
         await writeContents(path, contents);
       });
@@ -214,24 +229,29 @@ export async function writeFilesAtomic(
       ok: !options.failure,
       files: names.map(([, n]) => n.split(SEPARATOR).join("/")).sort(),
     };
-    await Deno.writeTextFile(join(staged, OUTPUT_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+    await step(
+      join(shown, OUTPUT_MARKER),
+      () => Deno.writeTextFile(join(staged, OUTPUT_MARKER), `${JSON.stringify(marker, null, 2)}\n`),
+    );
     for (const e of external) {
       const contents = await valueOf(e.value, e.path);
-      await fsStep(e.given, () => writeContents(e.temp, contents));
+      await fsStep(e.given, () => writeContents(e.temp, contents), e.given);
     }
 
-    await writeJournal(target, { ...journal, phase: "commit" });
+    await step(journalName, () => writeJournal(target, { ...journal, phase: "commit" }));
     if (state !== "missing" || dest !== target) {
-      try {
-        await Deno.rename(dest, old);
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      }
+      await step(shown, async () => {
+        try {
+          await Deno.rename(dest, old);
+        } catch (error) {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+        }
+      });
     }
-    await Deno.rename(staged, dest); // the commit
-    for (const e of external) await Deno.rename(e.temp, e.path);
+    await step(shown, () => Deno.rename(staged, dest)); // the commit
+    for (const e of external) await fsStep(e.given, () => Deno.rename(e.temp, e.path), e.given);
     await Deno.remove(journalOf(target));
-    await Deno.remove(old, { recursive: true }).catch(() => {});
+    await removeOld(old, (_path, why) => onLeftover(join(dirname(shown), basename(old)), why));
     if (!options.failure) await removeOwned(target + ".failed");
     return shown;
   } catch (error) {
@@ -247,7 +267,9 @@ export async function writeFilesAtomic(
 /**
  * Writes one file atomically: a temporary file beside it, then a rename.
  * For single files that are not a command's output directory (cache
- * entries, `gate sql --out`). Creates missing parent directories.
+ * entries, `gate sql --out`). Creates missing parent directories. A full
+ * disk is a {@linkcode PathError} with code `io_error` (the file is left
+ * as it was); other operating-system errors are thrown as they are.
  *
  * @example A bare file name is written in the current directory, whole
  * ```ts
@@ -276,6 +298,7 @@ export async function writeFileAtomic(path: string, contents: FileContents): Pro
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
+    if (isDiskFull(error)) throw diskFull(path, "nothing was written");
     throw error;
   }
 }
@@ -326,12 +349,18 @@ export function toJsonText(value: unknown): string {
 
 /**
  * Runs one file-system step; an operating-system error (permission, read-only
- * or full disk, a file in the way) becomes a {@linkcode PathError} naming `given`.
+ * or full disk, a file in the way, a mount point) becomes a
+ * {@linkcode PathError} naming `given`: an `io_error` naming `file` when the
+ * disk is full, else a `usage_error`. Nothing is replaced by then (the
+ * caller undoes what it started), so the message says `given` is as it was.
  */
-async function fsStep<T>(given: string, step: () => Promise<T>): Promise<T> {
+async function fsStep<T>(given: string, step: () => Promise<T>, file = given): Promise<T> {
   try {
     return await step();
   } catch (error) {
+    if (error instanceof PathError) throw error;
+    if (isDiskFull(error)) throw diskFull(file, `${given} is left as it was`);
+    if (isBusy(error)) throw new PathError(given, MOUNT_POINT);
     const os = [
       Deno.errors.NotFound,
       Deno.errors.PermissionDenied,

@@ -23,7 +23,7 @@ export const DEFAULTS = Object.freeze(
      * Seed of every seeded stream: the task bootstraps (gate analysis, Gate B
      * comparison, recipe comparison, study, history) and the power
      * simulation. One `createPrng(seed)` stream (xoshiro128**,
-     * lib/core/prng.ts) per use.
+     * lib/math/prng.ts) per use.
      * @default {20260927}
      */
     seed: 20260927,

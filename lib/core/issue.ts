@@ -55,6 +55,7 @@ export const EXTENSION_CODES = [
   // strict input reading and the run cache
   "reward_out_of_range",
   "cache_corrupt",
+  "cache_unwritable",
   // gate ladder (docs/FORMAT.md, Extensions: ladder gates)
   "arm_unknown",
   "unit_unpaired",

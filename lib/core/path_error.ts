@@ -16,12 +16,70 @@
 export class PathError extends Error {
   /** The path as the user gave it. */
   readonly path: string;
+  /**
+   * `usage_error` for a path that cannot be used as given (the user's
+   * choice); `io_error` for a fault of the machine while writing to a
+   * usable path (the disk is full).
+   */
+  readonly code: "usage_error" | "io_error";
 
-  constructor(path: string, problem: string) {
-    super(`${path} ${problem}`);
+  constructor(
+    path: string,
+    problem: string,
+    options: { readonly code?: "usage_error" | "io_error"; readonly message?: string } = {},
+  ) {
+    super(options.message ?? `${path} ${problem}`);
     this.name = "PathError";
     this.path = path;
+    this.code = options.code ?? "usage_error";
   }
+}
+
+/**
+ * The `io_error` of a write that ran out of space (`ENOSPC`, or a quota),
+ * naming the file being written as the user knows it and what became of
+ * the output.
+ *
+ * @example
+ * ```ts
+ * import { diskFull } from "./path_error.ts";
+ * import { equal } from "node:assert/strict";
+ * const e = diskFull("out/selection.json", "out is left as it was");
+ * equal(e.code, "io_error");
+ * equal(e.message, "disk full while writing out/selection.json; out is left as it was");
+ * ```
+ */
+export function diskFull(file: string, outcome: string): PathError {
+  return new PathError(file, "", {
+    code: "io_error",
+    message: `disk full while writing ${file}; ${outcome}`,
+  });
+}
+
+/**
+ * Whether an operating-system error means the disk (or a quota) is full.
+ *
+ * @example
+ * ```ts
+ * import { isDiskFull } from "./path_error.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(isDiskFull(new Error("No space left on device (os error 28)")), true);
+ * equal(isDiskFull(new Deno.errors.NotFound("x")), false);
+ * ```
+ */
+export function isDiskFull(error: unknown): boolean {
+  return /No space left on device|os error 28\b|Disk quota exceeded|os error 122\b/.test(
+    String(error),
+  );
+}
+
+/**
+ * Whether an operating-system error is `EBUSY`: a mount point (or a
+ * directory in use) cannot be renamed or removed.
+ */
+export function isBusy(error: unknown): boolean {
+  return error instanceof Deno.errors.Busy ||
+    /Device or resource busy|os error 16\b/.test(String(error));
 }
 
 /**

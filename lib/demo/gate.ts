@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createPrng, type Prng } from "../core/prng.ts";
+import { createPrng, type Prng } from "../math/prng.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import type { Role } from "../core/types.ts";
 import type { LatentModel } from "./latent.ts";
@@ -62,7 +62,7 @@ export interface SimulatedGate {
  * @example
  * ```ts
  * import { drawAssignment } from "./gate.ts";
- * import { createPrng } from "../core/prng.ts";
+ * import { createPrng } from "../math/prng.ts";
  * import { ok } from "node:assert/strict";
  * const slots = [{ slot_id: "s", versions: [
  *   { version_id: "s.v1", chunk_id: "s", role: "old" as const, text: "" },

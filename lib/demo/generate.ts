@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createPrng } from "../core/prng.ts";
+import { createPrng } from "../math/prng.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { simulateGate } from "./gate.ts";
 import type { LatentModel } from "./latent.ts";

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { createPrng, type Prng } from "../core/prng.ts";
+import { createPrng, type Prng } from "../math/prng.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { pairUnits } from "../ladder/pair_units.ts";
 import { runLadder } from "../ladder/run_ladder.ts";

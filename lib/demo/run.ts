@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createPrng, type Prng } from "../core/prng.ts";
+import { createPrng, type Prng } from "../math/prng.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { type LatentModel, latentShift } from "./latent.ts";
 import {

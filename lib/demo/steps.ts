@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createPrng, type Prng } from "../core/prng.ts";
+import { createPrng, type Prng } from "../math/prng.ts";
 import { roundReward } from "./webshop.ts";
 
 /** Simulated steps: files (relative to the steps dir) and their truth. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createPrng, type Prng } from "../core/prng.ts";
+import { createPrng, type Prng } from "../math/prng.ts";
 import { STUDY_SETTINGS } from "./params.ts";
 import { normalDraw, roundReward } from "./webshop.ts";
 

@@ -8,7 +8,7 @@
  */
 import { type LatentModel, latentShift } from "./latent.ts";
 import { REWARD_COMPONENTS } from "./params.ts";
-import { solveSpd } from "../infer/_linalg.ts";
+import { solveSpd } from "../math/packed.ts";
 import { type DemoTask, expectedWebshopRewards, type WebshopRewards } from "./webshop.ts";
 
 /** Metrics of every truth table: `reward` first, then the components. */
@@ -82,9 +82,9 @@ export function averageMarginalEffects(
 
 /**
  * Solves the symmetric positive definite normal equations `a x = b` (k x k,
- * row-major) with the one Cholesky solver of lib/infer/_linalg.ts.
+ * row-major) with the one Cholesky solver of lib/math/packed.ts.
  *
- * @throws {RangeError} When `a` is singular under the rank rule of lib/fit/rank.ts.
+ * @throws {RangeError} When `a` is singular under the rank rule of lib/math/rank.ts.
  */
 function solveNormalEquations(a: Float64Array, b: Float64Array, k: number): Float64Array {
   const x = solveSpd(a, b, k);

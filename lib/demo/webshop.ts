@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Prng } from "../core/prng.ts";
+import type { Prng } from "../math/prng.ts";
 import { DEMO_NOISE, REWARD_DECIMALS } from "./params.ts";
 
 /** A task of the demo: difficulty and the structure of its goal. */
@@ -70,7 +70,7 @@ function probabilities(task: DemoTask, shift: readonly number[], shock: number):
  * @example
  * ```ts
  * import { drawWebshopRewards } from "./webshop.ts";
- * import { createPrng } from "../core/prng.ts";
+ * import { createPrng } from "../math/prng.ts";
  * import { ok } from "node:assert/strict";
  * const task = { task_id: "t", difficulty: 0, offsets: [0, 0, 0, 0] as const, nAttr: 2, nOpt: 1 };
  * const r = drawWebshopRewards(task, [0, 0, 0, 0], createPrng(1));

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Figure } from "./_render.ts";
+import type { Figure } from "./render.ts";
 import { forestPlot } from "./forest.ts";
 import { deltaByCountPlot } from "./delta_by_count.ts";
 import { stabilityPlot } from "./stability.ts";

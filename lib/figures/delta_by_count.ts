@@ -5,7 +5,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "./_render.ts";
+import { type Figure, renderPlot } from "./render.ts";
 import { mean as ssMean } from "simple-statistics";
 
 /** One episode: how many versions its mask had present, and its delta. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Figure } from "./_render.ts";
+import type { Figure } from "./render.ts";
 
 /**
  * Converts SVG text to PNG bytes with `rsvg-convert` (white background).

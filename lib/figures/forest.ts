@@ -5,7 +5,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "./_render.ts";
+import { type Figure, renderPlot } from "./render.ts";
 
 /** One estimate with its interval; `group` names the panel (e.g. the metric). */
 export interface IntervalRow {

@@ -5,7 +5,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "./_render.ts";
+import { type Figure, renderPlot } from "./render.ts";
 
 /** One version's position on validation and on held-out data. */
 export interface RankPoint {

@@ -6,7 +6,7 @@
  */
 import { formatRate } from "../report/format.ts";
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "./_render.ts";
+import { type Figure, renderPlot } from "./render.ts";
 
 /** One version's selection frequency in [0, 1]. */
 export interface StabilityRow {

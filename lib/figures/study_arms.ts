@@ -5,7 +5,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "./_render.ts";
+import { type Figure, renderPlot } from "./render.ts";
 
 /** One arm or comparison of a study (docs/FORMAT.md section 6). */
 export interface StudyRow {

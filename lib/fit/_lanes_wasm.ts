@@ -33,7 +33,7 @@ import {
   V128,
   vOr,
   wasmModule,
-} from "../core/_wasm.ts";
+} from "../math/wasm.ts";
 import { LEVERAGE_ONE_TOLERANCE } from "./covariance.ts";
 
 const addV = simd(0xf0), subV = simd(0xf1), mulV = simd(0xf2), divV = simd(0xf3);

@@ -1,7 +1,7 @@
 /**
  * The sandwich sums of lib/fit/covariance.ts, sum_r left_ra right_rb over
  * rows r in order for every entry a <= b of a q x q upper triangle, with
- * the inner loop in WebAssembly SIMD (lib/fit/_dense_wasm.ts `add4`): two
+ * the inner loop in WebAssembly SIMD (lib/math/dense_wasm.ts `add4`): two
  * entries per lane pair, four pairs per call, each entry its own chain of
  * adds in row order, the product rounded once and then added, as the
  * scalar loops do. The rows are copied into the kernel's memory in blocks,
@@ -10,7 +10,7 @@
  * @module
  */
 
-import { denseWasm } from "./_dense_wasm.ts";
+import { denseWasm } from "../math/dense_wasm.ts";
 
 /**
  * Rows from..from+count-1 into the kernel's memory: column a of the right side at

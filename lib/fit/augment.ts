@@ -10,8 +10,8 @@
 import { GatelabError } from "../core/issue.ts";
 import type { SandwichParts, TailSandwichParts } from "./covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "./factor.ts";
-import { spdInverse } from "./_dense.ts";
-import { RANK_TOLERANCE } from "./rank.ts";
+import { spdInverse } from "../math/dense.ts";
+import { RANK_TOLERANCE } from "../math/rank.ts";
 
 /**
  * Reusable working memory for repeated {@linkcode extendFit} calls of the
@@ -278,7 +278,7 @@ export function projectionOnX(
  * by Cholesky; null when a pivot is below GRAM_PIVOT_SHARE of its column's
  * squared norm (the diagonal of Z'Z), so the caller leaves the decision to
  * the Householder QR. The extended fit's Gram route and the joint Wald test
- * (lib/infer/joint_wald.ts) share it, so they take the same decisions.
+ * (lib/infer/diagnostics/joint_wald.ts) share it, so they take the same decisions.
  *
  * @param ztz Z'Z, row-major q x q (upper triangle read).
  * @param xtz X'Z, row-major k x q.

@@ -6,7 +6,7 @@
  */
 
 import { GatelabError } from "../core/issue.ts";
-import { RANK_TOLERANCE } from "./rank.ts";
+import { RANK_TOLERANCE } from "../math/rank.ts";
 
 /**
  * A factorised n x k design: the Householder QR of X plus the pieces every
@@ -36,7 +36,7 @@ export interface FactorDesignOptions {
   /**
    * A column is rank deficient when, after the earlier reflections, the norm
    * of its remaining part is at most `rankTolerance` times its reference norm.
-   * @default {RANK_TOLERANCE} (lib/fit/rank.ts)
+   * @default {RANK_TOLERANCE} (lib/math/rank.ts)
    */
   readonly rankTolerance?: number;
   /**

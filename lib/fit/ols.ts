@@ -8,7 +8,7 @@
 import type { DesignFactorization } from "./factor.ts";
 import { solveLeastSquares } from "./factor.ts";
 import { clusterCovariance, type CovType, robustCovariance } from "./covariance.ts";
-import { normalTwoSidedP } from "./normal.ts";
+import { normalTwoSidedP } from "../math/normal.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of {@linkcode fitOls}. */

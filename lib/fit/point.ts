@@ -26,7 +26,7 @@ export interface PointFit {
  * @param shape `[n, k]`.
  * @param responses One array of length n per response.
  * @returns The coefficients and tolerances, or null when X is rank deficient
- *   under the rank rule of lib/fit/rank.ts (a column never present included).
+ *   under the rank rule of lib/math/rank.ts (a column never present included).
  *
  * @example
  * ```ts

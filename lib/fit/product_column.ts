@@ -17,7 +17,7 @@ import {
   robustCovarianceBlock,
 } from "./covariance.ts";
 import type { DesignFactorization } from "./factor.ts";
-import { RANK_TOLERANCE } from "./rank.ts";
+import { RANK_TOLERANCE } from "../math/rank.ts";
 import { type LanesKernel, lanesKernel } from "./_lanes_wasm.ts";
 
 /** The covariance of the product coefficient: HC3, or CR1 by cluster. */

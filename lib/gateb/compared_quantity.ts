@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ComparedQuantity } from "./compare.ts";
+import type { ComparedQuantity } from "./comparison_types.ts";
 import { drawInterval } from "./draw_interval.ts";
 import type { QuantityDraws } from "./paired_bootstrap.ts";
 import { ratioOfSums } from "./ratio_of_sums.ts";

@@ -5,10 +5,10 @@
  */
 
 import type { RunRef } from "../core/types.ts";
-import { QUANTILE_RULE } from "../core/quantile.ts";
+import { QUANTILE_RULE } from "../math/quantile.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { LoadedRun } from "../load/read_run.ts";
-import type { ComparedQuantity, ComparisonOutput } from "./compare.ts";
+import type { ComparedQuantity, ComparisonOutput } from "./comparison_types.ts";
 
 /** The computed parts of comparison.json. */
 export interface ComparisonParts {

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { lowerQuantileSorted } from "../core/quantile.ts";
-import { sortFloat64 } from "../core/sort_float64.ts";
+import { lowerQuantileSorted } from "../math/quantile.ts";
+import { sortFloat64 } from "../math/sort_float64.ts";
 
 /**
  * `[q(0.025), q(0.975)]` of the draws by the lower empirical quantile

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { createPrng } from "../core/prng.ts";
+import { createPrng } from "../math/prng.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import { ratioOfSums } from "./ratio_of_sums.ts";
 import type { RatioQuantity } from "./task_sums.ts";

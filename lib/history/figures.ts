@@ -5,7 +5,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "../figures/_render.ts";
+import { type Figure, renderPlot } from "../figures/render.ts";
 import type { HistoryJson } from "../contract/outputs/mod.ts";
 
 const STATUS_COLORS: Record<string, string> = {

@@ -15,8 +15,9 @@ import {
   SelectionSchema,
 } from "../contract/outputs/mod.ts";
 import { GatelabError, type Issue } from "../core/issue.ts";
-import { normalQuantile } from "../infer/distributions.ts";
+import { normalQuantile } from "../math/normal.ts";
 import { validateGates } from "../validate/validate_gates.ts";
+import { resolveBareDir } from "../load/bare_dir.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
 import type { SelectionStatus } from "../select/select.ts";
 import type { HistoryStep, IntervalKind, StepVersion } from "./step.ts";
@@ -237,7 +238,7 @@ export async function readHistorySteps(
     } else if (await exists(join(dir, "gate.json"))) {
       inputs.push({ dir, kind: "gate" });
       const plan = await readJson(join(dir, "gate.json"), issues);
-      const bare = resolve(dir, String(plan?.bare_run_dir ?? ""));
+      const bare = resolve(resolveBareDir(dir, String(plan?.bare_run_dir ?? "")));
       const last = groups[groups.length - 1];
       if (last?.kind === "gates" && last.bare === bare) last.dirs.push(dir);
       else groups.push({ kind: "gates", dirs: [dir], bare });

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { normalQuantile } from "../infer/distributions.ts";
+import { normalQuantile } from "../math/normal.ts";
 
 /** Result of {@linkcode wlsTrend}. */
 export interface WlsTrend {

@@ -7,7 +7,7 @@
  */
 import type { Table } from "../report/table.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
-import type { Figure } from "../figures/_render.ts";
+import type { Figure } from "../figures/render.ts";
 import { toHtmlTable } from "./html_table.ts";
 import { escapeHtml } from "./escape_html.ts";
 

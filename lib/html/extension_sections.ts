@@ -8,7 +8,7 @@
  * @module
  */
 import type { Table } from "../report/table.ts";
-import type { Figure } from "../figures/_render.ts";
+import type { Figure } from "../figures/render.ts";
 import { formatCount, formatNumber } from "../report/format.ts";
 import { sequentialTables } from "../sequential/tables.ts";
 import { funnelFigure, selectionFigure } from "../sequential/figures.ts";

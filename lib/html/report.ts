@@ -6,20 +6,20 @@
  * @module
  */
 import type { Table } from "../report/table.ts";
-import type { Figure } from "../figures/_render.ts";
+import type { Figure } from "../figures/render.ts";
 import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
 import { studyPlot } from "../figures/study_arms.ts";
 import { rankAgreementPlot } from "../figures/heldout.ts";
 import { acrossGateRankPoints, heldoutGainPoints, studyRows } from "../figures/adapters.ts";
-import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout.ts";
-import type { SelectionStability } from "../infer/bootstrap.ts";
+import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout/heldout.ts";
+import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import {
   acrossGateTable,
   heldoutSummaryTable,
   powerTables,
   stabilityTable,
 } from "../report/infer_tables.ts";
-import type { PowerPlan } from "../infer/power.ts";
+import type { PowerPlan } from "../infer/power/power.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";

@@ -1,12 +1,7 @@
 /** Inference: task bootstrap, selection stability, held-out checks, misfit diagnostics, power planning. */
-export * from "./cluster_sums.ts";
-export * from "./bootstrap_kernel.ts";
-export * from "./bootstrap.ts";
-export * from "./bca.ts";
-export * from "./distributions.ts";
-export * from "./diagnostics.ts";
-export * from "./power.ts";
-export * from "./rank_agreement.ts";
-export * from "./heldout.ts";
-export * from "./power_from.ts";
-export * from "./heldout_plan_file.ts";
+export * from "./bootstrap/mod.ts";
+export * from "../math/distributions.ts";
+export { normalCdf, normalQuantile } from "../math/normal.ts";
+export * from "./diagnostics/mod.ts";
+export * from "./power/mod.ts";
+export * from "./heldout/mod.ts";

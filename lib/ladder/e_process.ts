@@ -21,7 +21,7 @@
  * @module
  */
 
-import { betaContinuedFraction } from "../infer/distributions.ts";
+import { betaContinuedFraction } from "../math/distributions.ts";
 
 /** Both e-values after W wins and L losses. */
 export interface LadderEValues {

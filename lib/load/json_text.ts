@@ -8,7 +8,16 @@ export const MAX_JSON_DEPTH = 256;
 /** Result of {@linkcode parseJsonText}: the value, or why the text is refused. */
 export type JsonText =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly why: string };
+  | {
+    readonly ok: false;
+    readonly why: string;
+    /**
+     * Where in the value: the duplicated key, or the value nested too deep,
+     * as a dotted path (`[]` for an array's items, e.g. `a[].b.c`); absent
+     * for text that is not JSON.
+     */
+    readonly path?: string;
+  };
 
 const QUOTE = 34, BACKSLASH = 92, COLON = 58;
 const OPEN_BRACE = 123, CLOSE_BRACE = 125, OPEN_BRACKET = 91, CLOSE_BRACKET = 93;
@@ -82,14 +91,33 @@ function countMembers(value: unknown): number {
   return n;
 }
 
+/** One open object (its keys so far) or array (`keys` null) while walking JSON text. */
+interface Frame {
+  readonly keys: Set<string> | null;
+  /** Dotted path of this object or array (`[]` for an array's items). */
+  readonly path: string;
+  /** The key whose value comes next (objects). */
+  last: string;
+}
+
+/** `path` joined with `key` (a top-level key has no leading dot). */
+function child(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
 /**
- * The first key that occurs twice in one object of (valid) JSON text, and
- * the dotted path of that object. Only called once a duplicate is known to
- * exist, to name it.
+ * Walks (valid) JSON text outside its strings, keeping a frame per open
+ * object or array, and returns the path that `stop` names: called after
+ * each `:` (with the key in the top frame's `last`) and each opening
+ * bracket (its frame pushed), it returns "key" to stop at the key just
+ * read, "deep" to stop at the frame just opened, or null to go on. The
+ * empty path when it never stops.
  */
-function firstDuplicateKey(text: string): string {
-  // One frame per open object/array: its keys (null for arrays) and path.
-  const frames: { keys: Set<string> | null; path: string; last: string }[] = [];
+function walkFrames(
+  text: string,
+  stop: (c: number, frames: readonly Frame[], key: string) => "key" | "deep" | null,
+): string {
+  const frames: Frame[] = [];
   let lastString = "";
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -97,13 +125,16 @@ function firstDuplicateKey(text: string): string {
     if (c === QUOTE) {
       const start = i;
       i = stringEnd(text, i);
-      lastString = JSON.parse(text.slice(start, i + 1)) as string;
-    } else if (c === COLON) {
-      const top = frames[frames.length - 1]!;
-      if (top.keys!.has(lastString)) {
-        return top.path === "" ? lastString : `${top.path}.${lastString}`;
+      try {
+        lastString = JSON.parse(text.slice(start, i + 1)) as string;
+      } catch {
+        lastString = text.slice(start + 1, i); // text too deep to have been parsed: as written
       }
-      top.keys!.add(lastString);
+    } else if (c === COLON) {
+      const top = frames[frames.length - 1];
+      if (top === undefined || top.keys === null) continue; // not JSON: no key here
+      if (stop(c, frames, lastString) === "key") return child(top.path, lastString);
+      top.keys.add(lastString);
       top.last = lastString;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       const parent = frames[frames.length - 1];
@@ -111,13 +142,24 @@ function firstDuplicateKey(text: string): string {
         ? ""
         : parent.keys === null
         ? `${parent.path}[]`
-        : parent.path === ""
-        ? parent.last
-        : `${parent.path}.${parent.last}`;
+        : child(parent.path, parent.last);
       frames.push({ keys: c === OPEN_BRACE ? new Set() : null, path, last: "" });
+      if (stop(c, frames, "") === "deep") return path;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) frames.pop();
   }
   return "";
+}
+
+/**
+ * The first key that occurs twice in one object of (valid) JSON text, as
+ * a dotted path (the object's path, then the key). Only called once a
+ * duplicate is known to exist, to name it.
+ */
+function firstDuplicateKey(text: string): string {
+  return walkFrames(
+    text,
+    (c, frames, key) => c === COLON && frames[frames.length - 1]!.keys!.has(key) ? "key" : null,
+  );
 }
 
 /**
@@ -135,7 +177,7 @@ function firstDuplicateKey(text: string): string {
  * import { parseJsonText } from "./json_text.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(parseJsonText('{"a": [1, {"b": ":"}]}'), { ok: true, value: { a: [1, { b: ":" }] } });
- * deepEqual(parseJsonText('{"a": {"b": 1, "b": 2}}'), { ok: false, why: 'has the key "a.b" twice in one object (JSON allows each key once)' });
+ * deepEqual(parseJsonText('{"a": {"b": 1, "b": 2}}'), { ok: false, why: 'has the key "a.b" twice in one object (JSON allows each key once)', path: "a.b" });
  * deepEqual(parseJsonText("[".repeat(300) + "]".repeat(300)).ok, false);
  * ```
  */
@@ -162,6 +204,7 @@ export function parseJsonText(text: string): JsonText {
     return {
       ok: false,
       why: `is nested ${depth} levels deep; at most ${MAX_JSON_DEPTH} levels are read`,
+      path: walkFrames(text, (_c, frames) => frames.length > MAX_JSON_DEPTH ? "deep" : null),
     };
   }
   if (!shallow) {
@@ -173,11 +216,11 @@ export function parseJsonText(text: string): JsonText {
     members = countMembers(value);
   }
   if (members !== scannedMembers) {
+    const key = firstDuplicateKey(text);
     return {
       ok: false,
-      why: `has the key ${
-        JSON.stringify(firstDuplicateKey(text))
-      } twice in one object (JSON allows each key once)`,
+      why: `has the key ${JSON.stringify(key)} twice in one object (JSON allows each key once)`,
+      path: key,
     };
   }
   return { ok: true, value };

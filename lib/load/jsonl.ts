@@ -21,8 +21,9 @@ export interface JsonlOptions {
 /**
  * Reads a JSONL file line by line without holding it in memory: every
  * non-blank line is parsed as JSON and passed to `visit` with its one-based
- * line number. Blank (whitespace-only) lines are skipped; `\r\n` endings are
- * accepted. A line that is not valid UTF-8, not valid JSON (see
+ * line number. Blank lines (nothing but spaces, tabs and carriage returns:
+ * JSON's whitespace, not Unicode's) are skipped; `\r\n` endings are
+ * accepted, and a byte-order mark at the start of the file is skipped. A line that is not valid UTF-8, not valid JSON (see
  * `parseJsonText`: a key twice in one object, or nesting deeper than
  * `MAX_JSON_DEPTH`, is refused too), or not a JSON object becomes a
  * `parse_error` issue naming file and line, and reading goes on. Only a
@@ -55,16 +56,17 @@ export async function forEachJsonlLine(
   const label = options.label ?? path;
   const issues: Issue[] = [];
   const report = options.onIssue ?? ((issue: Issue) => void issues.push(issue));
-  const fail = (message: string, line: number) =>
-    report({ code: "parse_error", message, file: label, line });
+  const fail = (message: string, line: number, path?: string) =>
+    report({ code: "parse_error", message, file: label, line, ...(path ? { path } : {}) });
   let lineNo = 0;
   const handleText = (text: string) => {
     lineNo++;
-    const trimmed = text.trim();
+    // The file's byte-order mark, if any, is not part of its first line.
+    const trimmed = asciiTrim(lineNo === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text);
     if (trimmed === "") return;
     const parsed = parseJsonText(trimmed);
     if (!parsed.ok) {
-      fail(`line ${parsed.why}`, lineNo);
+      fail(`line ${parsed.why}`, lineNo, parsed.path);
       return;
     }
     const value = parsed.value;
@@ -143,8 +145,30 @@ export async function forEachJsonlLine(
 const NEWLINE = 10;
 /** Bytes read at a time. */
 const CHUNK_BYTES = 1 << 16;
-/** Decodes one line; invalid UTF-8 throws instead of becoming U+FFFD. */
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+/**
+ * Decodes one line; invalid UTF-8 throws instead of becoming U+FFFD. A
+ * U+FEFF is kept wherever it is (a default decoder drops one at the start
+ * of every text it decodes, which here would depend on where lines fall in
+ * the file's chunks); only the file's own byte-order mark is skipped.
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * `text` without JSON's whitespace (space, tab, CR) at either end. Not
+ * `String.prototype.trim`, which also drops U+FEFF, U+3000, U+00A0 and the
+ * other Unicode spaces: a line holding only those is not blank, it is a
+ * `parse_error`.
+ */
+function asciiTrim(text: string): string {
+  let a = 0, b = text.length;
+  while (a < b && isJsonSpace(text.charCodeAt(a))) a++;
+  while (b > a && isJsonSpace(text.charCodeAt(b - 1))) b--;
+  return a === 0 && b === text.length ? text : text.slice(a, b);
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13;
+}
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;

@@ -64,7 +64,13 @@ export async function readJsonFile(
   }
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
-    return { ok: false, issue: { code: "parse_error", message: `file ${parsed.why}`, file: path } };
+    const issue: Issue = {
+      code: "parse_error",
+      message: `file ${parsed.why}`,
+      file: path,
+      ...(parsed.path ? { path: parsed.path } : {}),
+    };
+    return { ok: false, issue };
   }
   return { ok: true, value: parsed.value, bytes };
 }

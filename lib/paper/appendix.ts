@@ -11,7 +11,7 @@
  */
 import type { Table } from "../report/table.ts";
 import { escapeLatex, toLatex } from "../report/table.ts";
-import type { Figure } from "../figures/_render.ts";
+import type { Figure } from "../figures/render.ts";
 import { figureFiles } from "../figures/figure_files.ts";
 
 /** One section of the appendix. */

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout.ts";
-import type { MisfitDiagnostics } from "../infer/diagnostics.ts";
-import type { PowerPlan } from "../infer/power.ts";
-import type { SelectionStability } from "../infer/bootstrap.ts";
+import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout/heldout.ts";
+import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
+import type { PowerPlan } from "../infer/power/power.ts";
+import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import {
   COEFFICIENT,
   columnNames,

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { createPrng } from "../core/prng.ts";
+import { createPrng } from "../math/prng.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { percentileInterval } from "../core/quantile.ts";
+import { percentileInterval } from "../math/quantile.ts";
 import type { Recipe, RewardLine } from "./recipe.ts";
 import type { GroupRecord } from "./schema.ts";
-import { spearman } from "../infer/rank_agreement.ts";
+import { spearman } from "../infer/heldout/rank_agreement.ts";
 import { mean as ssMean } from "simple-statistics";
 import { DEFAULTS } from "../core/defaults.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { type Figure, renderPlot } from "../figures/_render.ts";
+import { type Figure, renderPlot } from "../figures/render.ts";
 import type { SequentialDocument } from "./sequential.ts";
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import type { PairedDataset } from "../core/types.ts";
-import { createPrng } from "../core/prng.ts";
+import { createPrng } from "../math/prng.ts";
 
 /** How rows are ordered. */
 export type SequentialOrder = "run" | "task" | "random";

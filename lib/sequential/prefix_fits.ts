@@ -9,7 +9,7 @@
  */
 
 import { factorDesign, solveLeastSquares } from "../fit/factor.ts";
-import { PIVOT_TOLERANCE } from "../fit/rank.ts";
+import { PIVOT_TOLERANCE } from "../math/rank.ts";
 import { GatelabError } from "../core/issue.ts";
 
 /** The fit of one prefix; `null` fields when the prefix design is rank deficient. */
@@ -94,7 +94,7 @@ function solvePrefix(
   try {
     // QR of the square system X'X: solveLeastSquares then solves X'X b = X'y exactly.
     // Columns of X'X see squared residual norms, so the rank rule is the one
-    // lib/fit/rank.ts states for the normal equations (PIVOT_TOLERANCE).
+    // lib/math/rank.ts states for the normal equations (PIVOT_TOLERANCE).
     f = factorDesign(xtx, [k, k], { rankTolerance: PIVOT_TOLERANCE });
   } catch (error) {
     if (error instanceof GatelabError) {

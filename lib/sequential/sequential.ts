@@ -15,6 +15,7 @@ import { anytimeValid } from "./avlm.ts";
 import { prefixFits } from "./prefix_fits.ts";
 import type { SequentialOrder } from "./order.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+import { Z975 } from "../math/normal.ts";
 
 /** One version's paths over the prefixes (arrays aligned with `n`; null where undefined). */
 export interface SequentialVersion {
@@ -91,8 +92,6 @@ export interface SequentialOptions {
   /** Command line recorded as generator.command. @default {"sequential"} */
   readonly command?: string;
 }
-
-const Z975 = 1.959963984540054;
 
 /**
  * Sequential re-analysis of a validated gate in a given row order.

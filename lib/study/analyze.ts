@@ -5,9 +5,9 @@
  * @module
  */
 import type { Issue, Result } from "../core/issue.ts";
-import { createPrng } from "../core/prng.ts";
+import { createPrng } from "../math/prng.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { percentileInterval } from "../core/quantile.ts";
+import { percentileInterval } from "../math/quantile.ts";
 import { type ArmGrid, buildArmGrid } from "./arm_grid.ts";
 import { seedTaskBootstrap } from "./bootstrap.ts";
 import { type ArmCost, summarizeCosts } from "./cost.ts";

@@ -1,4 +1,4 @@
-import type { Prng } from "../core/prng.ts";
+import type { Prng } from "../math/prng.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 
 /** Options of {@linkcode seedTaskBootstrap}. */
@@ -38,7 +38,7 @@ export interface SeedTaskBootstrapOptions {
  * @example One seed, tasks only: every draw is a mean of sampled tasks
  * ```ts
  * import { seedTaskBootstrap } from "./bootstrap.ts";
- * import { createPrng } from "../core/prng.ts";
+ * import { createPrng } from "../math/prng.ts";
  * import { ok } from "node:assert/strict";
  * const draws = seedTaskBootstrap(Float64Array.of(0, 1), [1, 2], { draws: 100, prng: createPrng(1), resampleSeeds: false });
  * ok(draws.every((d) => d === 0 || d === 0.5 || d === 1));

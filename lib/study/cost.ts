@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { lowerQuantileSorted } from "../core/quantile.ts";
+import { lowerQuantileSorted } from "../math/quantile.ts";
 import type { AttemptRecord } from "./schema.ts";
 import { mean as ssMean } from "simple-statistics";
 

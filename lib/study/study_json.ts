@@ -1,7 +1,7 @@
 import { generatorMeta } from "../core/meta.ts";
 import type { z } from "zod";
 import type { StudySchema } from "../contract/outputs/mod.ts";
-import { QUANTILE_RULE } from "../core/quantile.ts";
+import { QUANTILE_RULE } from "../math/quantile.ts";
 import type { StudyAnalysis } from "./analyze.ts";
 import type { InputFile } from "./load.ts";
 import { type Issue, IssueList } from "../core/issue.ts";
@@ -77,7 +77,7 @@ export function studyDocument(analysis: StudyAnalysis, options: StudyDocumentOpt
       interval: "percentile, q = 0.025 and 0.975",
       quantile_rule: QUANTILE_RULE,
       draw_order: STUDY_DRAW_ORDER,
-      prng: "xoshiro128** seeded by splitmix32 (lib/core/prng.ts)",
+      prng: "xoshiro128** seeded by splitmix32 (lib/math/prng.ts)",
     },
     estimator: {
       name: "nested_mean",

@@ -84,8 +84,9 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
     ) {
       issues.push({
         code: "seed_mismatch",
-        message:
-          `job seeds differ with send_seed on: bare ${b.job_seed} (line ${b.line}), masked ${m.job_seed}`,
+        message: m.job_seed === null && b.job_seed === null
+          ? `job seeds are missing although send_seed is on: job_seed is null in both runs (bare line ${b.line}); each episode must record the seed it was sent`
+          : `job seeds differ with send_seed on: bare ${b.job_seed} (line ${b.line}), masked ${m.job_seed}`,
         file,
         line: m.line,
         path: "job_seed",

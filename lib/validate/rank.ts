@@ -1,4 +1,4 @@
-import { PIVOT_TOLERANCE } from "../fit/rank.ts";
+import { PIVOT_TOLERANCE } from "../math/rank.ts";
 
 /** Result of {@linkcode designRank}. */
 export interface DesignRank {
@@ -15,7 +15,7 @@ export interface DesignRank {
  * Gram-matrix form (Cholesky of X'X without pivoting): column j is
  * dependent when its squared residual after projecting on the earlier
  * independent columns is at most `PIVOT_TOLERANCE` (1e-10, the one rank rule
- * of lib/fit/rank.ts on squared norms) times its squared norm (an all-zero
+ * of lib/math/rank.ts on squared norms) times its squared norm (an all-zero
  * column is always dependent). Columns are taken in order, so `dependent`
  * names the later column of a collinear set.
  *

@@ -116,8 +116,13 @@ export async function readValidationInputs(
     const { parts: masked, cache: maskedCache } = await loadRun(dir);
     options.onProgress?.(done += 2, total);
     for (const issue of [...gate.issues, ...masked.issues]) issues.push(issue);
-    const bareDir = gate.plan ? resolveBareDir(dir, gate.plan.bare_run_dir) : null;
-    gates.push({ dir, gate, masked, maskedCache, planFile: join(dir, "gate.json"), bareDir });
+    const planFile = join(dir, "gate.json");
+    let bareDir = gate.plan ? resolveBareDir(dir, gate.plan.bare_run_dir) : null;
+    if (gate.plan && bareDir !== null) {
+      const wrong = bareDirProblem(dir, bareDir, gate.plan.bare_run_dir, planFile);
+      if (wrong !== null) issues.push(wrong), bareDir = null; // nothing to read as the bare run
+    }
+    gates.push({ dir, gate, masked, maskedCache, planFile, bareDir });
   }
 
   const bareDirs = [...new Set(gates.flatMap((g) => (g.bareDir === null ? [] : [g.bareDir])))];
@@ -149,6 +154,51 @@ export async function readValidationInputs(
     inputs.push(runInput(g.masked, "masked", g.maskedCache));
   }
   return { gates, bare, issues, warnings, inputs };
+}
+
+/**
+ * A `bare_run_dir` that cannot name a bare run: the gate directory itself
+ * (`.`, `../gate`, or a link to it), or a loop of symbolic links. One issue
+ * on gate.json's field, instead of the gate's own masked run being checked
+ * as a bare run (a line per injected attempt) or an io_error per file.
+ */
+function bareDirProblem(
+  gateDir: string,
+  bareDir: string,
+  given: string,
+  planFile: string,
+): Issue | null {
+  let real: string;
+  try {
+    real = Deno.realPathSync(bareDir);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.FilesystemLoop) && !/os error 40\b/.test(String(error))) {
+      return null; // missing or unreadable: reading its files reports that
+    }
+    return {
+      code: "io_error",
+      message: `bare_run_dir ${
+        JSON.stringify(given)
+      } runs into a loop of symbolic links (${bareDir}); it must name the bare run's directory`,
+      file: planFile,
+      path: "bare_run_dir",
+    };
+  }
+  let gateReal: string;
+  try {
+    gateReal = Deno.realPathSync(gateDir);
+  } catch {
+    return null;
+  }
+  if (real !== gateReal) return null;
+  return {
+    code: "provenance_mismatch",
+    message: `bare_run_dir ${
+      JSON.stringify(given)
+    } names the gate directory itself; it must name the bare run (the same tasks run without skills)`,
+    file: planFile,
+    path: "bare_run_dir",
+  };
 }
 
 function runInput(

@@ -2,7 +2,7 @@
 (Blackman and Vigna) seeded by four splitmix32 outputs, written from the
 published algorithm with plain integers masked to 32 bits.
 
-Seeding (as documented in lib/core/prng.ts): the 32-bit state starts at the
+Seeding (as documented in lib/math/prng.ts): the 32-bit state starts at the
 low 32 bits of the seed XOR (high 32 bits * 0x27d4eb2f mod 2^32); each
 splitmix32 step adds 0x9e3779b9 and mixes. nextInt(n) rejects draws at or
 above 2^32 - (2^32 mod n) and returns x mod n; nextFloat takes 27 + 26 bits.
@@ -12,7 +12,7 @@ It also compiles scripts/reference/xoshiro128ss.c (the reference algorithm
 in C, checked against published test vectors of the reference
 implementation) with cc, runs it, checks that this Python port gives the
 same numbers, and writes the C program's output to
-tests/data/reference/prng_xoshiro.json, which tests/core_prng_test.ts reads.
+tests/data/reference/prng_xoshiro.json, which tests/math_prng_test.ts reads.
 """
 import json
 import os

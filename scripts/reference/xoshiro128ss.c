@@ -2,7 +2,7 @@
  * xoshiro128** 1.1 (David Blackman and Sebastiano Vigna, 2018), written from
  * the public-domain reference algorithm at https://prng.di.unimi.it/
  * (xoshiro128starstar.c): the state update and the ** scrambler below are
- * that algorithm. It is an implementation independent of lib/core/prng.ts,
+ * that algorithm. It is an implementation independent of lib/math/prng.ts,
  * in C with native uint32_t wrap-around.
  *
  * Before anything else it checks itself against published test vectors of
@@ -11,7 +11,7 @@
  * states listed there) and exits 1 on a mismatch.
  *
  * Then it prints, as JSON, the streams of gatelab's seeding (documented in
- * lib/core/prng.ts): the 32-bit state starts at the seed's low 32 bits XOR
+ * lib/math/prng.ts): the 32-bit state starts at the seed's low 32 bits XOR
  * (high 32 bits * 0x27d4eb2f mod 2^32); four splitmix32 outputs (add
  * 0x9e3779b9, then mix) are the xoshiro state; nextInt(n) rejects draws at
  * or above 2^32 - (2^32 mod n) and returns x mod n; nextFloat takes 27 + 26

@@ -1,0 +1,169 @@
+/**
+ * The map's rules hold (docs/architecture.md): the real import graph of lib/
+ * (from `deno info --json` on lib/mod.ts, lib/cli/main.ts and every file
+ * they do not reach) has no cycle, no upward import between floors and no
+ * import of another folder's `_` file; and the checker fails on synthetic
+ * graphs that break each rule, and on a violation planted in a copy of lib/.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import {
+  checkArchitecture,
+  FLOORS,
+  type ImportEdge,
+  type ImportGraph,
+  readImportGraph,
+} from "./architecture.ts";
+
+const ENTRIES = ["mod.ts", "cli/main.ts"];
+
+function graph(edges: [string, string, boolean?][]): ImportGraph {
+  const list: ImportEdge[] = edges.map(([from, to, typeOnly]) => ({
+    from,
+    to,
+    typeOnly: typeOnly ?? false,
+  }));
+  const files = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort();
+  return { files, edges: list };
+}
+
+Deno.test("architecture: the import graph of lib/ keeps the rules (no cycle, no upward import, no foreign _ file)", async () => {
+  const real = await readImportGraph("lib", ENTRIES);
+  // Every .ts under lib/ is in the graph, and the graph is not trivially small.
+  ok(real.files.length > 250, `only ${real.files.length} files read`);
+  ok(real.edges.length > 900, `only ${real.edges.length} imports read`);
+  ok(real.edges.some((e) => e.typeOnly), "type-only imports are read");
+  ok(real.files.includes("infer/bootstrap/bootstrap_worker.ts"), "the worker entry is read");
+  deepEqual(checkArchitecture(real).map((v) => v.message), []);
+  // Every folder of lib/ is on exactly one floor.
+  const folders = FLOORS.flatMap((f) => f.folders);
+  equal(new Set(folders).size, folders.length);
+  const onDisk = [...Deno.readDirSync("lib")].filter((e) => e.isDirectory).map((e) => e.name);
+  deepEqual(onDisk.filter((f) => !folders.includes(f)), []);
+  // Every directory but lib/cli (one module per command, entered by main.ts) has a mod.ts.
+  const dirs = new Set(
+    real.files.map((f) => f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ""),
+  );
+  deepEqual(
+    [...dirs].filter((d) => d !== "" && d !== "cli" && !real.files.includes(`${d}/mod.ts`)),
+    [],
+  );
+});
+
+Deno.test("architecture: a cycle between files fails, type-only imports included", () => {
+  const v = checkArchitecture(
+    graph([
+      ["gateb/compare.ts", "gateb/comparison_document.ts"],
+      ["gateb/comparison_document.ts", "gateb/compare.ts", true],
+      ["gateb/compare.ts", "core/types.ts"],
+    ]),
+  );
+  deepEqual(v.map((x) => [x.rule, x.where]), [
+    ["cycle", "gateb/compare.ts, gateb/comparison_document.ts"],
+  ]);
+  // A longer ring of three files, and a file importing itself.
+  const ring = checkArchitecture(
+    graph([["fit/a.ts", "fit/b.ts"], ["fit/b.ts", "fit/c.ts"], ["fit/c.ts", "fit/a.ts"], [
+      "fit/d.ts",
+      "fit/d.ts",
+      true,
+    ]]),
+  );
+  deepEqual(ring.map((x) => x.where), ["fit/a.ts, fit/b.ts, fit/c.ts", "fit/d.ts"]);
+  ok(ring[1]!.message.includes("type-only"));
+  // A chain without a ring passes.
+  deepEqual(checkArchitecture(graph([["fit/a.ts", "fit/b.ts"], ["fit/b.ts", "fit/c.ts"]])), []);
+});
+
+Deno.test("architecture: an upward import between floors fails; sideways and downward pass; an unplaced folder fails", () => {
+  const v = checkArchitecture(
+    graph([
+      ["math/normal.ts", "core/types.ts", true],
+      ["infer/power/power.ts", "fit/ols.ts"],
+      ["report/gate_tables.ts", "analyze/types.ts", true],
+      ["fit/ols.ts", "math/normal.ts"],
+    ]),
+  );
+  deepEqual(v.map((x) => [x.rule, x.where]), [
+    ["upward", "math/normal.ts -> core/types.ts"],
+  ]);
+  ok(v[0]!.message.includes("floor math") && v[0]!.message.includes("higher floor core"));
+  const unplaced = checkArchitecture(graph([["newstage/a.ts", "core/types.ts"]]));
+  deepEqual(unplaced.map((x) => x.rule), ["unplaced"]);
+  // The face is the top floor: nothing may import lib/mod.ts.
+  deepEqual(
+    checkArchitecture(graph([["cli/main.ts", "mod.ts"]])).map((x) => x.rule),
+    ["upward"],
+  );
+});
+
+Deno.test("architecture: a _ file imported from another directory fails, also from a sub-folder of the same stage", () => {
+  const v = checkArchitecture(
+    graph([
+      ["infer/bootstrap/bootstrap.ts", "infer/bootstrap/_wasm_summary.ts"],
+      ["infer/diagnostics/joint_wald.ts", "infer/bootstrap/_xtx_hist.ts"],
+      ["analyze/metric_output.ts", "infer/diagnostics/_group_moments.ts"],
+    ]),
+  );
+  deepEqual(v.map((x) => [x.rule, x.where]), [
+    ["private", "infer/diagnostics/joint_wald.ts -> infer/bootstrap/_xtx_hist.ts"],
+    ["private", "analyze/metric_output.ts -> infer/diagnostics/_group_moments.ts"],
+  ]);
+});
+
+Deno.test("architecture: a violation planted in a copy of lib/ is found through deno info", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gatelab_arch_" });
+  try {
+    await Deno.mkdir(`${dir}/lib/math`, { recursive: true });
+    await Deno.mkdir(`${dir}/lib/core`, { recursive: true });
+    await Deno.mkdir(`${dir}/lib/fit`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/lib/mod.ts`, 'export * from "./fit/ols.ts";\n');
+    // math imports core (upward) and core imports math back (a cycle, type-only one way).
+    await Deno.writeTextFile(
+      `${dir}/lib/math/normal.ts`,
+      'import type { Row } from "../core/types.ts";\nexport const z = (r: Row) => r.x;\n',
+    );
+    await Deno.writeTextFile(
+      `${dir}/lib/core/types.ts`,
+      'import { z } from "../math/normal.ts";\nexport interface Row { x: number }\n' +
+        "export const zz = z;\n",
+    );
+    // fit imports core's private file.
+    await Deno.writeTextFile(`${dir}/lib/core/_secret.ts`, "export const s = 1;\n");
+    await Deno.writeTextFile(
+      `${dir}/lib/fit/ols.ts`,
+      'import { s } from "../core/_secret.ts";\nimport { zz } from "../core/types.ts";\n' +
+        "export const ols = s + zz({ x: 1 });\n",
+    );
+    // A script no entry reaches is read too.
+    await Deno.writeTextFile(`${dir}/lib/fit/script.ts`, 'import "../mod.ts";\n');
+    const planted = await readImportGraph(`${dir}/lib`, ["mod.ts"]);
+    deepEqual(planted.files, [
+      "core/_secret.ts",
+      "core/types.ts",
+      "fit/ols.ts",
+      "fit/script.ts",
+      "math/normal.ts",
+      "mod.ts",
+    ]);
+    equal(planted.edges.find((e) => e.from === "math/normal.ts")?.typeOnly, true);
+    deepEqual(checkArchitecture(planted).map((x) => [x.rule, x.where]), [
+      ["cycle", "core/types.ts, math/normal.ts"],
+      ["private", "fit/ols.ts -> core/_secret.ts"],
+      ["upward", "fit/script.ts -> mod.ts"],
+      ["upward", "math/normal.ts -> core/types.ts"],
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("architecture: docs/architecture.md's table of floors is FLOORS, in order", async () => {
+  const page = await Deno.readTextFile("docs/architecture.md");
+  const section = page.slice(page.indexOf("## The floors"), page.indexOf("## The rules"));
+  const rows = section.split("\n").filter((l) =>
+    l.startsWith("| ") && !l.startsWith("| floor") && !l.startsWith("| -")
+  )
+    .map((l) => l.split("|").map((c) => c.trim()))
+    .map((c) => ({ name: c[1]!, folders: [...c[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!) }));
+  deepEqual(rows, FLOORS.map((f) => ({ name: f.name, folders: [...f.folders] })));
+});
