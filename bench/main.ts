@@ -15,8 +15,9 @@
  * OpenBLAS kernel numpy actually used is printed. Timings are never test
  * assertions. Usage: deno task bench [--repeats 3] [--draws 10000] [--gate <dir>]
  *
- * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts);
- * `deno task bench --import [--rows 200000]` the import benchmark (bench/import.ts).
+ * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts),
+ * `deno task bench --import [--rows 200000]` the import benchmark (bench/import.ts),
+ * `deno task bench --sql` the SQL start-up benchmark (bench/sql.ts).
  *
  * @module
  */
@@ -33,12 +34,22 @@ const { values } = parseArgs({
     scale: { type: "boolean", default: false },
     import: { type: "boolean", default: false },
     rows: { type: "string", default: "200000" },
+    sql: { type: "boolean", default: false },
     sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
 if (values.import) {
   const { runImport } = await import("./import.ts");
   await runImport({ rows: Number(values.rows), repeats: Number(values.repeats) });
+  Deno.exit(0);
+}
+if (values.sql) {
+  const { runSql } = await import("./sql.ts");
+  await runSql({
+    repeats: Number(
+      values.repeats === "3" && !Deno.args.includes("--repeats") ? 1 : values.repeats,
+    ),
+  });
   Deno.exit(0);
 }
 if (values.scale) {

@@ -41,7 +41,13 @@ export type {
 
 // analyze
 export { analyzeDataset, runAnalysis } from "./analyze/mod.ts";
-export type { Analysis, AnalyzeOptions, RunAnalysisOptions } from "./analyze/mod.ts";
+export type {
+  Analysis,
+  AnalyzeOptions,
+  BootstrapDraws,
+  RunAnalysisOptions,
+} from "./analyze/mod.ts";
+export type { TidyColumn, TidyKind, TidyTable } from "./tidy/mod.ts";
 
 // bootstrap, diagnostics, held-out, power
 export {
@@ -94,7 +100,16 @@ export {
   sqlTables,
   sqlTablesTable,
 } from "./sql/mod.ts";
-export type { DuckDb, QueryResult, SqlSources, SqlTableInfo } from "./sql/mod.ts";
+export type {
+  DuckDb,
+  LoadOptions,
+  OutputTableName,
+  QueryResult,
+  ReadSourcesOptions,
+  SqlOutput,
+  SqlSources,
+  SqlTableInfo,
+} from "./sql/mod.ts";
 
 // figures
 export {

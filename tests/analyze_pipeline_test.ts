@@ -191,16 +191,22 @@ Deno.test("gate analyze: writes all outputs, is deterministic, and re-running do
   const names = [...Deno.readDirSync(out)].map((e) => e.name).sort();
   deepEqual(names, [
     ".gatelab-output.json",
+    "coefficients.csv",
     "coefficients.md",
+    "coefficients.parquet",
     "coefficients.tex",
     "contributions.json",
     "diagnostics.json",
     "diagnostics.md",
     "diagnostics.tex",
     "ledger.jsonl",
+    "selection.csv",
     "selection.json",
     "selection.md",
+    "selection.parquet",
     "selection.tex",
+    "tasks.csv",
+    "tasks.parquet",
     "validation.json",
   ]);
   const first = Object.fromEntries(names.map((n) => [n, Deno.readTextFileSync(join(out, n))]));

@@ -36,7 +36,7 @@ export interface Floor {
 export const FLOORS: readonly Floor[] = [
   { name: "math", folders: ["math"] },
   { name: "core", folders: ["core"] },
-  { name: "contract", folders: ["contract"] },
+  { name: "contract", folders: ["contract", "tidy"] },
   { name: "engines", folders: ["fit", "select", "load", "cache", "infer"] },
   {
     name: "stages",

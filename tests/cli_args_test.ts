@@ -255,7 +255,7 @@ const COMMANDS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ["plan-power", ["--out", "o", "--tasks", "1.5"], /--tasks must be an integer, got "1.5"/],
   ["plan-power", ["--out", "o", "--p-present", "x"], /--p-present must be a number/],
   ["sql", ["g"], /sql needs --query "<SQL>"; see deno task gate sql --help$/],
-  ["sql", ["--query", "select 1"], /sql needs at least one gate or run directory/],
+  ["sql", ["--query", "select 1"], /sql needs at least one gate, run or output directory/],
   ["sql", ["g", "-q", "select 1", "--max-rows=-1"], /--max-rows must be a non-negative/],
   // One word from a few, read by choiceOption: the same sentence everywhere.
   [

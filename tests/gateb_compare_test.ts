@@ -81,8 +81,10 @@ Deno.test("gate compare: arm means, differences and paired task-bootstrap interv
   const names = [...Deno.readDirSync(out)].map((e) => e.name).sort();
   deepEqual(names, [
     ".gatelab-output.json",
+    "comparison.csv",
     "comparison.json",
     "comparison.md",
+    "comparison.parquet",
     "comparison.tex",
     "validation.json",
   ]);

@@ -128,6 +128,8 @@ Deno.test("gate ladder refuses bad input: exit 2, one issue each, validation.jso
   await using dir = await tempDir();
   const good = await ladderCase(dir.path, SPEC, GOOD);
   deepEqual([good.code, good.files], [0, [
+    "blocks.csv",
+    "blocks.parquet",
     "ladder.md",
     "ladder.tex",
     "ladder_result.json",

@@ -113,7 +113,9 @@ Deno.test("reward: CLI writes rewards.jsonl and recipe_comparison.json", async (
     "recipe_comparison.json",
     "reward_tables.md",
     "reward_tables.tex",
+    "rewards.csv",
     "rewards.jsonl",
+    "rewards.parquet",
     "rewards_meta.json",
   ]);
   await Deno.remove(out, { recursive: true });

@@ -62,7 +62,14 @@ Deno.test("study CLI: outputs, hand-checked numbers, determinism and table snaps
   await writeFixture(dir);
   deepEqual(await run([dir, "--out", `${dir}/out1`, "--quiet"]), 0);
   const names = (await Array.fromAsync(Deno.readDir(`${dir}/out1`))).map((e) => e.name).sort();
-  deepEqual(names, [".gatelab-output.json", "study.json", "study_tables.md", "study_tables.tex"]);
+  deepEqual(names, [
+    ".gatelab-output.json",
+    "comparisons.csv",
+    "comparisons.parquet",
+    "study.json",
+    "study_tables.md",
+    "study_tables.tex",
+  ]);
   const first = await Promise.all(names.map((n) => Deno.readTextFile(`${dir}/out1/${n}`)));
   deepEqual(await run([dir, "--out", `${dir}/out1`, "--quiet"]), 0);
   const second = await Promise.all(names.map((n) => Deno.readTextFile(`${dir}/out1/${n}`)));

@@ -30,6 +30,7 @@ import { contributionsDocument } from "./contributions_document.ts";
 import { selectionDocument } from "./selection_document.ts";
 import { mergeBootstrap } from "./merge_bootstrap.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+import type { BootstrapDraws } from "./analysis_tables.ts";
 
 /** Options of {@linkcode runAnalysis}: the analysis plus the bootstrap. */
 export interface RunAnalysisOptions extends AnalyzeOptions {
@@ -65,6 +66,8 @@ export interface Analysis {
   readonly diagnostics: DiagnosticsOutput | null;
   /** Selection stability across bootstrap draws; null when the bootstrap was skipped or unavailable. */
   readonly stability: SelectionStability | null;
+  /** The raw bootstrap draws (for `--save-draws`); null when the bootstrap was skipped. */
+  readonly draws: BootstrapDraws | null;
 }
 
 /**
@@ -146,7 +149,7 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
     generator,
   });
   const selection = selectionDocument(dataset, factor, fits[metric]!, resolved, generator);
-  return { contributions, selection, fits, diagnostics, stability: null };
+  return { contributions, selection, fits, diagnostics, stability: null, draws: null };
 }
 
 /**
@@ -194,5 +197,11 @@ export async function runAnalysis(
     ...analysis,
     contributions: mergeBootstrap(analysis.contributions, result),
     stability: result.stability,
+    draws: {
+      metrics: result.kernelMetrics,
+      versions: result.kernelVersions,
+      draws: result.kernel.draws,
+      coefficients: result.kernel.coefficients,
+    },
   };
 }

@@ -11,3 +11,4 @@ export * from "./selection_document.ts";
 export * from "./task_rows.ts";
 export * from "./resume.ts";
 export * from "./diagnostics.ts";
+export * from "./analysis_tables.ts";

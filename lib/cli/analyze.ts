@@ -40,6 +40,16 @@ import { legacyComparisonTable } from "../explore/table.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
 import type { IssueCode } from "../core/issue.ts";
 import { releaseMemory } from "../core/release_memory.ts";
+import {
+  coefficientsTable,
+  drawsTable,
+  MAX_SAVED_DRAWS,
+  selectionTable as selectionTidy,
+  tasksTable,
+} from "../analyze/analysis_tables.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import type { TidyTable } from "../tidy/tidy_table.ts";
+import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
 
 const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
 
@@ -66,7 +76,13 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
                      selection.json and no ledger entry are written
   --estimator legacy_intercept  also refit R_i - mean(B) = a + C_i' b + e_i and
                      write legacy_comparison.json/.md/.tex beside the paired fit
-  --quiet            print only the summary`;
+  --save-draws       with --bootstrap B: also write every draw's estimates as
+                     draws.csv/draws.parquet (draw, metric, version_id, estimate;
+                     refused above ${MAX_SAVED_DRAWS.toExponential()} estimates)
+  --quiet            print only the summary
+
+Beside the JSON: tidy tables coefficients, tasks and selection as .csv and
+.parquet (docs/FORMAT.md, "Tidy tables").`;
 
 const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
 const INTERVALS = ["percentile", "bca"] as const;
@@ -88,6 +104,7 @@ export async function run(args: string[]): Promise<number> {
       cache: { type: "string" },
       exploratory: { type: "string" },
       estimator: { type: "string" },
+      "save-draws": { type: "boolean" },
       quiet: { type: "boolean" },
     },
     positionals: { min: 1, what: "gate directory" },
@@ -145,6 +162,22 @@ export async function run(args: string[]): Promise<number> {
     });
   }
   const dataset = validation.dataset;
+  const saveDraws = values["save-draws"] === true;
+  if (saveDraws) {
+    if (draws <= 0) {
+      throw new UsageError("--save-draws needs a bootstrap (--bootstrap B with B > 0)");
+    }
+    const estimates = draws * dataset.metrics.length * dataset.k;
+    if (estimates > MAX_SAVED_DRAWS) {
+      throw new UsageError(
+        `--save-draws would write ${
+          estimates.toLocaleString("en-US")
+        } draw estimates (${draws} draws x ${dataset.metrics.length} metrics x ${dataset.k} versions), above the limit of ${
+          MAX_SAVED_DRAWS.toLocaleString("en-US")
+        }; lower --bootstrap`,
+      );
+    }
+  }
   if (!dataset.metrics.includes(metric)) {
     throw new UsageError(
       `--metric ${metric} is not a metric of this gate (${dataset.metrics.join(", ")})`,
@@ -177,9 +210,28 @@ export async function run(args: string[]): Promise<number> {
   const { selection, diagnostics, stability } = analysis;
   const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
   const exploratory = waive.length > 0;
+  const saved = saveDraws && analysis.draws !== null ? drawsTable(analysis.draws) : null;
+  const withDraws = saved === null || analysis.contributions.bootstrap === undefined
+    ? analysis.contributions
+    : {
+      ...analysis.contributions,
+      bootstrap: {
+        ...analysis.contributions.bootstrap,
+        saved_draws: {
+          files: ["draws.csv", "draws.parquet"],
+          rows: saved.rows,
+          order: "draw 0..B-1, then metric in the order of metrics, then version in column order",
+          missing: "estimate is empty (CSV) or null (Parquet) where the draw left the " +
+            "coefficient undefined (see degenerate)",
+          regenerate: `draw d is the d-th count vector of ${DRAW_ORDER}, whatever ` +
+            "stream_layout's split over workers; its estimates are the no-intercept OLS of " +
+            "every metric with each row weighted by its task's count",
+        },
+      },
+    };
   const strictness = exploratory
-    ? { ...analysis.contributions, exploratory: true, waived_codes: waive, waived_issues: waived }
-    : analysis.contributions;
+    ? { ...withDraws, exploratory: true, waived_codes: waive, waived_issues: waived }
+    : withDraws;
   // Checks not made because an input does not record a field (an import): said in the output too.
   const contributions = unverifiable.length > 0
     ? {
@@ -231,6 +283,13 @@ export async function run(args: string[]): Promise<number> {
   const coefTables = scopeLabels(coefficientTables(contributions), scope).map(mark);
   const selTable = scopeLabels([selectionTable(selection)], scope)[0]!;
   const validationDoc = validationReport(validation, command);
+  // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
+  const tidy: TidyTable[] = [
+    coefficientsTable(contributions, exploratory ? null : selection),
+    tasksTable(dataset),
+    ...(exploratory ? [] : [selectionTidy(selection)]),
+    ...(saved === null ? [] : [saved]),
+  ];
   const files: Record<string, FileValue> = {
     "validation.json": toJsonText(
       exploratory
@@ -249,6 +308,7 @@ export async function run(args: string[]): Promise<number> {
     "coefficients.tex": coefTables.map(toLatex).join("\n"),
     "selection.md": toMarkdown(selTable),
     "selection.tex": toLatex(selTable),
+    ...await tidyFiles(tidy),
   };
   if (diagnostics !== null) {
     const tables = scopeLabels(diagnosticsTables(diagnostics, contributions.columns), scope)

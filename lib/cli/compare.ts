@@ -16,6 +16,8 @@ import type { Issue } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { comparisonTidy } from "../gateb/comparison_tidy.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { readRun } from "../load/read_run.ts";
 import { GATE_B_FIELDS, gateBIssues, selectionMismatch } from "../gateb/checks.ts";
@@ -113,6 +115,7 @@ export async function run(args: string[]): Promise<number> {
     "comparison.json": toJsonText(comparison),
     "comparison.md": tables.map(toMarkdown).join("\n"),
     "comparison.tex": tables.map(toLatex).join("\n"),
+    ...await tidyFiles([comparisonTidy(comparison)]),
   });
   if (!values.quiet) {
     for (const [m, q] of Object.entries(comparison.metrics)) {

@@ -13,6 +13,8 @@ import type { z } from "npm:zod@4.6.7";
 import type { HeldoutSchema } from "../contract/outputs/mod.ts";
 import { formatIssue, IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { heldoutTidy } from "../infer/heldout/heldout_tidy.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { validateGates } from "../validate/validate_gates.ts";
@@ -174,6 +176,7 @@ export async function run(args: string[]): Promise<number> {
     "heldout.json": toJsonText(doc),
     "heldout.md": tables.map(toMarkdown).join("\n"),
     "heldout.tex": tables.map(toLatex).join("\n"),
+    ...await tidyFiles([heldoutTidy(doc.splits)]),
   });
   if (!values.quiet) console.log(toMarkdown(tables[0]!));
   const s = result.summary;

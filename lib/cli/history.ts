@@ -13,6 +13,8 @@ import { bootstrapOptions, parseCommand } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, type Issue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { historyTidy } from "../history/history_tidy.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { readHistorySteps } from "../history/read_steps.ts";
@@ -113,6 +115,7 @@ export async function run(args: string[]): Promise<number> {
     "history.md": tables.map(toMarkdown).join("\n"),
     "history.tex": tables.map(toLatex).join("\n"),
     ...figures,
+    ...await tidyFiles([historyTidy(document.chunks)]),
   });
   if (!values.quiet) {
     for (const issue of issues) console.log(formatIssue(issue));

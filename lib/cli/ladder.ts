@@ -10,6 +10,8 @@
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { ladderTidy } from "../ladder/ladder_tidy.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { figureFiles } from "../figures/figure_files.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
@@ -75,6 +77,7 @@ export async function run(args: string[]): Promise<number> {
     "ladder_result.json": toJsonText(document),
     "ladder.md": toMarkdown(table),
     "ladder.tex": toLatex(table),
+    ...await tidyFiles([ladderTidy(document.blocks)]),
     ...await figureFiles([ladderFigure(document)], { png: values["no-png"] !== true }),
   });
   const c = document.counts;

@@ -19,6 +19,8 @@ import { join } from "node:path";
 import { parseCommand } from "./args.ts";
 import type { Issue } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { ledgerTidy } from "../ledger_audit/ledger_tidy.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { sha256Hex } from "../core/sha256.ts";
@@ -140,6 +142,7 @@ export async function run(args: string[]): Promise<number> {
         generator: generatorMeta(command),
       } satisfies z.input<typeof LedgerAuditSchema>,
     ),
+    ...await tidyFiles([ledgerTidy(entries)]),
   });
   console.log(`ok: ${entries.length} ledger line(s), no issue; wrote ${out}/`);
   return 0;

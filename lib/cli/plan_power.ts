@@ -12,6 +12,8 @@ import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { IssueList } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { powerTidy } from "../infer/power/power_tidy.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { sha256Hex } from "../core/sha256.ts";
@@ -177,6 +179,7 @@ export async function run(args: string[]): Promise<number> {
     "power.json": toJsonText(doc),
     "power.md": tables.map(toMarkdown).join("\n"),
     "power.tex": tables.map(toLatex).join("\n"),
+    ...await tidyFiles([powerTidy(plan)]),
   });
   if (!values.quiet) console.log(toMarkdown(tables[0]!));
   console.log(`ok: wrote ${out}/power.json`);

@@ -10,7 +10,9 @@
  */
 import type { z } from "npm:zod@4.6.7";
 import type { RecipeComparisonSchema, RewardsMetaSchema } from "../contract/outputs/mod.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { type FileContents, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { rewardsTidy } from "../reward/rewards_tidy.ts";
 import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -121,7 +123,7 @@ export async function run(args: string[]): Promise<number> {
   const masked = Object.fromEntries(
     MASK_REASONS.map((r) => [r, lines.reduce((s, l) => s + l.mask_reasons[r], 0)]),
   );
-  const files: Record<string, string> = {
+  const files: Record<string, FileContents> = {
     "rewards.jsonl": lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length ? "\n" : ""),
     "rewards_meta.json": toJsonText(
       {
@@ -178,6 +180,7 @@ export async function run(args: string[]): Promise<number> {
   }
   files["reward_tables.md"] = tables.map(toMarkdown).join("\n");
   files["reward_tables.tex"] = tables.map(toLatex).join("\n");
+  Object.assign(files, await tidyFiles([rewardsTidy(lines)]));
   await writeFilesAtomic(out, files);
   if (!values.quiet) {
     console.error(`reward: recipe ${recipe}, ${lines.length} trajectories; outputs in ${out}/`);

@@ -11,6 +11,8 @@ import { choiceOption, intOption, numberOption, parseCommand, UsageError } from 
 import { DEFAULTS } from "../core/defaults.ts";
 import { GatelabError } from "../core/issue.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { sequentialTidy } from "../sequential/sequential_tidy.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
@@ -128,6 +130,7 @@ export async function run(args: string[]): Promise<number> {
     "sequential.md": tables.map(toMarkdown).join("\n"),
     "sequential.tex": tables.map(toLatex).join("\n"),
     ...figures,
+    ...await tidyFiles([sequentialTidy(document)]),
   });
   if (!values.quiet) {
     const reward = document.metrics[metricNames[0]!]!;

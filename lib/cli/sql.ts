@@ -1,28 +1,39 @@
 /**
- * `deno task gate sql <gate_or_run_dir>... --query "<SQL>" [--out file.csv]`:
- * loads the given gates (with their masked and bare runs) and runs into an
- * in-memory DuckDB and runs one query. Prints the result as a table, or
- * writes it as CSV (atomically). Tables: runs, attempts, rewards, injected,
- * gates, versions, assignments (docs/validation.md).
+ * `deno task gate sql <dir>... --query "<SQL>" [--out file.csv]`: loads
+ * the given gates (with their masked and bare runs), runs and analysis
+ * outputs into an in-memory DuckDB and runs one query. Prints the result as
+ * a table, or writes it as CSV (atomically). Tables: runs, attempts,
+ * rewards, injected, gates, versions, assignments (docs/validation.md) and,
+ * from outputs, outputs, coefficients, tasks, selection, draws
+ * (docs/FORMAT.md, "Tidy tables"). Only the tables the query names are
+ * built.
  *
  * @module
  */
 import { intOption, parseCommand } from "./args.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
-import { inputDir, outputFile } from "./paths.ts";
-import { openDuckDb } from "../sql/engine.ts";
+import { cacheOption, inputDir, outputFile } from "./paths.ts";
+import { type DuckDb, openDuckDb } from "../sql/engine.ts";
 import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
 import { toCsv, toTextTable } from "../sql/format.ts";
 import { readOnlyRefusal } from "../sql/read_only.ts";
+import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
+import { tablesNamedIn } from "../sql/named_tables.ts";
+import { SQL_COLUMN_KINDS } from "../sql/sql_schema.ts";
 
-const HELP = `usage: deno task gate sql <gate_or_run_dir>... --query "<SQL>" [--out file.csv]
+const HELP = `usage: deno task gate sql <dir>... --query "<SQL>" [--out file.csv]
 
-Loads gates (plan, assignments, masked and bare runs) and runs into DuckDB
-(in memory) and runs one query. Tables: runs, attempts, rewards, injected,
-gates, versions, assignments (see docs/validation.md). The session is
-read-only: COPY, EXPORT, ATTACH, INSTALL, LOAD, SET and writes are refused.
+Loads gates (plan, assignments, masked and bare runs), runs and analysis
+outputs (gate analyze --out directories) into DuckDB (in memory) and runs
+one query. Tables: runs, attempts, rewards, injected, gates, versions,
+assignments (see docs/validation.md); from outputs: outputs, coefficients,
+tasks, selection, draws, one row set per output with an \`output\` column
+naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
+output brings its command's table (splits, mde, comparison, ...). Only the
+tables the query names are loaded. The session is read-only: COPY, EXPORT, ATTACH,
+INSTALL, LOAD, SET and writes are refused.
 
   --query <sql>     the SQL to run (required)
   --out <file.csv>  write the result as CSV instead of printing it (its directory
@@ -30,6 +41,7 @@ read-only: COPY, EXPORT, ATTACH, INSTALL, LOAD, SET and writes are refused.
                     starting with = + - @ get a leading ' so spreadsheets
                     show them as text)
   --max-rows <n>    rows printed (default 100)
+  --cache <dir>     read runs through the run cache in <dir> (written on a miss)
   --quiet           no warnings about what could not be loaded`;
 
 /** Runs the command; returns the exit code. */
@@ -41,8 +53,9 @@ export async function run(args: string[]): Promise<number> {
       query: { type: "string", short: "q" },
       out: { type: "string" },
       "max-rows": { type: "string" },
+      cache: { type: "string" },
     },
-    positionals: { min: 1, what: "gate or run directory" },
+    positionals: { min: 1, what: "gate, run or output directory" },
     required: { query: '"<SQL>"' },
   });
   if (cli === null) return 0;
@@ -54,40 +67,74 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   for (const path of positionals) {
-    await inputDir({ label: "directory", path }, "a gate or run directory");
+    await inputDir({ label: "directory", path }, "a gate, run or output directory");
+    if (await sqlSourceKind(path) === null) {
+      console.error(
+        `usage_error  ${path} is not a gate (gate.json), a run (manifest.json) or a gatelab ` +
+          "output (contributions.json or .gatelab-output.json): gate sql reads those directories",
+      );
+      return 2;
+    }
   }
   if (values.out !== undefined) {
     await outputFile({ label: "--out", path: values.out }, "a CSV file");
   }
+  const cache = cacheOption(values.cache);
+  await cache.check();
 
-  const sources = await readSqlSources(positionals);
+  const only = tablesNamedIn(values.query, await outputTableNames(positionals));
+  // DuckDB starts while the sources are read: its 34 MB wasm compiles on
+  // V8's background threads meanwhile. Every return below closes it.
+  const starting = openDuckDb();
+  try {
+    return await runQuery(starting, positionals, { only, ...cache.options }, values, maxRows);
+  } finally {
+    await (await starting).close();
+  }
+}
+
+/** Reads the sources, loads them into the starting DuckDB and runs the query; returns the exit code. */
+async function runQuery(
+  starting: Promise<DuckDb>,
+  positionals: readonly string[],
+  read: { readonly only: ReadonlySet<string>; readonly cacheDir?: string },
+  values: { readonly query: string; readonly out?: string; readonly quiet?: boolean },
+  maxRows: number,
+): Promise<number> {
+  const { only } = read;
+  const sources = await readSqlSources(positionals, read);
+  if (!values.quiet) { for (const note of sources.notes) console.error(`note: ${note}`); }
   const shown = values.quiet ? [] : sources.issues.slice(0, 20);
   for (const issue of shown) console.error(`warning: ${formatIssue(issue)}`);
   if (!values.quiet && sources.issues.length > 20) {
     console.error(`warning: ... and ${sources.issues.length - 20} more issues`);
   }
-  if (sources.runs.length === 0) {
+  if (sources.runs.length === 0 && sources.outputs.length === 0) {
+    if (![...only].some((t) => t in SQL_COLUMN_KINDS)) {
+      console.error(
+        `sql: the query names only tables of analysis outputs (${
+          [...only].join(", ")
+        }), and no directory given is an analysis output`,
+      );
+      return 2;
+    }
     console.error("sql: nothing could be loaded from the given directories");
     return 2;
   }
-  const db = await openDuckDb();
+  const db = await starting;
+  await loadIntoDuckDb(db, sources, { only });
+  let result;
   try {
-    await loadIntoDuckDb(db, sources);
-    let result;
-    try {
-      result = await db.query(values.query);
-    } catch (error) {
-      console.error(`sql: the query failed: ${error instanceof Error ? error.message : error}`);
-      return 2;
-    }
-    if (values.out !== undefined) {
-      await writeFileAtomic(values.out, toCsv(result));
-      console.log(`wrote ${result.numRows} rows to ${values.out}`);
-    } else {
-      console.log(toTextTable(result, maxRows).trimEnd());
-    }
-    return 0;
-  } finally {
-    await db.close();
+    result = await db.query(values.query);
+  } catch (error) {
+    console.error(`sql: the query failed: ${error instanceof Error ? error.message : error}`);
+    return 2;
   }
+  if (values.out !== undefined) {
+    await writeFileAtomic(values.out, toCsv(result));
+    console.log(`wrote ${result.numRows} rows to ${values.out}`);
+  } else {
+    console.log(toTextTable(result, maxRows).trimEnd());
+  }
+  return 0;
 }

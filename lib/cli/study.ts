@@ -8,6 +8,8 @@
  */
 import { join } from "node:path";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { studyTidy } from "../study/study_tidy.ts";
 import { formatIssue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
@@ -71,6 +73,7 @@ export async function run(args: string[]): Promise<number> {
     "study.json": toJsonText(doc),
     "study_tables.md": tables.map(toMarkdown).join("\n"),
     "study_tables.tex": tables.map(toLatex).join("\n"),
+    ...await tidyFiles([studyTidy(doc.comparisons)]),
   });
   if (!values.quiet) {
     const incomplete = doc.comparisons.filter((c) => !c.complete).length;

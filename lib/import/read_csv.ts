@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { startDuckDb } from "../core/sql_database.ts";
 import type { Issue } from "../core/issue.ts";
 import type { SourceTable } from "./table.ts";
 
@@ -13,6 +13,18 @@ const TYPED = new Set([
   "DOUBLE",
   "VARCHAR",
 ]);
+
+/** The parts of duckdb-wasm's Arrow results read here. */
+interface CsvResult {
+  readonly numRows: number;
+  readonly schema: { readonly fields: readonly { readonly name: string }[] };
+  getChild(name: string): {
+    toArray(): ArrayLike<unknown>;
+    get(row: number): unknown;
+    isValid(row: number): boolean;
+    readonly nullCount: number;
+  } | null;
+}
 
 /** An open duckdb-wasm database that reads CSV and TSV files. */
 export interface CsvReader {
@@ -45,24 +57,7 @@ export interface CsvReader {
  * @returns The reader; call `close()` when done.
  */
 export async function openCsvReader(): Promise<CsvReader> {
-  const duckdb = await import("npm:@duckdb/duckdb-wasm@1.32.0/blocking");
-  const path = (p: string) => fileURLToPath(import.meta.resolve(p));
-  const bundles = {
-    mvp: {
-      mainModule: path("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-mvp.wasm"),
-      mainWorker: path("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-node-mvp.worker.cjs"),
-    },
-    eh: {
-      mainModule: path("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-eh.wasm"),
-      mainWorker: path("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-node-eh.worker.cjs"),
-    },
-  };
-  const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
-  await db.instantiate();
-  db.open({ path: ":memory:" });
-  const conn = db.connect();
-  conn.query("SET autoload_known_extensions=false");
-  conn.query("SET autoinstall_known_extensions=false");
+  const { db, conn } = await startDuckDb<CsvResult>();
   let n = 0;
   return {
     async read(file, format, text = new Set()) {

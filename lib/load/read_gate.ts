@@ -29,6 +29,8 @@ export interface GateParts {
  * (docs/FORMAT.md section 2), collecting io, parse and schema issues.
  *
  * @param dir Gate directory.
+ * @param options `assignments: false` reads gate.json only (no
+ *   assignments, `sha256` null): for SQL queries that need no gate table.
  * @returns What could be read, and the issues.
  *
  * @example
@@ -39,7 +41,10 @@ export interface GateParts {
  * deepEqual([g.plan, g.issues.length], [null, 2]);
  * ```
  */
-export async function readGateParts(dir: string): Promise<GateParts> {
+export async function readGateParts(
+  dir: string,
+  options: { readonly assignments?: boolean } = {},
+): Promise<GateParts> {
   const issues: Issue[] = [];
   const planPath = join(dir, "gate.json");
   const assignmentsPath = join(dir, "assignments.jsonl");
@@ -55,6 +60,7 @@ export async function readGateParts(dir: string): Promise<GateParts> {
     else issues.push(...parsed.issues);
   }
   const assignments: LoadedAssignment[] = [];
+  if (options.assignments === false) return { dir, plan, assignments, sha256: null, issues };
   try {
     const { intern } = stringPool();
     await forEachJsonlLine(assignmentsPath, (value, line) => {

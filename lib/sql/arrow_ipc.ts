@@ -1,9 +1,11 @@
-import type { SqlColumnKind, SqlTableData } from "./sql_schema.ts";
+import type { SqlTableData } from "./sql_schema.ts";
+import { arrowColumn } from "../tidy/arrow_columns.ts";
 
 /**
  * A table's data as an Arrow IPC stream (the fast way into DuckDB):
  * `str` as Utf8, `f64` as Float64, `i32` as Int32, `bool` as Bool; null
- * values are NULL. apache-arrow is imported on call.
+ * values are NULL (columns built directly, lib/tidy/arrow_columns.ts).
+ * apache-arrow is imported on call.
  *
  * @param table The table's data.
  * @returns The IPC stream bytes.
@@ -20,16 +22,9 @@ import type { SqlColumnKind, SqlTableData } from "./sql_schema.ts";
 export async function arrowIpcStream(table: SqlTableData): Promise<Uint8Array> {
   const arrow = await import("npm:apache-arrow@17.0.0");
   // deno-lint-ignore no-explicit-any
-  const types: Record<SqlColumnKind, () => any> = {
-    str: () => new arrow.Utf8(),
-    f64: () => new arrow.Float64(),
-    i32: () => new arrow.Int32(),
-    bool: () => new arrow.Bool(),
-  };
-  // deno-lint-ignore no-explicit-any
   const vectors: Record<string, any> = {};
   for (const { name, kind, values } of table.columns) {
-    vectors[name] = arrow.vectorFromArray(values, types[kind]());
+    vectors[name] = arrowColumn(arrow, kind, values);
   }
   return arrow.tableToIPC(new arrow.Table(vectors), "stream");
 }

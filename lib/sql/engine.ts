@@ -6,9 +6,12 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
-import { fromArrowTable, type QueryResult } from "./query_result.ts";
+import { startDuckDb } from "../core/sql_database.ts";
+import { type ArrowTableLike, fromArrowTable, type QueryResult } from "./query_result.ts";
 import { readOnlyRefusal } from "./read_only.ts";
+
+/** `"name"` with embedded quotes doubled: a SQL identifier. */
+export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /** An open in-memory DuckDB database with one connection. */
 export interface DuckDb {
@@ -18,8 +21,16 @@ export interface DuckDb {
    *   or with DuckDB's message when it fails.
    */
   query(sql: string): Promise<QueryResult>;
-  /** Creates table `name` from an Arrow IPC stream (`tableToIPC(table, "stream")`). */
-  insertArrowIpc(name: string, ipcStream: Uint8Array): Promise<void>;
+  /**
+   * Creates table `name` (in `schema`, default `main`) from an Arrow IPC
+   * stream (`tableToIPC(table, "stream")`).
+   */
+  insertArrowIpc(name: string, ipcStream: Uint8Array, schema?: string): Promise<void>;
+  /**
+   * For loaders: creates view `name` in `main` as `select` (e.g. a union of
+   * tables loaded into another schema). Not reachable from `query`.
+   */
+  createView(name: string, select: string): Promise<void>;
   /** Closes the connection and releases the database. */
   close(): Promise<void>;
 }
@@ -53,27 +64,11 @@ export interface DuckDb {
  * ```
  */
 export async function openDuckDb(): Promise<DuckDb> {
-  const duckdb = await import("npm:@duckdb/duckdb-wasm@1.32.0/blocking");
-  const file = (p: string) => fileURLToPath(import.meta.resolve(p));
-  const bundles = {
-    mvp: {
-      mainModule: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-mvp.wasm"),
-      mainWorker: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-node-mvp.worker.cjs"),
-    },
-    eh: {
-      mainModule: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-eh.wasm"),
-      mainWorker: file("npm:@duckdb/duckdb-wasm@1.32.0/dist/duckdb-node-eh.worker.cjs"),
-    },
-  };
-  const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
-  await db.instantiate();
-  db.open({ path: ":memory:" });
-  const conn = db.connect();
-  conn.query("SET autoload_known_extensions=false");
-  conn.query("SET autoinstall_known_extensions=false");
+  const { db, conn } = await startDuckDb<ArrowTableLike>();
   conn.query("SET enable_external_access=false");
   conn.query("SET lock_configuration=true");
   let open = true;
+  const schemas = new Set<string>();
   const ensureOpen = (what: string) => {
     if (!open) throw new Error(`Cannot ${what}: the DuckDB handle is closed`);
   };
@@ -88,10 +83,27 @@ export async function openDuckDb(): Promise<DuckDb> {
         return Promise.reject(error);
       }
     },
-    insertArrowIpc(name: string, ipcStream: Uint8Array) {
+    insertArrowIpc(name: string, ipcStream: Uint8Array, schema?: string) {
       ensureOpen(`create table ${name}`);
-      conn.insertArrowFromIPCStream(ipcStream, { name, create: true });
+      if (schema !== undefined && !schemas.has(schema)) {
+        conn.query(`create schema ${quoteIdentifier(schema)}`);
+        schemas.add(schema);
+      }
+      conn.insertArrowFromIPCStream(ipcStream, {
+        name,
+        create: true,
+        ...(schema === undefined ? {} : { schema }),
+      });
       return Promise.resolve();
+    },
+    createView(name: string, select: string) {
+      try {
+        ensureOpen(`create view ${name}`);
+        conn.query(`create view main.${quoteIdentifier(name)} as ${select}`);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     close() {
       if (open) {

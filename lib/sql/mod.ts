@@ -12,3 +12,5 @@ export * from "./load_tables.ts";
 export * from "./read_sources.ts";
 export * from "./format.ts";
 export * from "./tables.ts";
+export * from "./output_tables.ts";
+export * from "./named_tables.ts";

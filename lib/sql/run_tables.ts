@@ -9,6 +9,7 @@ import type { SqlTableData } from "./sql_schema.ts";
  * row per attempt x injected version), in run then file order.
  *
  * @param runs Runs as read.
+ * @param only Build only these of the four tables (the others come back empty).
  * @returns The four tables' data.
  *
  * @example
@@ -21,7 +22,10 @@ import type { SqlTableData } from "./sql_schema.ts";
  */
 export function runTables(
   runs: readonly LoadedRun[],
+  only?: ReadonlySet<string>,
 ): Record<"runs" | "attempts" | "rewards" | "injected", SqlTableData> {
+  const wanted = (name: string) => only === undefined || only.has(name);
+  const [wantAttempts, wantRewards, wantInjected] = ["attempts", "rewards", "injected"].map(wanted);
   const runRows = new TableBuilder("runs");
   const attempts = new TableBuilder("attempts");
   const rewards = new TableBuilder("rewards");
@@ -47,6 +51,7 @@ export function runTables(
       skill_bank: m.skill.bank,
       sha256: run.sha256,
     });
+    if (!wantAttempts && !wantRewards && !wantInjected) continue;
     for (const a of run.attempts) {
       const key = {
         run_id: m.run_id,
@@ -55,23 +60,29 @@ export function runTables(
         sample_id: a.sample_id,
         attempt: a.attempt,
       };
-      attempts.push({
-        ...key,
-        status: a.status,
-        reward: a.reward,
-        success: a.success,
-        job_seed: a.job_seed,
-        steps: a.steps,
-        prompt_tokens: a.tokens?.prompt ?? null,
-        completion_tokens: a.tokens?.completion ?? null,
-        error: a.error,
-        n_injected: a.injected.length,
-        line: a.line,
-      });
-      for (const [component, value] of Object.entries(a.rewards)) {
-        rewards.push({ ...key, component, value });
+      if (wantAttempts) {
+        attempts.push({
+          ...key,
+          status: a.status,
+          reward: a.reward,
+          success: a.success,
+          job_seed: a.job_seed,
+          steps: a.steps,
+          prompt_tokens: a.tokens?.prompt ?? null,
+          completion_tokens: a.tokens?.completion ?? null,
+          error: a.error,
+          n_injected: a.injected.length,
+          line: a.line,
+        });
       }
-      for (const version_id of a.injected) injected.push({ ...key, version_id });
+      if (wantRewards) {
+        for (const [component, value] of Object.entries(a.rewards)) {
+          rewards.push({ ...key, component, value });
+        }
+      }
+      if (wantInjected) {
+        for (const version_id of a.injected) injected.push({ ...key, version_id });
+      }
     }
   }
   return {

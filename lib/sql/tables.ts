@@ -6,7 +6,7 @@
  * @module
  */
 import type { Table } from "../report/table.ts";
-import type { DuckDb } from "./engine.ts";
+import { type DuckDb, quoteIdentifier } from "./engine.ts";
 
 /** One table of {@linkcode sqlTables}. */
 export interface SqlTableInfo {
@@ -17,8 +17,6 @@ export interface SqlTableInfo {
   /** Column names and DuckDB types, in table order. */
   readonly columns: readonly { readonly name: string; readonly type: string }[];
 }
-
-const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Lists the tables of the main schema, by name, with columns and row counts.

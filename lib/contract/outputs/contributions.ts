@@ -86,6 +86,13 @@ export const BootstrapBlockSchema = z.object({
     z.object({ coefficients: z.record(z.string(), CoefficientBootstrapSchema) }),
   ),
   stability: StabilitySchema.nullable(),
+  saved_draws: z.object({
+    files: list(z.string()),
+    rows: z.number(),
+    order: z.string(),
+    missing: z.string(),
+    regenerate: z.string(),
+  }).optional(),
 });
 
 /**
