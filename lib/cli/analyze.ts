@@ -33,7 +33,9 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
 import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
-import { scopeLabels, type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
@@ -65,6 +67,7 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
                      selection.json and no ledger entry are written
   --estimator legacy_intercept  also refit R_i - mean(B) = a + C_i' b + e_i and
                      write legacy_comparison.json/.md/.tex beside the paired fit
+${LABEL_PREFIX_HELP}
   --quiet            print only the summary`;
 
 const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
@@ -88,6 +91,7 @@ export async function run(args: string[]): Promise<number> {
       exploratory: { type: "string" },
       estimator: { type: "string" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, what: "gate directory" },
     required: { out: "<dir>" },
@@ -95,6 +99,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const { draws, seed } = bootstrapOptions(values);
   const interval = choiceOption("interval", values.interval, INTERVALS, DEFAULTS.interval);
   const budgetK = intOption("budget-k", values["budget-k"], undefined, { min: 1 });
@@ -221,10 +226,9 @@ export async function run(args: string[]): Promise<number> {
       : jsonChunks(value);
   const mark = (t: Table): Table =>
     exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
-  // Labels scoped by gate, so tables of several analyses fit in one paper.
-  const scope = selection.gate_ids.join("+");
-  const coefTables = scopeLabels(coefficientTables(contributions), scope).map(mark);
-  const selTable = scopeLabels([selectionTable(selection)], scope)[0]!;
+  // Labels and captions scoped by the run, so the tables of several analyses fit in one paper.
+  const coefTables = scopeTables(coefficientTables(contributions), scope).map(mark);
+  const selTable = scopeTables([selectionTable(selection)], scope)[0]!;
   const validationDoc = validationReport(validation, command);
   const files: Record<string, FileValue> = {
     "validation.json": toJsonText(
@@ -246,7 +250,7 @@ export async function run(args: string[]): Promise<number> {
     "selection.tex": toLatex(selTable),
   };
   if (diagnostics !== null) {
-    const tables = scopeLabels(diagnosticsTables(diagnostics, contributions.columns), scope)
+    const tables = scopeTables(diagnosticsTables(diagnostics, contributions.columns), scope)
       .map(mark);
     files["diagnostics.json"] = jsonChunks(diagnostics);
     files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
@@ -254,14 +258,14 @@ export async function run(args: string[]): Promise<number> {
   }
   if (stability !== null) {
     const table = mark(
-      scopeLabels([stabilityTable(stability, contributions.columns)], scope)[0]!,
+      scopeTables([stabilityTable(stability, contributions.columns)], scope)[0]!,
     );
     files["stability.md"] = toMarkdown(table);
     files["stability.tex"] = toLatex(table);
   }
   if (estimator === "legacy_intercept") {
     const legacy = legacyComparison(dataset, { metric, budgetK: selection.budget_k });
-    const table = legacyComparisonTable(legacy);
+    const [table] = scopeTables([legacyComparisonTable(legacy)], scope) as [Table];
     files["legacy_comparison.json"] = toJsonText(
       {
         ...legacy,

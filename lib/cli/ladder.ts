@@ -12,7 +12,9 @@ import { parseCommand } from "./args.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { figureFiles } from "../figures/figure_files.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { readLadder } from "../ladder/read_ladder.ts";
 import { ladderResult } from "../ladder/ladder_result.ts";
 import { ladderTable } from "../ladder/tables.ts";
@@ -34,6 +36,7 @@ ladder.json that differs from the recomputed one is decision_mismatch (exit 2).
                        members): how many base-arm units a prefilled
                        content-addressed cache would have served
   --no-png             skip the PNG copy of the figure
+${LABEL_PREFIX_HELP}
   --quiet              print only the summary`;
 
 /** Runs the command; returns the exit code. */
@@ -46,6 +49,7 @@ export async function run(args: string[]): Promise<number> {
       prefill: { type: "string" },
       "no-png": { type: "boolean" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, max: 1, what: "ladder directory" },
     required: { out: "<dir>" },
@@ -53,6 +57,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const dir = positionals[0]!;
   const quiet = { quiet: values.quiet };
   const read = await readLadder(dir, values.prefill);
@@ -69,7 +74,7 @@ export async function run(args: string[]): Promise<number> {
   if (issues.length > 0 || document === null) {
     return await refuse(out, validationDocument(issues, command, read.inputs), quiet);
   }
-  const table = ladderTable(document);
+  const [table] = scopeTables([ladderTable(document)], scope) as [Table];
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validationDocument([], command, read.inputs)),
     "ladder_result.json": toJsonText(document),

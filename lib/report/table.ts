@@ -39,26 +39,6 @@ export interface Table {
   readonly label?: string;
 }
 
-/**
- * Scopes the LaTeX labels of tables, so that the tables of two analyses
- * can be `\input` into one paper without clashing labels:
- * `tab:coefficients-reward` becomes `tab:gate-a:coefficients-reward`.
- *
- * @example
- * ```ts
- * import { scopeLabels } from "./table.ts";
- * import { deepEqual } from "node:assert/strict";
- * const [t] = scopeLabels([{ caption: "c", columns: [], rows: [], label: "tab:x" }], "gate a");
- * deepEqual(t!.label, "tab:gate-a:x");
- * ```
- */
-export function scopeLabels(tables: readonly Table[], scope: string): Table[] {
-  const clean = scope.replace(/[^A-Za-z0-9.+-]/g, "-");
-  return tables.map((t) =>
-    t.label === undefined ? t : { ...t, label: t.label.replace(/^tab:/, `tab:${clean}:`) }
-  );
-}
-
 /** The plain-text form of a note (Markdown, HTML). */
 export function noteText(note: TableNote): string {
   return typeof note === "string" ? note : note.text;
