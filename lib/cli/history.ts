@@ -105,6 +105,8 @@ export async function run(args: string[]): Promise<number> {
   ], scope);
   const figures = await figureFiles([lifecycleFigure(document), trajectoryFigure(document)], {
     png: values["no-png"] !== true,
+    scope,
+    onMissingConverter: (line) => console.error(line),
   });
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validation),

@@ -80,7 +80,11 @@ export async function run(args: string[]): Promise<number> {
     "ladder_result.json": toJsonText(document),
     "ladder.md": toMarkdown(table),
     "ladder.tex": toLatex(table),
-    ...await figureFiles([ladderFigure(document)], { png: values["no-png"] !== true }),
+    ...await figureFiles([ladderFigure(document)], {
+      png: values["no-png"] !== true,
+      scope,
+      onMissingConverter: (line) => console.error(line),
+    }),
   });
   const c = document.counts;
   const last = document.blocks[document.blocks.length - 1];

@@ -121,7 +121,7 @@ export async function run(args: string[]): Promise<number> {
   const metricNames = Object.keys(document.metrics);
   const figures = await figureFiles(
     metricNames.flatMap((m) => [funnelFigure(document, m), selectionFigure(document, m)]),
-    { png: values["no-png"] !== true },
+    { png: values["no-png"] !== true, scope, onMissingConverter: (line) => console.error(line) },
   );
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validationDocument([], command, inputs)),
