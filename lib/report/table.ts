@@ -301,7 +301,22 @@ const CMR10: Record<string, number> = {
   "≥": 7.78,
 };
 
-/** Estimated natural width (pt, 10 pt type) of a cell as {@linkcode latexCell} sets it. */
+/**
+ * Estimated natural width (pt, 10 pt Computer Modern) of a cell as
+ * {@linkcode latexCell} sets it, on the wide side: each escaped special
+ * measured as it prints (`\textbackslash{}` 5 pt, `\_` 3.6 pt, `$-$` 7.78 pt).
+ *
+ * @example
+ * ```ts
+ * import { latexCellWidth } from "./table.ts";
+ * import { ok } from "node:assert/strict";
+ * ok(latexCellWidth("a -1") >= 5 + 3.33 + 7.78 + 5);
+ * ```
+ */
+export function latexCellWidth(cell: string): number {
+  return cellWidth(cell);
+}
+
 function cellWidth(cell: string): number {
   if (cell.includes("\n")) return Math.max(...cell.split("\n").map(cellWidth));
   const numeric = NUMERIC_CELL.test(cell);
@@ -314,6 +329,16 @@ function cellWidth(cell: string): number {
     else if (ch.codePointAt(0)! > 0x7e) w += 34; // printed as U+XXXX in typewriter type
     else w += 10.28; // unknown: as wide as the widest capital
   }
+  // In text, escapeLatex sets a hyphen before a digit (at the start, after a space or an
+  // opening bracket) as a math minus: 7.78 pt, not a hyphen's 3.33.
+  if (!numeric) w += 4.45 * (cell.match(/(^|[\s([])-(?=\d)/g)?.length ?? 0);
+  // cmr10 kerns an f away from a following ' ? ! ) ] (0.78 pt); other kerns mostly narrow. The
+  // table's widths are rounded to 0.01 pt: count each glyph 0.01 pt wider.
+  w += 0.78 * (cell.match(/f(?=['?!)\]])/g)?.length ?? 0) + 0.01 * [...cell].length;
+  // ... and a ' away from a following ? or ! (1.11 pt).
+  w += 1.11 * (cell.match(/'(?=[?!])/g)?.length ?? 0);
+  // A space after . ? ! or : (through closing quotes and brackets) is a sentence's: 1.11 pt wider.
+  if (!numeric) w += 1.11 * (cell.match(/[.?!:]['"`)\]]*\s/g)?.length ?? 0);
   return w;
 }
 
