@@ -6,6 +6,7 @@
  * @module
  */
 export { formatInterval, formatNumber } from "./format.ts";
+import { type LatexColumn, type LatexModel, latexModel } from "./latex_model.ts";
 
 /** A column of a {@linkcode Table}. */
 export interface TableColumn {
@@ -191,8 +192,11 @@ export function latexCell(cell: string, align: TableColumn["align"] = "left"): s
   return text.startsWith("[") ? `{}${text}` : text;
 }
 
-/** A header cell: one line, or a nested `tabular` of lines aligned like the column. */
-function latexHeader(column: TableColumn, width: number): string {
+/** A header cell: one line, or a nested `tabular` of (at most two) lines aligned like the column. */
+function latexHeader(
+  column: { readonly label: string; readonly align?: TableColumn["align"] },
+  width: number,
+): string {
   const lines = headerLines(column.label, width);
   if (lines.length === 1) return latexCell(column.label);
   const align = (column.align ?? "left")[0];
@@ -345,8 +349,8 @@ function cellWidth(cell: string): number {
 /**
  * Splits a header label into lines no wider than the widest data cell of
  * its column (but never narrower than its longest word), so a long header
- * such as `coefficient [95% CI, task bootstrap, percentile]` does not set
- * the column's width.
+ * does not set the column's width; never more than two lines (a header
+ * that would need more is split in two where its halves are most even).
  */
 function headerLines(label: string, dataWidth: number): string[] {
   const words = label.split(" ");
@@ -358,14 +362,44 @@ function headerLines(label: string, dataWidth: number): string[] {
       lines[lines.length - 1] = `${last} ${word}`;
     } else lines.push(word);
   }
-  return lines;
+  if (lines.length <= 2) return lines;
+  let best: string[] = [label];
+  let bestWidth = Infinity;
+  for (let i = 1; i < words.length; i++) {
+    const pair = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    const width = Math.max(...pair.map(cellWidth));
+    if (width < bestWidth) [best, bestWidth] = [pair, width];
+  }
+  return best;
 }
 
 /** The widest data cell of column `j` (pt at 10 pt type). */
-function dataWidth(table: Table, j: number): number {
+function dataWidth(rows: readonly (readonly string[])[], j: number): number {
   let w = 0;
-  for (const row of table.rows) w = Math.max(w, cellWidth(row[j] ?? ""));
+  for (const row of rows) w = Math.max(w, cellWidth(row[j] ?? ""));
   return w;
+}
+
+// The space between an interval's two ends (`@{\ }`), in pt at 10 pt type.
+const INTERVAL_GAP = 3.33;
+
+/** Estimated width of a LaTeX model's tabular at a font scale and column separation. */
+function modelWidth(model: LatexModel, scale: number, tabcolsep: number): number {
+  let total = 0;
+  model.columns.forEach((column, j) => {
+    const data = dataWidth(model.rows, j);
+    if (column.part === "lower") {
+      // The pair's header spans both ends and the gap between them.
+      const pair = data + INTERVAL_GAP + dataWidth(model.rows, j + 1);
+      const head = Math.max(...headerLines(column.label, pair).map(cellWidth));
+      total += Math.max(pair, head) * scale + 2 * tabcolsep;
+      return;
+    }
+    if (column.part === "upper") return;
+    const head = Math.max(...headerLines(column.label, data).map(cellWidth));
+    total += Math.max(data, head) * scale + 2 * tabcolsep;
+  });
+  return total;
 }
 
 /** A font size of a LaTeX table with its scale and column separation. */
@@ -389,13 +423,7 @@ const SIZES: readonly LatexSize[] = [
  * unknown glyphs as wide as the widest capitals).
  */
 export function latexTableWidth(table: Table, scale = 0.9, tabcolsep = 6): number {
-  let total = 0;
-  table.columns.forEach((column, j) => {
-    const data = dataWidth(table, j);
-    const head = Math.max(...headerLines(column.label, data).map(cellWidth));
-    total += Math.max(data, head) * scale + 2 * tabcolsep;
-  });
-  return total;
+  return modelWidth(latexModel(table), scale, tabcolsep);
 }
 
 /** How {@linkcode toLatex} lays a table out. */
@@ -477,8 +505,23 @@ export const LATEX_PREAMBLE = "\\usepackage{booktabs}";
  */
 export function toLatex(table: Table): string {
   const layout = latexLayout(table);
-  const spec = table.columns.map((c) => (c.align ?? "left")[0]).join("");
+  const model = latexModel(table);
+  const spec = model.columns.map((c) =>
+    c.part === "lower" ? "r@{\\ }" : c.part === "upper" ? "r" : c.align[0]
+  ).join("");
+  const cells = model.columns.map((column, j) => columnCells(model, column, j));
+  const header = model.columns.flatMap((column, j) => {
+    if (column.part === "upper") return [];
+    if (column.part === "lower") {
+      const pair = dataWidth(model.rows, j) + INTERVAL_GAP + dataWidth(model.rows, j + 1);
+      return [
+        `\\multicolumn{2}{c}{${latexHeader({ label: column.label, align: "center" }, pair)}}`,
+      ];
+    }
+    return [latexHeader(column, dataWidth(model.rows, j))];
+  });
   const lines = [
+    ...model.provenance.map((line) => `% provenance: ${commentText(line)}`),
     layout.environment === "table"
       ? `% table: fits one column of a two-column page (about ${
         Math.ceil(layout.width)
@@ -490,26 +533,87 @@ export function toLatex(table: Table): string {
     "\\centering",
     layout.size,
     `\\setlength{\\tabcolsep}{${layout.tabcolsep}pt}`,
-    `\\caption{${escapeLatex(table.caption)}}`,
-    ...(table.label ? [`\\label{${table.label.replace(/[^A-Za-z0-9:.-]/g, "-")}}`] : []),
+    `\\caption{${latexProse(model.caption)}}`,
+    ...(model.label ? [`\\label{${model.label.replace(/[^A-Za-z0-9:.-]/g, "-")}}`] : []),
     `\\begin{tabular}{@{}${spec}@{}}`,
     "\\toprule",
-    table.columns.map((c, j) => latexHeader(c, dataWidth(table, j))).join(" & ") + " \\\\",
+    header.join(" & ") + " \\\\",
     "\\midrule",
-    ...table.rows.map((row) =>
-      row.map((cell, j) => latexCell(cell, table.columns[j]?.align)).join(" & ") + " \\\\"
-    ),
+    ...model.rows.map((_, i) => cells.map((column) => column[i]).join(" & ") + " \\\\"),
     "\\bottomrule",
     "\\end{tabular}",
   ];
-  if (table.notes && table.notes.length > 0) {
+  if (model.notes.length > 0) {
     lines.push(
       "\\par\\smallskip",
       `{\\footnotesize\\raggedright ${
-        table.notes.map((n) => typeof n === "string" ? latexCell(n) : n.latex).join("\\par\n")
+        model.notes.map((n) => typeof n === "string" ? latexProse(n) : n.latex).join("\\par\n")
       }\\par}`,
     );
   }
   lines.push(`\\end{${layout.environment}}`);
   return lines.join("\n") + "\n";
+}
+
+/** Text for a `%` comment line: one line, no `^^` (TeX's character-code notation). */
+function commentText(text: string): string {
+  return text.replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f]/g, " ").replaceAll("^^", "^ ^");
+}
+
+// A plain number (no interval): the decimals it has.
+const PLAIN_NUMBER = /^[<>]?-?\d+(?:\.(\d+))?$/;
+
+/**
+ * The LaTeX cells of one column: an interval's ends in math mode with their
+ * bracket and comma; other cells by {@linkcode latexCell}. In a right-aligned
+ * column, a number with fewer decimals than the column's most gets invisible
+ * digits (`\hphantom`), so every decimal point lines up.
+ */
+function columnCells(model: LatexModel, column: LatexColumn, j: number): string[] {
+  const raw = model.rows.map((row) => row[j] ?? "");
+  if (column.part === "lower" || column.part === "upper") {
+    return raw.map((cell) => {
+      if (cell === "") return "";
+      const math = cell.replaceAll("%", "\\%");
+      return column.part === "lower" ? `$${math.slice(0, -1)}$,` : `$${math}$`;
+    });
+  }
+  const decimals = raw.map((cell) => {
+    const m = PLAIN_NUMBER.exec(cell);
+    return m ? (m[1]?.length ?? 0) : null;
+  });
+  const most = Math.max(0, ...decimals.filter((d): d is number => d !== null));
+  return raw.map((cell, i) => {
+    const text = latexCell(cell, column.align);
+    const d = decimals[i];
+    if (column.align !== "right" || d === null || d === undefined || d >= most) return text;
+    const phantom = d === 0 ? `.${"0".repeat(most)}` : "0".repeat(most - d);
+    return `${text.slice(0, -1)}\\hphantom{${phantom}}$`;
+  });
+}
+
+// ASCII math in prose and what LaTeX sets for it.
+const PROSE_MATH: Readonly<Record<string, string>> = {
+  "->": "$\\to$",
+  "-/+": "$\\mp$",
+  "+/-": "$\\pm$",
+  "alpha": "$\\alpha$",
+};
+
+/**
+ * Prose (a caption or note) as LaTeX: escaped like {@linkcode escapeLatex},
+ * with ASCII math set as math: `->` an arrow, `-/+` and `+/-` the signs,
+ * `alpha` before a number the Greek letter, a hyphen before a digit a minus.
+ *
+ * @example
+ * ```ts
+ * import { latexProse } from "./table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(latexProse("alpha 0.05, x -> y, est -/+ 1.96 se, -0.5"), "$\\alpha$ 0.05, x $\\to$ y, est $\\mp$ 1.96 se, $-$0.5");
+ * ```
+ */
+export function latexProse(text: string): string {
+  return text.split(/(->|-\/\+|\+\/-|\balpha(?= \d))/).map((part, i) =>
+    i % 2 === 1 ? PROSE_MATH[part]! : escapeLatex(part)
+  ).join("");
 }
