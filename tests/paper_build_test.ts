@@ -7,7 +7,8 @@
  * run as one script, the same lib calls), from the paper's own directory.
  * Each is compiled twice with pdflatex; the test fails on any error, any
  * label defined twice, any undefined reference (the paper cites every
- * label), any Overfull box, and any missing figure (a placeholder in the
+ * label), any Overfull box, any float taller than the page, and any
+ * missing figure (a placeholder in the
  * text). Figure text: each included PDF's words (pdftotext -bbox) at the
  * width the paper prints it (\columnwidth or \textwidth, from the log) are
  * at least 7 pt, with the height of 7.5 pt DejaVu text (rsvg-convert's
@@ -124,14 +125,17 @@ async function run(command: string, args: string[]): Promise<string> {
 }
 
 /** Word heights (pt) of a PDF's first page, from pdftotext -bbox, and the page width. */
-async function wordHeights(pdf: string): Promise<{ heights: number[]; width: number }> {
+async function wordHeights(
+  pdf: string,
+): Promise<{ heights: number[]; width: number; height: number }> {
   const html = await run("pdftotext", ["-bbox", "-f", "1", "-l", "1", pdf, "-"]);
-  const width = Number(/<page width="([\d.]+)"/.exec(html)?.[1] ?? NaN);
+  const [, w, h] = /<page width="([\d.]+)" height="([\d.]+)"/.exec(html) ?? [];
+  const width = Number(w ?? NaN), height = Number(h ?? NaN);
   const heights = [
     ...html.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"/g),
   ]
     .map((m) => Number(m[2]) - Number(m[1]));
-  return { heights, width };
+  return { heights, width, height };
 }
 
 Deno.test({
@@ -181,7 +185,7 @@ Deno.test({
           ...preamble,
           "\\begin{document}",
           ...(paper === "acmart" ? ["\\maketitle"] : []),
-          "\\typeout{GATELAB-WIDTHS column=\\the\\columnwidth, text=\\the\\textwidth}",
+          "\\typeout{GATELAB-WIDTHS column=\\the\\columnwidth, text=\\the\\textwidth, height=\\the\\textheight}",
           ...body,
           "\\appendix",
           `\\input{${relative(dir, join(appendix, "appendix"))}}`,
@@ -192,7 +196,7 @@ Deno.test({
         await pdflatex(dir, "paper.tex");
         const log = await pdflatex(dir, "paper.tex");
         const problems = log.split("\n").filter((line) =>
-          /^Overfull \\[hv]box|^! |LaTeX Error|multiply defined|undefined|not found/
+          /^Overfull \\[hv]box|^! |LaTeX Error|multiply defined|undefined|not found|Float too large/
             .test(line)
         );
         deepEqual(problems, [], `${paper}: ${problems.slice(0, 5).join(" | ")}`);
@@ -200,16 +204,19 @@ Deno.test({
         ok(!text.includes("is missing: gatelab writes it"), `${paper}: a figure is missing`);
 
         // Figure text at the width each figure prints at.
-        const [, column, textWidth] = /GATELAB-WIDTHS column=([\d.]+)pt, text=([\d.]+)pt/.exec(log)!
-          .map(Number);
+        const [, column, textWidth, textHeight] =
+          /GATELAB-WIDTHS column=([\d.]+)pt, text=([\d.]+)pt, height=([\d.]+)pt/.exec(log)!
+            .map(Number);
         const yardstick = await calibrate(root);
         for (const f of figureFiles) {
           const tex = await Deno.readTextFile(f);
           const printed = tex.includes("width=\\columnwidth") ? column! : textWidth!;
           const pdf = join(dirname(f), `${basename(f, ".tex")}.pdf`);
-          const { heights, width } = await wordHeights(pdf);
+          const { heights, width, height } = await wordHeights(pdf);
           ok(heights.length > 0, `${pdf}: no text`);
-          const smallest = Math.min(...heights) * (printed / width) / yardstick;
+          // The float caps the height at 0.75\textheight (keepaspectratio).
+          const shown = Math.min(printed, (0.75 * textHeight! * width) / height);
+          const smallest = Math.min(...heights) * (shown / width) / yardstick;
           ok(smallest >= 7, `${paper} ${relative(root, pdf)}: text at ${smallest.toFixed(2)} pt`);
         }
       }

@@ -124,7 +124,7 @@ export interface FigureFilesOptions {
  * const tex = figureTex({ name: "forest", title: "Coefficients", svg: "<svg/>",
  *   paper: { svg: "<svg/>", span: "column", minTextPt: 7.3 } }, { label: "gate-a", name: "Gate A" });
  * ok(tex.includes("\\caption{Gate A: coefficients}\n\\label{fig:gate-a:forest}"));
- * ok(tex.includes("\\includegraphics[width=\\columnwidth]{\\gatelabhere forest.pdf}"));
+ * ok(tex.includes("\\includegraphics[width=\\columnwidth,height=0.75\\textheight,keepaspectratio]{\\gatelabhere forest.pdf}"));
  * ```
  */
 export function figureTex(figure: Figure, scope: RunScope): string {
@@ -143,7 +143,8 @@ export function figureTex(figure: Figure, scope: RunScope): string {
     "\\edef\\gatelabhere{\\ifx\\CurrentFilePath\\undefined\\else\\ifx\\CurrentFilePath\\empty\\else\\CurrentFilePath/\\fi\\fi}",
     `\\begin{${env}}[tbp]`,
     "\\centering",
-    `\\IfFileExists{\\gatelabhere ${file}}{\\includegraphics[width=${width}]{\\gatelabhere ${file}}}{%`,
+    // Never taller than three quarters of the page (a column figure in a one-column paper).
+    `\\IfFileExists{\\gatelabhere ${file}}{\\includegraphics[width=${width},height=0.75\\textheight,keepaspectratio]{\\gatelabhere ${file}}}{%`,
     `\\fbox{\\parbox{0.9${width}}{\\centering\\small Figure ${
       escapeLatex(file)
     } is missing: gatelab writes it with rsvg-convert (librsvg2-bin), which was not found. ${

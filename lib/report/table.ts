@@ -353,6 +353,8 @@ function cellWidth(cell: string): number {
  * that would need more is split in two where its halves are most even).
  */
 function headerLines(label: string, dataWidth: number): string[] {
+  // A header with its own line breaks keeps them (the table chose them).
+  if (label.includes("\n")) return label.split("\n");
   const words = label.split(" ");
   const limit = Math.max(dataWidth, ...words.map(cellWidth));
   const lines: string[] = [];
@@ -557,7 +559,8 @@ export function toLatex(table: Table): string {
 
 /** Text for a `%` comment line: one line, no `^^` (TeX's character-code notation). */
 function commentText(text: string): string {
-  return text.replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f]/g, " ").replaceAll("^^", "^ ^");
+  const printable = [...text].map((ch) => (ch.codePointAt(0)! < 0x20 ? " " : ch)).join("");
+  return printable.replaceAll("^^", "^ ^");
 }
 
 // A plain number (no interval): the decimals it has.
@@ -598,22 +601,28 @@ const PROSE_MATH: Readonly<Record<string, string>> = {
   "-/+": "$\\mp$",
   "+/-": "$\\pm$",
   "alpha": "$\\alpha$",
+  "rho": "$\\rho$",
+  " - ": " $-$ ",
 };
 
 /**
  * Prose (a caption or note) as LaTeX: escaped like {@linkcode escapeLatex},
  * with ASCII math set as math: `->` an arrow, `-/+` and `+/-` the signs,
- * `alpha` before a number the Greek letter, a hyphen before a digit a minus.
+ * ` - ` between words a minus, `= <0.001` as `<0.001`, `alpha` before a
+ * number and Spearman's `rho` the Greek letters, a hyphen before a digit a
+ * minus. Ids elsewhere in the text print as themselves.
  *
  * @example
  * ```ts
  * import { latexProse } from "./table.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(latexProse("alpha 0.05, x -> y, est -/+ 1.96 se, -0.5"), "$\\alpha$ 0.05, x $\\to$ y, est $\\mp$ 1.96 se, $-$0.5");
+ * deepEqual(latexProse("a - b: p = <0.001, Spearman's rho"), "a $-$ b: p \\textless{}0.001, Spearman's $\\rho$");
  * ```
  */
 export function latexProse(text: string): string {
-  return text.split(/(->|-\/\+|\+\/-|\balpha(?= \d))/).map((part, i) =>
+  const prose = text.replace(/= <(?=\d)/g, "<");
+  return prose.split(/(->|-\/\+|\+\/-|\balpha(?= \d)|(?<=Spearman's )rho\b| - )/).map((part, i) =>
     i % 2 === 1 ? PROSE_MATH[part]! : escapeLatex(part)
   ).join("");
 }
