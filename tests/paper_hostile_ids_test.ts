@@ -44,7 +44,7 @@ Deno.test({
       const slots = ids.slice(0, 6).map((v, i) => ({
         slot_id: `s${i}`,
         versions: [{
-          version_id: `${v}.v1`,
+          version_id: `${i === 0 ? "\\input{x}" : ""}${v}.v1`,
           role: "add" as const,
           chunk_id: ids[(i + 6) % 10]! + i,
         }],
