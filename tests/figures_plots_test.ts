@@ -200,7 +200,7 @@ Deno.test("figureFiles: an SVG per figure; duplicate names refused", async () =>
 });
 
 Deno.test({
-  name: "figureFiles: a PNG beside each SVG, a real PNG of the SVG's size (rsvg-convert)",
+  name: "figureFiles: a PNG beside each SVG, a real PNG at twice the SVG's size (rsvg-convert)",
   ignore: ignoreWithout("rsvg-convert", "figures_plots_test PNG"),
   async fn() {
     const fig = stabilityPlot([{ label: "a", frequency: 0.5 }, { label: "b", frequency: 1 }]);
@@ -213,9 +213,12 @@ Deno.test({
     deepEqual(new TextDecoder().decode(png.subarray(12, 16)), "IHDR");
     const view = new DataView(png.buffer, png.byteOffset);
     const svgTag = /<svg[^>]*>/.exec(fig.svg)![0];
-    const size = (name: string) =>
-      Math.ceil(Number(new RegExp(`\\s${name}="([\\d.]+)"`).exec(svgTag)![1]));
-    deepEqual([view.getUint32(16), view.getUint32(20)], [size("width"), size("height")]);
+    const size = (name: string) => Number(new RegExp(`\\s${name}="([\\d.]+)"`).exec(svgTag)![1]);
+    // Twice the SVG's size (--zoom=2).
+    deepEqual([view.getUint32(16), view.getUint32(20)], [
+      Math.ceil(2 * size("width")),
+      Math.ceil(2 * size("height")),
+    ]);
     // Not a blank image: the IDAT data of a drawn plot is far larger than a
     // white rectangle's.
     ok(png.length > 2000, `PNG of ${png.length} bytes`);

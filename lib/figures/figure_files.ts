@@ -17,7 +17,8 @@ import { type RunScope, scopedCaption, scopedLabel } from "../report/run_scope.t
 export const SVG_CONVERTER = "rsvg-convert (Debian/Ubuntu: apt-get install librsvg2-bin)";
 
 /**
- * Converts SVG text to PNG bytes with `rsvg-convert` (white background).
+ * Converts SVG text to PNG bytes with `rsvg-convert` (white background, at
+ * twice the SVG's size).
  * Returns `null`, without prompting, when running subprocesses is not
  * permitted (e.g. `deno task gate`, which has no `--allow-run`) or the tool
  * is not installed.
@@ -62,7 +63,13 @@ async function convertSvg(svg: string, format: "png" | "pdf"): Promise<Uint8Arra
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("rsvg-convert", {
-      args: [`--format=${format}`, "--background-color=white"],
+      // PNG at twice the SVG's size (192 dpi at 1 px = 1/96 in: sharp on slides and high-density
+      // screens); the PDF is vector and keeps the SVG's size.
+      args: [
+        `--format=${format}`,
+        "--background-color=white",
+        ...(format === "png" ? ["--zoom=2"] : []),
+      ],
       // cairo stamps a PDF with the time unless this is set.
       env: { SOURCE_DATE_EPOCH: "0" },
       stdin: "piped",
