@@ -127,6 +127,7 @@ export type {
   Figure,
   FigureFilesOptions,
   ForestInput,
+  PaperFigure,
   RankAgreementOptions,
   RankPoint,
   StudyAnalysisRowsInput,
@@ -177,7 +178,7 @@ export type {
 
 // paper appendix
 export { appendixFiles, appendixSection } from "./paper/mod.ts";
-export type { AppendixSection } from "./paper/mod.ts";
+export type { AppendixOptions, AppendixSection } from "./paper/mod.ts";
 
 // demo data
 export { generateDemo, writeDemo } from "./demo/mod.ts";
@@ -227,7 +228,7 @@ export type {
   VersionStability,
 } from "./infer/mod.ts";
 export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
-export type { ComparedRow, TableColumn, TableNote } from "./report/mod.ts";
+export type { ComparedRow, RunScope, TableColumn, TableNote } from "./report/mod.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
 export type { QueryColumn, SqlGate } from "./sql/mod.ts";

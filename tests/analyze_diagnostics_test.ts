@@ -258,7 +258,7 @@ Deno.test("gate analyze: diagnostics and stability files are written in the same
   const stability = contributions.bootstrap.stability;
   deepEqual(stability.draws_used + stability.draws_excluded, 200);
   const md = first["stability.md"]!;
-  ok(md.includes(`Selection stability of reward (K = 2)`));
+  ok(md.includes(`Out: selection stability of reward (K = 2)`)); // captions name the run (--out)
   // Rows are named like the coefficient tables: a one-version slot by its chunk.
   const chunkNames = columnNames(contributions.columns);
   for (const s of stability.versions) {

@@ -395,8 +395,23 @@ Deno.test("determinism: two --out directories of the same command differ only in
   const outs = ["first", "second", "first"].map((n) => join(u.path, n));
   try {
     for (const out of outs) {
-      equal(await main(["analyze", gateA, "--out", out, "--bootstrap", "200", "--seed", "7"]), 0);
-      equal(await main(["report", out, "--out", `${out}-report`]), 0);
+      // One label prefix for all: by default labels and captions name the --out directory.
+      const prefix = ["--label-prefix", "run"];
+      equal(
+        await main([
+          "analyze",
+          gateA,
+          "--out",
+          out,
+          "--bootstrap",
+          "200",
+          "--seed",
+          "7",
+          ...prefix,
+        ]),
+        0,
+      );
+      equal(await main(["report", out, "--out", `${out}-report`, ...prefix]), 0);
     }
   } finally {
     console.log = log;

@@ -193,18 +193,18 @@ Deno.test("studyRows keeps arms' bounds and comparisons' intervals", () => {
 
 Deno.test("figureFiles: an SVG per figure; duplicate names refused", async () => {
   const fig = stabilityPlot([{ label: "a", frequency: 0.5 }]);
-  const files = await figureFiles([fig], { png: false });
+  const files = await figureFiles([fig], { png: false, pdf: false });
   deepEqual(Object.keys(files), ["selection_stability.svg"]);
   deepEqual(files["selection_stability.svg"], fig.svg + "\n");
   await rejects(() => figureFiles([fig, fig]), /two figures are named/);
 });
 
 Deno.test({
-  name: "figureFiles: a PNG beside each SVG, a real PNG of the SVG's size (rsvg-convert)",
+  name: "figureFiles: a PNG beside each SVG, a real PNG at twice the SVG's size (rsvg-convert)",
   ignore: ignoreWithout("rsvg-convert", "figures_plots_test PNG"),
   async fn() {
     const fig = stabilityPlot([{ label: "a", frequency: 0.5 }, { label: "b", frequency: 1 }]);
-    const files = await figureFiles([fig]);
+    const files = await figureFiles([fig], { pdf: false });
     deepEqual(Object.keys(files).sort(), ["selection_stability.png", "selection_stability.svg"]);
     const png = files["selection_stability.png"];
     ok(png instanceof Uint8Array, "no PNG bytes");
@@ -213,12 +213,46 @@ Deno.test({
     deepEqual(new TextDecoder().decode(png.subarray(12, 16)), "IHDR");
     const view = new DataView(png.buffer, png.byteOffset);
     const svgTag = /<svg[^>]*>/.exec(fig.svg)![0];
-    const size = (name: string) =>
-      Math.ceil(Number(new RegExp(`\\s${name}="([\\d.]+)"`).exec(svgTag)![1]));
-    deepEqual([view.getUint32(16), view.getUint32(20)], [size("width"), size("height")]);
+    const size = (name: string) => Number(new RegExp(`\\s${name}="([\\d.]+)"`).exec(svgTag)![1]);
+    // Twice the SVG's size (--zoom=2).
+    deepEqual([view.getUint32(16), view.getUint32(20)], [
+      Math.ceil(2 * size("width")),
+      Math.ceil(2 * size("height")),
+    ]);
     // Not a blank image: the IDAT data of a drawn plot is far larger than a
     // white rectangle's.
     ok(png.length > 2000, `PNG of ${png.length} bytes`);
+  },
+});
+
+Deno.test({
+  name:
+    "figureFiles: a vector PDF of the paper form (no title, text kept as text), same bytes twice",
+  ignore: ignoreWithout("rsvg-convert", "figures_plots_test PDF"),
+  async fn() {
+    const fig = forestPlot(rows, { title: "Coefficients of the probe" });
+    const scope = { label: "gate-a", name: "Gate A" };
+    const files = await figureFiles([fig], { png: false, scope });
+    deepEqual(Object.keys(files).sort(), ["forest.pdf", "forest.svg", "forest.tex"]);
+    const pdf = files["forest.pdf"] as Uint8Array;
+    deepEqual(new TextDecoder().decode(pdf.subarray(0, 5)), "%PDF-");
+    // cairo's dates are fixed (SOURCE_DATE_EPOCH): the same figure gives the same bytes.
+    deepEqual((await figureFiles([fig], { png: false }))["forest.pdf"], pdf);
+    // The title is in the screen SVG and the caption, never in the paper form.
+    ok(fig.svg.includes("Coefficients of the probe"));
+    ok(!fig.paper!.svg.includes("Coefficients of the probe"));
+    ok(!fig.paper!.svg.includes('class="subtitle"'));
+    const tex = files["forest.tex"] as string;
+    ok(tex.includes("\\caption{Gate A: coefficients of the probe. Dot: estimate"), tex);
+    ok(tex.includes("\\label{fig:gate-a:forest}"));
+    // Text at 7 pt or more at the width the figure is meant for: its smallest font (px) times
+    // the width it prints at over the SVG's width.
+    const width = Number(/<svg[^>]*\swidth="([\d.]+)"/.exec(fig.paper!.svg)![1]);
+    const smallest = Math.min(
+      ...[...fig.paper!.svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1])),
+    );
+    const at = fig.paper!.span === "column" ? 229.5 : 345;
+    ok(smallest * at / width >= 7, `${smallest} px of ${width} px at ${at} pt`);
   },
 });
 

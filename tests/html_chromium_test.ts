@@ -78,9 +78,9 @@ Deno.test({
     deepEqual(lines, []);
     const figures = dom.match(/<svg data-figure="[^"]+"/g) ?? [];
     deepEqual(figures.length, 7);
-    ok(dom.includes("<caption>Paired-delta coefficients: reward</caption>"));
+    ok(dom.includes("<caption>Paired-delta coefficients, reward</caption>"));
     ok(dom.includes("<caption>Study comparisons</caption>"));
-    ok(dom.includes("<caption>Gate B: equipped vs bare, task-aligned</caption>"));
+    ok(dom.includes("<caption>Equipped vs bare, task-aligned</caption>"));
     ok(dom.includes("<caption>Minimum detectable effect by number of tasks</caption>"));
     // 14 tables of results and one provenance table per section (5).
     deepEqual((dom.match(/<table/g) ?? []).length, 19);

@@ -35,7 +35,7 @@ Deno.test("gate report writes one self-contained report.html with tables and inl
   deepEqual(count(html, "<table"), 12);
   ok(html.includes("<caption>Selection stability of reward (K = 2)</caption>"));
   ok(html.includes("Held-out ranking checks of reward"));
-  ok(html.includes("<caption>Paired-delta coefficients: reward</caption>"));
+  ok(html.includes("<caption>Paired-delta coefficients, reward</caption>"));
   ok(html.includes(" [0.030, 0.210]</td>")); // bootstrap CI of query-formulation
   ok(html.includes('<td class="l">rewrite loser</td>'));
   ok(html.includes('<td class="r">incomplete</td>'));
@@ -99,8 +99,8 @@ Deno.test("comparison.json and power.json become tables, not raw JSON", async ()
   ok(html.includes("<h2>Power plan</h2>"));
   for (
     const caption of [
-      "Gate B: equipped vs bare, task-aligned",
-      "Gate B: failures and cost",
+      "Equipped vs bare, task-aligned",
+      "Failures and cost, equipped vs bare",
       "Power plan",
       "Minimum detectable effect by number of tasks",
       "Minimum detectable effect by number of candidate columns",

@@ -51,7 +51,7 @@ export async function compileTables(
     );
     const doc = [
       LAYOUTS[layout],
-      "\\usepackage{booktabs}",
+      "\\usepackage{booktabs,graphicx}", // graphicx: the figures' .tex floats
       "\\begin{document}",
       ...body,
       "\\end{document}",

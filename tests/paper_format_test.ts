@@ -46,7 +46,9 @@ Deno.test("the same coefficient, interval and status read the same in every rend
   const [coefficients, selection] = [tables[0]!, tables[tables.length - 1]!];
   ok(toMarkdown(coefficients).includes(`| ${cell} |`));
   ok(toHtmlTable(coefficients).includes(`>${cell}</td>`));
-  ok(toLatex(coefficients).includes(`$${cell.replace(" [", "\\ [")}$`));
+  // LaTeX: the estimate and the interval's two ends in columns of their own.
+  const [estimate, lower, upper] = cell.replace(/[[\],]/g, "").split(" ");
+  ok(toLatex(coefficients).includes(`$${estimate}$ & $[${lower}$, & $${upper}]$`));
   for (const d of SELECTION.decisions) {
     const status = statusLabel(d.status);
     ok(toMarkdown(selection).includes(`| ${status} |`), status);

@@ -99,6 +99,20 @@ addEventListener("load", () => {
       if (dots.some((d) => overlap(r, d))) out.collisions.push(svg.dataset.figure + ": " + text + " / a dot");
     });
   }
+  // The smallest figure text as drawn (font size times the SVG's scale on the page), and every
+  // negative number in a table printed with a true minus.
+  out.minFigureText = Infinity;
+  for (const svg of document.querySelectorAll("svg[data-figure]")) {
+    const scale = svg.getBoundingClientRect().width / (svg.viewBox.baseVal?.width || svg.getBoundingClientRect().width);
+    for (const text of svg.querySelectorAll("text")) {
+      if (!text.textContent.trim()) continue;
+      out.minFigureText = Math.min(out.minFigureText, parseFloat(getComputedStyle(text).fontSize) * scale);
+    }
+  }
+  out.hyphenMinus = [...document.querySelectorAll("td")].map((td) => td.textContent)
+    .filter((t) => /(^|[\\s(\\[,;=])-\\.?\\d/.test(t));
+  out.hashHeights = [...document.querySelectorAll(".hash")].map((h) => h.getBoundingClientRect().height)
+    .filter((h) => h > 40);
   const pre = document.createElement("pre");
   pre.id = "gatelab-probe";
   pre.textContent = JSON.stringify(out);
@@ -113,6 +127,9 @@ interface Probe {
   textOutside: string[];
   collisions: string[];
   figures: number;
+  minFigureText: number;
+  hyphenMinus: string[];
+  hashHeights: number[];
 }
 
 async function probe(report: string, width: number): Promise<Probe> {
@@ -158,7 +175,7 @@ Deno.test({
   },
 });
 
-for (const width of [800, 1400]) {
+for (const width of [390, 800, 1400]) {
   Deno.test({
     name:
       `browser: at ${width} px the page never scrolls sideways, intervals stay on one line, figure text stays inside its SVG`,
@@ -170,6 +187,10 @@ for (const width of [800, 1400]) {
       deepEqual(p.wrappedIntervals, []);
       deepEqual(p.textOutside, []);
       deepEqual(p.collisions, []);
+      // A phone too: figure text at 9 px or more, hashes on one line, true minus signs.
+      ok(p.minFigureText >= 9, `figure text at ${p.minFigureText} px`);
+      deepEqual(p.hyphenMinus, []);
+      deepEqual(p.hashHeights, []);
       await Deno.mkdir("reports/screenshots", { recursive: true });
       const shot = `${Deno.cwd()}/reports/screenshots/report-${width}.png`;
       await chromium(report, width, [`--screenshot=${shot}`], 9000);

@@ -22,6 +22,9 @@ Deno.test("reward tables: Markdown and LaTeX snapshots", async () => {
     "3000",
     "--out",
     out,
+    // The temporary directory's name would otherwise head every caption.
+    "--label-prefix",
+    "Rewards",
     "--quiet",
   ];
   deepEqual(await run(args), 0);

@@ -154,7 +154,12 @@ Deno.test("gate sequential writes its outputs and refuses bad options", async ()
     [391, 400],
   ]);
   const files = [...Deno.readDirSync(out)].map((e) => e.name).sort();
-  deepEqual(files.filter((f) => f.startsWith("sequential_")).length, 14); // funnel + selection per metric
+  // Funnel and selection per metric, each as SVG, vector PDF (when rsvg-convert may run) and the
+  // LaTeX float that includes it.
+  const figures = files.filter((f) => f.startsWith("sequential_"));
+  deepEqual(figures.filter((f) => f.endsWith(".svg")).length, 14);
+  deepEqual(figures.filter((f) => f.endsWith(".tex")).length, 14);
+  ok(figures.every((f) => /\.(svg|tex|pdf)$/.test(f)), "no PNG with --no-png");
   ok((await Deno.readTextFile(`${out}/sequential.md`)).includes("fixed-n 95% CI"));
   equal(await quiet(() => main(["sequential", GATE_A, "--out", out, "--alpha", "1"])), 2);
   equal(

@@ -34,7 +34,9 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
 import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
-import { scopeLabels, type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
@@ -79,6 +81,7 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --save-draws       with --bootstrap B: also write every draw's estimates as
                      draws.csv/draws.parquet (draw, metric, version_id, estimate;
                      refused above ${MAX_SAVED_DRAWS.toExponential()} estimates)
+${LABEL_PREFIX_HELP}
   --quiet            print only the summary
 
 Beside the JSON: tidy tables coefficients, tasks and selection as .csv and
@@ -106,6 +109,7 @@ export async function run(args: string[]): Promise<number> {
       estimator: { type: "string" },
       "save-draws": { type: "boolean" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, what: "gate directory" },
     required: { out: "<dir>" },
@@ -113,6 +117,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const { draws, seed } = bootstrapOptions(values);
   const interval = choiceOption("interval", values.interval, INTERVALS, DEFAULTS.interval);
   const budgetK = intOption("budget-k", values["budget-k"], undefined, { min: 1 });
@@ -278,10 +283,9 @@ export async function run(args: string[]): Promise<number> {
       : jsonChunks(value);
   const mark = (t: Table): Table =>
     exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
-  // Labels scoped by gate, so tables of several analyses fit in one paper.
-  const scope = selection.gate_ids.join("+");
-  const coefTables = scopeLabels(coefficientTables(contributions), scope).map(mark);
-  const selTable = scopeLabels([selectionTable(selection)], scope)[0]!;
+  // Labels and captions scoped by the run, so the tables of several analyses fit in one paper.
+  const coefTables = scopeTables(coefficientTables(contributions), scope).map(mark);
+  const selTable = scopeTables([selectionTable(selection)], scope)[0]!;
   const validationDoc = validationReport(validation, command);
   // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
   const tidy: TidyTable[] = [
@@ -311,7 +315,7 @@ export async function run(args: string[]): Promise<number> {
     ...await tidyFiles(tidy),
   };
   if (diagnostics !== null) {
-    const tables = scopeLabels(diagnosticsTables(diagnostics, contributions.columns), scope)
+    const tables = scopeTables(diagnosticsTables(diagnostics, contributions.columns), scope)
       .map(mark);
     files["diagnostics.json"] = jsonChunks(diagnostics);
     files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
@@ -319,14 +323,14 @@ export async function run(args: string[]): Promise<number> {
   }
   if (stability !== null) {
     const table = mark(
-      scopeLabels([stabilityTable(stability, contributions.columns)], scope)[0]!,
+      scopeTables([stabilityTable(stability, contributions.columns)], scope)[0]!,
     );
     files["stability.md"] = toMarkdown(table);
     files["stability.tex"] = toLatex(table);
   }
   if (estimator === "legacy_intercept") {
     const legacy = legacyComparison(dataset, { metric, budgetK: selection.budget_k });
-    const table = legacyComparisonTable(legacy);
+    const [table] = scopeTables([legacyComparisonTable(legacy)], scope) as [Table];
     files["legacy_comparison.json"] = toJsonText(
       {
         ...legacy,

@@ -24,6 +24,8 @@ import { GATE_B_FIELDS, gateBIssues, selectionMismatch } from "../gateb/checks.t
 import { compareRuns } from "../gateb/compare.ts";
 import { comparisonTables } from "../report/gate_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 
 const HELP =
   `usage: deno task gate compare --bare <run_dir> --equipped <run_dir> --out <dir> [options]
@@ -39,6 +41,7 @@ runtime, reward must be equal; max_skills null or >= selected chunks).
   --selection <file>  Gate A selection.json: the equipped skill must equal its selected set
   --bootstrap <B>     paired task-bootstrap draws; 0 skips (default ${DEFAULTS.draws})
   --seed <S>          bootstrap seed (default ${DEFAULTS.seed})
+${LABEL_PREFIX_HELP}
   --quiet             print only the summary`;
 
 /** Runs the command; returns the exit code. */
@@ -54,6 +57,7 @@ export async function run(args: string[]): Promise<number> {
       bootstrap: { type: "string" },
       seed: { type: "string" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { max: 0 },
     required: { bare: "<run_dir>", equipped: "<run_dir>", out: "<dir>" },
@@ -61,6 +65,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, command } = cli;
   const { bare, equipped, out } = values;
+  const scope = labelScope(out, values["label-prefix"]);
   const { draws, seed } = bootstrapOptions(values);
   const runs = [{ label: "--bare", path: bare }, { label: "--equipped", path: equipped }];
   for (const r of runs) await inputDir(r, "a run directory (manifest.json, traces.jsonl)");
@@ -109,7 +114,7 @@ export async function run(args: string[]): Promise<number> {
     ...(values.selection !== undefined ? { selectionFile: values.selection } : {}),
     ...(draws > 0 && !values.quiet ? { onProgress: stderrProgress("bootstrap") } : {}),
   });
-  const tables = comparisonTables(comparison);
+  const tables = scopeTables(comparisonTables(comparison), scope);
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validation),
     "comparison.json": toJsonText(comparison),

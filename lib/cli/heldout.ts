@@ -24,6 +24,8 @@ import { refuse } from "./refuse.ts";
 import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout/heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { parseCommand } from "./args.ts";
 import { cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
 
@@ -40,6 +42,7 @@ of the selected set). Several gate dirs are pooled rounds over one bare run.
   --out <dir>        where heldout.json, heldout.md, heldout.tex, validation.json go
   --cache <dir>      read runs through the run cache in <dir> (written on a miss);
                      validation.json and heldout.json record hit/miss per run (default: off)
+${LABEL_PREFIX_HELP}
   --quiet            print only the summary line`;
 
 /** Runs the command; returns the exit code. */
@@ -53,6 +56,7 @@ export async function run(args: string[]): Promise<number> {
       against: { type: "string", multiple: true },
       cache: { type: "string" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, what: "gate directory" },
     required: { out: "<dir>", plan: "<plan.json>" },
@@ -60,6 +64,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const planFile = values.plan;
   const against = values.against ?? [];
   const gates = [
@@ -170,7 +175,10 @@ export async function run(args: string[]): Promise<number> {
       : null,
   } satisfies z.input<typeof HeldoutSchema>;
 
-  const tables = [heldoutSummaryTable(result), ...(across ? [acrossGateTable(across)] : [])];
+  const tables = scopeTables(
+    [heldoutSummaryTable(result), ...(across ? [acrossGateTable(across)] : [])],
+    scope,
+  );
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validationReport({ ...validation, inputs }, command)),
     "heldout.json": toJsonText(doc),

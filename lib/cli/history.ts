@@ -23,6 +23,8 @@ import { exposureTable, internalizationTable, lifecycleTable } from "../history/
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 import { figureFiles } from "../figures/figure_files.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 
 const HELP = `usage: deno task gate history <gate_dir_or_analysis_dir>... --out <dir> [options]
 
@@ -40,6 +42,7 @@ figures history_lifecycle and history_trajectories (docs/history.md).
   --seed <S>              bootstrap seed (default ${DEFAULTS.seed})
   --cache <dir>           read runs of gates analysed now through the run cache
   --no-png                skip PNG copies of the figures
+${LABEL_PREFIX_HELP}
   --quiet                 print only the summary`;
 
 /** Runs the command; returns the exit code. */
@@ -55,6 +58,7 @@ export async function run(args: string[]): Promise<number> {
       cache: { type: "string" },
       "no-png": { type: "boolean" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, what: "gate or analysis directory" },
     required: { out: "<dir>" },
@@ -62,6 +66,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const { draws, seed } = bootstrapOptions(values, { draws: 0 });
   const steps = positionals.map((path) => ({ label: "step directory", path }));
   for (const s of steps) await inputDir(s, "a gate or analysis directory");
@@ -101,13 +106,15 @@ export async function run(args: string[]): Promise<number> {
   const validation = validationDocument(issues, command, read.inputs);
   if (!validation.ok) return await refuse(out, validation, quiet);
 
-  const tables = [
+  const tables = scopeTables([
     lifecycleTable(document),
     exposureTable(document),
     internalizationTable(document),
-  ];
+  ], scope);
   const figures = await figureFiles([lifecycleFigure(document), trajectoryFigure(document)], {
     png: values["no-png"] !== true,
+    scope,
+    onMissingConverter: (line) => console.error(line),
   });
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validation),

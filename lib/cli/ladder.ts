@@ -14,7 +14,9 @@ import { tidyFiles } from "../tidy/tidy_files.ts";
 import { ladderTidy } from "../ladder/ladder_tidy.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { figureFiles } from "../figures/figure_files.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { readLadder } from "../ladder/read_ladder.ts";
 import { ladderResult } from "../ladder/ladder_result.ts";
 import { ladderTable } from "../ladder/tables.ts";
@@ -36,6 +38,7 @@ ladder.json that differs from the recomputed one is decision_mismatch (exit 2).
                        members): how many base-arm units a prefilled
                        content-addressed cache would have served
   --no-png             skip the PNG copy of the figure
+${LABEL_PREFIX_HELP}
   --quiet              print only the summary`;
 
 /** Runs the command; returns the exit code. */
@@ -48,6 +51,7 @@ export async function run(args: string[]): Promise<number> {
       prefill: { type: "string" },
       "no-png": { type: "boolean" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, max: 1, what: "ladder directory" },
     required: { out: "<dir>" },
@@ -55,6 +59,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const dir = positionals[0]!;
   const quiet = { quiet: values.quiet };
   const read = await readLadder(dir, values.prefill);
@@ -71,14 +76,18 @@ export async function run(args: string[]): Promise<number> {
   if (issues.length > 0 || document === null) {
     return await refuse(out, validationDocument(issues, command, read.inputs), quiet);
   }
-  const table = ladderTable(document);
+  const [table] = scopeTables([ladderTable(document)], scope) as [Table];
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validationDocument([], command, read.inputs)),
     "ladder_result.json": toJsonText(document),
     "ladder.md": toMarkdown(table),
     "ladder.tex": toLatex(table),
     ...await tidyFiles([ladderTidy(document.blocks)]),
-    ...await figureFiles([ladderFigure(document)], { png: values["no-png"] !== true }),
+    ...await figureFiles([ladderFigure(document)], {
+      png: values["no-png"] !== true,
+      scope,
+      onMissingConverter: (line) => console.error(line),
+    }),
   });
   const c = document.counts;
   const last = document.blocks[document.blocks.length - 1];

@@ -27,6 +27,8 @@ import {
 } from "../contract/outputs/mod.ts";
 import { powerTables } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { join } from "node:path";
 import { intOption, numberOption, parseCommand, seedOption, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
@@ -49,6 +51,7 @@ probability that the truly best K versions are selected.
   --seed S         simulation seed (default ${DEFAULTS.seed})
   --metric m       metric read with --from (default ${DEFAULTS.metric})
   --out <dir>      where power.json, power.md, power.tex go (not the --from directory)
+${LABEL_PREFIX_HELP}
   --quiet          print only the summary line`;
 
 /** Runs the command; returns the exit code. */
@@ -68,12 +71,14 @@ export async function run(args: string[]): Promise<number> {
       metric: { type: "string" },
       from: { type: "string" },
       out: { type: "string" },
+      ...LABEL_PREFIX_OPTION,
     },
     required: { out: "<dir>" },
   });
   if (cli === null) return 0;
   const { values, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   let tasks = intOption("tasks", values.tasks, undefined);
   let columns = intOption("columns", values.columns, undefined);
   let pPresent = numberOption("p-present", values["p-present"], undefined);
@@ -174,7 +179,7 @@ export async function run(args: string[]): Promise<number> {
     ...plan,
   } satisfies z.input<typeof PowerSchema>;
 
-  const tables = powerTables(plan);
+  const tables = scopeTables(powerTables(plan), scope);
   await writeFilesAtomic(out, {
     "power.json": toJsonText(doc),
     "power.md": tables.map(toMarkdown).join("\n"),

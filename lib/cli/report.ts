@@ -24,6 +24,7 @@ import { generatorMeta } from "../core/meta.ts";
 import { type AnalysisOutputs, readAnalysisDir } from "../html/read_analysis_dir.ts";
 import { renderReport } from "../html/report.ts";
 import { figureFiles } from "../figures/figure_files.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import type { Issue } from "../core/issue.ts";
 import { chromiumStatus, printToPdf } from "../html/print_pdf.ts";
 
@@ -38,14 +39,16 @@ sequential.json (sequential), history.json, heldout.json, power.json
 (plan-power), comparison.json (compare), ladder_result.json (ladder),
 study.json, recipe_comparison.json (reward) and the validation.json of
 ledger-audit and firewall (their findings). Each section lists its inputs' sha256,
-generator, seed and draws. Also writes <dir>/figures/<name>.svg and
-<dir>/report.json.
+generator, seed and draws. Also writes <dir>/figures/<name>.svg, and with
+rsvg-convert .png and the vector .pdf a paper includes, each with a
+<name>.tex float (caption, label); and <dir>/report.json.
 
   --out <dir>     output directory (required; not one of the inputs)
   --title <text>  page title (default "gatelab report")
   --pdf           also print report.pdf with headless Chromium; needs the
                   chromium program and permission to run it
                   (deno task report-pdf ... grants it; deno task gate does not)
+${LABEL_PREFIX_HELP}
   --quiet         print only the summary line (all report prints)`;
 
 /** Runs the command; returns the exit code. */
@@ -53,12 +56,18 @@ export async function run(args: string[]): Promise<number> {
   const cli = parseCommand(args, {
     name: "report",
     help: HELP,
-    options: { out: { type: "string" }, title: { type: "string" }, pdf: { type: "boolean" } },
+    options: {
+      out: { type: "string" },
+      title: { type: "string" },
+      pdf: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
+    },
     positionals: { min: 1, what: "output directory" },
     required: { out: "<dir>" },
   });
   if (cli === null) return 0;
   const { values, positionals: dirs, command } = cli;
+  const scope = labelScope(values.out, values["label-prefix"]);
   const sources = dirs.map((path) => ({ label: "output directory", path }));
   for (const s of sources) await inputDir(s, "an output directory of a gatelab command");
   await outputDir({ label: "--out", path: values.out }, sources);
@@ -105,7 +114,14 @@ export async function run(args: string[]): Promise<number> {
       generator: generatorMeta(command),
     }),
   };
-  for (const [name, contents] of Object.entries(await figureFiles(figures))) {
+  for (
+    const [name, contents] of Object.entries(
+      await figureFiles(figures, {
+        scope,
+        onMissingConverter: (line) => console.error(line),
+      }),
+    )
+  ) {
     files[`figures/${name}`] = contents;
   }
   if (values.pdf) files["report.pdf"] = await printToPdf(html);

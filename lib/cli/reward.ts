@@ -19,6 +19,8 @@ import { stderrProgress } from "../core/progress.ts";
 import { QUANTILE_RULE } from "../math/quantile.ts";
 import { recipeComparisonTable, rewardSummaryTable } from "../report/reward_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { compareRecipes } from "../reward/compare.ts";
 import { PENALTY_GAMMA, REWARD_BY_LEVEL } from "../reward/levels.ts";
 import { loadGroups, loadPrmWeights, loadSteps } from "../reward/load.ts";
@@ -39,7 +41,9 @@ const HELP =
 Writes <out>/rewards.jsonl, rewards_meta.json, reward_tables.md and .tex; with
 --groups also recipe_comparison.json (all recipes A, B, C) and its table.
 --prm-weights: JSON object {"<trajectory_id>:<order>": weight > 0}; missing steps weigh 1.
-Input issues: <out>/validation.json only, exit 2.`;
+Input issues: <out>/validation.json only, exit 2.
+
+${LABEL_PREFIX_HELP}`;
 
 /** Runs the `reward` command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -54,6 +58,7 @@ export async function run(args: string[]): Promise<number> {
       seed: { type: "string" },
       out: { type: "string" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, max: 1, what: "steps file" },
     required: { recipe: "A|B|C", out: "<dir>" },
@@ -64,6 +69,7 @@ export async function run(args: string[]): Promise<number> {
   const recipe: Recipe = choiceOption("recipe", values.recipe, RECIPES, undefined)!;
   const { draws, seed } = bootstrapOptions(values, { minDraws: 1 });
   const stepsPath = positionals[0]!, out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const given = [
     { label: "steps file", path: stepsPath, what: "a steps file (JSONL)" },
     ...(values.groups !== undefined
@@ -178,8 +184,9 @@ export async function run(args: string[]): Promise<number> {
     );
     tables.push(recipeComparisonTable(comparison));
   }
-  files["reward_tables.md"] = tables.map(toMarkdown).join("\n");
-  files["reward_tables.tex"] = tables.map(toLatex).join("\n");
+  const scoped = scopeTables(tables, scope);
+  files["reward_tables.md"] = scoped.map(toMarkdown).join("\n");
+  files["reward_tables.tex"] = scoped.map(toLatex).join("\n");
   Object.assign(files, await tidyFiles([rewardsTidy(lines)]));
   await writeFilesAtomic(out, files);
   if (!values.quiet) {

@@ -18,6 +18,8 @@ import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
 import { figureFiles } from "../figures/figure_files.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { maskedLines } from "../sequential/masked_lines.ts";
 import { rowOrder, type SequentialOrder } from "../sequential/order.ts";
 import { sequentialAnalysis } from "../sequential/sequential.ts";
@@ -48,6 +50,7 @@ sequential_selection_<metric>.
   --phi <p>          mixture precision (default 1)
   --every <b>        report every b-th prefix, always N (default 1)
   --no-png           skip PNG copies of the figures
+${LABEL_PREFIX_HELP}
   --quiet            print only the summary`;
 
 /** Runs the command; returns the exit code. */
@@ -64,6 +67,7 @@ export async function run(args: string[]): Promise<number> {
       every: { type: "string" },
       "no-png": { type: "boolean" },
       quiet: { type: "boolean" },
+      ...LABEL_PREFIX_OPTION,
     },
     positionals: { min: 1, what: "gate directory" },
     required: { out: "<dir>" },
@@ -71,6 +75,7 @@ export async function run(args: string[]): Promise<number> {
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const order = choiceOption("order", values.order, ORDERS, "run");
   const seed = intOption("seed", values.seed, 1, { min: 0 });
   const alpha = numberOption("alpha", values.alpha, DEFAULTS.alpha, { min: 0, max: 1 });
@@ -118,11 +123,11 @@ export async function run(args: string[]): Promise<number> {
     }
     throw error;
   }
-  const tables = sequentialTables(document);
+  const tables = scopeTables(sequentialTables(document), scope);
   const metricNames = Object.keys(document.metrics);
   const figures = await figureFiles(
     metricNames.flatMap((m) => [funnelFigure(document, m), selectionFigure(document, m)]),
-    { png: values["no-png"] !== true },
+    { png: values["no-png"] !== true, scope, onMissingConverter: (line) => console.error(line) },
   );
   await writeFilesAtomic(out, {
     "validation.json": toJsonText(validationDocument([], command, inputs)),

@@ -13,6 +13,8 @@ import { studyTidy } from "../study/study_tidy.ts";
 import { formatIssue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
+import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { scopeTables } from "../report/run_scope.ts";
 import { studyArmsTable, studyComparisonsTable, studyCostsTable } from "../report/study_tables.ts";
 import { analyzeStudy } from "../study/analyze.ts";
 import { loadStudyDir } from "../study/load.ts";
@@ -26,20 +28,23 @@ const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
 
 Reads <study_dir>/study.json (plan), slots.jsonl and attempts.jsonl and writes
 <out>/study.json, <out>/study_tables.md and <out>/study_tables.tex.
-Input issues: <out>/validation.json only, exit 2.`;
+Input issues: <out>/validation.json only, exit 2.
+
+${LABEL_PREFIX_HELP}`;
 
 /** Runs the `study` command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
   const cli = parseCommand(args, {
     name: "study",
     help: HELP,
-    options: { out: { type: "string" }, quiet: { type: "boolean" } },
+    options: { out: { type: "string" }, quiet: { type: "boolean" }, ...LABEL_PREFIX_OPTION },
     positionals: { min: 1, max: 1, what: "study directory" },
     required: { out: "<dir>" },
   });
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const dir = positionals[0]!, out = values.out;
+  const scope = labelScope(out, values["label-prefix"]);
   const study = { label: "study directory", path: dir };
   await inputDir(study, "a study directory (study.json, slots.jsonl, attempts.jsonl)");
   await outputDir({ label: "--out", path: out }, [study]);
@@ -59,11 +64,11 @@ export async function run(args: string[]): Promise<number> {
   }
   for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
 
-  const tables = [
+  const tables = scopeTables([
     studyArmsTable(analysis.value),
     studyComparisonsTable(analysis.value),
     studyCostsTable(analysis.value),
-  ];
+  ], scope);
   const doc = studyDocument(analysis.value, {
     command,
     inputs: loaded.value.inputs,

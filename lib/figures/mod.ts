@@ -1,5 +1,5 @@
 /** Figures: Observable Plot rendered headlessly into standalone SVG (and PNG). */
-export type { Figure } from "./render.ts";
+export type { Figure, PaperFigure } from "./render.ts";
 export * from "./forest.ts";
 export * from "./delta_by_count.ts";
 export * from "./stability.ts";

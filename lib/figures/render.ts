@@ -35,6 +35,92 @@ export interface Figure {
   readonly title: string;
   /** Standalone SVG document text (xmlns set, no external references). */
   readonly svg: string;
+  /** The lines under the title that explain the encodings (in a paper: the caption's). */
+  readonly legend?: readonly string[];
+  /** The figure as a paper includes it (see {@linkcode PaperFigure}). */
+  readonly paper?: PaperFigure;
+}
+
+/**
+ * A figure for LaTeX: the same plot with no title or legend lines (the
+ * caption carries them) and its text enlarged so that, included at the
+ * width it is meant for, no text is smaller than {@linkcode PAPER_MIN_PT}.
+ */
+export interface PaperFigure {
+  /** Standalone SVG text (no title band). */
+  readonly svg: string;
+  /** `column`: `\columnwidth` of a two-column page; `text`: `\textwidth` (a `figure*`). */
+  readonly span: "column" | "text";
+  /** The smallest text at the narrowest such width, in pt. */
+  readonly minTextPt: number;
+}
+
+/** The smallest text a paper figure may print, in pt. */
+export const PAPER_MIN_PT = 7;
+
+/**
+ * Widths a paper figure is sized for (pt): the narrowest column of a
+ * two-column page among article, acmart and IEEEtran (article's 229.5 pt)
+ * and the narrowest text width (one-column article's 345 pt).
+ */
+export const PAPER_WIDTHS = { column: 229.5, text: 345 } as const;
+
+// The paper's text is sized with a margin over PAPER_MIN_PT; a column
+// figure needs at most this enlargement of its text, else it spans the text.
+const PAPER_TARGET_PT = 7.3;
+const COLUMN_MAX_SCALE = 1.35;
+// Plot's margins where the options leave them out (px at 10 px type).
+const PLOT_MARGINS = { marginTop: 24, marginRight: 24, marginBottom: 32, marginLeft: 40 } as const;
+
+/** The font sizes (px) an SVG sets, with Plot's default 10. */
+function fontSizes(svg: string): number[] {
+  return [10, ...[...svg.matchAll(/font-size="([0-9.]+)"/g)].map((m) => Number(m[1]))];
+}
+
+/**
+ * The paper form of a plot: fonts and margins enlarged by the factor that
+ * brings its smallest text to {@linkcode PAPER_MIN_PT} (with a margin) at
+ * the width it is meant for; height grows with the margins and, for rows
+ * of text, with the fonts, but the figure never prints taller than 0.8 of
+ * its width's 1.3 (about 0.75 of a page's text height).
+ */
+function paperPlot(options: Plot.PlotOptions, screenSvg: string): PaperFigure {
+  const { document } = parseHTML("<!DOCTYPE html><html><body></body></html>");
+  const width = options.width ?? 640;
+  const height = options.height ?? 400;
+  const smallest = Math.min(...fontSizes(screenSvg));
+  const scaleAt = (pt: number) => Math.max(1, (PAPER_TARGET_PT * width) / (smallest * pt));
+  const span = scaleAt(PAPER_WIDTHS.column) <= COLUMN_MAX_SCALE ? "column" : "text";
+  const target = PAPER_WIDTHS[span];
+  const k = scaleAt(target);
+  const margins = Object.fromEntries(
+    Object.entries(PLOT_MARGINS).map(([key, fallback]) => {
+      const given = (options as Record<string, unknown>)[key];
+      return [key, Math.round((typeof given === "number" ? given : fallback) * k)];
+    }),
+  );
+  const maxHeight = Math.floor((1.3 * width * 0.8 * PAPER_WIDTHS.text) / target);
+  const paperHeight = Math.min(maxHeight, Math.round(height * Math.min(k, 1.6)));
+  const plot = Plot.plot({
+    ...options,
+    ...margins,
+    width,
+    height: paperHeight,
+    document: document as unknown as Document,
+  });
+  plot.setAttribute("xmlns", SVG_NS);
+  plot.setAttribute("viewBox", `0 0 ${width} ${plot.getAttribute("height")}`);
+  const background = document.createElementNS(SVG_NS, "rect");
+  background.setAttribute("width", "100%");
+  background.setAttribute("height", "100%");
+  background.setAttribute("fill", "white");
+  plot.insertBefore(background, plot.firstChild);
+  const scaled = plot.outerHTML.replace(
+    /font-size="([0-9.]+)"/g,
+    (_, size: string) => `font-size="${Math.round(Number(size) * k * 10) / 10}"`,
+  );
+  const minTextPt = (smallest * k * target) / width;
+  return { svg: scaled, span, minTextPt: Math.floor(minTextPt * 100) / 100 };
 }
 
 /** Escapes text for an XML text node or attribute value. */
@@ -115,5 +201,6 @@ export function renderPlot(
   plot.setAttribute("viewBox", `0 0 ${width} ${totalHeight}`);
   plot.setAttribute("role", "img");
   plot.setAttribute("data-figure", name);
-  return { name, title, svg: plot.outerHTML };
+  const svg = plot.outerHTML;
+  return { name, title, svg, legend: subtitle, paper: paperPlot(options, svg) };
 }

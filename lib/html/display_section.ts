@@ -13,7 +13,7 @@ import { type Displayable, displayAll } from "./display.ts";
  * import { displaySection } from "./display_section.ts";
  * import { JUPYTER_DISPLAY } from "./display.ts";
  * import { ok } from "node:assert/strict";
- * const html = displaySection({ id: "s", title: "Study", tables: [], figures: [{ name: "f", title: "F", svg: "<svg/>" }] })[JUPYTER_DISPLAY]()["text/html"]!;
+ * const html = displaySection({ id: "s", title: "Study", name: "Study", tables: [], figures: [{ name: "f", title: "F", svg: "<svg/>" }] })[JUPYTER_DISPLAY]()["text/html"]!;
  * ok(html.startsWith("<h3>Study</h3>") && html.includes("<svg/>"));
  * ```
  */

@@ -7,6 +7,25 @@
 import { noteText, type Table } from "../report/table.ts";
 import { escapeHtml } from "./escape_html.ts";
 
+/**
+ * Prints a negative number with a true minus sign (U+2212) instead of the
+ * ASCII hyphen the shared formatter writes (which the exports keep): a
+ * hyphen before a digit (or `.digit`) at the start or after a space,
+ * bracket, comma, semicolon or `=`. Hyphens inside names and dates
+ * (`ws-val-0117`, `2026-11-30`) stay.
+ *
+ * @example
+ * ```ts
+ * import { trueMinus } from "./html_table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(trueMinus("-0.020 [-0.110, 0.080]"), "\u22120.020 [\u22120.110, 0.080]");
+ * deepEqual(trueMinus("ws-val-0117 on 2026-11-30"), "ws-val-0117 on 2026-11-30");
+ * ```
+ */
+export function trueMinus(text: string): string {
+  return text.replace(/(^|[\s(\[,;=])-(?=\.?\d)/g, "$1\u2212");
+}
+
 /** Options of {@linkcode toHtmlTable}. */
 export interface HtmlTableOptions {
   /**
@@ -50,7 +69,9 @@ export function toHtmlTable(table: Table, options: HtmlTableOptions = {}): strin
   const body = table.rows
     .map((row) =>
       `<tr>${
-        row.map((cell, j) => `<td ${attrs(j)}>${escapeHtml(cell).replaceAll("\n", "<br>")}</td>`)
+        row.map((cell, j) =>
+          `<td ${attrs(j)}>${trueMinus(escapeHtml(cell)).replaceAll("\n", "<br>")}</td>`
+        )
           .join("")
       }</tr>`
     )
@@ -58,7 +79,7 @@ export function toHtmlTable(table: Table, options: HtmlTableOptions = {}): strin
   const notes = table.notes && table.notes.length > 0
     ? `\n<tfoot><tr><td colspan="${table.columns.length}"${
       options.inlineAlign ? ' style="text-align: left"' : ""
-    }>${table.notes.map((n) => escapeHtml(noteText(n))).join("<br>")}</td></tr></tfoot>`
+    }>${table.notes.map((n) => trueMinus(escapeHtml(noteText(n)))).join("<br>")}</td></tr></tfoot>`
     : "";
   const id = table.label ? ` id="${escapeHtml(table.label)}"` : "";
   return `<table${id}>\n<caption>${

@@ -371,12 +371,19 @@ thead th { border-bottom: 2px solid #888; vertical-align: bottom; }
 tfoot td { font-size: 0.85em; color: #555; border: none; white-space: normal; }
 .r { text-align: right; } .l { text-align: left; } .c { text-align: center; }
 .figure { margin: 1em 0; max-width: 100%; overflow-x: auto; }
-.figure svg { display: block; }
+/* Figures keep their drawn size (text at 9 px or more), scrolling inside their box, not the page. */
+.figure svg { display: block; max-width: none; height: auto; }
 .provenance { font-size: 0.85em; color: #444; background: #f7f7f7; padding: 0.5em 0.8em; margin: 1.5em 0 0; }
 .provenance table { font-size: 1em; }
 .provenance td { white-space: normal; vertical-align: top; border: none; padding: 0.1em 0.6em 0.1em 0; }
 code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
-.hash { word-break: break-all; }
+.hash { display: inline-block; max-width: 19ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+@media (max-width: 600px) {
+  body { padding: 0 0.6em; margin: 1em auto; }
+  .provenance table, .provenance tbody, .provenance tr, .provenance td { display: block; }
+  .provenance tr { margin-bottom: 0.4em; }
+  .provenance td { padding: 0; overflow-wrap: anywhere; }
+}
 @media print {
   body { margin: 0; max-width: none; }
   .table-wrap, .figure { overflow: visible; }
@@ -409,9 +416,11 @@ function provenanceHtml(section: ReportSection, outputs: AnalysisOutputs): strin
       p?.seed !== null && p?.seed !== undefined ? `seed ${p.seed}` : null,
       p?.draws !== null && p?.draws !== undefined ? `draws ${formatCount(p.draws)}` : null,
     ].filter((x) => x !== null).join(", ");
-    return `<tr><td><code>${escapeHtml(file)}</code></td><td><span class="hash">sha256 ${
-      escapeHtml(outputs.inputs[file] ?? "—")
-    }</span></td><td>${escapeHtml(p?.generator ?? "—")}${
+    const hash = outputs.inputs[file] ?? "—";
+    // A short prefix on screen; the full value on hover (title) and in a copy (the text is all there).
+    return `<tr><td><code>${escapeHtml(file)}</code></td><td><span class="hash" title="sha256 ${
+      escapeHtml(hash)
+    }">sha256 ${escapeHtml(hash)}</span></td><td>${escapeHtml(p?.generator ?? "—")}${
       extra ? `; ${escapeHtml(extra)}` : ""
     }</td></tr>`;
   });

@@ -1,2 +1,2 @@
-/** A paper appendix: sections of tables and figures written as LaTeX, SVG and PNG files. */
+/** A paper appendix: sections of tables and figures written as LaTeX, SVG, PNG and PDF files. */
 export * from "./appendix.ts";

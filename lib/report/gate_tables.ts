@@ -230,7 +230,7 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
           : []),
       ];
       return {
-        caption: `Paired-delta coefficients: ${metric}` +
+        caption: `Paired-delta coefficients, ${metric}` +
           (same.length > 0 ? ` (= ${same.join(", ")})` : ""),
         label: `tab:coefficients-${metric.replaceAll("_", "-")}`,
         columns,
@@ -406,14 +406,14 @@ export function comparisonTables(comparison: ComparisonTableInput): Table[] {
   };
   return [
     {
-      caption: "Gate B: equipped vs bare, task-aligned",
+      caption: "Equipped vs bare, task-aligned",
       label: "tab:gate-b-metrics",
       columns,
       rows: Object.entries(comparison.metrics).map(([m, q]) => row(m, q, 3)),
       notes: [note],
     },
     {
-      caption: "Gate B: failures and cost",
+      caption: "Failures and cost, equipped vs bare",
       label: "tab:gate-b-behaviour",
       columns,
       rows: Object.entries(comparison.behaviour).map(([m, q]) =>

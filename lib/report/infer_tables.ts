@@ -24,6 +24,16 @@ import {
 } from "./format.ts";
 import type { Table } from "./table.ts";
 
+import { ANALYTIC_SE_APPROXIMATION } from "../infer/power/power.ts";
+
+// The analytic standard error's approximation in mathematics, for the LaTeX notes.
+const ANALYTIC_SE_LATEX = "$M$ independent Bernoulli($p$) columns, no intercept, homoskedastic " +
+  "residuals with SD $s$: $X^{\\top}X/N \\to \\Sigma = p(1-p)\\,I + p^2 J$, so " +
+  "$\\mathrm{Var}(\\beta_j) \\approx (s^2/N)\\,[\\Sigma^{-1}]_{jj} = " +
+  "s^2 / (N p (1-p)) \\cdot (1 - p / (1 - p + M p))$. Ignores REWRITE families (mutually " +
+  "exclusive columns), heteroskedasticity and finite-$N$ variation of $X^{\\top}X$ (checked by " +
+  "simulation).";
+
 /** The JSON fields of a bootstrap result the tables need. */
 export interface BootstrapTableInput {
   readonly draws: number;
@@ -400,7 +410,9 @@ export function powerTables(plan: PowerPlan): Table[] {
     notes: [
       `${formatCount(s.sims)} simulated gates, seed ${s.seed}.`,
       ...(s.selection_note ? [s.selection_note] : []),
-      plan.analytic.approximation,
+      plan.analytic.approximation === ANALYTIC_SE_APPROXIMATION
+        ? { text: plan.analytic.approximation, latex: ANALYTIC_SE_LATEX }
+        : plan.analytic.approximation,
     ],
   };
   const byTasks: Table = {

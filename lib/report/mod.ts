@@ -6,3 +6,4 @@ export * from "./gate_tables.ts";
 export * from "./reward_tables.ts";
 export * from "./infer_tables.ts";
 export * from "./validation_tables.ts";
+export * from "./run_scope.ts";

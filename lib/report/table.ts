@@ -6,58 +6,9 @@
  * @module
  */
 export { formatInterval, formatNumber } from "./format.ts";
-
-/** A column of a {@linkcode Table}. */
-export interface TableColumn {
-  /** Header text. */
-  readonly label: string;
-  /** Cell alignment. @default {"left"} */
-  readonly align?: "left" | "right" | "center";
-}
-
-/**
- * A note under a table: plain text, or text with its own LaTeX (used for a
- * formula, which LaTeX sets in math mode).
- */
-export type TableNote = string | { readonly text: string; readonly latex: string };
-
-/**
- * A rendered-ready table: header, string cells, caption and notes. A `\n`
- * in a cell is a preferred line break: LaTeX breaks there, Markdown prints
- * a space, HTML a line break.
- */
-export interface Table {
-  /** Caption above the table. */
-  readonly caption: string;
-  /** Header cells, one per column. */
-  readonly columns: readonly TableColumn[];
-  /** Body rows of string cells, one per column. */
-  readonly rows: readonly (readonly string[])[];
-  /** Lines printed under the table (conventions, seeds, hashes). */
-  readonly notes?: readonly TableNote[];
-  /** LaTeX label, e.g. `tab:coefficients`. */
-  readonly label?: string;
-}
-
-/**
- * Scopes the LaTeX labels of tables, so that the tables of two analyses
- * can be `\input` into one paper without clashing labels:
- * `tab:coefficients-reward` becomes `tab:gate-a:coefficients-reward`.
- *
- * @example
- * ```ts
- * import { scopeLabels } from "./table.ts";
- * import { deepEqual } from "node:assert/strict";
- * const [t] = scopeLabels([{ caption: "c", columns: [], rows: [], label: "tab:x" }], "gate a");
- * deepEqual(t!.label, "tab:gate-a:x");
- * ```
- */
-export function scopeLabels(tables: readonly Table[], scope: string): Table[] {
-  const clean = scope.replace(/[^A-Za-z0-9.+-]/g, "-");
-  return tables.map((t) =>
-    t.label === undefined ? t : { ...t, label: t.label.replace(/^tab:/, `tab:${clean}:`) }
-  );
-}
+import { type LatexColumn, type LatexModel, latexModel } from "./latex_model.ts";
+import type { Table, TableColumn, TableNote } from "./table_model.ts";
+export type { Table, TableColumn, TableNote } from "./table_model.ts";
 
 /** The plain-text form of a note (Markdown, HTML). */
 export function noteText(note: TableNote): string {
@@ -211,8 +162,11 @@ export function latexCell(cell: string, align: TableColumn["align"] = "left"): s
   return text.startsWith("[") ? `{}${text}` : text;
 }
 
-/** A header cell: one line, or a nested `tabular` of lines aligned like the column. */
-function latexHeader(column: TableColumn, width: number): string {
+/** A header cell: one line, or a nested `tabular` of (at most two) lines aligned like the column. */
+function latexHeader(
+  column: { readonly label: string; readonly align?: TableColumn["align"] },
+  width: number,
+): string {
   const lines = headerLines(column.label, width);
   if (lines.length === 1) return latexCell(column.label);
   const align = (column.align ?? "left")[0];
@@ -321,7 +275,22 @@ const CMR10: Record<string, number> = {
   "≥": 7.78,
 };
 
-/** Estimated natural width (pt, 10 pt type) of a cell as {@linkcode latexCell} sets it. */
+/**
+ * Estimated natural width (pt, 10 pt Computer Modern) of a cell as
+ * {@linkcode latexCell} sets it, on the wide side: each escaped special
+ * measured as it prints (`\textbackslash{}` 5 pt, `\_` 3.6 pt, `$-$` 7.78 pt).
+ *
+ * @example
+ * ```ts
+ * import { latexCellWidth } from "./table.ts";
+ * import { ok } from "node:assert/strict";
+ * ok(latexCellWidth("a -1") >= 5 + 3.33 + 7.78 + 5);
+ * ```
+ */
+export function latexCellWidth(cell: string): number {
+  return cellWidth(cell);
+}
+
 function cellWidth(cell: string): number {
   if (cell.includes("\n")) return Math.max(...cell.split("\n").map(cellWidth));
   const numeric = NUMERIC_CELL.test(cell);
@@ -334,16 +303,28 @@ function cellWidth(cell: string): number {
     else if (ch.codePointAt(0)! > 0x7e) w += 34; // printed as U+XXXX in typewriter type
     else w += 10.28; // unknown: as wide as the widest capital
   }
+  // In text, escapeLatex sets a hyphen before a digit (at the start, after a space or an
+  // opening bracket) as a math minus: 7.78 pt, not a hyphen's 3.33.
+  if (!numeric) w += 4.45 * (cell.match(/(^|[\s([])-(?=\d)/g)?.length ?? 0);
+  // cmr10 kerns an f away from a following ' ? ! ) ] (0.78 pt); other kerns mostly narrow. The
+  // table's widths are rounded to 0.01 pt: count each glyph 0.01 pt wider.
+  w += 0.78 * (cell.match(/f(?=['?!)\]])/g)?.length ?? 0) + 0.01 * [...cell].length;
+  // ... and a ' away from a following ? or ! (1.11 pt).
+  w += 1.11 * (cell.match(/'(?=[?!])/g)?.length ?? 0);
+  // A space after . ? ! or : (through closing quotes and brackets) is a sentence's: 1.11 pt wider.
+  if (!numeric) w += 1.11 * (cell.match(/[.?!:]['"`)\]]*\s/g)?.length ?? 0);
   return w;
 }
 
 /**
  * Splits a header label into lines no wider than the widest data cell of
  * its column (but never narrower than its longest word), so a long header
- * such as `coefficient [95% CI, task bootstrap, percentile]` does not set
- * the column's width.
+ * does not set the column's width; never more than two lines (a header
+ * that would need more is split in two where its halves are most even).
  */
 function headerLines(label: string, dataWidth: number): string[] {
+  // A header with its own line breaks keeps them (the table chose them).
+  if (label.includes("\n")) return label.split("\n");
   const words = label.split(" ");
   const limit = Math.max(dataWidth, ...words.map(cellWidth));
   const lines: string[] = [];
@@ -353,14 +334,44 @@ function headerLines(label: string, dataWidth: number): string[] {
       lines[lines.length - 1] = `${last} ${word}`;
     } else lines.push(word);
   }
-  return lines;
+  if (lines.length <= 2) return lines;
+  let best: string[] = [label];
+  let bestWidth = Infinity;
+  for (let i = 1; i < words.length; i++) {
+    const pair = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    const width = Math.max(...pair.map(cellWidth));
+    if (width < bestWidth) [best, bestWidth] = [pair, width];
+  }
+  return best;
 }
 
 /** The widest data cell of column `j` (pt at 10 pt type). */
-function dataWidth(table: Table, j: number): number {
+function dataWidth(rows: readonly (readonly string[])[], j: number): number {
   let w = 0;
-  for (const row of table.rows) w = Math.max(w, cellWidth(row[j] ?? ""));
+  for (const row of rows) w = Math.max(w, cellWidth(row[j] ?? ""));
   return w;
+}
+
+// The space between an interval's two ends (`@{\ }`), in pt at 10 pt type.
+const INTERVAL_GAP = 3.33;
+
+/** Estimated width of a LaTeX model's tabular at a font scale and column separation. */
+function modelWidth(model: LatexModel, scale: number, tabcolsep: number): number {
+  let total = 0;
+  model.columns.forEach((column, j) => {
+    const data = dataWidth(model.rows, j);
+    if (column.part === "lower") {
+      // The pair's header spans both ends and the gap between them.
+      const pair = data + INTERVAL_GAP + dataWidth(model.rows, j + 1);
+      const head = Math.max(...headerLines(column.label, pair).map(cellWidth));
+      total += Math.max(pair, head) * scale + 2 * tabcolsep;
+      return;
+    }
+    if (column.part === "upper") return;
+    const head = Math.max(...headerLines(column.label, data).map(cellWidth));
+    total += Math.max(data, head) * scale + 2 * tabcolsep;
+  });
+  return total;
 }
 
 /** A font size of a LaTeX table with its scale and column separation. */
@@ -384,13 +395,7 @@ const SIZES: readonly LatexSize[] = [
  * unknown glyphs as wide as the widest capitals).
  */
 export function latexTableWidth(table: Table, scale = 0.9, tabcolsep = 6): number {
-  let total = 0;
-  table.columns.forEach((column, j) => {
-    const data = dataWidth(table, j);
-    const head = Math.max(...headerLines(column.label, data).map(cellWidth));
-    total += Math.max(data, head) * scale + 2 * tabcolsep;
-  });
-  return total;
+  return modelWidth(latexModel(table), scale, tabcolsep);
 }
 
 /** How {@linkcode toLatex} lays a table out. */
@@ -472,8 +477,23 @@ export const LATEX_PREAMBLE = "\\usepackage{booktabs}";
  */
 export function toLatex(table: Table): string {
   const layout = latexLayout(table);
-  const spec = table.columns.map((c) => (c.align ?? "left")[0]).join("");
+  const model = latexModel(table);
+  const spec = model.columns.map((c) =>
+    c.part === "lower" ? "r@{\\ }" : c.part === "upper" ? "r" : c.align[0]
+  ).join("");
+  const cells = model.columns.map((column, j) => columnCells(model, column, j));
+  const header = model.columns.flatMap((column, j) => {
+    if (column.part === "upper") return [];
+    if (column.part === "lower") {
+      const pair = dataWidth(model.rows, j) + INTERVAL_GAP + dataWidth(model.rows, j + 1);
+      return [
+        `\\multicolumn{2}{c}{${latexHeader({ label: column.label, align: "center" }, pair)}}`,
+      ];
+    }
+    return [latexHeader(column, dataWidth(model.rows, j))];
+  });
   const lines = [
+    ...model.provenance.map((line) => `% provenance: ${commentText(line)}`),
     layout.environment === "table"
       ? `% table: fits one column of a two-column page (about ${
         Math.ceil(layout.width)
@@ -485,26 +505,94 @@ export function toLatex(table: Table): string {
     "\\centering",
     layout.size,
     `\\setlength{\\tabcolsep}{${layout.tabcolsep}pt}`,
-    `\\caption{${escapeLatex(table.caption)}}`,
-    ...(table.label ? [`\\label{${table.label.replace(/[^A-Za-z0-9:.-]/g, "-")}}`] : []),
+    `\\caption{${latexProse(model.caption)}}`,
+    ...(model.label ? [`\\label{${model.label.replace(/[^A-Za-z0-9:.-]/g, "-")}}`] : []),
     `\\begin{tabular}{@{}${spec}@{}}`,
     "\\toprule",
-    table.columns.map((c, j) => latexHeader(c, dataWidth(table, j))).join(" & ") + " \\\\",
+    header.join(" & ") + " \\\\",
     "\\midrule",
-    ...table.rows.map((row) =>
-      row.map((cell, j) => latexCell(cell, table.columns[j]?.align)).join(" & ") + " \\\\"
-    ),
+    ...model.rows.map((_, i) => cells.map((column) => column[i]).join(" & ") + " \\\\"),
     "\\bottomrule",
     "\\end{tabular}",
   ];
-  if (table.notes && table.notes.length > 0) {
+  if (model.notes.length > 0) {
     lines.push(
       "\\par\\smallskip",
       `{\\footnotesize\\raggedright ${
-        table.notes.map((n) => typeof n === "string" ? latexCell(n) : n.latex).join("\\par\n")
+        model.notes.map((n) => typeof n === "string" ? latexProse(n) : n.latex).join("\\par\n")
       }\\par}`,
     );
   }
   lines.push(`\\end{${layout.environment}}`);
   return lines.join("\n") + "\n";
+}
+
+/** Text for a `%` comment line: one line, no `^^` (TeX's character-code notation). */
+function commentText(text: string): string {
+  const printable = [...text].map((ch) => (ch.codePointAt(0)! < 0x20 ? " " : ch)).join("");
+  return printable.replaceAll("^^", "^ ^");
+}
+
+// A plain number (no interval): the decimals it has.
+const PLAIN_NUMBER = /^[<>]?-?\d+(?:\.(\d+))?$/;
+
+/**
+ * The LaTeX cells of one column: an interval's ends in math mode with their
+ * bracket and comma; other cells by {@linkcode latexCell}. In a right-aligned
+ * column, a number with fewer decimals than the column's most gets invisible
+ * digits (`\hphantom`), so every decimal point lines up.
+ */
+function columnCells(model: LatexModel, column: LatexColumn, j: number): string[] {
+  const raw = model.rows.map((row) => row[j] ?? "");
+  if (column.part === "lower" || column.part === "upper") {
+    return raw.map((cell) => {
+      if (cell === "") return "";
+      const math = cell.replaceAll("%", "\\%");
+      return column.part === "lower" ? `$${math.slice(0, -1)}$,` : `$${math}$`;
+    });
+  }
+  const decimals = raw.map((cell) => {
+    const m = PLAIN_NUMBER.exec(cell);
+    return m ? (m[1]?.length ?? 0) : null;
+  });
+  const most = Math.max(0, ...decimals.filter((d): d is number => d !== null));
+  return raw.map((cell, i) => {
+    const text = latexCell(cell, column.align);
+    const d = decimals[i];
+    if (column.align !== "right" || d === null || d === undefined || d >= most) return text;
+    const phantom = d === 0 ? `.${"0".repeat(most)}` : "0".repeat(most - d);
+    return `${text.slice(0, -1)}\\hphantom{${phantom}}$`;
+  });
+}
+
+// ASCII math in prose and what LaTeX sets for it.
+const PROSE_MATH: Readonly<Record<string, string>> = {
+  "->": "$\\to$",
+  "-/+": "$\\mp$",
+  "+/-": "$\\pm$",
+  "alpha": "$\\alpha$",
+  "rho": "$\\rho$",
+  " - ": " $-$ ",
+};
+
+/**
+ * Prose (a caption or note) as LaTeX: escaped like {@linkcode escapeLatex},
+ * with ASCII math set as math: `->` an arrow, `-/+` and `+/-` the signs,
+ * ` - ` between words a minus, `= <0.001` as `<0.001`, `alpha` before a
+ * number and Spearman's `rho` the Greek letters, a hyphen before a digit a
+ * minus. Ids elsewhere in the text print as themselves.
+ *
+ * @example
+ * ```ts
+ * import { latexProse } from "./table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(latexProse("alpha 0.05, x -> y, est -/+ 1.96 se, -0.5"), "$\\alpha$ 0.05, x $\\to$ y, est $\\mp$ 1.96 se, $-$0.5");
+ * deepEqual(latexProse("a - b: p = <0.001, Spearman's rho"), "a $-$ b: p \\textless{}0.001, Spearman's $\\rho$");
+ * ```
+ */
+export function latexProse(text: string): string {
+  const prose = text.replace(/= <(?=\d)/g, "<");
+  return prose.split(/(->|-\/\+|\+\/-|\balpha(?= \d)|(?<=Spearman's )rho\b| - )/).map((part, i) =>
+    i % 2 === 1 ? PROSE_MATH[part]! : escapeLatex(part)
+  ).join("");
 }
