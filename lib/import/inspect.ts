@@ -264,7 +264,9 @@ export async function importInspectLogs(
           if (!failed) {
             bad(
               path,
-              `${name ?? "reward"} ${JSON.stringify(raw) ?? "(absent)"} is not a finite number`,
+              `${name === null ? "reward" : name} ${
+                JSON.stringify(raw) ?? "(absent)"
+              } is not a finite number`,
               "reward_incomplete",
             );
           }

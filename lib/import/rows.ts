@@ -96,7 +96,8 @@ export function tableRows(
   const fields: Partial<Record<Field, string>> = {};
   const named = mapping.columns ?? {};
   for (const f of FIELDS) {
-    const column = f === "reward" ? (mapping.primary ?? named.reward ?? "reward") : named[f] ?? f;
+    // The primary metric is the mapping's `primary` column when it names one.
+    const column = (f === "reward" ? mapping.primary : undefined) ?? named[f] ?? f;
     if (has.has(column)) fields[f] = column;
     else if (
       REQUIRED.includes(f) || named[f] !== undefined || (f === "reward" && mapping.primary)
