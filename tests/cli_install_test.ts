@@ -27,10 +27,15 @@ interface Ran {
 }
 
 async function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
+  // As a user's shell runs it: without the INIT_CWD that `deno task test` set for this process
+  // (deno task keeps an INIT_CWD it inherits, so the child would resolve paths against the clone).
+  const inherited = Deno.env.toObject();
+  delete inherited.INIT_CWD;
   const { code, stdout, stderr } = await new Deno.Command(cmd, {
     args,
     cwd,
-    env: { NO_COLOR: "1", ...env },
+    clearEnv: true,
+    env: { ...inherited, NO_COLOR: "1", ...env },
     stdin: "null",
   }).output();
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
