@@ -9,6 +9,7 @@ import { readParquetTable } from "./read_parquet.ts";
 import { readJsonlTable } from "./read_jsonl.ts";
 import type { CsvReader } from "./read_csv.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
+import { isPairedTable, unpairTable } from "./paired.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
 import type { ImportDocument } from "./import_document.ts";
 
@@ -108,14 +109,17 @@ export async function importTables(
 
   const rows: ImportRow[] = [];
   const uses: ColumnUse[] = [];
+  const layouts: ("attempts" | "paired")[] = [];
   for (const table of tables) {
-    const r = tableRows(table, mapping);
-    if (!r.ok) {
-      for (const i of r.issues) issues.push(i);
+    const read = readRows(table, mapping);
+    if (!read.ok) {
+      for (const i of read.issues) issues.push(i);
       continue;
     }
+    const { r, layout } = read;
     for (const row of r.rows) rows.push(row);
     uses.push(r.use);
+    layouts.push(layout);
     sources.push({
       file: table.file,
       format: table.format,
@@ -142,7 +146,11 @@ export async function importTables(
     sources,
     mappingFile: options.mappingFile ?? null,
     build: built.value,
-    columns: uses.map((u, i) => ({ file: sources[i]!.file, ...useDocument(u) })),
+    columns: uses.map((u, i) => ({
+      file: sources[i]!.file,
+      layout: layouts[i]!,
+      ...useDocument(u),
+    })),
     command: options.command ?? "gate import table",
   });
   return {
@@ -151,9 +159,44 @@ export async function importTables(
       files: { ...built.value.files, "import.json": toJsonText(document) },
       build: built.value,
       sources,
-      rows: rows.length,
+      rows: sources.reduce((n, s) => n + s.rows, 0),
     },
   };
+}
+
+/**
+ * A table's rows as attempts: the attempt layout read as it is, the paired
+ * layout (gatelab's own `tasks` table) unfolded first, its issues and rows
+ * numbered as the paired table's rows and named by its columns.
+ */
+function readRows(
+  table: SourceTable,
+  mapping: ImportMapping,
+):
+  | { ok: true; r: { rows: ImportRow[]; use: ColumnUse }; layout: "attempts" | "paired" }
+  | { ok: false; issues: Issue[] } {
+  if (!isPairedTable(table, mapping)) {
+    const r = tableRows(table, mapping);
+    return r.ok ? { ok: true, r, layout: "attempts" } : r;
+  }
+  const unpaired = unpairTable(table, mapping);
+  if (!unpaired.ok) return unpaired;
+  const { rowOf, columnOf } = unpaired.value;
+  const r = tableRows(unpaired.value.table, unpaired.value.mapping);
+  if (!r.ok) {
+    return {
+      ok: false,
+      issues: r.issues.map((i) =>
+        i.line === undefined ? i : {
+          ...i,
+          line: rowOf[i.line - 1]!,
+          ...(i.path === undefined ? {} : { path: columnOf(i.line, i.path) }),
+        }
+      ),
+    };
+  }
+  const rows = r.rows.map((row) => ({ ...row, row: rowOf[row.row - 1]! }));
+  return { ok: true, r: { rows, use: r.use }, layout: "paired" };
 }
 
 /** Columns read as text from CSV: ids, arm, status, round, checkpoint, error, the injected list. */
@@ -229,7 +272,8 @@ export function importDocument(input: {
     defaults: build.defaults,
     columns: input.columns,
     conventions: {
-      rows: "one row = one rollout attempt; row numbers are one-based, header excluded",
+      rows:
+        "one row = one rollout attempt (layout attempts), or one paired row: its bare and masked attempt (layout paired, gatelab's tasks table); row numbers are one-based, header excluded",
       source_sha256:
         "sha256 of the one input file, or of the input files' sha256 hex lines joined by newlines",
       unrecorded:
