@@ -183,17 +183,18 @@ function readRows(
   if (!unpaired.ok) return unpaired;
   const { rowOf, columnOf } = unpaired.value;
   const r = tableRows(unpaired.value.table, unpaired.value.mapping);
-  if (!r.ok) {
-    return {
-      ok: false,
-      issues: r.issues.map((i) =>
-        i.line === undefined ? i : {
-          ...i,
-          line: rowOf[i.line - 1]!,
-          ...(i.path === undefined ? {} : { path: columnOf(i.line, i.path) }),
-        }
-      ),
-    };
+  const issues = [
+    ...unpaired.value.issues,
+    ...(r.ok ? [] : r.issues.map((i) =>
+      i.line === undefined ? i : {
+        ...i,
+        line: rowOf[i.line - 1]!,
+        ...(i.path === undefined ? {} : { path: columnOf(i.line, i.path) }),
+      }
+    )),
+  ];
+  if (!r.ok || issues.length > 0) {
+    return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
   }
   const rows = r.rows.map((row) => ({ ...row, row: rowOf[row.row - 1]! }));
   return { ok: true, r: { rows, use: r.use }, layout: "paired" };

@@ -21,6 +21,11 @@ export interface UnpairedTable {
   readonly columnOf: (row: number, column: string) => string;
   /** The metrics found, in column order (each from `<metric>_masked` and `<metric>_bare`). */
   readonly metrics: readonly string[];
+  /**
+   * The issues of the paired rows (their rows are left out of `table`), so
+   * the caller reports them with those of the unfolded attempts.
+   */
+  readonly issues: readonly Issue[];
 }
 
 const SUFFIXES = ["_masked", "_bare", "_delta"] as const;
@@ -70,7 +75,7 @@ export function isPairedTable(table: SourceTable, mapping: ImportMapping): boole
  *
  * @param table A table for which {@linkcode isPairedTable} holds.
  * @param mapping The import mapping.
- * @returns The unfolded table, or the issues.
+ * @returns The unfolded table and the paired rows' issues, or the issues of the header.
  *
  * @example
  * ```ts
@@ -223,7 +228,6 @@ export function unpairTable(
     for (const c of rest) out[c]!.push(cell(c, i));
     rowOf.push(row);
   }
-  if (issues.length > 0) return { ok: false, issues };
   const arms = out["arm"]!;
   const { arm_values: _ignored, ...rest_mapping } = mapping;
   return {
@@ -244,6 +248,7 @@ export function unpairTable(
         return metrics.includes(column) ? `${column}_${arm}` : column;
       },
       metrics,
+      issues,
     },
   };
 }
