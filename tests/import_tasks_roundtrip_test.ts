@@ -122,6 +122,25 @@ Deno.test("tasks round trip: Gate A's tasks.csv and tasks.parquet import back to
   }
 });
 
+Deno.test("docs/import.md: the paired-layout example's commands, run as shown, give the same analysis", async () => {
+  await using dir = await tempDir();
+  const t = dir.path;
+  const doc = await Deno.readTextFile(join(ROOT, "docs", "import.md"));
+  const section = doc.slice(doc.indexOf("### gatelab's own tasks table (the paired layout)"));
+  const shown = /```\n(\$ [\s\S]*?)```/.exec(section)![1]!.trimEnd().split("\n");
+  equal(shown.length, 4);
+  const echo = /^\$ echo '(\{.*\})' > (\S+)$/.exec(shown[0]!)!;
+  await Deno.writeTextFile(join(t, echo[2]!), echo[1]!);
+  // The commands name the demo as a user in the repository does.
+  await Deno.symlink(join(ROOT, "data"), join(t, "data"));
+  for (const line of shown.slice(1)) {
+    ok(line.startsWith("$ deno task gate "), line);
+    const ran = await gate(t, line.slice("$ deno task gate ".length).split(" "));
+    equal(ran.code, 0, `${line}\n${ran.stderr}`);
+  }
+  deepEqual(await numbers(join(t, "out/back")), await numbers(join(t, "out/gate-a")));
+});
+
 Deno.test("tasks round trip: checkpoint B's two pooled online rounds (REWRITE families) import back to the same analysis", async () => {
   await using dir = await tempDir();
   const t = dir.path;
