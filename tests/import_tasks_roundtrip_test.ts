@@ -85,7 +85,8 @@ Deno.test("tasks round trip: Gate A's tasks.csv and tasks.parquet import back to
       doc.columns.map((c: unknown) => (c as { layout: string }).layout),
       ["paired"],
     );
-    // Nothing invented: the table holds no checkpoint, provenance, plan or mask seed.
+    // Nothing invented: the table holds no checkpoint, provenance, plan or mask seed, and its
+    // injected list restates the mask columns (checked) rather than recording the injection.
     deepEqual(doc.unrecorded.map((u: { field: string }) => u.field), [
       "provenance.checkpoint_id",
       "provenance.model",
@@ -99,6 +100,7 @@ Deno.test("tasks round trip: Gate A's tasks.csv and tasks.parquet import back to
       "tasks",
       "mask_seed",
       "p_present",
+      "traces.injected",
     ]);
     // Roles from the mask:<version_id> columns: one version per slot, an ADD candidate.
     deepEqual(
@@ -107,7 +109,7 @@ Deno.test("tasks round trip: Gate A's tasks.csv and tasks.parquet import back to
     );
     const back = `${out}-analysis`;
     const analysed = await analyze(t, [out], back);
-    match(analysed.stdout, /^unverifiable: 12 check\(s\) not made/m);
+    match(analysed.stdout, /^unverifiable: 13 check\(s\) not made/m);
     deepEqual(await numbers(join(t, back)), want, table);
     for (const f of TIDY) {
       equal(
@@ -229,6 +231,20 @@ Deno.test("tasks import, bad input: one line per issue naming the paired table's
   equal(mask.code, 2, mask.stdout + mask.stderr);
   deepEqual(mask.stderr.trimEnd().split("\n"), [
     "assignment_invalid  mask.csv:2 mask:q.v1  mask value 2 is not 0 or 1",
+    "not imported: 1 issue(s); nothing written",
+  ]);
+
+  // The injected list restates the mask columns; a row where it does not is refused.
+  await Deno.writeTextFile(
+    join(t, "inj.csv"),
+    'task_id,reward_masked,reward_bare,injected,mask:q.v1,mask:a.v1\nt1,1,0.5,"[""q.v1""]",1,0\n' +
+      't2,1,0.5,"[""q.v1""]",0,1\n',
+  );
+  const inj = await gate(t, ["import", "table", "inj.csv", "--out", "imp"]);
+  equal(inj.code, 2, inj.stdout + inj.stderr);
+  deepEqual(inj.stderr.trimEnd().split("\n"), [
+    'injection_mismatch  inj.csv:2 injected  injected ["q.v1"] is not the versions whose mask ' +
+    'column is 1 (["a.v1"]): in a paired table the injected list restates the mask',
     "not imported: 1 issue(s); nothing written",
   ]);
 

@@ -197,7 +197,37 @@ function readRows(
     return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
   }
   const rows = r.rows.map((row) => ({ ...row, row: rowOf[row.row - 1]! }));
-  return { ok: true, r: { rows, use: r.use }, layout: "paired" };
+  if (r.use.mask.length === 0 || r.use.injected === null) {
+    return { ok: true, r: { rows, use: r.use }, layout: "paired" };
+  }
+  // gatelab's tasks table writes the mask twice, as 0/1 columns and as the injected list of the
+  // versions whose column is 1 (FORMAT.md, "Tidy tables"): the list must agree with the columns,
+  // and it is not a record of what was injected, so traces.injected stays unrecorded.
+  const order = r.use.mask.map(([v]) => v);
+  const mismatched: Issue[] = [];
+  for (const row of rows) {
+    if (row.mask === null || row.injected === null) continue;
+    const planned = order.filter((v) => row.mask![v] === 1);
+    const got = new Set(row.injected);
+    if (got.size === planned.length && planned.every((v) => got.has(v))) continue;
+    mismatched.push({
+      code: "injection_mismatch",
+      message: `injected ${
+        JSON.stringify(row.injected)
+      } is not the versions whose mask column is 1 (${
+        JSON.stringify(planned)
+      }): in a paired table the injected list restates the mask`,
+      file: row.file,
+      line: row.row,
+      path: r.use.injected,
+    });
+  }
+  if (mismatched.length > 0) return { ok: false, issues: mismatched };
+  return {
+    ok: true,
+    r: { rows: rows.map((row) => ({ ...row, injected: null })), use: { ...r.use, injected: null } },
+    layout: "paired",
+  };
 }
 
 /** Columns read as text from CSV: ids, arm, status, round, checkpoint, error, the injected list. */
