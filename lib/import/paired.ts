@@ -29,6 +29,8 @@ export interface UnpairedTable {
 }
 
 const SUFFIXES = ["_masked", "_bare", "_delta"] as const;
+/** The contract's primary metric, a trace's `reward` field (a name, not an option's default). */
+const CONTRACT_PRIMARY = "reward";
 
 /**
  * Whether a table is in the paired layout: no arm column (the mapping's, or
@@ -54,7 +56,7 @@ const SUFFIXES = ["_masked", "_bare", "_delta"] as const;
  */
 export function isPairedTable(table: SourceTable, mapping: ImportMapping): boolean {
   const has = new Set(table.columns);
-  const primary = mapping.primary ?? mapping.columns?.reward ?? "reward";
+  const primary = mapping.primary ?? mapping.columns?.reward ?? CONTRACT_PRIMARY;
   return !has.has(mapping.columns?.arm ?? "arm") && has.has(`${primary}_masked`) &&
     has.has(`${primary}_bare`);
 }
