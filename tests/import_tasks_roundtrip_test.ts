@@ -140,7 +140,42 @@ Deno.test("docs/import.md: the paired-layout example's commands, run as shown, g
     const ran = await gate(t, line.slice("$ deno task gate ".length).split(" "));
     equal(ran.code, 0, `${line}\n${ran.stderr}`);
   }
-  deepEqual(await numbers(join(t, "out/back")), await numbers(join(t, "out/gate-a")));
+  const want = await numbers(join(t, "out/gate-a"));
+  deepEqual(await numbers(join(t, "out/back")), want);
+
+  // The row order matters, as the page says: the same rows reversed select the same versions,
+  // but every estimate moves in the last bits and the bootstrap standard errors in the third digit.
+  const said =
+    /all\s+(\d+)\s+`reward`\s+estimates\s+move[\s\S]*?`query-formulation\.v1`:\s+(0\.\d+)\s+as\s+exported,\s+(0\.\d+)\s+reversed/
+      .exec(section)!;
+  const [header, ...lines] = (await Deno.readTextFile(join(t, "out/gate-a/tasks.csv"))).trimEnd()
+    .split("\n");
+  await Deno.writeTextFile(join(t, "reversed.csv"), [header, ...lines.reverse()].join("\n") + "\n");
+  const imported = await gate(t, [
+    "import",
+    "table",
+    "reversed.csv",
+    "--map",
+    echo[2]!,
+    "--out",
+    "rev",
+  ]);
+  equal(imported.code, 0, imported.stderr);
+  const analysed = await gate(t, ["analyze", "rev", "--out", "out/rev"]);
+  equal(analysed.code, 0, analysed.stderr);
+  const reversed = await numbers(join(t, "out/rev"));
+  deepEqual(reversed.selected, want.selected);
+  const coefficients = (n: typeof want) => n.metrics.reward.coefficients;
+  const moved = Object.keys(coefficients(want)).filter((v) =>
+    !Object.is(coefficients(want)[v].estimate, coefficients(reversed)[v].estimate)
+  );
+  equal(moved.length, Number(said[1]));
+  for (const v of moved) {
+    ok(Math.abs(coefficients(want)[v].estimate - coefficients(reversed)[v].estimate) < 1e-14, v);
+  }
+  const q = "query-formulation.v1";
+  equal(coefficients(want)[q].se_bootstrap.toFixed(5), said[2]);
+  equal(coefficients(reversed)[q].se_bootstrap.toFixed(5), said[3]);
 });
 
 Deno.test("tasks round trip: checkpoint B's two pooled online rounds (REWRITE families) import back to the same analysis", async () => {
