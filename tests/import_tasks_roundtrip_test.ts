@@ -143,6 +143,19 @@ Deno.test("docs/import.md: the paired-layout example's commands, run as shown, g
   const want = await numbers(join(t, "out/gate-a"));
   deepEqual(await numbers(join(t, "out/back")), want);
 
+  // Without the mapping the default budget (all design columns) selects one version more.
+  const unmapped =
+    /design\s+columns\s+\((\d+)\),\s+and\s+the\s+selection\s+takes\s+(\d+)\s+versions\s+\(`([^`]+)`/
+      .exec(section)!;
+  const plain = await gate(t, ["import", "table", "out/gate-a/tasks.parquet", "--out", "plain"]);
+  equal(plain.code, 0, plain.stderr);
+  equal((await gate(t, ["analyze", "plain", "--out", "out/plain"])).code, 0);
+  const defaulted = await numbers(join(t, "out/plain"));
+  equal(defaulted.budget_k, Number(unmapped[1]));
+  equal(defaulted.selected.length, Number(unmapped[2]));
+  deepEqual(defaulted.selected.filter((v: string) => !want.selected.includes(v)), [unmapped[3]]);
+  deepEqual(defaulted.metrics, want.metrics);
+
   // The row order matters, as the page says: the same rows reversed select the same versions,
   // but every estimate moves in the last bits and the bootstrap standard errors in the third digit.
   const said =
