@@ -22,6 +22,8 @@ Writes contract directories (one bare run per checkpoint and split, one gate
 per masked round) and import.json into <dir> (docs/import.md).
 
   table     CSV, TSV, Parquet or JSON Lines files, one row per rollout attempt
+            (an arm column), or gatelab's own tasks table (gate analyze's
+            tasks.csv/tasks.parquet: one row per paired row)
   inspect   inspect_ai logs (.eval or .json): one bare log, one or more masked logs
 
   --map <file>  mapping (gatelab.import-map/v1): column names, arm values,

@@ -9,6 +9,7 @@ import { readParquetTable } from "./read_parquet.ts";
 import { readJsonlTable } from "./read_jsonl.ts";
 import type { CsvReader } from "./read_csv.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
+import { isPairedTable, unpairTable } from "./paired.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
 import type { ImportDocument } from "./import_document.ts";
 
@@ -108,14 +109,17 @@ export async function importTables(
 
   const rows: ImportRow[] = [];
   const uses: ColumnUse[] = [];
+  const layouts: ("attempts" | "paired")[] = [];
   for (const table of tables) {
-    const r = tableRows(table, mapping);
-    if (!r.ok) {
-      for (const i of r.issues) issues.push(i);
+    const read = readRows(table, mapping);
+    if (!read.ok) {
+      for (const i of read.issues) issues.push(i);
       continue;
     }
+    const { r, layout } = read;
     for (const row of r.rows) rows.push(row);
     uses.push(r.use);
+    layouts.push(layout);
     sources.push({
       file: table.file,
       format: table.format,
@@ -142,7 +146,11 @@ export async function importTables(
     sources,
     mappingFile: options.mappingFile ?? null,
     build: built.value,
-    columns: uses.map((u, i) => ({ file: sources[i]!.file, ...useDocument(u) })),
+    columns: uses.map((u, i) => ({
+      file: sources[i]!.file,
+      layout: layouts[i]!,
+      ...useDocument(u),
+    })),
     command: options.command ?? "gate import table",
   });
   return {
@@ -151,8 +159,74 @@ export async function importTables(
       files: { ...built.value.files, "import.json": toJsonText(document) },
       build: built.value,
       sources,
-      rows: rows.length,
+      rows: sources.reduce((n, s) => n + s.rows, 0),
     },
+  };
+}
+
+/**
+ * A table's rows as attempts: the attempt layout read as it is, the paired
+ * layout (gatelab's own `tasks` table) unfolded first, its issues and rows
+ * numbered as the paired table's rows and named by its columns.
+ */
+function readRows(
+  table: SourceTable,
+  mapping: ImportMapping,
+):
+  | { ok: true; r: { rows: ImportRow[]; use: ColumnUse }; layout: "attempts" | "paired" }
+  | { ok: false; issues: Issue[] } {
+  if (!isPairedTable(table, mapping)) {
+    const r = tableRows(table, mapping);
+    return r.ok ? { ok: true, r, layout: "attempts" } : r;
+  }
+  const unpaired = unpairTable(table, mapping);
+  if (!unpaired.ok) return unpaired;
+  const { rowOf, columnOf } = unpaired.value;
+  const r = tableRows(unpaired.value.table, unpaired.value.mapping);
+  const issues = [
+    ...unpaired.value.issues,
+    ...(r.ok ? [] : r.issues.map((i) =>
+      i.line === undefined ? i : {
+        ...i,
+        line: rowOf[i.line - 1]!,
+        ...(i.path === undefined ? {} : { path: columnOf(i.line, i.path) }),
+      }
+    )),
+  ];
+  if (!r.ok || issues.length > 0) {
+    return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+  }
+  const rows = r.rows.map((row) => ({ ...row, row: rowOf[row.row - 1]! }));
+  if (r.use.mask.length === 0 || r.use.injected === null) {
+    return { ok: true, r: { rows, use: r.use }, layout: "paired" };
+  }
+  // gatelab's tasks table writes the mask twice, as 0/1 columns and as the injected list of the
+  // versions whose column is 1 (FORMAT.md, "Tidy tables"): the list must agree with the columns,
+  // and it is not a record of what was injected, so traces.injected stays unrecorded.
+  const order = r.use.mask.map(([v]) => v);
+  const mismatched: Issue[] = [];
+  for (const row of rows) {
+    if (row.mask === null || row.injected === null) continue;
+    const planned = order.filter((v) => row.mask![v] === 1);
+    const got = new Set(row.injected);
+    if (got.size === planned.length && planned.every((v) => got.has(v))) continue;
+    mismatched.push({
+      code: "injection_mismatch",
+      message: `injected ${
+        JSON.stringify(row.injected)
+      } is not the versions whose mask column is 1 (${
+        JSON.stringify(planned)
+      }): in a paired table the injected list restates the mask`,
+      file: row.file,
+      line: row.row,
+      path: r.use.injected,
+    });
+  }
+  if (mismatched.length > 0) return { ok: false, issues: mismatched };
+  return {
+    ok: true,
+    r: { rows: rows.map((row) => ({ ...row, injected: null })), use: { ...r.use, injected: null } },
+    layout: "paired",
   };
 }
 
@@ -229,7 +303,8 @@ export function importDocument(input: {
     defaults: build.defaults,
     columns: input.columns,
     conventions: {
-      rows: "one row = one rollout attempt; row numbers are one-based, header excluded",
+      rows:
+        "one row = one rollout attempt (layout attempts), or one paired row: its bare and masked attempt (layout paired, gatelab's tasks table); row numbers are one-based, header excluded",
       source_sha256:
         "sha256 of the one input file, or of the input files' sha256 hex lines joined by newlines",
       unrecorded:

@@ -5,7 +5,8 @@ import type { SourceTable } from "./table.ts";
  * Reads a Parquet file with hyparquet (pure JavaScript, no WebAssembly;
  * chosen over parquet-wasm by measurement, docs/import.md): every
  * top-level column as an array of values (numbers, bigints for INT64,
- * strings, booleans, arrays for LIST columns, `null` for nulls). A file
+ * strings, booleans, arrays for LIST columns, `null` for nulls), pages
+ * uncompressed or in snappy, gzip, brotli or ZSTD (fzstd). A file
  * that is not Parquet or is truncated is a `parse_error` naming the file.
  *
  * @param file The Parquet file.
@@ -19,6 +20,9 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
     return { code: "io_error", message: `cannot read: ${String(error)}`, file };
   }
   const { parquetMetadata, parquetRead, parquetSchema } = await import("npm:hyparquet@1.33.0");
+  // hyparquet decodes snappy, gzip and brotli itself; ZSTD (what gatelab's own tidy tables use,
+  // and pyarrow's choice when asked for it) by fzstd, pure JavaScript by fflate's author.
+  const { decompress } = await import("npm:fzstd@0.1.1");
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   try {
     const metadata = parquetMetadata(buffer as ArrayBuffer);
@@ -29,6 +33,10 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
     await parquetRead({
       file: buffer as ArrayBuffer,
       metadata,
+      compressors: {
+        ZSTD: (input: Uint8Array, outputLength: number) =>
+          decompress(input, new Uint8Array(outputLength)),
+      },
       onChunk: ({ columnName, columnData, rowStart }) => {
         const target = data[columnName]!;
         for (let i = 0; i < columnData.length; i++) target[rowStart + i] = columnData[i] ?? null;
