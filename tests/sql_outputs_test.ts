@@ -14,7 +14,7 @@ import { readSqlSources } from "../lib/sql/read_sources.ts";
 import { sqlTables } from "../lib/sql/tables.ts";
 import { quiet } from "./fixtures.ts";
 import { ignoreWithout } from "./ci_tools.ts";
-import { gate, ROOT, tempDir } from "./import_gate.ts";
+import { gate, ROOT, smallCsv, tempDir } from "./import_gate.ts";
 
 const R1 = "data/demo/ckpt-b/gate-online-r1";
 const R2 = "data/demo/ckpt-b/gate-online-r2";
@@ -234,5 +234,27 @@ Deno.test({
       printed = ran.stdout.split("\n").filter((l) => l !== "");
     }
     deepEqual(printed, block.filter((l) => !l.startsWith("$ ")));
+  },
+});
+
+Deno.test({
+  name: "gate sql over an import's --out loads the gates it lists (not an output without tables)",
+  ignore: ignoreWithout("deno", "sql_outputs_test (import dir)"),
+  async fn() {
+    await using dir = await tempDir();
+    await Deno.writeTextFile(join(dir.path, "t.csv"), smallCsv(8));
+    const imported = await gate(dir.path, ["import", "table", "t.csv", "--out", "imp"]);
+    deepEqual(imported.code, 0, imported.stderr);
+    const query = "select g.gate_id, r.arm, count(*)::int as n from attempts a " +
+      "join runs r using (run_id) cross join gates g group by all order by 2";
+    const ran = await gate(dir.path, ["sql", "imp", "--query", query]);
+    deepEqual(ran.code, 0, ran.stderr);
+    // smallCsv(8): 8 tasks, one bare and one masked row each; one gate.
+    deepEqual(ran.stdout.trimEnd().split("\n").slice(2), [
+      "gate     bare    8",
+      "gate     masked  8",
+      "(2 rows)",
+    ]);
+    ok(!ran.stderr.includes("without tidy tables"), ran.stderr);
   },
 });
