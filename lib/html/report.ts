@@ -385,6 +385,7 @@ code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
   .provenance tr { margin-bottom: 0.4em; }
   .provenance td { padding: 0; overflow-wrap: anywhere; }
 }
+@page { size: A4; }
 @media print {
   body { margin: 0; max-width: none; }
   .table-wrap, .figure { overflow: visible; }
