@@ -474,7 +474,8 @@ function uniqueFigure(figure: Figure, used: Set<string>): Figure {
  *
  * @param outputs What {@linkcode readAnalysisDir} found, for one directory or several.
  * @param options Title and command.
- * @returns The HTML text and the figures it shows (names unique).
+ * @returns The HTML text and the figures it shows (names unique; with several
+ *   directories, each title ends with its run's name, e.g. `, Gate A`).
  *
  * @example
  * ```ts
