@@ -90,3 +90,42 @@ Deno.test({
     await Deno.remove(out, { recursive: true });
   },
 });
+
+Deno.test({
+  name: "chromium: gate report --pdf prints on A4 pages, as docs/notebooks.md says (not Letter)",
+  ignore: skip,
+  async fn() {
+    const dir = await writeAnalysisFixture({ heldout: false, study: false });
+    const out = await Deno.makeTempDir();
+    const { log } = console;
+    console.log = () => {};
+    try {
+      deepEqual(await run([dir, "--out", out, "--pdf"]), 0);
+    } finally {
+      console.log = log;
+    }
+    // Chromium writes each page's MediaBox in points; A4 is 210 x 297 mm = 595.28 x 841.89 pt.
+    const pdf = new TextDecoder("latin1").decode(await Deno.readFile(`${out}/report.pdf`));
+    const boxes = [...pdf.matchAll(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/g)]
+      .map((m) => [Math.round(Number(m[1])), Math.round(Number(m[2]))]);
+    ok(boxes.length > 0, "no page sizes found");
+    deepEqual(new Set(boxes.map((b) => b.join("x"))), new Set(["595x842"]));
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(out, { recursive: true });
+  },
+});
+
+Deno.test("deno task report-pdf has the gate task's permissions plus chromium (figures still get their PDF)", async () => {
+  const tasks = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url))).tasks;
+  const flags = (task: string) => {
+    const words: string[] = task.split(/\s+/);
+    const run = words.find((w) => w.startsWith("--allow-run="))?.slice("--allow-run=".length);
+    return {
+      run: (run ?? "").split(",").sort(),
+      rest: words.filter((w) => w.startsWith("--allow-") && !w.startsWith("--allow-run=")).sort(),
+    };
+  };
+  const gate = flags(tasks.gate), pdf = flags(tasks["report-pdf"]);
+  deepEqual(pdf.run, [...gate.run, "chromium"].sort());
+  deepEqual(pdf.rest, gate.rest);
+});

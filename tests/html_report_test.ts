@@ -264,6 +264,39 @@ Deno.test("gate report over several directories: sections in paper order, unique
   for (const d of [gate, study, heldout, out]) await Deno.remove(d, { recursive: true });
 });
 
+Deno.test("gate report over two runs: each figure's caption names its run, so forest and forest-2 differ in a paper", async () => {
+  // Two analysis outputs in directories named as a user names them (out/gate-a, out/gate-online-c).
+  const root = await Deno.makeTempDir();
+  for (const name of ["gate-a", "gate-online-c"]) {
+    await Deno.rename(
+      await writeAnalysisFixture({ heldout: false, study: false }),
+      `${root}/${name}`,
+    );
+  }
+  const out = `${root}/report`;
+  deepEqual(await quiet(() => run([`${root}/gate-a`, `${root}/gate-online-c`, "--out", out])), 0);
+  const caption = async (name: string) =>
+    /\\caption\{([^.}]*)/.exec(await Deno.readTextFile(`${out}/figures/${name}.tex`))?.[1];
+  deepEqual(await Promise.all(["forest", "forest-2", "delta_by_count-2"].map(caption)), [
+    "Report: coefficients per metric, Gate A",
+    "Report: coefficients per metric, Gate Online C",
+    "Report: paired delta of reward by number of chunks present, Gate Online C",
+  ]);
+  const meta = JSON.parse(await Deno.readTextFile(`${out}/report.json`));
+  deepEqual(meta.figures.map((f: { title: string }) => f.title).slice(0, 2), [
+    "Paired delta of reward by number of chunks present, Gate A",
+    "Coefficients per metric, Gate A",
+  ]);
+  // One run: titles as the figures have them (no run named).
+  const single = `${root}/single`;
+  deepEqual(await quiet(() => run([`${root}/gate-a`, "--out", single])), 0);
+  deepEqual(
+    /\\caption\{([^.}]*)/.exec(await Deno.readTextFile(`${single}/figures/forest.tex`))?.[1],
+    "Single: coefficients per metric",
+  );
+  await Deno.remove(root, { recursive: true });
+});
+
 Deno.test({
   name: "gate report --pdf without permission to run chromium: exit 2, one line, nothing written",
   permissions: { read: true, write: true, env: true, sys: ["cpus"], run: false },

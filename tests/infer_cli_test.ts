@@ -205,3 +205,66 @@ Deno.test("cli plan-power: an unestimable or always-degenerate design exits 2 wi
   ok(b.lines.some((l) => l.includes("all 20 simulated gates were degenerate")));
   ok(!(await Deno.stat(join(out, "power.json")).catch(() => null)));
 });
+
+Deno.test("cli heldout on an import's --out: the unrecorded fields are one line, as in analyze, not one per field", async () => {
+  await using dir = await tempDir();
+  // 30 tasks, a bare and a masked row each, versions a.v1 and b.v1 masked in a fixed pattern.
+  const rows: string[] = [];
+  for (let t = 0; t < 30; t++) {
+    const a = t % 2, b = (t >> 1) % 2, bare = ((t * 37) % 10) / 10;
+    rows.push(
+      JSON.stringify({
+        task_id: `t${t}`,
+        arm: "bare",
+        reward: bare,
+        "mask:a.v1": 0,
+        "mask:b.v1": 0,
+      }),
+    );
+    rows.push(JSON.stringify({
+      task_id: `t${t}`,
+      arm: "masked",
+      reward: bare + 0.2 * a + 0.05 * b + ((t * 13) % 7) / 100,
+      "mask:a.v1": a,
+      "mask:b.v1": b,
+    }));
+  }
+  await Deno.writeTextFile(join(dir.path, "rows.jsonl"), rows.join("\n") + "\n");
+  const imp = join(dir.path, "imp");
+  deepEqual(await quiet(["import", "table", join(dir.path, "rows.jsonl"), "--out", imp]), 0);
+  const plan = join(dir.path, "plan.json");
+  await Deno.writeTextFile(
+    plan,
+    JSON.stringify({
+      format: "gatelab.heldout-plan/v1",
+      scheme: "kfold",
+      folds: 3,
+      repeats: 1,
+      seed: 1,
+    }),
+  );
+  const out = join(dir.path, "held");
+  const printed: string[] = [], errors: string[] = [];
+  const log = console.log, error = console.error;
+  console.log = (...x: unknown[]) => void printed.push(x.join(" "));
+  console.error = (...x: unknown[]) => void errors.push(x.join(" "));
+  let code: number;
+  try {
+    code = await main(["heldout", imp, "--plan", plan, "--out", out, "--quiet"]);
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  deepEqual(code, 0, errors.join("\n"));
+  const validation = await readJson(join(out, "validation.json"));
+  const unrecorded = validation.warnings.filter((w: { code: string }) =>
+    w.code === "provenance_unrecorded"
+  );
+  ok(unrecorded.length >= 10, `${unrecorded.length} unrecorded fields`);
+  deepEqual(errors.filter((l) => l.includes("provenance_unrecorded")), []);
+  deepEqual(printed.filter((l) => l.startsWith("unverifiable:")), [
+    `unverifiable: ${unrecorded.length} check(s) not made, fields not recorded (${
+      unrecorded.slice(0, 4).map((w: { path: string }) => w.path).join(", ")
+    }, ...); listed as provenance_unrecorded warnings in ${out}/validation.json`,
+  ]);
+});

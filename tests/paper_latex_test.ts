@@ -6,7 +6,9 @@
  * Overfull box, any error and any missing package fails the
  * test. Needs `--allow-run=pdflatex`; without it, or without pdflatex, the
  * test is ignored with a message (CI installs TeX Live and counts an
- * ignored test as a failure).
+ * ignored test as a failure). Last, docs/paper.md's "A paper from two runs"
+ * as written: its commands, then its acmart main.tex compiled twice (needs
+ * texlive-publishers and deno), with every float of every input typeset.
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { compileTables, pdflatexAvailable } from "./latex_compile.ts";
@@ -15,6 +17,8 @@ import { demoOutputs, filesUnder } from "./demo_outputs.ts";
 import { latexLayout, type Table, toLatex } from "../lib/report/table.ts";
 import { formatEstimate, formatP, formatWithInterval } from "../lib/report/format.ts";
 import fc from "fast-check";
+import { join } from "node:path";
+import { gate, ROOT, tempDir } from "./import_gate.ts";
 
 // Skipped on a developer machine without pdflatex (or without --allow-run=pdflatex), with a
 // message; never in CI (tests/ci_tools.ts), where a missing TeX Live fails the run.
@@ -126,5 +130,65 @@ Deno.test({
       );
     }
     await Deno.remove(dir, { recursive: true });
+  },
+});
+
+/** The fenced block of `lang` (`""` for a plain fence) under `heading` in docs/paper.md. */
+function docsBlock(doc: string, heading: string, lang: string): string {
+  const section = doc.split(`\n## ${heading}\n`)[1]?.split("\n## ")[0] ?? "";
+  const block = new RegExp("\n```" + lang + "\n([\\s\\S]*?)\n```\n").exec(section)?.[1];
+  ok(block !== undefined, `docs/paper.md, "${heading}": no \`\`\`${lang} block`);
+  return block;
+}
+
+Deno.test({
+  name:
+    "latex: docs/paper.md's paper from two runs, as written (commands, acmart main.tex), compiles clean",
+  ignore: !available || ignoreWithout("deno", "paper_latex_test (docs paper)"),
+  async fn() {
+    const doc = await Deno.readTextFile(join(ROOT, "docs", "paper.md"));
+    const heading = "A paper from two runs";
+    const commands = docsBlock(doc, heading, "").split("\n").map((line) => {
+      ok(line.startsWith("$ deno task gate "), line);
+      // From the repository's root: data/demo is the clone's.
+      return line.slice("$ deno task gate ".length).split(" ")
+        .map((a) => a.startsWith("data/demo/") ? join(ROOT, a) : a);
+    });
+    await using dir = await tempDir();
+    for (const args of commands) {
+      const ran = await gate(dir.path, args);
+      deepEqual(ran.code, 0, `${args.join(" ")}: ${ran.stderr}`);
+    }
+    await Deno.mkdir(join(dir.path, "paper"));
+    await Deno.writeTextFile(join(dir.path, "paper", "main.tex"), docsBlock(doc, heading, "latex"));
+    for (let pass = 0; pass < 2; pass++) {
+      await new Deno.Command("pdflatex", {
+        args: ["-interaction=nonstopmode", "-no-shell-escape", "main.tex"],
+        cwd: join(dir.path, "paper"),
+        stdout: "null",
+        stderr: "null",
+      }).output();
+    }
+    const log = await Deno.readTextFile(join(dir.path, "paper", "main.log"));
+    deepEqual(
+      log.split("\n").filter((line) =>
+        /^Overfull \\[hv]box|^! |LaTeX Error|multiply defined|undefined|Float too large/.test(line)
+      ),
+      [],
+    );
+    // Every float of every file it inputs was typeset (none dropped at the end of the document).
+    const aux = await Deno.readTextFile(join(dir.path, "paper", "main.aux"));
+    const inputs = [...docsBlock(doc, heading, "latex").matchAll(/\\input\{\.\.\/([^}]+)\}/g)];
+    ok(inputs.length >= 8);
+    for (const [, file] of inputs) {
+      const tex = await Deno.readTextFile(join(dir.path, `${file}.tex`));
+      for (const [, label] of tex.matchAll(/\\label\{([^}]+)\}/g)) {
+        ok(aux.includes(`\\newlabel{${label}}`), `${file}: ${label} not typeset`);
+      }
+    }
+    // The report's two forest plots name their runs.
+    ok(/\\caption\{Report: coefficients per metric, Gate Online C\./.test(
+      await Deno.readTextFile(join(dir.path, "out", "report", "figures", "forest-2.tex")),
+    ));
   },
 });

@@ -13,6 +13,8 @@ import { loadIntoDuckDb } from "../lib/sql/load_tables.ts";
 import { readSqlSources } from "../lib/sql/read_sources.ts";
 import { sqlTables } from "../lib/sql/tables.ts";
 import { quiet } from "./fixtures.ts";
+import { ignoreWithout } from "./ci_tools.ts";
+import { gate, ROOT, smallCsv, tempDir } from "./import_gate.ts";
 
 const R1 = "data/demo/ckpt-b/gate-online-r1";
 const R2 = "data/demo/ckpt-b/gate-online-r2";
@@ -207,4 +209,52 @@ Deno.test("gate sql over other commands' outputs: their tidy tables by file name
   deepEqual(Number(cells[0]), lines.length);
   ok(Math.abs(Number(cells[1]) - sum) < 1e-9 * Math.max(1, Math.abs(sum)), `${cells[1]} vs ${sum}`);
   deepEqual(Number(cells[2]), doc.mde_by_tasks.length + doc.mde_by_columns.length);
+});
+
+Deno.test({
+  name:
+    "docs/validation.md: the two-outputs join, run as written from a user's directory, prints what it shows",
+  ignore: ignoreWithout("deno", "sql_outputs_test (docs join)"),
+  async fn() {
+    const text = await Deno.readTextFile(join(ROOT, "docs", "validation.md"));
+    const at = text.indexOf("Two analysis outputs side by side");
+    ok(at >= 0, "docs/validation.md: the two-outputs example is missing");
+    const start = text.indexOf("```\n", at) + 4;
+    const block = text.slice(start, text.indexOf("\n```", start)).split("\n");
+    const commands = block.filter((l) => l.startsWith("$ "));
+    deepEqual(commands.length, 3);
+    await using dir = await tempDir();
+    let printed: string[] = [];
+    for (const command of commands) {
+      const query = /--query "(.*)"$/.exec(command)?.[1];
+      const words = command.replace(/ --query ".*"$/, "").split(" ").slice(4)
+        .map((w) => w.startsWith("data/demo/") ? join(ROOT, w) : w);
+      const ran = await gate(dir.path, query === undefined ? words : [...words, "--query", query]);
+      deepEqual(ran.code, 0, `${command}: ${ran.stderr}`);
+      printed = ran.stdout.split("\n").filter((l) => l !== "");
+    }
+    deepEqual(printed, block.filter((l) => !l.startsWith("$ ")));
+  },
+});
+
+Deno.test({
+  name: "gate sql over an import's --out loads the gates it lists (not an output without tables)",
+  ignore: ignoreWithout("deno", "sql_outputs_test (import dir)"),
+  async fn() {
+    await using dir = await tempDir();
+    await Deno.writeTextFile(join(dir.path, "t.csv"), smallCsv(8));
+    const imported = await gate(dir.path, ["import", "table", "t.csv", "--out", "imp"]);
+    deepEqual(imported.code, 0, imported.stderr);
+    const query = "select g.gate_id, r.arm, count(*)::int as n from attempts a " +
+      "join runs r using (run_id) cross join gates g group by all order by 2";
+    const ran = await gate(dir.path, ["sql", "imp", "--query", query]);
+    deepEqual(ran.code, 0, ran.stderr);
+    // smallCsv(8): 8 tasks, one bare and one masked row each; one gate.
+    deepEqual(ran.stdout.trimEnd().split("\n").slice(2), [
+      "gate     bare    8",
+      "gate     masked  8",
+      "(2 rows)",
+    ]);
+    ok(!ran.stderr.includes("without tidy tables"), ran.stderr);
+  },
 });

@@ -21,6 +21,7 @@ import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
+import { unverifiableLine } from "./analyze.ts";
 import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout/heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
@@ -106,8 +107,12 @@ export async function run(args: string[]): Promise<number> {
   issues.addReport(validation);
   const later = against.length > 0 ? await validateGates(against, cache.options) : null;
   if (later) issues.addReport(later);
-  for (const w of [...(validation.warnings ?? []), ...(later?.warnings ?? [])]) {
-    console.error(formatIssue(w));
+  // Unrecorded fields (an import) are one line before the summary, as in analyze; other warnings
+  // one per line.
+  const warnings = [...(validation.warnings ?? []), ...(later?.warnings ?? [])];
+  const unverifiable = warnings.filter((w) => w.code === "provenance_unrecorded");
+  for (const w of warnings) {
+    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
   }
   const inputs = [
     ...validation.inputs,
@@ -187,6 +192,7 @@ export async function run(args: string[]): Promise<number> {
     ...await tidyFiles([heldoutTidy(doc.splits)]),
   });
   if (!values.quiet) console.log(toMarkdown(tables[0]!));
+  if (unverifiable.length > 0) console.log(unverifiableLine(unverifiable, out));
   const s = result.summary;
   console.log(
     `ok: ${result.splits.length} split(s) over ${dataset.clusterCount} tasks; Spearman mean ${

@@ -13,7 +13,8 @@ export const LABEL_PREFIX_OPTION = { "label-prefix": { type: "string" } } as con
 
 /** The option's line in a command's help. */
 export const LABEL_PREFIX_HELP =
-  "  --label-prefix <name>  the run's name in LaTeX labels and captions (default: the --out directory's name)";
+  "  --label-prefix <name>  the run's name in LaTeX labels and captions\n" +
+  "                     (default: the --out directory's name)";
 
 /**
  * The run's scope from `--out` and `--label-prefix`.

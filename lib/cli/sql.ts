@@ -17,6 +17,7 @@ import { cacheOption, inputDir, outputFile } from "./paths.ts";
 import { type DuckDb, openDuckDb } from "../sql/engine.ts";
 import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
+import { expandImportDirs } from "../load/import_dirs.ts";
 import { toCsv, toTextTable } from "../sql/format.ts";
 import { readOnlyRefusal } from "../sql/read_only.ts";
 import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
@@ -32,8 +33,9 @@ assignments (see docs/validation.md); from outputs: outputs, coefficients,
 tasks, selection, draws, one row set per output with an \`output\` column
 naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
 output brings its command's table (splits, mde, comparison, ...). Only the
-tables the query names are loaded. The session is read-only: COPY, EXPORT, ATTACH,
-INSTALL, LOAD, SET and writes are refused.
+tables the query names are loaded. An import's --out (gate import) stands
+for its gates. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
+LOAD, SET and writes are refused.
 
   --query <sql>     the SQL to run (required)
   --out <file.csv>  write the result as CSV instead of printing it (its directory
@@ -59,7 +61,9 @@ export async function run(args: string[]): Promise<number> {
     required: { query: '"<SQL>"' },
   });
   if (cli === null) return 0;
-  const { values, positionals } = cli;
+  const { values } = cli;
+  // An import's --out stands for its gates, as in validate and analyze (lib/load/import_dirs.ts).
+  const positionals = await expandImportDirs(cli.positionals);
   const maxRows = intOption("max-rows", values["max-rows"], 100, { min: 0 });
   const refusal = readOnlyRefusal(values.query);
   if (refusal !== null) {

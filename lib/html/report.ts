@@ -6,6 +6,7 @@
  * @module
  */
 import type { Table } from "../report/table.ts";
+import { runScope } from "../report/run_scope.ts";
 import type { Figure } from "../figures/render.ts";
 import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
 import { studyPlot } from "../figures/study_arms.ts";
@@ -384,6 +385,7 @@ code, .hash { font-family: ui-monospace, monospace; font-size: 0.9em; }
   .provenance tr { margin-bottom: 0.4em; }
   .provenance td { padding: 0; overflow-wrap: anywhere; }
 }
+@page { size: A4; }
 @media print {
   body { margin: 0; max-width: none; }
   .table-wrap, .figure { overflow: visible; }
@@ -429,6 +431,22 @@ function provenanceHtml(section: ReportSection, outputs: AnalysisOutputs): strin
   }</code>:<table><tbody>${rows.join("")}</tbody></table></div>`;
 }
 
+/**
+ * A figure of one of several runs, its title naming the run as `runScope`
+ * names a directory (`out/gate-a`: `Gate A`), so that the captions of
+ * `forest` and `forest-2` in a paper say which run each shows. A directory
+ * whose name has no letter or digit keeps the title.
+ */
+function ofRun(figure: Figure, dir: string): Figure {
+  let name: string;
+  try {
+    name = runScope(dir).name;
+  } catch {
+    return figure;
+  }
+  return { ...figure, title: `${figure.title.replace(/[.;:]$/, "")}, ${name}` };
+}
+
 /** Gives every figure a name no earlier figure has (`forest`, `forest-2`, ...). */
 function uniqueFigure(figure: Figure, used: Set<string>): Figure {
   let name = figure.name;
@@ -456,7 +474,8 @@ function uniqueFigure(figure: Figure, used: Set<string>): Figure {
  *
  * @param outputs What {@linkcode readAnalysisDir} found, for one directory or several.
  * @param options Title and command.
- * @returns The HTML text and the figures it shows (names unique).
+ * @returns The HTML text and the figures it shows (names unique; with several
+ *   directories, each title ends with its run's name, e.g. `, Gate A`).
  *
  * @example
  * ```ts
@@ -494,6 +513,8 @@ export function renderReport(
     );
   const figures: Figure[] = [];
   const used = new Set<string>();
+  // Figures of several runs name their run in the title (and so in the LaTeX caption).
+  const severalRuns = new Set(sources.map((s) => s.dir)).size > 1;
   const body: string[] = [`<h1>${escapeHtml(title)}</h1>`];
   body.push(
     `<p>Made by ${escapeHtml(generator.tool)} ${escapeHtml(generator.version)} (<code>${
@@ -520,7 +541,7 @@ export function renderReport(
       if ("subheading" in item) {
         body.push(`<h3>${escapeHtml(item.subheading)}</h3>`);
       } else if ("svg" in item) {
-        const figure = uniqueFigure(item, used);
+        const figure = uniqueFigure(severalRuns ? ofRun(item, source.dir) : item, used);
         figures.push(figure);
         body.push(
           `<div class="figure" id="figure-${escapeHtml(figure.name)}">${figure.svg}</div>`,

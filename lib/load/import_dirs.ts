@@ -6,7 +6,7 @@ import { join } from "node:path";
  * `gate.json` stands for every gate `import.json` lists, in its order
  * (paths relative to the directory). Anything else is kept as given, so a
  * wrong path still fails where it always did. This is what lets
- * `validate`, `analyze`, `heldout`, `sequential` and the notebooks' `GATES`
+ * `validate`, `analyze`, `heldout`, `sequential`, `sql` and the notebooks' `GATES`
  * take an import's `--out` (its gates are then pooled rounds, which need
  * one bare run: one checkpoint and split).
  *
