@@ -17,6 +17,8 @@ import {
 } from "../lib/core/conventions.ts";
 import { resolveAnalyzeOptions } from "../lib/analyze/mod.ts";
 import { BootstrapBlockSchema } from "../lib/contract/outputs/contributions.ts";
+import { bootstrapDataset, bootstrapToJson } from "../lib/infer/bootstrap/bootstrap.ts";
+import { bootstrapFixture } from "./infer_fixture.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -149,6 +151,25 @@ Deno.test("conventions: the library reads covType in any case and refuses an unk
   throws(
     () => resolveAnalyzeOptions(dataset, { covType: "cr1" as never }),
     { name: "RangeError", message: `covType must be hc0 | hc1 | hc2 | hc3, got "cr1"` },
+  );
+});
+
+Deno.test("conventions: the bootstrap reads interval in any case: BCA gives the bytes of bca", () => {
+  for (const name of INTERVAL_NAMES) {
+    const canonical = JSON.stringify(
+      bootstrapToJson(bootstrapDataset(bootstrapFixture(), { draws: 60, seed: 3, interval: name })),
+    );
+    ok(canonical.includes(`"interval":"${name}"`), name);
+    for (const variant of caseVariants(name).slice(1)) {
+      const json = bootstrapToJson(
+        bootstrapDataset(bootstrapFixture(), { draws: 60, seed: 3, interval: variant as never }),
+      );
+      equal(JSON.stringify(json), canonical, variant);
+    }
+  }
+  throws(
+    () => bootstrapDataset(bootstrapFixture(), { draws: 10, seed: 3, interval: "basic" as never }),
+    { name: "RangeError", message: `interval must be percentile | bca, got "basic"` },
   );
 });
 
