@@ -76,16 +76,33 @@ export const INTERVAL_TYPES = Object.freeze(
   ] as const satisfies readonly Convention[],
 );
 
-type CovarianceRow = (typeof COVARIANCE_TYPES)[number];
-
-/** Every covariance type's canonical name. */
-export type CovarianceName = CovarianceRow["name"];
+/**
+ * Every covariance type's canonical name (the rows of `COVARIANCE_TYPES`;
+ * the table is checked against this union when it compiles).
+ */
+export type CovarianceName = "hc0" | "hc1" | "hc2" | "hc3" | "cr1";
 
 /** The covariance types `--cov` (and `covType`) choose for se_robust, t and p. */
-export type CovType = Extract<CovarianceRow, { readonly covOption: true }>["name"];
+export type CovType = "hc0" | "hc1" | "hc2" | "hc3";
 
-/** Rule of the bootstrap interval. */
-export type IntervalType = (typeof INTERVAL_TYPES)[number]["name"];
+/** Rule of the bootstrap interval (the rows of `INTERVAL_TYPES`). */
+export type IntervalType = "percentile" | "bca";
+
+// The unions and the table name the same types: each side fails to compile
+// when the other gains a name.
+type Row = (typeof COVARIANCE_TYPES)[number];
+const _SAME_COVARIANCE: [CovarianceName, Row["name"]] extends [Row["name"], CovarianceName] ? true
+  : never = true;
+const _SAME_COV_OPTION: [CovType, Extract<Row, { readonly covOption: true }>["name"]] extends [
+  Extract<Row, { readonly covOption: true }>["name"],
+  CovType,
+] ? true
+  : never = true;
+type IntervalRow = (typeof INTERVAL_TYPES)[number];
+const _SAME_INTERVAL: [IntervalType, IntervalRow["name"]] extends
+  [IntervalRow["name"], IntervalType] ? true
+  : never = true;
+void [_SAME_COVARIANCE, _SAME_COV_OPTION, _SAME_INTERVAL];
 
 /** The names `--cov` takes, in order. */
 export const COV_TYPES: readonly CovType[] = Object.freeze(
