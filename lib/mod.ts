@@ -32,6 +32,7 @@ export type { GateValidation, ValidateGatesOptions, ValidationInput } from "./va
 export { formatIssue, writeFilesAtomic } from "./core/mod.ts";
 export type {
   FileValue,
+  IntervalType,
   Issue,
   PairedDataset,
   ProgressCallback,

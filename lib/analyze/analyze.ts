@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { IntervalType } from "../core/conventions.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { releaseMemory } from "../core/release_memory.ts";
@@ -49,7 +50,7 @@ export interface RunAnalysisOptions extends AnalyzeOptions {
    * jackknife over tasks; docs/inference.md).
    * @default {DEFAULTS.interval}
    */
-  readonly interval?: "percentile" | "bca";
+  readonly interval?: IntervalType;
   /** Called with (done, total) as bootstrap draws complete. */
   readonly onProgress?: ProgressCallback;
 }
@@ -187,7 +188,7 @@ export async function runAnalysis(
   const result = await bootstrapDatasetOnCores(dataset, {
     draws,
     seed: options.seed ?? DEFAULTS.seed,
-    interval: options.interval ?? DEFAULTS.interval,
+    ...(options.interval === undefined ? {} : { interval: options.interval }),
     metrics: dataset.metrics,
     budgetK: analysis.selection.budget_k,
     selectionMetric: analysis.selection.metric,

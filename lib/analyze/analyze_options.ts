@@ -6,7 +6,7 @@
  */
 
 import type { GateInfo, PairedDataset } from "../core/types.ts";
-import type { CovType } from "../fit/covariance.ts";
+import { COV_TYPES, type CovType, resolveConvention } from "../core/conventions.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 
 /** Options of `analyzeDataset` and `runAnalysis`. */
@@ -22,7 +22,7 @@ export interface AnalyzeOptions {
    */
   readonly budgetK?: number | null;
   /**
-   * Covariance type behind se_robust, t and p.
+   * Covariance type behind se_robust, t and p, in any case (`"HC1"`).
    * @default {DEFAULTS.covType}
    */
   readonly covType?: CovType;
@@ -55,7 +55,7 @@ export interface ResolvedAnalyzeOptions {
  * @param dataset The validated dataset.
  * @param options As given by the caller.
  * @returns The resolved options.
- * @throws {RangeError} When the metric is unknown, the dataset has no gate
+ * @throws {RangeError} When the metric or covariance type is unknown, the dataset has no gate
  *   or the budget is not a positive integer.
  *
  * @example
@@ -72,7 +72,7 @@ export function resolveAnalyzeOptions(
   options: AnalyzeOptions = {},
 ): ResolvedAnalyzeOptions {
   const metric = options.metric ?? DEFAULTS.metric;
-  const covType = options.covType ?? DEFAULTS.covType;
+  const covType = resolveConvention("covType", COV_TYPES, options.covType, DEFAULTS.covType);
   const command = options.command ?? "analyze";
   if (!dataset.metrics.includes(metric)) {
     throw new RangeError(

@@ -12,7 +12,7 @@
 import type { z } from "npm:zod@4.6.7";
 import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
 import { join, relative, resolve } from "node:path";
-import { bootstrapOptions, choiceOption, intOption, parseCommand, UsageError } from "./args.ts";
+import { bootstrapOptions, conventionOption, intOption, parseCommand, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import { type FileValue, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
@@ -28,7 +28,7 @@ import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts"
 import { stderrProgress } from "../core/progress.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
-import type { CovType } from "../fit/covariance.ts";
+import { choiceList, COV_TYPES, INTERVAL_NAMES } from "../core/conventions.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
 import { outputDirIssues } from "../analyze/resume.ts";
 import { ledgerEntries, mergeLedger } from "../select/ledger.ts";
@@ -66,9 +66,11 @@ number of chunks present) and, with the bootstrap, stability.md/.tex.
   --metric <name>    metric the selection ranks by (default ${DEFAULTS.metric})
   --bootstrap <B>    task-bootstrap draws; 0 skips (default ${DEFAULTS.draws})
   --seed <S>         bootstrap seed (default ${DEFAULTS.seed})
-  --interval <rule>  percentile | bca for the bootstrap ci (default ${DEFAULTS.interval})
+  --interval <rule>  ${
+  choiceList(INTERVAL_NAMES)
+} for the bootstrap ci (default ${DEFAULTS.interval})
   --budget-k <K>     override the gate's budget_k (exploratory only)
-  --cov <type>       hc0 | hc1 | hc2 | hc3 for se_robust, t, p (default ${DEFAULTS.covType})
+  --cov <type>       ${choiceList(COV_TYPES)} for se_robust, t, p (default ${DEFAULTS.covType})
   --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl; its directory must exist)
   --cache <dir>      read runs through the run cache in <dir> (written on a miss);
                      validation.json records hit/miss per run (default: off)
@@ -86,9 +88,6 @@ ${LABEL_PREFIX_HELP}
 
 Beside the JSON: tidy tables coefficients, tasks and selection as .csv and
 .parquet (docs/FORMAT.md, "Tidy tables").`;
-
-const COVS: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
-const INTERVALS = ["percentile", "bca"] as const;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -119,9 +118,9 @@ export async function run(args: string[]): Promise<number> {
   const out = values.out;
   const scope = labelScope(out, values["label-prefix"]);
   const { draws, seed } = bootstrapOptions(values);
-  const interval = choiceOption("interval", values.interval, INTERVALS, DEFAULTS.interval);
+  const interval = conventionOption("interval", values.interval, INTERVAL_NAMES, DEFAULTS.interval);
   const budgetK = intOption("budget-k", values["budget-k"], undefined, { min: 1 });
-  const cov = choiceOption("cov", values.cov?.toLowerCase(), COVS, DEFAULTS.covType);
+  const cov = conventionOption("cov", values.cov, COV_TYPES, DEFAULTS.covType);
   const metric = values.metric ?? DEFAULTS.metric;
   const waive = exploratoryCodes(values.exploratory);
   const estimator = values.estimator ?? "paired_delta_ols_no_intercept";

@@ -11,6 +11,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DEFAULTS } from "../core/defaults.ts";
+import { conventionName } from "../core/conventions.ts";
 
 /** Thrown for bad command-line usage; the CLI prints it and exits 2. */
 export class UsageError extends Error {
@@ -480,6 +481,46 @@ export function choiceOption<C extends string, F extends C | undefined>(
     throw new UsageError(`--${name} must be ${listWords(choices, "or")}, got "${value}"`);
   }
   return value as C;
+}
+
+/**
+ * Parses an option that names a convention of lib/core/conventions.ts
+ * (`--cov`, `--interval`): any case is accepted, the canonical lowercase name
+ * is returned (and recorded in outputs).
+ *
+ * @param name The option name without dashes, for messages.
+ * @param value The option's text, or `undefined` when it was not given.
+ * @param names The table's names (`COV_TYPES`, `INTERVAL_NAMES`).
+ * @param fallback Returned when `value` is `undefined`.
+ * @returns The canonical name, or `fallback`.
+ * @throws {UsageError} When the word is none of `names` in any case:
+ *   `--interval must be percentile or bca, got "x"`.
+ *
+ * @example
+ * ```ts
+ * import { equal, throws } from "node:assert/strict";
+ * import { conventionOption } from "./args.ts";
+ * import { COV_TYPES, INTERVAL_NAMES } from "../core/conventions.ts";
+ *
+ * equal(conventionOption("interval", "BCA", INTERVAL_NAMES, "percentile"), "bca");
+ * equal(conventionOption("cov", "Hc1", COV_TYPES, "hc3"), "hc1");
+ * equal(conventionOption("cov", undefined, COV_TYPES, "hc3"), "hc3");
+ * throws(() => conventionOption("cov", "cr1", COV_TYPES, "hc3"),
+ *   { message: `--cov must be hc0, hc1, hc2 or hc3, got "cr1"` });
+ * ```
+ */
+export function conventionOption<N extends string, F extends N>(
+  name: string,
+  value: string | undefined,
+  names: readonly N[],
+  fallback: F,
+): N {
+  if (value === undefined) return fallback;
+  const found = conventionName(names, value);
+  if (found === undefined) {
+    throw new UsageError(`--${name} must be ${listWords(names, "or")}, got "${value}"`);
+  }
+  return found;
 }
 
 /**

@@ -10,3 +10,4 @@ export * from "./types.ts";
 export * from "./progress.ts";
 export * from "./validation_document.ts";
 export * from "./defaults.ts";
+export * from "./conventions.ts";

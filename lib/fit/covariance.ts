@@ -7,6 +7,7 @@
  */
 
 import { addOuterSums, OUTER_SUMS_FROM } from "./_outer_sums.ts";
+import type { CovType } from "../core/conventions.ts";
 
 /**
  * What a sandwich estimator needs from a fit: leverages h_i and influence
@@ -56,11 +57,8 @@ function blockOf(
   return { values: f.tail, stride: f.k - f.tailFrom, offset: from - f.tailFrom };
 }
 
-/** Heteroskedasticity-consistent covariance types. */
-export type CovType = "hc0" | "hc1" | "hc2" | "hc3";
-
-/** The covariance types, in order. */
-export const COV_TYPES: readonly CovType[] = ["hc0", "hc1", "hc2", "hc3"];
+/** Heteroskedasticity-consistent covariance types (the table: lib/core/conventions.ts). */
+export { COV_TYPES, type CovType } from "../core/conventions.ts";
 
 /** Rows whose leverage is within this of 1 make HC2/HC3 undefined (0/0). */
 export const LEVERAGE_ONE_TOLERANCE = 1e-10;

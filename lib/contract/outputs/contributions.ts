@@ -1,4 +1,5 @@
 import { z } from "npm:zod@4.6.7";
+import { INTERVAL_NAMES, type IntervalType } from "../../core/conventions.ts";
 import {
   EstimatorSchema,
   GeneratorSchema,
@@ -70,7 +71,7 @@ export const BootstrapBlockSchema = z.object({
   seed: z.number(),
   draw_order: z.string(),
   stream_layout: z.string(),
-  interval: z.enum(["percentile", "bca"]),
+  interval: z.enum(INTERVAL_NAMES as readonly [IntervalType, ...IntervalType[]]),
   interval_levels: pair,
   quantile_rule: z.string(),
   se_ddof: z.literal(1),

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { INTERVAL_NAMES, type IntervalType, resolveConvention } from "../../core/conventions.ts";
 import type { ProgressCallback } from "../../core/progress.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../../math/quantile.ts";
 import type { DesignColumn, PairedDataset } from "../../core/types.ts";
@@ -49,7 +50,7 @@ export interface BootstrapOptions {
    * The percentile interval is always reported as `ci_percentile`.
    * @default {DEFAULTS.interval}
    */
-  readonly interval?: "percentile" | "bca";
+  readonly interval?: IntervalType;
   /** Called with (done, total) as draws complete. */
   readonly onProgress?: ProgressCallback;
 }
@@ -138,7 +139,7 @@ export interface BootstrapResult {
   /** How the draws are split over workers (the same result for any number of them). */
   readonly stream_layout: string;
   /** Which interval `ci` holds. */
-  readonly interval: "percentile" | "bca";
+  readonly interval: IntervalType;
   /** Lower and upper quantile levels of the intervals. */
   readonly interval_levels: readonly [number, number];
   /** Quantile rule of the percentile interval. */
@@ -289,7 +290,7 @@ export async function bootstrapDatasetOnCores(
 interface PreparedBootstrap {
   readonly draws: number;
   readonly metrics: readonly string[];
-  readonly interval: "percentile" | "bca";
+  readonly interval: IntervalType;
   readonly selectionMetric: string | undefined;
   readonly budgetK: number;
   readonly sums: ClusterSums;
@@ -300,7 +301,12 @@ interface PreparedBootstrap {
 function prepareBootstrap(dataset: PairedDataset, options: BootstrapOptions): PreparedBootstrap {
   const draws = options.draws ?? DEFAULTS.draws;
   const metrics = options.metrics ?? dataset.metrics;
-  const interval = options.interval ?? DEFAULTS.interval;
+  const interval = resolveConvention(
+    "interval",
+    INTERVAL_NAMES,
+    options.interval,
+    DEFAULTS.interval,
+  );
   const selectionMetric = options.selectionMetric ??
     (metrics.includes("reward") ? "reward" : metrics[0]);
   const budgetK = options.budgetK ?? dataset.gates[0]?.budget_k ?? 0;
