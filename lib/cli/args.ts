@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { nearestName } from "../core/nearest_name.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DEFAULTS } from "../core/defaults.ts";
 import { conventionName } from "../core/conventions.ts";
@@ -251,7 +252,7 @@ function normalizeArgs(
       name = eq < 0 ? token.slice(2) : token.slice(2, eq);
       inline = eq < 0 ? undefined : token.slice(eq + 1);
       if (!long.has(name)) {
-        const near = nearestOption(name, [...long.keys()]);
+        const near = nearestName(name, [...long.keys()]);
         throw new UsageError(
           `${command}: unknown option --${name}${near ? `; did you mean --${near}?` : ""}${see}`,
         );
@@ -283,45 +284,6 @@ function normalizeArgs(
     out.push(`--${name}=${inline}`);
   }
   return out;
-}
-
-/**
- * The known option closest to `name` (edit distance at most a third of its
- * length, at least 2, or a prefix), for "did you mean".
- *
- * @example
- * ```ts
- * import { nearestOption } from "./args.ts";
- * import { equal } from "node:assert/strict";
- * equal(nearestOption("bootstraps", ["bootstrap", "budget-k", "out"]), "bootstrap");
- * equal(nearestOption("boot", ["bootstrap", "out"]), "bootstrap");
- * equal(nearestOption("zzzzzz", ["bootstrap", "out"]), null);
- * ```
- */
-export function nearestOption(name: string, known: readonly string[]): string | null {
-  let best: string | null = null, bestDistance = Infinity;
-  for (const k of known) {
-    const d = k.startsWith(name) && name.length >= 3 ? 0.5 : editDistance(name, k);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
-}
-
-/** Levenshtein distance. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        prev[j]! + 1,
-        row[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /** "validate needs at least one gate directory", or null when the count fits. */

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { nearestOption, parseCommand, UsageError } from "./args.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { nearestName } from "../core/nearest_name.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import { writeFilesAtomic } from "../core/atomic_write.ts";
@@ -40,7 +41,7 @@ export async function run(args: string[]): Promise<number> {
     return sub === undefined ? 2 : 0;
   }
   if (!SUBCOMMANDS.includes(sub)) {
-    const near = nearestOption(sub, SUBCOMMANDS);
+    const near = nearestName(sub, SUBCOMMANDS);
     throw new UsageError(
       `import: unknown kind "${sub}"${
         near ? `; did you mean ${near}?` : ""

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { nearestOption, UsageError } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { nearestName } from "../core/nearest_name.ts";
 import { PathError } from "../core/path_error.ts";
 import { codeVersion, GATELAB_VERSION } from "../core/meta.ts";
 
@@ -82,7 +83,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    const near = nearestOption(name, Object.keys(COMMANDS));
+    const near = nearestName(name, Object.keys(COMMANDS));
     console.error(
       `usage_error  unknown command "${name}"${near ? `; did you mean ${near}?` : ""}` +
         "; see deno task gate --help",

@@ -2,7 +2,7 @@
  * The known name nearest to a mistyped one, for "did you mean" hints: a
  * known name the given one starts (from 3 characters), else the smallest
  * Levenshtein distance, within max(2, length / 3) edits; null when none is
- * that near. (The CLI's option reader applies the same rule.)
+ * that near. The CLI's option reader and `gate import`'s column checks both use it.
  *
  * @param name The name given.
  * @param known The names it may have meant.
