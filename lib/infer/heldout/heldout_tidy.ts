@@ -5,23 +5,7 @@
  * @module
  */
 import { tidyFromRows, type TidyTable } from "../../tidy/tidy_table.ts";
-
-/** The fields of one split of heldout.json that the table reads. */
-export interface HeldoutSplitRow {
-  readonly repeat: number;
-  readonly fold: number;
-  readonly fit_tasks: number;
-  readonly heldout_tasks: number;
-  readonly ok: boolean;
-  readonly spearman: number | null;
-  readonly kendall_tau_b: number | null;
-  readonly selected_fit: readonly string[];
-  readonly selected_heldout: readonly string[];
-  readonly topk_overlap: number | null;
-  readonly topk_jaccard: number | null;
-  readonly gain_predicted: number | null;
-  readonly gain_realised: number | null;
-}
+import type { HeldoutSplit } from "./heldout.ts";
 
 /**
  * `splits`: heldout.json's `splits`, one row each, same names and values
@@ -40,7 +24,7 @@ export interface HeldoutSplitRow {
  * deepEqual([t.rows, t.columns.map((c) => c.name).slice(0, 3), t.columns[7]!.values[0]], [1, ["repeat", "fold", "fit_tasks"], ["a"]]);
  * ```
  */
-export function heldoutTidy(splits: readonly HeldoutSplitRow[]): TidyTable {
+export function heldoutTidy(splits: readonly HeldoutSplit[]): TidyTable {
   return tidyFromRows("splits", {
     repeat: "i32",
     fold: "i32",
