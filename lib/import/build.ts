@@ -123,6 +123,7 @@ export function buildImport(
       }
     }
   }
+  const positionOf = new Map(order.map((v, j) => [v, j]));
   // Per row (by index in `rows`): its episode key and the versions present; runs hold indices.
   const keyOf: string[] = new Array(rows.length);
   const present: string[][] = new Array(rows.length);
@@ -130,7 +131,7 @@ export function buildImport(
     const r = rows[i]!;
     keyOf[i] = episodeKey(r);
     let ids: string[];
-    if (r.mask !== null) ids = order.filter((v) => r.mask![v] === 1);
+    if (r.mask !== null) ids = presentIn(r.mask, positionOf);
     else ids = [...(r.injected ?? [])];
     for (const id of r.injected ?? []) {
       if (known.has(id)) continue;
@@ -628,6 +629,32 @@ export function buildImport(
     });
   }
   return { ok: true, value: { files, runs, gates, unrecorded, defaults } };
+}
+
+/**
+ * The versions whose mask bit is 1, in the versions' order (`positionOf`,
+ * version to place; a bit of any other version is left out). The same as
+ * filtering the versions by their bit, without a keyed lookup per version
+ * and row: the row's bits are enumerated (in the mask columns' order,
+ * which is the versions' order unless a mapping declares them in
+ * another) and sorted only when they are out of order.
+ */
+function presentIn(
+  mask: Readonly<Record<string, 0 | 1>>,
+  positionOf: ReadonlyMap<string, number>,
+): string[] {
+  const ids: string[] = [];
+  let last = -1, sorted = true;
+  for (const v in mask) {
+    if (mask[v] !== 1) continue;
+    const p = positionOf.get(v);
+    if (p === undefined) continue;
+    if (p < last) sorted = false;
+    last = p;
+    ids.push(v);
+  }
+  if (!sorted) ids.sort((a, b) => positionOf.get(a)! - positionOf.get(b)!);
+  return ids;
 }
 
 /** The unrecorded fields of an import as import.json lists them. */
