@@ -123,12 +123,15 @@ export function buildImport(
       }
     }
   }
-  const keyOf = new Map<ImportRow, string>();
-  for (const r of rows) keyOf.set(r, episodeKey(r));
-  const present = new Map<ImportRow, string[]>();
-  for (const r of rows) {
+  const positionOf = new Map(order.map((v, j) => [v, j]));
+  // Per row (by index in `rows`): its episode key and the versions present; runs hold indices.
+  const keyOf: string[] = new Array(rows.length);
+  const present: string[][] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    keyOf[i] = episodeKey(r);
     let ids: string[];
-    if (r.mask !== null) ids = order.filter((v) => r.mask![v] === 1);
+    if (r.mask !== null) ids = presentIn(r.mask, positionOf);
     else ids = [...(r.injected ?? [])];
     for (const id of r.injected ?? []) {
       if (known.has(id)) continue;
@@ -145,7 +148,7 @@ export function buildImport(
         order.push(id);
       }
     }
-    present.set(r, ids);
+    present[i] = ids;
   }
   const versions = new Map<string, Version>();
   for (const v of order) {
@@ -186,8 +189,10 @@ export function buildImport(
   }
 
   // Per row: presence of one slot's versions, bare rows skill-free.
-  for (const r of rows) {
-    const ids = present.get(r)!;
+  const bySlot = new Map<string, string>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const ids = present[i]!;
     const column = r.mask !== null ? undefined : injectedColumn;
     if (r.arm === "bare" && ids.length > 0) {
       issues.push({
@@ -197,7 +202,7 @@ export function buildImport(
       });
       continue;
     }
-    const bySlot = new Map<string, string>();
+    bySlot.clear();
     for (const id of ids) {
       const v = versions.get(id);
       if (!v) continue;
@@ -218,13 +223,14 @@ export function buildImport(
   const roundKey = (r: ImportRow) =>
     r.round === null ? `\u0001${ckptKey(r.checkpoint_id)}` : `\u0002${r.round}`;
   const roundFirst = new Map<string, ImportRow>();
-  const roundRows = new Map<string, ImportRow[]>();
-  const bareRows = new Map<string, ImportRow[]>();
-  for (const r of rows) {
+  const roundRows = new Map<string, number[]>();
+  const bareRows = new Map<string, number[]>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
     if (r.arm === "bare") {
       const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
       const list = bareRows.get(k) ?? [];
-      list.push(r);
+      list.push(i);
       bareRows.set(k, list);
       continue;
     }
@@ -249,20 +255,21 @@ export function buildImport(
       continue;
     }
     const list = roundRows.get(k) ?? [];
-    list.push(r);
+    list.push(i);
     roundRows.set(k, list);
   }
 
   // Duplicate completed rows per run and episode, and attempt numbers.
-  const attemptOf = new Map<ImportRow, number>();
-  const checkRun = (list: readonly ImportRow[]) => {
+  const attemptOf: number[] = new Array(rows.length);
+  const checkRun = (list: readonly number[]) => {
     const completed = new Map<string, ImportRow>();
     const count = new Map<string, number>();
-    for (const r of list) {
-      const k = keyOf.get(r)!;
+    for (const i of list) {
+      const r = rows[i]!;
+      const k = keyOf[i]!;
       const n = count.get(k) ?? 0;
       count.set(k, n + 1);
-      attemptOf.set(r, r.attempt ?? n);
+      attemptOf[i] = r.attempt ?? n;
       if (r.status !== "completed") continue;
       const first = completed.get(k);
       if (first) {
@@ -286,7 +293,8 @@ export function buildImport(
     readonly tasks: string[];
     readonly repeats: number;
     readonly episodes: Map<string, ImportRow>;
-    readonly rows: readonly ImportRow[];
+    /** Indices in `rows`. */
+    readonly rows: readonly number[];
   }
   const plans = new Map<string, BarePlan>();
   for (const [key, list] of bareRows) {
@@ -294,16 +302,17 @@ export function buildImport(
     const seenTask = new Set<string>();
     const episodes = new Map<string, ImportRow>();
     let repeats = 1;
-    for (const r of list) {
+    for (const i of list) {
+      const r = rows[i]!;
       if (!seenTask.has(r.task_id)) {
         seenTask.add(r.task_id);
         tasks.push(r.task_id);
       }
       repeats = Math.max(repeats, r.sample_id + 1);
-      const k = keyOf.get(r)!;
+      const k = keyOf[i]!;
       if (!episodes.has(k)) episodes.set(k, r);
     }
-    const first = list[0]!;
+    const first = rows[list[0]!]!;
     if (context.plannedTasks !== undefined && context.plannedTasks.length === tasks.length) {
       // The recorded plan's order (the same set: the source checked it).
       tasks.splice(0, tasks.length, ...context.plannedTasks);
@@ -336,12 +345,13 @@ export function buildImport(
   const pairedBare = new Set<string>();
   const roundPlan = new Map<string, BarePlan>();
   for (const [k, list] of roundRows) {
-    const first = list[0]!;
+    const first = rows[list[0]!]!;
     const plan = plans.get(`${ckptKey(first.checkpoint_id)}\u0000${first.split}`);
     const roundName = first.round ?? "(default round)";
     const seen = new Set<string>();
-    for (const r of list) {
-      const e = keyOf.get(r)!;
+    for (const i of list) {
+      const r = rows[i]!;
+      const e = keyOf[i]!;
       if (!plan || !plan.episodes.has(e)) {
         if (!seen.has(e)) {
           issues.push({
@@ -372,7 +382,7 @@ export function buildImport(
   }
   for (const plan of plans.values()) {
     if (pairedBare.has(plan.key)) continue;
-    const b = plan.rows[0]!;
+    const b = rows[plan.rows[0]!]!;
     issues.push({
       code: "coverage_incomplete",
       message: `bare rows${
@@ -387,9 +397,10 @@ export function buildImport(
   for (const [k, list] of roundRows) {
     const byEpisode = new Map<string, string[]>();
     const firstRow = new Map<string, ImportRow>();
-    for (const r of list) {
-      const e = keyOf.get(r)!;
-      const ids = present.get(r)!;
+    for (const i of list) {
+      const r = rows[i]!;
+      const e = keyOf[i]!;
+      const ids = present[i]!;
       // A failed row without mask bits or injected ids says nothing about the mask.
       if (r.status === "failed" && r.mask === null && ids.length === 0) continue;
       const prior = byEpisode.get(e);
@@ -496,12 +507,13 @@ export function buildImport(
       unrecorded: list,
     };
   };
-  const trace = (r: ImportRow, injected: readonly string[]) => {
+  const trace = (i: number, injected: readonly string[]) => {
+    const r = rows[i]!;
     const line: Record<string, unknown> = {
       split: r.split,
       task_id: r.task_id,
       sample_id: r.sample_id,
-      attempt: attemptOf.get(r)!,
+      attempt: attemptOf[i]!,
       status: r.status,
       reward: r.reward,
       rewards: r.rewards,
@@ -527,7 +539,7 @@ export function buildImport(
     files[`${dir}/manifest.json`] = toJsonText(
       manifest(`${dir}/manifest.json`, runId, "bare", plan, null),
     );
-    files[`${dir}/traces.jsonl`] = jsonl(plan.rows.map((r) => trace(r, [])));
+    files[`${dir}/traces.jsonl`] = jsonl(plan.rows.map((i) => trace(i, [])));
     runs.push({
       dir,
       kind: "bare",
@@ -549,7 +561,7 @@ export function buildImport(
   }));
   for (const [k, list] of roundRows) {
     const plan = roundPlan.get(k)!;
-    const first = list[0]!;
+    const first = rows[list[0]!]!;
     const c = ckptKey(first.checkpoint_id);
     const multipleCkpts = checkpoints.length > 1;
     let gateId = first.round ?? (multipleCkpts ? `gate-${dirOfCkpt.get(c)}` : "gate");
@@ -564,8 +576,8 @@ export function buildImport(
     const gateUnrecorded: string[] = [];
     if (mapping.mask_seed === undefined) gateUnrecorded.push("mask_seed");
     if (mapping.p_present === undefined) gateUnrecorded.push("p_present");
-    const maskRecorded = list.some((r) => r.mask !== null);
-    const injectedRecorded = list.some((r) => r.injected !== null);
+    const maskRecorded = list.some((i) => rows[i]!.mask !== null);
+    const injectedRecorded = list.some((i) => rows[i]!.injected !== null);
     if (!maskRecorded) gateUnrecorded.push("assignments");
     if (!injectedRecorded) gateUnrecorded.push("traces.injected");
     for (const f of gateUnrecorded) mark(f, `${dir}/gate.json`);
@@ -599,9 +611,10 @@ export function buildImport(
       manifest(`${dir}/manifest.json`, runId, "masked", plan, first.round),
     );
     files[`${dir}/traces.jsonl`] = jsonl(
-      list.map((r) => {
-        const injected = r.injected ?? (r.mask !== null ? present.get(r)! : []);
-        return trace(r, injected);
+      list.map((i) => {
+        const r = rows[i]!;
+        const injected = r.injected ?? (r.mask !== null ? present[i]! : []);
+        return trace(i, injected);
       }),
     );
     gates.push({
@@ -616,6 +629,32 @@ export function buildImport(
     });
   }
   return { ok: true, value: { files, runs, gates, unrecorded, defaults } };
+}
+
+/**
+ * The versions whose mask bit is 1, in the versions' order (`positionOf`,
+ * version to place; a bit of any other version is left out). The same as
+ * filtering the versions by their bit, without a keyed lookup per version
+ * and row: the row's bits are enumerated (in the mask columns' order,
+ * which is the versions' order unless a mapping declares them in
+ * another) and sorted only when they are out of order.
+ */
+function presentIn(
+  mask: Readonly<Record<string, 0 | 1>>,
+  positionOf: ReadonlyMap<string, number>,
+): string[] {
+  const ids: string[] = [];
+  let last = -1, sorted = true;
+  for (const v in mask) {
+    if (mask[v] !== 1) continue;
+    const p = positionOf.get(v);
+    if (p === undefined) continue;
+    if (p < last) sorted = false;
+    last = p;
+    ids.push(v);
+  }
+  if (!sorted) ids.sort((a, b) => positionOf.get(a)! - positionOf.get(b)!);
+  return ids;
 }
 
 /** The unrecorded fields of an import as import.json lists them. */

@@ -23,7 +23,44 @@ interface CsvResult {
     get(row: number): unknown;
     isValid(row: number): boolean;
     readonly nullCount: number;
+    readonly data?: readonly ArrowChunk[];
   } | null;
+}
+
+/** The buffers of one chunk of an Arrow column (a text column has offsets and bytes). */
+interface ArrowChunk {
+  readonly length: number;
+  readonly valueOffsets?: unknown;
+  readonly values?: unknown;
+  readonly dictionary?: unknown;
+}
+
+/**
+ * A text column without nulls whose bytes are all ASCII, as strings cut
+ * from one decoded string per chunk (a byte offset is then a character
+ * offset): the same strings as reading each cell (Arrow's `get`, one
+ * UTF-8 decode per cell) in one decode per chunk. Null for any other
+ * column, which is read cell by cell.
+ */
+function asciiTextColumn(chunks: readonly ArrowChunk[] | undefined, rows: number): string[] | null {
+  if (chunks === undefined) return null;
+  const out: string[] = new Array(rows);
+  const decoder = new TextDecoder();
+  let at = 0;
+  for (const c of chunks) {
+    const offsets = c.valueOffsets, bytes = c.values;
+    if (
+      !(offsets instanceof Int32Array) || !(bytes instanceof Uint8Array) ||
+      c.dictionary !== undefined || offsets.length < c.length + 1
+    ) return null;
+    const start = offsets[0]!, end = offsets[c.length]!;
+    for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return null;
+    const text = decoder.decode(bytes.subarray(start, end));
+    for (let i = 0; i < c.length; i++) {
+      out[at++] = text.slice(offsets[i]! - start, offsets[i + 1]! - start);
+    }
+  }
+  return at === rows ? out : null;
 }
 
 /** An open duckdb-wasm database that reads CSV and TSV files. */
@@ -111,8 +148,9 @@ export async function openCsvReader(): Promise<CsvReader> {
         for (const c of columns) {
           const v = result.getChild(c)!;
           // toArray() ignores the validity bitmap (a null double reads as 0): keep nulls null.
-          if (v.nullCount === 0) data[c] = v.toArray() as unknown[];
-          else {
+          if (v.nullCount === 0) {
+            data[c] = asciiTextColumn(v.data, result.numRows) ?? v.toArray() as unknown[];
+          } else {
             const values = v.toArray() as ArrayLike<unknown>;
             const out: unknown[] = new Array(values.length);
             for (let i = 0; i < values.length; i++) out[i] = v.isValid(i) ? values[i] : null;

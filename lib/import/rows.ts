@@ -168,15 +168,27 @@ export function tableRows(
     Field,
     readonly unknown[] | null
   >;
-  for (let i = 0; i < table.rows; i++) {
+  // Each column's values looked up once, not per cell; the helpers made once, not per row.
+  const componentData = components.map(([name, column]) =>
+    [name, column, table.data[column]!] as const
+  );
+  const maskData = mask.map(([version, column]) => [version, column, table.data[column]!] as const);
+  const injectedData = injected === null ? null : table.data[injected]!;
+  const extraData = extraColumns.map((c) => [c, table.data[c]!] as const);
+  // A row's mask starts as a copy of this one (every version, in order): setting a bit then
+  // changes a property instead of adding one (a row whose bit is not 0/1 is an issue).
+  const maskTemplate: Record<string, 0 | 1> = {};
+  for (const [version] of maskData) maskTemplate[version] = 0;
+  let i = 0;
+  const bad = (column: string, message: string, code: Issue["code"] = "schema_error") =>
+    issues.push({ code, message, file, line: i + 1, path: column });
+  const text = (f: Field, fallback: string | null): string | null => {
+    const v = cols[f]?.[i] ?? null;
+    if (v === null || v === "") return fallback;
+    return typeof v === "string" ? v : String(v);
+  };
+  for (i = 0; i < table.rows; i++) {
     const row = i + 1;
-    const bad = (column: string, message: string, code: Issue["code"] = "schema_error") =>
-      issues.push({ code, message, file, line: row, path: column });
-    const text = (f: Field, fallback: string | null): string | null => {
-      const v = cols[f]?.[i] ?? null;
-      if (v === null || v === "") return fallback;
-      return typeof v === "string" ? v : String(v);
-    };
     const taskId = text("task_id", null);
     if (taskId === null) bad(fields.task_id!, "task_id is empty");
     const armText = text("arm", null);
@@ -216,8 +228,8 @@ export function tableRows(
       );
     }
     const rewards: Record<string, number> = {};
-    for (const [name, column] of components) {
-      const raw = table.data[column]![i];
+    for (const [name, column, values] of componentData) {
+      const raw = values[i];
       const x = numberValue(raw);
       if (x !== null && x !== undefined && Number.isFinite(x)) rewards[name] = x;
       else if (completed) {
@@ -226,9 +238,9 @@ export function tableRows(
     }
     let maskRow: Record<string, 0 | 1> | null = null;
     if (mask.length > 0) {
-      maskRow = {};
-      for (const [version, column] of mask) {
-        const raw = table.data[column]![i];
+      maskRow = { ...maskTemplate };
+      for (const [version, column, values] of maskData) {
+        const raw = values[i];
         const bit = bitValue(raw);
         if (bit === null) {
           bad(column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
@@ -237,7 +249,7 @@ export function tableRows(
     }
     let injectedRow: string[] | null = null;
     if (injected !== null) {
-      const raw = table.data[injected]![i];
+      const raw = injectedData![i];
       const list = listValue(raw);
       if (list === undefined) {
         bad(
@@ -248,8 +260,8 @@ export function tableRows(
       } else injectedRow = list;
     }
     const extra: Record<string, unknown> = {};
-    for (const c of extraColumns) {
-      const v = plainValue(table.data[c]![i]);
+    for (const [c, values] of extraData) {
+      const v = plainValue(values[i]);
       if (TRACE_FIELDS.has(c)) {
         // A contract trace field the contract types: read as that type, else an issue.
         const typed = typedTraceField(c, v);
