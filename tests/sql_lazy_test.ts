@@ -15,7 +15,7 @@ Deno.test({
   name: "the CLI's module graph (every command, --help, validate) does not name duckdb-wasm",
   ignore: ignoreWithout("deno", "duckdb-wasm lazy loading"),
   async fn() {
-    const o = await new Deno.Command(Deno.execPath(), {
+    const o = await new Deno.Command("deno", {
       args: ["info", "--json", "lib/cli/main.ts"],
       stdout: "piped",
       stderr: "piped",
