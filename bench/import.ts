@@ -15,20 +15,8 @@
  */
 import { join } from "node:path";
 import { gateArgs } from "./_gate.ts";
+import { wall } from "./_wall.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
-
-const decoder = new TextDecoder();
-
-async function wall(cmd: string, args: readonly string[]): Promise<number> {
-  const t0 = performance.now();
-  const out = await new Deno.Command(cmd, { args: [...args], stdout: "piped", stderr: "piped" })
-    .output();
-  const ms = performance.now() - t0;
-  if (!out.success) {
-    throw new Error(`Cannot run "${cmd} ${args.join(" ")}": ${decoder.decode(out.stderr)}`);
-  }
-  return ms;
-}
 
 /** SHA-256 over the relative paths and bytes of every file under `dir` but import.json. */
 async function outputDigest(dir: string): Promise<string> {

@@ -19,24 +19,13 @@
  * @module
  */
 import { gateArgs } from "./_gate.ts";
+import { wall } from "./_wall.ts";
 import { openDuckDb } from "../lib/sql/engine.ts";
 import { readSqlSources } from "../lib/sql/read_sources.ts";
 import { runTables } from "../lib/sql/run_tables.ts";
 import { arrowIpcStream } from "../lib/sql/arrow_ipc.ts";
 
 const CACHE = ".cache/bench-scale";
-const decoder = new TextDecoder();
-
-async function wall(cmd: string, args: readonly string[]): Promise<number> {
-  const t0 = performance.now();
-  const out = await new Deno.Command(cmd, { args: [...args], stdout: "piped", stderr: "piped" })
-    .output();
-  const ms = performance.now() - t0;
-  if (!out.success) {
-    throw new Error(`Cannot run "${cmd} ${args.join(" ")}": ${decoder.decode(out.stderr)}`);
-  }
-  return ms;
-}
 
 async function best(repeats: number, cmd: string, args: readonly string[]): Promise<number> {
   const times: number[] = [];
