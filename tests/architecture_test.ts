@@ -79,12 +79,15 @@ Deno.test("architecture: an upward import between floors fails; sideways and dow
     graph([
       ["math/normal.ts", "core/types.ts", true],
       ["infer/power/power.ts", "fit/ols.ts"],
-      ["report/gate_tables.ts", "analyze/types.ts", true],
+      ["analyze/tables.ts", "report/table.ts", true],
+      ["report/table.ts", "fit/ols.ts"],
+      ["figures/forest.ts", "analyze/types.ts", true],
       ["fit/ols.ts", "math/normal.ts"],
     ]),
   );
   deepEqual(v.map((x) => [x.rule, x.where]), [
     ["upward", "math/normal.ts -> core/types.ts"],
+    ["upward", "figures/forest.ts -> analyze/types.ts"],
   ]);
   ok(v[0]!.message.includes("floor math") && v[0]!.message.includes("higher floor core"));
   const unplaced = checkArchitecture(graph([["newstage/a.ts", "core/types.ts"]]));

@@ -41,44 +41,14 @@ import { exposureTable, internalizationTable, lifecycleTable } from "../history/
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 import { ladderItems, sequentialItems } from "./extension_sections.ts";
 import { auditCommand, auditTables } from "./audit_section.ts";
+import {
+  type ReportSection,
+  type ReportSubheading,
+  SECTION_ORDER,
+  type SectionKind,
+} from "../report/section.ts";
 
-/** A subheading inside a section. */
-export interface ReportSubheading {
-  readonly subheading: string;
-}
-
-/** What a section holds, in the order a paper reads. */
-export type SectionKind =
-  | "gate"
-  | "pooled"
-  | "sequential"
-  | "history"
-  | "heldout"
-  | "power"
-  | "gate_b"
-  | "ladder"
-  | "study"
-  | "reward"
-  | "audit";
-
-/**
- * Section kinds in paper order: gate analyses, pooled rounds, sequential
- * re-analyses of gates, history across checkpoints, held-out, power, Gate B,
- * ladder gates, study, reward, audits (ledger, firewall).
- */
-export const SECTION_ORDER: readonly SectionKind[] = [
-  "gate",
-  "pooled",
-  "sequential",
-  "history",
-  "heldout",
-  "power",
-  "gate_b",
-  "ladder",
-  "study",
-  "reward",
-  "audit",
-];
+export { type ReportSection, type ReportSubheading, SECTION_ORDER, type SectionKind };
 
 /**
  * The checks an analysis could not make because its inputs do not record a
@@ -96,51 +66,12 @@ function unverifiableTable(
   }];
 }
 
-/** One section of the report: a heading, then tables, figures and subheadings in order. */
-export interface ReportSection {
-  readonly kind: SectionKind;
-  readonly heading: string;
-  readonly items: readonly (Table | Figure | ReportSubheading)[];
-  /** The output directory the section comes from. */
-  readonly dir: string;
-  /** The input files (names in `dir`) the section shows. */
-  readonly files: readonly string[];
-}
-
 const present = (files: readonly (string | false)[]) => files.filter((f): f is string => !!f);
 
-/**
- * The report's sections for one output directory, in paper order: gate
- * analysis (or pooled rounds, when several gates were pooled) with its
- * coefficients and selection, sequential re-analysis, history across
- * checkpoints, held-out checks, power plan, Gate B comparison, ladder
- * gate, study, reward recipes, audit. Sections
- * without data are left out; every section of an exploratory analysis is
- * headed as exploratory.
- *
- * @param outputs What {@linkcode readAnalysisDir} found.
- * @returns The sections with their tables and figures.
- *
- * @example
- * ```ts
- * import { reportSections } from "./report.ts";
- * import { deepEqual } from "node:assert/strict";
- * const sections = reportSections({ dir: "x", contributions: null, selection: null, heldout: null,
- *   comparison: null, power: null, inputs: {},
- *   study: { format: "gatelab.study/v1",
- *     bootstrap: { draws: 10, seed: 1, resample: "tasks", resample_note: "", interval: "percentile",
- *       quantile_rule: "sorted[floor(q*(B-1))]", draw_order: "", prng: "xoshiro128**" },
- *     estimator: {}, comparisons: [], costs: {}, attempts: { attempts: 1, used: 1, violations: 0 }, issues: [],
- *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true, label: "complete",
- *       train_seeds: [1], task_count: 1, slots: {}, attempts: { attempts: 1, used: 1, violations: 0, by_kind: {}, reasons: {} } } },
- *     generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] } });
- * deepEqual(sections.map((s) => s.heading), ["Study"]);
- * ```
- */
-export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
+/** The section of the gate analysis (or pooled rounds): contributions.json and selection.json. */
+function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
   const sections: ReportSection[] = [];
-  const { contributions, selection, study, dir } = outputs;
-  // The same figures the notebooks show, placed next to their tables.
+  const { contributions, selection, dir } = outputs;
   const figures = new Map(
     (contributions ? analysisFigures({ contributions, selection }) : []).map((f) => [f.name, f]),
   );
@@ -188,6 +119,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: present([!!contributions && "contributions.json", !!selection && "selection.json"]),
     });
   }
+  return sections;
+}
+
+/** The section of held-out checks: heldout.json. */
+function heldoutSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.heldout) {
     const heldout = outputs.heldout;
     // The schema checked every field the shared tables read.
@@ -222,6 +160,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["heldout.json"],
     });
   }
+  return sections;
+}
+
+/** The section of the power plan: power.json. */
+function powerSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.power) {
     // The schema checked every field the shared tables read.
     sections.push({
@@ -232,6 +177,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["power.json"],
     });
   }
+  return sections;
+}
+
+/** The section of Gate B: comparison.json. */
+function comparisonSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.comparison) {
     sections.push({
       kind: "gate_b",
@@ -241,6 +193,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["comparison.json"],
     });
   }
+  return sections;
+}
+
+/** The section of the study: study.json. */
+function studySections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { study, dir } = outputs;
   if (study) {
     const { arms, comparisons } = studyRows(study);
     const items: (Table | Figure)[] = [studyArmsFileTable(study)];
@@ -263,6 +222,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
     }
     sections.push({ kind: "study", heading: "Study", items, dir, files: ["study.json"] });
   }
+  return sections;
+}
+
+/** The section of reward recipes: recipe_comparison.json. */
+function rewardSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.reward) {
     const reward = outputs.reward;
     const result = {
@@ -295,6 +261,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["recipe_comparison.json"],
     });
   }
+  return sections;
+}
+
+/** The section of the sequential re-analysis: sequential.json. */
+function sequentialSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.sequential) {
     const seq = outputs.sequential;
     sections.push({
@@ -305,6 +278,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["sequential.json"],
     });
   }
+  return sections;
+}
+
+/** The section of the ladder gate: ladder_result.json. */
+function ladderSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.ladder) {
     const ladder = outputs.ladder;
     sections.push({
@@ -317,6 +297,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["ladder_result.json"],
     });
   }
+  return sections;
+}
+
+/** The section of an audit (ledger, firewall): validation.json. */
+function auditSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.audit) {
     const audit = outputs.audit;
     const name = auditCommand(audit);
@@ -328,6 +315,13 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["validation.json"],
     });
   }
+  return sections;
+}
+
+/** The section of history across checkpoints: history.json. */
+function historySections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections: ReportSection[] = [];
+  const { dir } = outputs;
   if (outputs.history) {
     const h = outputs.history;
     sections.push({
@@ -344,6 +338,58 @@ export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
       files: ["history.json"],
     });
   }
+  return sections;
+}
+
+/**
+ * The registered sections, one builder per output file kind, in the order a
+ * directory's sections are listed (the report then orders sections of all
+ * directories by {@linkcode SECTION_ORDER}).
+ */
+const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
+  analysisSections,
+  heldoutSections,
+  powerSections,
+  comparisonSections,
+  studySections,
+  rewardSections,
+  sequentialSections,
+  ladderSections,
+  auditSections,
+  historySections,
+];
+
+/**
+ * The report's sections for one output directory, in paper order: gate
+ * analysis (or pooled rounds, when several gates were pooled) with its
+ * coefficients and selection, sequential re-analysis, history across
+ * checkpoints, held-out checks, power plan, Gate B comparison, ladder
+ * gate, study, reward recipes, audit. Sections
+ * without data are left out; every section of an exploratory analysis is
+ * headed as exploratory.
+ *
+ * @param outputs What {@linkcode readAnalysisDir} found.
+ * @returns The sections with their tables and figures.
+ *
+ * @example
+ * ```ts
+ * import { reportSections } from "./report.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const sections = reportSections({ dir: "x", contributions: null, selection: null, heldout: null,
+ *   comparison: null, power: null, inputs: {},
+ *   study: { format: "gatelab.study/v1",
+ *     bootstrap: { draws: 10, seed: 1, resample: "tasks", resample_note: "", interval: "percentile",
+ *       quantile_rule: "sorted[floor(q*(B-1))]", draw_order: "", prng: "xoshiro128**" },
+ *     estimator: {}, comparisons: [], costs: {}, attempts: { attempts: 1, used: 1, violations: 0 }, issues: [],
+ *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true, label: "complete",
+ *       train_seeds: [1], task_count: 1, slots: {}, attempts: { attempts: 1, used: 1, violations: 0, by_kind: {}, reasons: {} } } },
+ *     generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] } });
+ * deepEqual(sections.map((s) => s.heading), ["Study"]);
+ * ```
+ */
+export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
+  const sections = SECTIONS.flatMap((build) => build(outputs));
+  const { contributions } = outputs;
   if (contributions?.exploratory) {
     // An exploratory analysis (waived pairing codes) must never read as a strict one.
     const waived = (contributions.waived_codes ?? []).join(", ");

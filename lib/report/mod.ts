@@ -7,3 +7,4 @@ export * from "./reward_tables.ts";
 export * from "./infer_tables.ts";
 export * from "./validation_tables.ts";
 export * from "./run_scope.ts";
+export * from "./section.ts";

@@ -1,0 +1,112 @@
+/**
+ * How every command ends, in one place: validate -> refuse -> compute ->
+ * lock -> swap -> print.
+ *
+ * @module
+ */
+import { type FileValue, writeFilesAtomic, type WriteOptions } from "../core/atomic_write.ts";
+import { GatelabError, type Issue, IssueList } from "../core/issue.ts";
+import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
+import { refuse } from "./refuse.ts";
+
+/** What a command's library call produced: every file it writes and what it prints. */
+export interface CommandResult {
+  /** Every file the command writes, by name inside `out` (its stage's `files(doc)`). */
+  readonly files: Readonly<Record<string, FileValue>>;
+  /** Lines printed before the summary unless `--quiet` (a table, one line per version). */
+  readonly details?: readonly string[];
+  /** Lines printed always, after the files are written (the `ok: ...` line). */
+  readonly summary: readonly string[];
+}
+
+/** What {@linkcode finish} needs: where, what was checked, and how to compute. */
+export interface Finish {
+  /** The `--out` directory (checked by `outputDir` before). */
+  readonly out: string;
+  /** The command line, recorded in a refusal's validation.json. */
+  readonly command: string;
+  /** The inputs a refusal's validation.json records. */
+  readonly inputs?: readonly unknown[];
+  /** `--quiet`: print only the summary (and, on refusal, only its line). */
+  readonly quiet?: boolean | undefined;
+  /**
+   * The issues validation found; any error refuses (exit 2) with a
+   * validation.json of them. Ignored when `refusal` is given.
+   */
+  readonly issues?: IssueList | readonly Issue[];
+  /** A ready refusal document (its own counts, say a capped validation report); null: none. */
+  readonly refusal?: ValidationDocument | null;
+  /**
+   * Computes the result once nothing was refused. A {@linkcode GatelabError}
+   * thrown here refuses with its issues, like validation's.
+   */
+  readonly result: () => CommandResult | Promise<CommandResult>;
+  /** Passed to {@linkcode writeFilesAtomic} (files beside `out`, a check before the swap). */
+  readonly write?: WriteOptions;
+}
+
+/**
+ * Ends a command: refuses (one line per issue, validation.json in `out` or
+ * `out.failed`, exit 2) when validation found an error or the computation
+ * threw a {@linkcode GatelabError}; otherwise writes every file of the result
+ * in one atomic step under the output lock, prints its details (unless
+ * quiet) and its summary, and returns 0.
+ *
+ * @example A refusal writes validation.json only and returns 2
+ * ```ts
+ * import { finish } from "./finish.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ * const out = `${await Deno.makeTempDir()}/out`;
+ * const code = await finish({
+ *   out, command: "gate x", quiet: true,
+ *   issues: [{ code: "io_error", file: "a.jsonl", message: "cannot read" }],
+ *   result: () => { throw new Error("not reached"); },
+ * });
+ * equal(code, 2);
+ * deepEqual([...Deno.readDirSync(out)].map((e) => e.name).sort(), [".gatelab-output.json", "validation.json"]);
+ * ```
+ *
+ * @example A result is written whole, then summarised
+ * ```ts
+ * import { finish } from "./finish.ts";
+ * import { equal } from "node:assert/strict";
+ * const out = `${await Deno.makeTempDir()}/out`;
+ * const code = await finish({
+ *   out, command: "gate x", issues: [],
+ *   result: () => ({ files: { "x.json": "{}\n" }, summary: [`ok: wrote ${out}/x.json`] }),
+ * });
+ * equal(code, 0);
+ * equal(await Deno.readTextFile(`${out}/x.json`), "{}\n");
+ * ```
+ */
+export async function finish(spec: Finish): Promise<number> {
+  const { out, command, quiet } = spec;
+  const inputs = spec.inputs ?? [];
+  const refusal = spec.refusal ?? refusalOf(spec.issues, command, inputs);
+  if (refusal) return await refuse(out, refusal, { quiet });
+  let result: CommandResult;
+  try {
+    result = await spec.result();
+  } catch (error) {
+    if (!(error instanceof GatelabError)) throw error;
+    return await refuse(out, validationDocument(error.issues, command, inputs), { quiet });
+  }
+  await writeFilesAtomic(out, result.files, spec.write);
+  if (!quiet) { for (const line of result.details ?? []) console.log(line); }
+  for (const line of result.summary) console.log(line);
+  return 0;
+}
+
+function refusalOf(
+  issues: IssueList | readonly Issue[] | undefined,
+  command: string,
+  inputs: readonly unknown[],
+): ValidationDocument | null {
+  if (issues === undefined) return null;
+  let list = issues as IssueList;
+  if (!(issues instanceof IssueList)) {
+    list = new IssueList();
+    list.addAll(issues);
+  }
+  return list.ok ? null : validationDocument(list, command, inputs);
+}

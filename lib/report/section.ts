@@ -1,0 +1,59 @@
+/**
+ * The report's section model, shared by every stage's `section(doc)` and by
+ * the HTML report that lays the sections out (lib/html/report.ts): a
+ * section is a heading, then tables, figures and subheadings in order,
+ * with the output directory and files it shows.
+ *
+ * @module
+ */
+import type { Table } from "./table.ts";
+import type { Figure } from "../figures/render.ts";
+
+/** A subheading inside a section. */
+export interface ReportSubheading {
+  readonly subheading: string;
+}
+
+/** What a section holds, in the order a paper reads. */
+export type SectionKind =
+  | "gate"
+  | "pooled"
+  | "sequential"
+  | "history"
+  | "heldout"
+  | "power"
+  | "gate_b"
+  | "ladder"
+  | "study"
+  | "reward"
+  | "audit";
+
+/**
+ * Section kinds in paper order: gate analyses, pooled rounds, sequential
+ * re-analyses of gates, history across checkpoints, held-out, power, Gate B,
+ * ladder gates, study, reward, audits (ledger, firewall).
+ */
+export const SECTION_ORDER: readonly SectionKind[] = [
+  "gate",
+  "pooled",
+  "sequential",
+  "history",
+  "heldout",
+  "power",
+  "gate_b",
+  "ladder",
+  "study",
+  "reward",
+  "audit",
+];
+
+/** One section of the report: a heading, then tables, figures and subheadings in order. */
+export interface ReportSection {
+  readonly kind: SectionKind;
+  readonly heading: string;
+  readonly items: readonly (Table | Figure | ReportSubheading)[];
+  /** The output directory the section comes from. */
+  readonly dir: string;
+  /** The input files (names in `dir`) the section shows. */
+  readonly files: readonly string[];
+}
