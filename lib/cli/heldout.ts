@@ -23,7 +23,7 @@ import { validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
 import { unverifiableLine } from "./analyze.ts";
 import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout/heldout.ts";
-import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
+import { acrossGateTable, heldoutSummaryTable } from "../infer/heldout/tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../report/run_scope.ts";

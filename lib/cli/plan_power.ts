@@ -25,7 +25,7 @@ import {
   readOutput,
   SelectionSchema,
 } from "../contract/outputs/mod.ts";
-import { powerTables } from "../report/infer_tables.ts";
+import { powerTables } from "../infer/power/tables.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../report/run_scope.ts";
