@@ -4,8 +4,10 @@
  * optionally the selection against a later gate (docs/inference.md).
  *
  * Validation runs first (gates, later gates and the plan); any issue exits
- * 2 with `validation.json` only. Otherwise writes `heldout.json`,
- * `heldout.md`, `heldout.tex` and `validation.json` in one atomic step.
+ * 2 with `validation.json` only. Otherwise writes the files of
+ * `heldoutFiles` (lib/infer/heldout: `heldout.json`, `heldout.md`,
+ * `heldout.tex`, the tidy `splits` table and `validation.json`) in one
+ * atomic step through `finish()`.
  *
  * @module
  */

@@ -3,7 +3,9 @@
  * [--budget-k K] [--effects e1,e2,...] [--sims S] [--seed S]
  * [--from <analysis_out_dir>] --out <dir>`: analytic SE of beta, the MDE at
  * 80% power and, by simulation, the probability that the truly best K are
- * selected (docs/inference.md). Writes power.json, power.md, power.tex.
+ * selected (docs/inference.md). Writes the files of `powerFiles`
+ * (lib/infer/power: power.json, power.md, power.tex, the tidy `mde` table)
+ * through `finish()`; a `--from` it cannot read refuses with validation.json.
  *
  * @module
  */
