@@ -114,14 +114,13 @@ export type {
 
 // figures
 export {
-  acrossGateRankPoints,
   analysisFigures,
   figureFiles,
-  heldoutGainPoints,
   rankAgreementPlot,
   studyPlot,
   studyRowsFromAnalysis,
 } from "./figures/mod.ts";
+export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./infer/mod.ts";
 export type {
   AnalysisFigureInputs,
   DeltaInput,
@@ -138,12 +137,9 @@ export type {
 
 // tables
 export {
-  acrossGateTable,
   coefficientTables,
   comparisonTables,
   diagnosticsTables,
-  heldoutSummaryTable,
-  powerTables,
   recipeComparisonTable,
   rewardSummaryTable,
   selectionTable,
@@ -151,6 +147,7 @@ export {
   studyComparisonsTable,
   studyCostsTable,
 } from "./report/mod.ts";
+export { acrossGateTable, heldoutSummaryTable, heldoutTables, powerTables } from "./infer/mod.ts";
 export type {
   CoefficientTableInput,
   ComparisonTableInput,
@@ -170,6 +167,7 @@ export {
   queryTable,
   valueOrThrow,
 } from "./html/mod.ts";
+export { heldoutSection, powerSection } from "./infer/mod.ts";
 export type {
   Displayable,
   DisplayTableOptions,
@@ -218,7 +216,10 @@ export type {
   BootstrapJson,
   BootstrapKernelResult,
   CoefficientBootstrap,
+  HeldoutGainInput,
   HeldoutSplit,
+  HeldoutStatistic,
+  HeldoutSummaryInput,
   InteractionPair,
   InteractionScreen,
   JointInteractionTest,
@@ -230,6 +231,7 @@ export type {
 } from "./infer/mod.ts";
 export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
 export type { ComparedRow, RunScope, TableColumn, TableNote } from "./report/mod.ts";
+export type { ReportSection, ReportSubheading, SectionKind } from "./report/section.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
 export type { QueryColumn, SqlGate } from "./sql/mod.ts";

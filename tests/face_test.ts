@@ -45,6 +45,7 @@ const FACE = [
   "acrossGateRankPoints",
   "analysisFigures",
   "figureFiles",
+  "heldoutFigures",
   "heldoutGainPoints",
   "rankAgreementPlot",
   "studyPlot",
@@ -55,6 +56,7 @@ const FACE = [
   "comparisonTables",
   "diagnosticsTables",
   "heldoutSummaryTable",
+  "heldoutTables",
   "powerTables",
   "recipeComparisonTable",
   "rewardSummaryTable",
@@ -70,8 +72,10 @@ const FACE = [
   "displaySection",
   "displayTable",
   "generateDemo",
+  "heldoutSection",
   "metricMeansTable",
   "notebookProgress",
+  "powerSection",
   "queryTable",
   "valueOrThrow",
   "writeDemo",
@@ -80,9 +84,9 @@ const FACE = [
 const root = new URL("../", import.meta.url);
 const exported = Object.keys(face).sort();
 
-Deno.test("lib/mod.ts exports exactly the face's 58 functions (types aside)", () => {
+Deno.test("lib/mod.ts exports exactly the face's 62 functions (types aside)", () => {
   deepEqual(exported, [...FACE].sort());
-  deepEqual(exported.length, 58);
+  deepEqual(exported.length, 62);
   for (const name of exported) {
     ok(typeof (face as Record<string, unknown>)[name] === "function", `${name} is a function`);
   }

@@ -4,31 +4,33 @@
  * optionally the selection against a later gate (docs/inference.md).
  *
  * Validation runs first (gates, later gates and the plan); any issue exits
- * 2 with `validation.json` only. Otherwise writes `heldout.json`,
- * `heldout.md`, `heldout.tex` and `validation.json` in one atomic step.
+ * 2 with `validation.json` only. Otherwise writes the files of
+ * `heldoutFiles` (lib/infer/heldout: `heldout.json`, `heldout.md`,
+ * `heldout.tex`, the tidy `splits` table and `validation.json`) in one
+ * atomic step through `finish()`.
  *
  * @module
  */
-import type { z } from "npm:zod@4.6.7";
-import type { HeldoutSchema } from "../contract/outputs/mod.ts";
-import { formatIssue, IssueList } from "../core/issue.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { heldoutTidy } from "../infer/heldout/heldout_tidy.ts";
-import { generatorMeta } from "../core/meta.ts";
-import { sha256Hex } from "../core/sha256.ts";
+import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import type { PairedDataset } from "../core/types.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
 import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
+import { finish } from "./finish.ts";
 import { unverifiableLine } from "./analyze.ts";
-import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../infer/heldout/heldout.ts";
-import { acrossGateTable, heldoutSummaryTable } from "../report/infer_tables.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import {
+  type HeldoutDocument,
+  type HeldoutPlan,
+  parseHeldoutPlan,
+} from "../infer/heldout/heldout.ts";
+import { heldoutDocument } from "../infer/heldout/document.ts";
+import { heldoutFiles } from "../infer/heldout/files.ts";
+import { heldoutTables } from "../infer/heldout/tables.ts";
+import { toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../report/run_scope.ts";
 import { parseCommand } from "./args.ts";
-import { cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
+import { type CacheOption, cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
 
 const HELP =
   `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
@@ -64,10 +66,60 @@ export async function run(args: string[]): Promise<number> {
   });
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const out = values.out;
+  const out = values.out, planFile = values.plan, against = values.against ?? [];
   const scope = labelScope(out, values["label-prefix"]);
-  const planFile = values.plan;
-  const against = values.against ?? [];
+  const cache = await checkPaths(positionals, against, planFile, out, values.cache);
+
+  const issues = new IssueList();
+  const plan = await readPlan(planFile, issues);
+  const validation = await validateGates(positionals, cache.options);
+  issues.addReport(validation);
+  const later = against.length > 0 ? await validateGates(against, cache.options) : null;
+  if (later) issues.addReport(later);
+  const unverifiable = printWarnings([...(validation.warnings ?? []), ...(later?.warnings ?? [])]);
+  const inputs = [...validation.inputs, ...(later?.inputs ?? [])];
+  const dataset = validation.dataset;
+  if (plan.value) {
+    checkMetric(issues, planFile, plan.value, dataset, "this gate");
+    checkMetric(issues, planFile, plan.value, later?.dataset, "the later gate");
+  }
+  const refused = !issues.ok || !dataset || !plan.value || (later && !later.dataset);
+  return await finish({
+    out,
+    command,
+    quiet: values.quiet,
+    refusal: refused ? validationDocument(issues, command, inputs) : null,
+    result: async () => {
+      const doc = heldoutDocument({
+        command,
+        dataset: dataset!,
+        plan: plan.value!,
+        planFile: { path: planFile, bytes: plan.bytes! },
+        inputs,
+        later: later?.dataset ?? null,
+      });
+      const report = validationReport({ ...validation, inputs }, command);
+      return {
+        files: await heldoutFiles(doc, { scope, validation: report }),
+        details: [toMarkdown(scopeTables(heldoutTables(doc), scope)[0]!)],
+        summary: [
+          ...(unverifiable.length > 0 ? [unverifiableLine(unverifiable, out)] : []),
+          summaryLine(doc, out),
+        ],
+      };
+    },
+  });
+}
+
+/** Checks the gate, later gate, plan, output and cache paths (a mistake is a usage error). */
+async function checkPaths(
+  positionals: readonly string[],
+  against: readonly string[],
+  planFile: string,
+  out: string,
+  cacheDir: string | undefined,
+): Promise<CacheOption> {
+  const cache = cacheOption(cacheDir);
   const gates = [
     ...positionals.map((path) => ({ label: "gate directory", path })),
     ...against.map((path) => ({ label: "--against", path })),
@@ -75,137 +127,81 @@ export async function run(args: string[]): Promise<number> {
   for (const g of gates) await gateDir(g);
   const planPath = { label: "--plan", path: planFile };
   await inputFile(planPath, "a heldout plan file (JSON)");
-  const cache = cacheOption(values.cache);
   await outputDir({ label: "--out", path: out }, [...gates, planPath, ...cache.inputs]);
   await cache.check();
+  return cache;
+}
 
-  const issues = new IssueList();
-  let planBytes: Uint8Array | null = null;
-  let planValue: unknown = undefined;
+/** Reads and parses the plan file; an unreadable or invalid plan adds its issues. */
+async function readPlan(
+  file: string,
+  issues: IssueList,
+): Promise<{ bytes: Uint8Array | null; value: HeldoutPlan | null }> {
+  let bytes: Uint8Array | null = null;
+  let value: unknown = undefined;
   try {
-    planBytes = await Deno.readFile(planFile);
+    bytes = await Deno.readFile(file);
     try {
-      planValue = JSON.parse(new TextDecoder().decode(planBytes));
+      value = JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {
       issues.add({
         code: "plan_invalid",
-        file: planFile,
+        file,
         message: `the plan is not valid JSON (${(error as Error).message})`,
       });
     }
   } catch (error) {
     issues.add({
       code: "io_error",
-      file: planFile,
+      file,
       message: `cannot read the plan (${(error as Error).message})`,
     });
   }
-  const parsed = planValue === undefined ? null : parseHeldoutPlan(planValue, planFile);
+  const parsed = value === undefined ? null : parseHeldoutPlan(value, file);
   if (parsed && !parsed.ok) issues.addAll(parsed.issues);
+  return { bytes, value: parsed?.ok ? parsed.value : null };
+}
 
-  const validation = await validateGates(positionals, cache.options);
-  issues.addReport(validation);
-  const later = against.length > 0 ? await validateGates(against, cache.options) : null;
-  if (later) issues.addReport(later);
-  // Unrecorded fields (an import) are one line before the summary, as in analyze; other warnings
-  // one per line.
-  const warnings = [...(validation.warnings ?? []), ...(later?.warnings ?? [])];
-  const unverifiable = warnings.filter((w) => w.code === "provenance_unrecorded");
+/** A `plan_invalid` issue when the plan's metric is not a metric of the (later) gate. */
+function checkMetric(
+  issues: IssueList,
+  file: string,
+  plan: HeldoutPlan,
+  dataset: PairedDataset | null | undefined,
+  which: string,
+): void {
+  if (!dataset || dataset.metrics.includes(plan.metric)) return;
+  issues.add({
+    code: "plan_invalid",
+    file,
+    path: "metric",
+    message: `metric "${plan.metric}" is not a metric of ${which} (${dataset.metrics.join(", ")})`,
+  });
+}
+
+/**
+ * Prints every warning but unrecorded fields (an import's) one per line to
+ * stderr; returns the unrecorded ones, one line before the summary as in analyze.
+ */
+function printWarnings(warnings: readonly Issue[]): Issue[] {
   for (const w of warnings) {
     if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
   }
-  const inputs = [
-    ...validation.inputs,
-    ...(later?.inputs ?? []),
-  ];
-  const dataset = validation.dataset;
-  if (dataset && parsed?.ok && !dataset.metrics.includes(parsed.value.metric)) {
-    issues.add({
-      code: "plan_invalid",
-      file: planFile,
-      path: "metric",
-      message: `metric "${parsed.value.metric}" is not a metric of this gate (${
-        dataset.metrics.join(", ")
-      })`,
-    });
-  }
-  if (later?.dataset && parsed?.ok && !later.dataset.metrics.includes(parsed.value.metric)) {
-    issues.add({
-      code: "plan_invalid",
-      file: planFile,
-      path: "metric",
-      message: `metric "${parsed.value.metric}" is not a metric of the later gate (${
-        later.dataset.metrics.join(", ")
-      })`,
-    });
-  }
-  if (!issues.ok || !dataset || !parsed?.ok || (later && !later.dataset)) {
-    return await refuse(out, validationDocument(issues, command, inputs), values);
-  }
+  return warnings.filter((w) => w.code === "provenance_unrecorded");
+}
 
-  const plan = parsed.value;
-  const result = heldoutCheck(dataset, plan);
-  const across = later?.dataset
-    ? againstLaterGate(dataset, later.dataset, { metric: plan.metric, budgetK: result.budget_k })
-    : null;
-  const doc = {
-    format: "gatelab.heldout/v1",
-    generator: generatorMeta(command),
-    estimator: {
-      name: "paired_delta_ols_no_intercept",
-      formula: "R_i - B_i = C_i' beta + e_i",
-      intercept: 0.0,
-    },
-    baseline: dataset.baseline,
-    gates: dataset.gates.map((g) => ({
-      gate_id: g.gate_id,
-      gate_dir: g.gate_dir,
-      masked: g.masked,
-    })),
-    plan_file: { path: planFile, sha256: sha256Hex(planBytes!) },
-    inputs,
-    n_rows: dataset.n,
-    n_tasks: dataset.clusterCount,
-    ...result,
-    against: across
-      ? {
-        gates: later!.dataset!.gates.map((g) => ({
-          gate_id: g.gate_id,
-          gate_dir: g.gate_dir,
-          masked: g.masked,
-        })),
-        baseline: later!.dataset!.baseline,
-        ...across,
-      }
-      : null,
-  } satisfies z.input<typeof HeldoutSchema>;
-
-  const tables = scopeTables(
-    [heldoutSummaryTable(result), ...(across ? [acrossGateTable(across)] : [])],
-    scope,
-  );
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationReport({ ...validation, inputs }, command)),
-    "heldout.json": toJsonText(doc),
-    "heldout.md": tables.map(toMarkdown).join("\n"),
-    "heldout.tex": tables.map(toLatex).join("\n"),
-    ...await tidyFiles([heldoutTidy(doc.splits)]),
-  });
-  if (!values.quiet) console.log(toMarkdown(tables[0]!));
-  if (unverifiable.length > 0) console.log(unverifiableLine(unverifiable, out));
-  const s = result.summary;
-  console.log(
-    `ok: ${result.splits.length} split(s) over ${dataset.clusterCount} tasks; Spearman mean ${
-      s.spearman.mean?.toFixed(3)
-    }, top-K overlap mean ${s.topk_overlap.mean?.toFixed(2)}, gain predicted ${
-      s.gain_predicted.mean?.toFixed(4)
-    } vs realised ${s.gain_realised.mean?.toFixed(4)}${
-      across
-        ? `; against later gate: Spearman ${
-          across.spearman_shared?.toFixed(3)
-        } on ${across.shared.length} shared`
-        : ""
-    }; wrote ${out}/heldout.json`,
-  );
-  return 0;
+/** The `ok: ...` line: splits, rank agreement, overlap, gains, the later gate. */
+function summaryLine(doc: HeldoutDocument, out: string): string {
+  const s = doc.summary, across = doc.against;
+  return `ok: ${doc.splits.length} split(s) over ${doc.n_tasks} tasks; Spearman mean ${
+    s.spearman?.mean?.toFixed(3)
+  }, top-K overlap mean ${s.topk_overlap?.mean?.toFixed(2)}, gain predicted ${
+    s.gain_predicted?.mean?.toFixed(4)
+  } vs realised ${s.gain_realised?.mean?.toFixed(4)}${
+    across
+      ? `; against later gate: Spearman ${
+        across.spearman_shared?.toFixed(3)
+      } on ${across.shared.length} shared`
+      : ""
+  }; wrote ${out}/heldout.json`;
 }

@@ -3,35 +3,28 @@
  * [--budget-k K] [--effects e1,e2,...] [--sims S] [--seed S]
  * [--from <analysis_out_dir>] --out <dir>`: analytic SE of beta, the MDE at
  * 80% power and, by simulation, the probability that the truly best K are
- * selected (docs/inference.md). Writes power.json, power.md, power.tex.
+ * selected (docs/inference.md). Writes the files of `powerFiles`
+ * (lib/infer/power: power.json, power.md, power.tex, the tidy `mde` table)
+ * through `finish()`; a `--from` it cannot read refuses with validation.json.
  *
  * @module
  */
-import type { z } from "npm:zod@4.6.7";
-import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
 import { IssueList } from "../core/issue.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { powerTidy } from "../infer/power/power_tidy.ts";
-import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { sha256Hex } from "../core/sha256.ts";
-import { planPower } from "../infer/power/power.ts";
+import { planPower, type PowerDocument, type PowerPlan } from "../infer/power/power.ts";
 import { powerInputsFromContributions } from "../infer/power/power_from.ts";
-import {
-  ContributionsSchema,
-  type PowerSchema,
-  readOutput,
-  SelectionSchema,
-} from "../contract/outputs/mod.ts";
-import { powerTables } from "../report/infer_tables.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { powerDocument } from "../infer/power/document.ts";
+import { powerFiles } from "../infer/power/files.ts";
+import { powerTables } from "../infer/power/tables.ts";
+import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
+import { toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../report/run_scope.ts";
 import { join } from "node:path";
 import { intOption, numberOption, parseCommand, seedOption, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+import { finish } from "./finish.ts";
 import { inputDir, outputDir } from "./paths.ts";
 
 const HELP =
@@ -79,114 +72,174 @@ export async function run(args: string[]): Promise<number> {
   const { values, command } = cli;
   const out = values.out;
   const scope = labelScope(out, values["label-prefix"]);
-  let tasks = intOption("tasks", values.tasks, undefined);
-  let columns = intOption("columns", values.columns, undefined);
-  let pPresent = numberOption("p-present", values["p-present"], undefined);
-  let residSd = numberOption("resid-sd", values["resid-sd"], undefined);
-  let budgetK = intOption("budget-k", values["budget-k"], undefined);
-  let effects: readonly number[] | undefined = values.effects?.split(",").map((e, i) => {
+  const given = givenOptions(values);
+  const from = values.from !== undefined ? [{ label: "--from", path: values.from }] : [];
+  for (const f of from) await inputDir(f, "an analysis output directory (contributions.json)");
+  await outputDir({ label: "--out", path: out }, from);
+  const past = values.from === undefined
+    ? null
+    : await readFrom(values.from, values.metric, given.budgetK === undefined);
+  return await finish({
+    out,
+    command,
+    quiet: values.quiet,
+    inputs: past?.inputs ?? [],
+    issues: past?.issues ?? [],
+    result: async () => {
+      const options = resolveOptions(given, past);
+      const doc = powerDocument({
+        command,
+        from: past?.source ?? null,
+        inputs: past?.inputs ?? [],
+        effects: options.effects ?? null,
+        plan: plan(options, values.quiet),
+      });
+      return {
+        files: await powerFiles(doc, { scope }),
+        details: [toMarkdown(scopeTables(powerTables(doc), scope)[0]!)],
+        summary: [`ok: wrote ${out}/power.json`],
+      };
+    },
+  });
+}
+
+/** The design and simulation options as given on the command line (any may be absent). */
+interface PowerOptions {
+  readonly tasks: number | undefined;
+  readonly columns: number | undefined;
+  readonly pPresent: number | undefined;
+  readonly residSd: number | undefined;
+  readonly budgetK: number | undefined;
+  readonly effects: readonly number[] | undefined;
+  readonly sims: number;
+  readonly seed: number;
+}
+
+/** Parses the numeric options (a malformed one is a usage error). */
+function givenOptions(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+): PowerOptions {
+  const text = (name: string) => values[name] as string | undefined;
+  const effects = text("effects")?.split(",").map((e, i) => {
     const v = Number(e.trim());
     if (e.trim() === "" || !Number.isFinite(v)) {
       throw new UsageError(`--effects entry ${i + 1} "${e}" is not a number`);
     }
     return v;
   });
-  const sims = intOption("sims", values.sims, DEFAULTS.powerSims);
-  const seed = seedOption(values.seed);
-  const inputs: { path: string; sha256: string }[] = [];
-  const from = values.from !== undefined ? [{ label: "--from", path: values.from }] : [];
-  for (const f of from) await inputDir(f, "an analysis output directory (contributions.json)");
-  await outputDir({ label: "--out", path: out }, from);
-  let source: z.input<typeof PowerSchema>["from"] = null;
+  return {
+    tasks: intOption("tasks", text("tasks"), undefined),
+    columns: intOption("columns", text("columns"), undefined),
+    pPresent: numberOption("p-present", text("p-present"), undefined),
+    residSd: numberOption("resid-sd", text("resid-sd"), undefined),
+    budgetK: intOption("budget-k", text("budget-k"), undefined),
+    effects,
+    sims: intOption("sims", text("sims"), DEFAULTS.powerSims),
+    seed: seedOption(text("seed")),
+  };
+}
 
-  if (values.from !== undefined) {
-    const issues = new IssueList();
-    const file = join(values.from, "contributions.json");
-    const read = await readOutput(file, ContributionsSchema);
-    if (!read.ok) issues.addAll(read.issues);
-    else if (read.output === null) {
-      issues.add({
-        code: "io_error",
-        file,
-        message: "cannot read the past analysis (no such file)",
-      });
-    } else {
-      inputs.push({ path: file, sha256: sha256Hex(read.output.bytes) });
-      const parsed = powerInputsFromContributions(read.output.value, {
-        file,
-        ...(values.metric ? { metric: values.metric } : {}),
-      });
-      if (!parsed.ok) issues.addAll(parsed.issues);
-      else {
-        const v = parsed.value;
-        tasks ??= v.tasks;
-        columns ??= v.columns;
-        pPresent ??= v.pPresent;
-        residSd ??= v.residSd;
-        effects ??= v.estimates;
-        source = { path: values.from, how: v.how, version_ids: v.versionIds, metric: v.metric };
-      }
+/** What `--from` gave: the design it read, K from selection.json, the inputs and any issues. */
+interface PastAnalysis {
+  readonly issues: IssueList;
+  readonly inputs: { path: string; sha256: string }[];
+  readonly source: PowerDocument["from"];
+  readonly read: Partial<Omit<PowerOptions, "sims" | "seed">>;
+}
+
+/**
+ * Reads a past analysis: the design and estimates from its contributions.json
+ * and, when `--budget-k` is not given, K from its selection.json (none: the
+ * default K). Problems are issues (the command refuses).
+ */
+async function readFrom(
+  dir: string,
+  metric: string | undefined,
+  wantBudget: boolean,
+): Promise<PastAnalysis> {
+  const issues = new IssueList();
+  const inputs: { path: string; sha256: string }[] = [];
+  let source: PowerDocument["from"] = null;
+  let read: PastAnalysis["read"] = {};
+  const file = join(dir, "contributions.json");
+  const contributions = await readOutput(file, ContributionsSchema);
+  if (!contributions.ok) issues.addAll(contributions.issues);
+  else if (contributions.output === null) {
+    issues.add({ code: "io_error", file, message: "cannot read the past analysis (no such file)" });
+  } else {
+    inputs.push({ path: file, sha256: sha256Hex(contributions.output.bytes) });
+    const parsed = powerInputsFromContributions(contributions.output.value, {
+      file,
+      ...(metric ? { metric } : {}),
+    });
+    if (!parsed.ok) issues.addAll(parsed.issues);
+    else {
+      const v = parsed.value;
+      read = {
+        tasks: v.tasks,
+        columns: v.columns,
+        pPresent: v.pPresent,
+        residSd: v.residSd,
+        effects: v.estimates,
+      };
+      source = { path: dir, how: v.how, version_ids: v.versionIds, metric: v.metric };
     }
-    if (budgetK === undefined) {
-      // No selection.json: the default K applies.
-      const selection = await readOutput(join(values.from, "selection.json"), SelectionSchema);
-      if (!selection.ok) issues.addAll(selection.issues);
-      else if (selection.output !== null) budgetK = selection.output.value.budget_k;
-    }
-    if (!issues.ok) return await refuse(out, validationDocument(issues, command, inputs), values);
   }
+  if (wantBudget) {
+    const selection = await readOutput(join(dir, "selection.json"), SelectionSchema);
+    if (!selection.ok) issues.addAll(selection.issues);
+    else if (selection.output !== null) {
+      read = { ...read, budgetK: selection.output.value.budget_k };
+    }
+  }
+  return { issues, inputs, source, read };
+}
+
+/** The options given, else `--from`'s; a missing design option is a usage error. */
+function resolveOptions(given: PowerOptions, past: PastAnalysis | null): PowerOptions {
+  const r = past?.read ?? {};
+  const o: PowerOptions = {
+    tasks: given.tasks ?? r.tasks,
+    columns: given.columns ?? r.columns,
+    pPresent: given.pPresent ?? r.pPresent,
+    residSd: given.residSd ?? r.residSd,
+    budgetK: given.budgetK ?? r.budgetK,
+    effects: given.effects ?? r.effects,
+    sims: given.sims,
+    seed: given.seed,
+  };
   const missing = [
-    ["tasks", tasks],
-    ["columns", columns],
-    ["p-present", pPresent],
-    ["resid-sd", residSd],
+    ["tasks", o.tasks],
+    ["columns", o.columns],
+    ["p-present", o.pPresent],
+    ["resid-sd", o.residSd],
   ].filter(([, v]) => v === undefined).map(([k]) => `--${k}`);
   if (missing.length > 0) {
     throw new UsageError(
       `plan-power needs ${missing.join(", ")} (or --from); see deno task gate plan-power --help`,
     );
   }
-  if (effects !== undefined && effects.length !== columns) {
-    throw new UsageError(`--effects has ${effects.length} values for ${columns} columns`);
+  if (o.effects !== undefined && o.effects.length !== o.columns) {
+    throw new UsageError(`--effects has ${o.effects.length} values for ${o.columns} columns`);
   }
-  let plan;
+  return o;
+}
+
+/** Plans the power (lib/infer/power); a design it cannot plan is a usage error. */
+function plan(o: PowerOptions, quiet: boolean | undefined): PowerPlan {
   try {
-    plan = planPower(
-      { tasks: tasks!, columns: columns!, pPresent: pPresent!, residSd: residSd! },
+    return planPower(
+      { tasks: o.tasks!, columns: o.columns!, pPresent: o.pPresent!, residSd: o.residSd! },
       {
-        sims,
-        seed,
-        ...(budgetK === undefined ? {} : { budgetK }),
-        ...(effects === undefined ? {} : { effects }),
-        ...(values.quiet ? {} : { onProgress: stderrProgress("simulating") }),
+        sims: o.sims,
+        seed: o.seed,
+        ...(o.budgetK === undefined ? {} : { budgetK: o.budgetK }),
+        ...(o.effects === undefined ? {} : { effects: o.effects }),
+        ...(quiet ? {} : { onProgress: stderrProgress("simulating") }),
       },
     );
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(error.message);
     throw error;
   }
-  const doc = {
-    format: "gatelab.power/v1",
-    generator: generatorMeta(command),
-    estimator: {
-      name: "paired_delta_ols_no_intercept",
-      formula: "R_i - B_i = C_i' beta + e_i",
-      intercept: 0.0,
-    },
-    from: source,
-    inputs,
-    effects: effects ?? null,
-    ...plan,
-  } satisfies z.input<typeof PowerSchema>;
-
-  const tables = scopeTables(powerTables(plan), scope);
-  await writeFilesAtomic(out, {
-    "power.json": toJsonText(doc),
-    "power.md": tables.map(toMarkdown).join("\n"),
-    "power.tex": tables.map(toLatex).join("\n"),
-    ...await tidyFiles([powerTidy(plan)]),
-  });
-  if (!values.quiet) console.log(toMarkdown(tables[0]!));
-  console.log(`ok: wrote ${out}/power.json`);
-  return 0;
 }

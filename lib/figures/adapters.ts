@@ -9,15 +9,7 @@ import type { IntervalRow } from "./forest.ts";
 import type { DeltaPoint } from "./delta_by_count.ts";
 import type { StabilityRow } from "./stability.ts";
 import type { StudyRow } from "./study_arms.ts";
-import type { RankPoint } from "./heldout.ts";
-import type {
-  AcrossGateJson,
-  ContributionsJson,
-  HeldoutJson,
-  SelectionJson,
-  StudyJson,
-  View,
-} from "../contract/outputs/mod.ts";
+import type { ContributionsJson, SelectionJson, StudyJson, View } from "../contract/outputs/mod.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
@@ -27,8 +19,6 @@ type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
 type Arm = StudyJson["arms"][string];
 /** @ignore */
 type Comparison = StudyJson["comparisons"][number];
-/** @ignore */
-type Split = HeldoutJson["splits"][number];
 
 /** What {@linkcode forestRows} reads of contributions.json. */
 export interface ForestInput {
@@ -240,81 +230,6 @@ export function studyRows(
     bounds: c.bounds,
   }));
   return { arms, comparisons };
-}
-
-/**
- * Predicted against realised gain of the selected set, one point per
- * usable held-out split (label `repeat.fold`), for
- * {@linkcode rankAgreementPlot} with gain axis labels.
- *
- * @param heldout Parsed heldout.json.
- * @returns Points of splits with both gains.
- *
- * @example
- * ```ts
- * import { heldoutGainPoints } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const points = heldoutGainPoints({
- *   splits: [{ repeat: 0, fold: 1, ok: true, gain_predicted: 0.4, gain_realised: 0.2 }] });
- * deepEqual(points, [{ label: "0.1", validation: 0.4, heldOut: 0.2 }]);
- * ```
- */
-export function heldoutGainPoints(
-  heldout: {
-    readonly splits: readonly View<
-      Split,
-      "repeat" | "fold" | "ok" | "gain_predicted" | "gain_realised"
-    >[];
-  },
-): RankPoint[] {
-  const out: RankPoint[] = [];
-  for (const s of heldout.splits) {
-    const p = s.gain_predicted, r = s.gain_realised;
-    if (!s.ok || typeof p !== "number" || typeof r !== "number") continue;
-    if (!Number.isFinite(p) || !Number.isFinite(r)) continue;
-    out.push({ label: `${s.repeat}.${s.fold}`, validation: p, heldOut: r });
-  }
-  return out;
-}
-
-/** Average ranks, 1 = highest value. */
-function descendingRanks(values: readonly number[]): number[] {
-  const order = values.map((v, i) => [v, i] as const).sort((a, b) => b[0] - a[0]);
-  const ranks = new Array<number>(values.length);
-  for (let i = 0; i < order.length;) {
-    let j = i;
-    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
-    for (let t = i; t <= j; t++) ranks[order[t]![1]] = (i + j) / 2 + 1;
-    i = j + 1;
-  }
-  return ranks;
-}
-
-/**
- * Rank points of a selection checked against a later gate: per shared
- * version its rank (1 = highest coefficient, ties averaged) on the earlier
- * and on the later gate.
- *
- * @param against The `against` block of heldout.json.
- * @returns One point per shared version.
- *
- * @example
- * ```ts
- * import { acrossGateRankPoints } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const points = acrossGateRankPoints({
- *   per_version: [{ version_id: "a", earlier: 0.3, later: 0.1 }, { version_id: "b", earlier: 0.1, later: 0.2 }] });
- * deepEqual(points, [{ label: "a", validation: 1, heldOut: 2 }, { label: "b", validation: 2, heldOut: 1 }]);
- * ```
- */
-export function acrossGateRankPoints(against: Pick<AcrossGateJson, "per_version">): RankPoint[] {
-  const earlier = descendingRanks(against.per_version.map((v) => v.earlier));
-  const later = descendingRanks(against.per_version.map((v) => v.later));
-  return against.per_version.map((v, i) => ({
-    label: v.version_id,
-    validation: earlier[i]!,
-    heldOut: later[i]!,
-  }));
 }
 
 /** The parts of lib/study's `StudyAnalysis` that {@linkcode studyRowsFromAnalysis} reads. */

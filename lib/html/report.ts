@@ -10,24 +10,18 @@ import { runScope } from "../report/run_scope.ts";
 import type { Figure } from "../figures/render.ts";
 import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
 import { studyPlot } from "../figures/study_arms.ts";
-import { rankAgreementPlot } from "../figures/heldout.ts";
-import { acrossGateRankPoints, heldoutGainPoints, studyRows } from "../figures/adapters.ts";
-import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout/heldout.ts";
+import { studyRows } from "../figures/adapters.ts";
+import { heldoutSection } from "../infer/heldout/section.ts";
+import { powerSection } from "../infer/power/section.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
-import {
-  acrossGateTable,
-  heldoutSummaryTable,
-  powerTables,
-  stabilityTable,
-} from "../report/infer_tables.ts";
-import type { PowerPlan } from "../infer/power/power.ts";
+import { stabilityTable } from "../report/infer_tables.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
 import { comparisonTables, selectionTable } from "../report/gate_tables.ts";
 import { coefficientTables } from "../report/gate_tables.ts";
-import { DECIMALS, formatCount, formatStatistic, P_FLOOR } from "../report/format.ts";
+import { DECIMALS, formatCount, P_FLOOR } from "../report/format.ts";
 import { recipeComparisonTable } from "../report/reward_tables.ts";
 import type { RecipeComparisonResult } from "../reward/compare.ts";
 import { forestPlot } from "../figures/forest.ts";
@@ -117,64 +111,6 @@ function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
       items,
       dir,
       files: present([!!contributions && "contributions.json", !!selection && "selection.json"]),
-    });
-  }
-  return sections;
-}
-
-/** The section of held-out checks: heldout.json. */
-function heldoutSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.heldout) {
-    const heldout = outputs.heldout;
-    // The schema checked every field the shared tables read.
-    const items: (Table | Figure)[] = [heldoutSummaryTable(heldout as unknown as HeldoutResult)];
-    const gains = heldoutGainPoints(heldout);
-    if (gains.length > 0) {
-      items.push(rankAgreementPlot(gains, {
-        name: "heldout_gain",
-        showLabels: false,
-        title:
-          `Held-out splits: predicted vs realised gain of the selected set (${heldout.plan.metric})`,
-        axisLabels: ["predicted gain (fit part)", "realised gain (held-out part)"],
-      }));
-    }
-    if (heldout.against) {
-      const against = heldout.against;
-      items.push(acrossGateTable(against as unknown as AcrossGateCheck));
-      if (against.per_version.length > 0) {
-        items.push(rankAgreementPlot(acrossGateRankPoints(against), {
-          name: "heldout_rank_agreement",
-          title: `Rank agreement with the later gate on ${against.shared.length} shared versions`,
-          axisLabels: ["rank on the selecting gate", "rank on the later gate"],
-          subtitle: `Spearman ${formatStatistic(against.spearman_shared)}`,
-        }));
-      }
-    }
-    sections.push({
-      kind: "heldout",
-      heading: "Held-out checks",
-      items,
-      dir,
-      files: ["heldout.json"],
-    });
-  }
-  return sections;
-}
-
-/** The section of the power plan: power.json. */
-function powerSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.power) {
-    // The schema checked every field the shared tables read.
-    sections.push({
-      kind: "power",
-      heading: "Power plan",
-      items: powerTables(outputs.power as unknown as PowerPlan),
-      dir,
-      files: ["power.json"],
     });
   }
   return sections;
@@ -348,8 +284,8 @@ function historySections(outputs: AnalysisOutputs): ReportSection[] {
  */
 const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
   analysisSections,
-  heldoutSections,
-  powerSections,
+  (o) => (o.heldout ? [heldoutSection(o.heldout, o.dir)] : []),
+  (o) => (o.power ? [powerSection(o.power, o.dir)] : []),
   comparisonSections,
   studySections,
   rewardSections,

@@ -1,13 +1,12 @@
 /**
  * Tables of the inference stage (lib/infer): bootstrap intervals, selection
- * stability, held-out checks, misfit diagnostics and power planning, as
- * {@linkcode Table} models for {@linkcode toMarkdown} and {@linkcode toLatex}.
+ * stability and misfit diagnostics, as {@linkcode Table} models for
+ * {@linkcode toMarkdown} and {@linkcode toLatex} (held-out and power tables:
+ * lib/infer/heldout/tables.ts, lib/infer/power/tables.ts).
  *
  * @module
  */
-import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout/heldout.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
-import type { PowerPlan } from "../infer/power/power.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import {
   COEFFICIENT,
@@ -23,16 +22,6 @@ import {
   type NamedColumn,
 } from "./format.ts";
 import type { Table } from "./table.ts";
-
-import { ANALYTIC_SE_APPROXIMATION } from "../infer/power/power.ts";
-
-// The analytic standard error's approximation in mathematics, for the LaTeX notes.
-const ANALYTIC_SE_LATEX = "$M$ independent Bernoulli($p$) columns, no intercept, homoskedastic " +
-  "residuals with SD $s$: $X^{\\top}X/N \\to \\Sigma = p(1-p)\\,I + p^2 J$, so " +
-  "$\\mathrm{Var}(\\beta_j) \\approx (s^2/N)\\,[\\Sigma^{-1}]_{jj} = " +
-  "s^2 / (N p (1-p)) \\cdot (1 - p / (1 - p + M p))$. Ignores REWRITE families (mutually " +
-  "exclusive columns), heteroskedasticity and finite-$N$ variation of $X^{\\top}X$ (checked by " +
-  "simulation).";
 
 /** The JSON fields of a bootstrap result the tables need. */
 export interface BootstrapTableInput {
@@ -147,126 +136,6 @@ export function stabilityTable(
   };
 }
 
-const HELDOUT_NAMES: Readonly<Record<string, string>> = {
-  spearman: "Spearman",
-  kendall_tau_b: "Kendall tau-b",
-  topk_overlap: "top-K overlap",
-  topk_jaccard: "top-K Jaccard",
-  gain_predicted: "gain, predicted",
-  gain_realised: "gain, realised",
-};
-
-/**
- * Held-out summary: one row per statistic over the usable splits (count,
- * mean, SD over splits, 5th percentile, median, 95th percentile).
- *
- * @param result The result of {@linkcode heldoutCheck}.
- * @returns The table, with the plan and the excluded splits in its notes.
- *
- * @example Five folds of the demo's Gate A
- * ```ts
- * import { datasetOrThrow, heldoutCheck, heldoutSummaryTable, validateGates } from "../mod.ts";
- * import { deepEqual } from "node:assert/strict";
- * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
- * const result = heldoutCheck(gateA, {
- *   format: "gatelab.heldout-plan/v1", scheme: "kfold", folds: 5, repeats: 1, seed: 1, metric: "reward",
- * });
- * const table = heldoutSummaryTable(result);
- * deepEqual(table.rows[0], ["Spearman", "5", "0.30", "0.20", "0.04", "0.23", "0.48"]);
- * ```
- */
-export function heldoutSummaryTable(result: HeldoutResult): Table {
-  const rows = (Object.keys(result.summary) as (keyof HeldoutResult["summary"])[]).map((key) => {
-    const s = result.summary[key];
-    // Correlations are statistics, gains rewards, the overlap a count of chunks: its
-    // quantiles (sorted elements) are whole numbers, its mean and SD statistics.
-    const count = key === "topk_overlap";
-    const fmt = key === "spearman" || key === "kendall_tau_b" || count
-      ? formatStatistic
-      : formatEstimate;
-    const quantile = count ? formatCount : fmt;
-    return [
-      HELDOUT_NAMES[key] ?? key,
-      formatCount(s.n),
-      fmt(s.mean),
-      fmt(s.sd),
-      quantile(s.p05),
-      quantile(s.median),
-      quantile(s.p95),
-    ];
-  });
-  const p = result.plan;
-  return {
-    caption: `Held-out ranking checks of ${p.metric} (${p.scheme}${
-      p.scheme === "kfold" ? `, ${p.folds} folds` : ""
-    }, ${p.repeats} repeats)`,
-    label: "tab:heldout",
-    columns: [
-      { label: "statistic" },
-      { label: "splits", align: "right" },
-      { label: "mean", align: "right" },
-      { label: "SD over splits", align: "right" },
-      { label: "5%", align: "right" },
-      { label: "median", align: "right" },
-      { label: "95%", align: "right" },
-    ],
-    rows,
-    notes: [
-      `Tasks split at random, seed ${p.seed}, K = ${result.budget_k}; ${result.degenerate_splits} degenerate split(s) excluded.`,
-      "SD over splits: spread of the statistic across splits (not a standard error: splits share tasks).",
-      `Realised / predicted gain of the selected set: ${formatRate(result.realised_to_predicted)}.`,
-    ],
-  };
-}
-
-/**
- * Across-gate check: earlier vs later coefficient per shared version, and
- * whether the earlier gate selected it.
- *
- * @param check The result of {@linkcode againstLaterGate}.
- * @returns The table, with rank agreement and predicted vs realised gain in its notes.
- *
- * @example The demo's Gate A against the first online round
- * ```ts
- * import { acrossGateTable, againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
- * import { deepEqual } from "node:assert/strict";
- * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
- * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");
- * const table = acrossGateTable(againstLaterGate(gateA, round1));
- * deepEqual(table.rows.length, 6);
- * deepEqual(table.rows[0], ["query-formulation.v1", "yes", "0.108", "0.045"]);
- * ```
- */
-export function acrossGateTable(check: AcrossGateCheck): Table {
-  const selected = new Set(check.selected);
-  return {
-    caption: `Selection against a later gate (${check.metric})`,
-    label: "tab:heldout-across-gates",
-    columns: [
-      { label: "version" },
-      { label: "selected earlier", align: "center" },
-      { label: "earlier", align: "right" },
-      { label: "later", align: "right" },
-    ],
-    rows: check.per_version.map((v) => [
-      v.version_id,
-      selected.has(v.version_id) ? "yes" : "no",
-      formatEstimate(v.earlier),
-      formatEstimate(v.later),
-    ]),
-    notes: [
-      `Columns: ${COEFFICIENT} on each gate. Shared versions ${check.shared.length}; Spearman ${
-        formatStatistic(check.spearman_shared)
-      }, Kendall tau-b ${formatStatistic(check.kendall_tau_b_shared)}.`,
-      `Gain of the selected shared versions: predicted ${
-        formatEstimate(check.gain_predicted)
-      }, realised ${
-        formatEstimate(check.gain_realised)
-      }; selected but not tested later: ${check.selected_not_in_later.length}.`,
-    ],
-  };
-}
-
 /**
  * Misfit diagnostics: the AMCE table, the flagged interactions and the
  * residuals by number of chunks present. Chunks are named by
@@ -366,76 +235,4 @@ export function diagnosticsTables(
     ]),
   };
   return [amce, interactions, residuals];
-}
-
-/**
- * Power plan: the headline numbers and the minimum-detectable-effect grids
- * by number of tasks and by number of candidate columns.
- *
- * @param plan The result of {@linkcode planPower}.
- * @returns Three tables: the plan, MDE by tasks, MDE by columns.
- *
- * @example Planned from the demo's Gate A
- * ```ts
- * import {
- *   analyzeDataset, datasetOrThrow, planPower, powerInputsFromContributions, powerTables, validateGates,
- *   valueOrThrow,
- * } from "../mod.ts";
- * import { deepEqual } from "node:assert/strict";
- * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
- * const inputs = valueOrThrow(powerInputsFromContributions(analyzeDataset(gateA).contributions), "inputs");
- * const tables = powerTables(planPower(inputs, { effects: inputs.estimates, budgetK: 3, sims: 50, seed: 1 }));
- * deepEqual(tables.map((t) => t.rows.length), [10, 5, 7]);
- * deepEqual(tables[1]!.rows[0], ["100", "0.067", "0.188"]);
- * ```
- */
-export function powerTables(plan: PowerPlan): Table[] {
-  const d = plan.design, s = plan.simulation;
-  const headline: Table = {
-    caption: "Power plan",
-    label: "tab:power",
-    columns: [{ label: "quantity" }, { label: "value", align: "right" }],
-    rows: [
-      ["tasks N", formatCount(d.tasks)],
-      ["columns M", formatCount(d.columns)],
-      ["p present", formatRate(d.p_present)],
-      ["residual SD", formatEstimate(d.resid_sd)],
-      ["budget K", formatCount(d.budget_k)],
-      [`SE of a ${COEFFICIENT}, analytic`, formatEstimate(plan.analytic.se_beta)],
-      [`SE of a ${COEFFICIENT}, simulated`, formatEstimate(s.simulated_se)],
-      ["MDE at 80% power, alpha 0.05", formatEstimate(plan.analytic.mde_80)],
-      ["P(truly best K selected)", formatRate(s.p_exact_best_set)],
-      ["mean recall of the best K", formatRate(s.mean_best_recall)],
-    ],
-    notes: [
-      `${formatCount(s.sims)} simulated gates, seed ${s.seed}.`,
-      ...(s.selection_note ? [s.selection_note] : []),
-      plan.analytic.approximation === ANALYTIC_SE_APPROXIMATION
-        ? { text: plan.analytic.approximation, latex: ANALYTIC_SE_LATEX }
-        : plan.analytic.approximation,
-    ],
-  };
-  const byTasks: Table = {
-    caption: "Minimum detectable effect by number of tasks",
-    label: "tab:power-tasks",
-    columns: [{ label: "tasks", align: "right" }, { label: "SE", align: "right" }, {
-      label: "MDE (80%)",
-      align: "right",
-    }],
-    rows: plan.mde_by_tasks.map((
-      r,
-    ) => [formatCount(r.tasks), formatEstimate(r.se_beta), formatEstimate(r.mde_80)]),
-  };
-  const byColumns: Table = {
-    caption: "Minimum detectable effect by number of candidate columns",
-    label: "tab:power-columns",
-    columns: [{ label: "columns", align: "right" }, { label: "SE", align: "right" }, {
-      label: "MDE (80%)",
-      align: "right",
-    }],
-    rows: plan.mde_by_columns.map((
-      r,
-    ) => [formatCount(r.columns), formatEstimate(r.se_beta), formatEstimate(r.mde_80)]),
-  };
-  return [headline, byTasks, byColumns];
 }

@@ -19,7 +19,11 @@
  */
 import { plainMessage } from "../../contract/plain_issue.ts";
 import { type Issue } from "../../core/issue.ts";
-import { HeldoutPlanSchema } from "../../contract/outputs/heldout.ts";
+import {
+  type AcrossGateJson,
+  type HeldoutJson,
+  HeldoutPlanSchema,
+} from "../../contract/outputs/heldout.ts";
 import { createPrng } from "../../math/prng.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../../math/quantile.ts";
 import type { Result } from "../../core/issue.ts";
@@ -97,89 +101,57 @@ export function parseHeldoutPlan(value: unknown, file = "plan.json"): Result<Hel
   };
 }
 
-/** Numbers of one split. */
-export interface HeldoutSplit {
-  /** Repetition index, from 0. */
-  readonly repeat: number;
-  /** Fold held out in this split, from 0 (always 0 for split_half). */
-  readonly fold: number;
-  /** Tasks in the fit part. */
-  readonly fit_tasks: number;
-  /** Tasks in the held-out part. */
-  readonly heldout_tasks: number;
-  /** False when either part cannot identify every coefficient (then the numbers are null). */
-  readonly ok: boolean;
-  /** Spearman rho between fit-part and held-out-part coefficients. */
-  readonly spearman: number | null;
-  /** Kendall tau-b between the same two coefficient vectors. */
-  readonly kendall_tau_b: number | null;
-  /** Selection on the fit part, in rank order. */
-  readonly selected_fit: readonly string[];
-  /** Selection on the held-out part, in rank order. */
-  readonly selected_heldout: readonly string[];
-  /** Versions in both selections. */
-  readonly topk_overlap: number | null;
-  /** Overlap / union of the two selections (1 when both are empty). */
-  readonly topk_jaccard: number | null;
-  /** Sum of fit-part coefficients over the fit-part selection. */
-  readonly gain_predicted: number | null;
-  /** Sum of held-out-part coefficients over the fit-part selection. */
-  readonly gain_realised: number | null;
-}
+/**
+ * heldout.json as `gate heldout` writes it: the zod-inferred output type of
+ * lib/contract's `HeldoutSchema` (fields documented there and in
+ * docs/FORMAT.md, Extensions).
+ *
+ * @ignore
+ */
+export type HeldoutDocument = HeldoutJson;
 
-/** Summary of one statistic over the usable splits. */
-export interface StatSummary {
-  /** Usable splits summarised. */
-  readonly n: number;
-  /** Mean over splits; null when n is 0. */
-  readonly mean: number | null;
-  /** Standard deviation over splits (ddof 1); not a standard error, splits share tasks. */
-  readonly sd: number | null;
-  /** 5th percentile over splits (lower empirical quantile). */
-  readonly p05: number | null;
-  /** Median over splits (lower empirical quantile). */
-  readonly median: number | null;
-  /** 95th percentile over splits (lower empirical quantile). */
-  readonly p95: number | null;
-}
+/** Numbers of one split (heldout.json `splits[]`; fields in docs/FORMAT.md). */
+export type HeldoutSplit = HeldoutJson["splits"][number];
 
-/** Result of {@linkcode heldoutCheck}. */
-export interface HeldoutResult {
-  /** The plan that was run. */
-  readonly plan: HeldoutPlan;
-  /** Budget K of the selections. */
-  readonly budget_k: number;
-  /** What is split: tasks (clusters), never single rows. */
-  readonly split_unit: string;
-  /** How tasks are permuted per repeat. */
-  readonly permutation: string;
-  /** The selection rule applied to each part. */
-  readonly selection_rule: string;
-  /** Definition of each statistic, by name. */
-  readonly definitions: Readonly<Record<string, string>>;
-  /** Every split, in repeat then fold order. */
-  readonly splits: readonly HeldoutSplit[];
-  /** Splits left out of the summaries because a part could not identify every coefficient. */
-  readonly degenerate_splits: number;
-  /** Summary of each statistic over the usable splits. */
-  readonly summary: Readonly<
-    Record<
-      | "spearman"
-      | "kendall_tau_b"
-      | "topk_overlap"
-      | "topk_jaccard"
-      | "gain_predicted"
-      | "gain_realised",
-      StatSummary
-    >
-  >;
-  /** mean(gain_realised) / mean(gain_predicted); null when the latter is 0 or absent. */
-  readonly realised_to_predicted: number | null;
-  /** Quantile rule of the summaries' percentiles. */
-  readonly summary_quantile_rule: string;
-  /** What the summaries' `sd` is (and is not). */
-  readonly summary_sd: string;
-}
+/** Summary of one statistic over the usable splits: n, mean, sd (ddof 1), 5%, median, 95%. */
+export type StatSummary = HeldoutJson["summary"][string];
+
+/** The statistics a held-out check summarises, in heldout.json order. */
+export type HeldoutStatistic =
+  | "spearman"
+  | "kendall_tau_b"
+  | "topk_overlap"
+  | "topk_jaccard"
+  | "gain_predicted"
+  | "gain_realised";
+
+/**
+ * Result of {@linkcode heldoutCheck}: heldout.json's fields of the check
+ * (the document without its generator, inputs and `against`), with the
+ * plan as run and one summary per {@linkcode HeldoutStatistic}.
+ */
+export type HeldoutResult =
+  & Omit<
+    HeldoutDocument,
+    | "format"
+    | "generator"
+    | "estimator"
+    | "baseline"
+    | "gates"
+    | "plan_file"
+    | "inputs"
+    | "n_rows"
+    | "n_tasks"
+    | "against"
+    | "plan"
+    | "summary"
+  >
+  & {
+    /** The plan that was run. */
+    readonly plan: HeldoutPlan;
+    /** Summary of each statistic over the usable splits. */
+    readonly summary: Readonly<Record<HeldoutStatistic, StatSummary>>;
+  };
 
 /** Definitions recorded in heldout.json. */
 /** What a held-out summary's `sd` is, recorded in heldout.json. */
@@ -364,39 +336,12 @@ export function summarise(values: readonly number[]): StatSummary {
   };
 }
 
-/** Result of {@linkcode againstLaterGate}. */
-export interface AcrossGateCheck {
-  /** Metric whose coefficients are compared. */
-  readonly metric: string;
-  /** Budget K of the earlier gate's selection. */
-  readonly budget_k: number;
-  /** Version ids in both gates. */
-  readonly shared: readonly string[];
-  /** Spearman rho of earlier vs later coefficients over the shared versions. */
-  readonly spearman_shared: number | null;
-  /** Kendall tau-b over the same versions. */
-  readonly kendall_tau_b_shared: number | null;
-  /** Selection on the earlier gate (all its columns). */
-  readonly selected: readonly string[];
-  /** Selected versions the later gate does not test (they cannot be checked). */
-  readonly selected_not_in_later: readonly string[];
-  /** Selection of the later gate under its own rule. */
-  readonly selected_later: readonly string[];
-  /** Versions selected by both gates. */
-  readonly topk_overlap: number;
-  /** Sum of earlier coefficients over the selected versions the later gate tests. */
-  readonly gain_predicted: number;
-  /** Sum of later coefficients over the same versions. */
-  readonly gain_realised: number;
-  /** Earlier and later coefficient of each shared version. */
-  readonly per_version: readonly {
-    readonly version_id: string;
-    readonly earlier: number;
-    readonly later: number;
-  }[];
-  /** How to read the check (coefficients are checkpoint-relative). */
-  readonly note: string;
-}
+/**
+ * Result of {@linkcode againstLaterGate}: heldout.json's `against` block
+ * without the later gates and their bare run (zod-inferred from
+ * lib/contract's `AcrossGateSchema`; fields in docs/FORMAT.md).
+ */
+export type AcrossGateCheck = Omit<AcrossGateJson, "gates" | "baseline">;
 
 /**
  * Out-of-sample check across gates: the selection of `earlier` against the

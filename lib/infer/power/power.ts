@@ -10,6 +10,7 @@ import { createPrng, type Prng } from "../../math/prng.ts";
 import { choleskyPacked, choleskySolvePacked, packedSize } from "../../math/packed.ts";
 import { normalQuantile } from "../../math/normal.ts";
 import { DEFAULTS } from "../../core/defaults.ts";
+import type { PowerJson } from "../../contract/outputs/power.ts";
 
 /** A gate design to plan. */
 export interface PowerDesign {
@@ -92,36 +93,13 @@ export interface SimulatePowerOptions {
   readonly onProgress?: ProgressCallback;
 }
 
-/** Result of {@linkcode simulatePower}. */
-export interface SimulatedPower {
-  /** Simulated gates. */
-  readonly sims: number;
-  /** Seed of the simulation. */
-  readonly seed: number;
-  /** Simulated gates left out: a column never present or a singular design. */
-  readonly degenerate_sims: number;
-  /** Root mean over columns of the simulated variance of beta_j around its truth. */
-  readonly simulated_se: number;
-  /** Per column: simulated SD of the estimate around the truth. */
-  readonly simulated_se_per_column: readonly number[];
-  /** The truly best set: strictly positive effects, top K by effect (ties by index). */
-  readonly true_best: readonly number[];
-  /**
-   * Share of sims whose selected set equals the truly best set; null when no
-   * effect is positive (then there is no best set to find: see `selection_note`).
-   */
-  readonly p_exact_best_set: number | null;
-  /** Mean share of the truly best set that was selected; null when it is empty. */
-  readonly mean_best_recall: number | null;
-  /** Why the selection numbers are null, when they are. */
-  readonly selection_note: string | null;
-  /** Per column: share of sims in which it was selected. */
-  readonly selected_frequency: readonly number[];
-  /** Per column: share of sims with a two-sided 5% z test (analytic SE) rejecting zero. */
-  readonly rejection_rate: readonly number[];
-  /** How each simulated gate is drawn and selected, in words. */
-  readonly method: string;
-}
+/**
+ * Result of {@linkcode simulatePower}: power.json's `simulation` block
+ * (zod-inferred from lib/contract's `PowerSchema`; fields in
+ * docs/FORMAT.md). `p_exact_best_set` and `mean_best_recall` are null when
+ * no effect is positive (`selection_note` says why).
+ */
+export type SimulatedPower = PowerJson["simulation"];
 
 /**
  * Simulates gates: X ~ Bernoulli(p) per cell, y = X effects + N(0, s^2)
@@ -295,42 +273,24 @@ function checkEstimable(d: PowerDesign): void {
   }
 }
 
-/** The power plan as written to power.json (without generator and inputs). */
-export interface PowerPlan {
-  /** The design planned for: tasks, columns, presence rate, residual SD, budget K. */
-  readonly design: {
-    readonly tasks: number;
-    readonly columns: number;
-    readonly p_present: number;
-    readonly resid_sd: number;
-    readonly budget_k: number;
-  };
-  /** Analytic standard error and 80%-power minimum detectable effect at alpha 0.05. */
-  readonly analytic: {
-    readonly se_beta: number;
-    readonly mde_80: number;
-    readonly alpha: 0.05;
-    readonly power: 0.8;
-    readonly approximation: string;
-    readonly mde_rule: string;
-  };
-  /** The simulated gates. */
-  readonly simulation: SimulatedPower;
-  /** simulated_se / se_beta: the check of the analytic approximation. */
-  readonly se_ratio_simulated_to_analytic: number;
-  /** MDE at other task counts, for "how many tasks / candidates can this gate afford". */
-  readonly mde_by_tasks: readonly {
-    readonly tasks: number;
-    readonly se_beta: number;
-    readonly mde_80: number;
-  }[];
-  /** MDE at other numbers of candidate columns. */
-  readonly mde_by_columns: readonly {
-    readonly columns: number;
-    readonly se_beta: number;
-    readonly mde_80: number;
-  }[];
-}
+/**
+ * power.json as `gate plan-power` writes it: the zod-inferred output type of
+ * lib/contract's `PowerSchema` (fields documented there and in
+ * docs/FORMAT.md, Extensions).
+ *
+ * @ignore
+ */
+export type PowerDocument = PowerJson;
+
+/**
+ * The power plan as written to power.json, without generator, inputs,
+ * `--from` and effects: the design, the analytic SE and 80%-power MDE, the
+ * simulated gates, their SE ratio and the MDE grids by tasks and by columns.
+ */
+export type PowerPlan = Omit<
+  PowerDocument,
+  "format" | "generator" | "estimator" | "from" | "inputs" | "effects"
+>;
 
 /**
  * Analytic SE and MDE plus the simulation, and MDE tables over task and
