@@ -76,8 +76,19 @@ export type {
 } from "./infer/mod.ts";
 
 // compare (Gate B)
-export { compareRunDirs } from "./gateb/mod.ts";
-export type { CompareOptions, ComparisonOutput } from "./gateb/mod.ts";
+export {
+  compareRunDirs,
+  comparisonFiles,
+  comparisonSection,
+  comparisonTables,
+} from "./gateb/mod.ts";
+export type {
+  CompareOptions,
+  ComparisonDocument,
+  ComparisonFilesOptions,
+  ComparisonOutput,
+  ComparisonTableInput,
+} from "./gateb/mod.ts";
 
 // study
 export { analyzeStudy, loadStudyDir } from "./study/mod.ts";
@@ -140,7 +151,6 @@ export type {
 export {
   acrossGateTable,
   coefficientTables,
-  comparisonTables,
   diagnosticsTables,
   heldoutSummaryTable,
   powerTables,
@@ -153,7 +163,6 @@ export {
 } from "./report/mod.ts";
 export type {
   CoefficientTableInput,
-  ComparisonTableInput,
   NamedColumn,
   SelectionTableInput,
   Table,
@@ -211,7 +220,7 @@ export type {
 } from "./core/mod.ts";
 export type { View } from "./contract/mod.ts";
 export type { CovType, OlsFit } from "./fit/mod.ts";
-export type { ComparedQuantity } from "./gateb/mod.ts";
+export type { ComparedQuantity, ComparedRow } from "./gateb/mod.ts";
 export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./html/mod.ts";
 export type {
   AmceRow,
@@ -229,7 +238,7 @@ export type {
   VersionStability,
 } from "./infer/mod.ts";
 export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
-export type { ComparedRow, RunScope, TableColumn, TableNote } from "./report/mod.ts";
+export type { RunScope, TableColumn, TableNote } from "./report/mod.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
 export type { QueryColumn, SqlGate } from "./sql/mod.ts";

@@ -25,7 +25,8 @@ import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
-import { comparisonTables, selectionTable } from "../report/gate_tables.ts";
+import { selectionTable } from "../report/gate_tables.ts";
+import { comparisonSection } from "../gateb/section.ts";
 import { coefficientTables } from "../report/gate_tables.ts";
 import { DECIMALS, formatCount, formatStatistic, P_FLOOR } from "../report/format.ts";
 import { recipeComparisonTable } from "../report/reward_tables.ts";
@@ -175,22 +176,6 @@ function powerSections(outputs: AnalysisOutputs): ReportSection[] {
       items: powerTables(outputs.power as unknown as PowerPlan),
       dir,
       files: ["power.json"],
-    });
-  }
-  return sections;
-}
-
-/** The section of Gate B: comparison.json. */
-function comparisonSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.comparison) {
-    sections.push({
-      kind: "gate_b",
-      heading: "Gate B: equipped vs bare",
-      items: comparisonTables(outputs.comparison),
-      dir,
-      files: ["comparison.json"],
     });
   }
   return sections;
@@ -350,7 +335,7 @@ const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
   analysisSections,
   heldoutSections,
   powerSections,
-  comparisonSections,
+  (o) => o.comparison ? [comparisonSection(o.comparison, o.dir)] : [],
   studySections,
   rewardSections,
   sequentialSections,
