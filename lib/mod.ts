@@ -76,23 +76,37 @@ export type {
 } from "./infer/mod.ts";
 
 // compare (Gate B)
-export {
-  compareRunDirs,
-  comparisonFiles,
-  comparisonSection,
-  comparisonTables,
-} from "./gateb/mod.ts";
+export { compareRunDirs, comparisonSection, comparisonTables } from "./gateb/mod.ts";
 export type {
   CompareOptions,
   ComparisonDocument,
-  ComparisonFilesOptions,
   ComparisonOutput,
   ComparisonTableInput,
 } from "./gateb/mod.ts";
 
 // study
-export { analyzeStudy, loadStudyDir } from "./study/mod.ts";
-export type { AnalyzeStudyOptions, LoadedStudy, StudyAnalysis, StudyInput } from "./study/mod.ts";
+export {
+  analyzeStudy,
+  loadStudyDir,
+  studyArmsTable,
+  studyComparisonsTable,
+  studyCostsTable,
+  studyFigures,
+  studyPlot,
+  studyRowsFromAnalysis,
+  studySection,
+  studyTables,
+} from "./study/mod.ts";
+export type {
+  AnalyzeStudyOptions,
+  LoadedStudy,
+  StudyAnalysis,
+  StudyAnalysisRowsInput,
+  StudyDocument,
+  StudyInput,
+  StudyPlotOptions,
+  StudyRow,
+} from "./study/mod.ts";
 
 // reward
 export { compareRecipes, computeRewards, loadGroups, loadSteps } from "./reward/mod.ts";
@@ -130,8 +144,6 @@ export {
   figureFiles,
   heldoutGainPoints,
   rankAgreementPlot,
-  studyPlot,
-  studyRowsFromAnalysis,
 } from "./figures/mod.ts";
 export type {
   AnalysisFigureInputs,
@@ -142,9 +154,6 @@ export type {
   PaperFigure,
   RankAgreementOptions,
   RankPoint,
-  StudyAnalysisRowsInput,
-  StudyPlotOptions,
-  StudyRow,
 } from "./figures/mod.ts";
 
 // tables
@@ -157,9 +166,6 @@ export {
   recipeComparisonTable,
   rewardSummaryTable,
   selectionTable,
-  studyArmsTable,
-  studyComparisonsTable,
-  studyCostsTable,
 } from "./report/mod.ts";
 export type {
   CoefficientTableInput,

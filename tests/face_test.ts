@@ -31,10 +31,12 @@ const FACE = [
   "analyzeStudy",
   "compareRecipes",
   "compareRunDirs",
+  "comparisonSection",
   "computeRewards",
   "loadGroups",
   "loadSteps",
   "loadStudyDir",
+  "studySection",
   // SQL
   "loadIntoDuckDb",
   "openDuckDb",
@@ -47,6 +49,7 @@ const FACE = [
   "figureFiles",
   "heldoutGainPoints",
   "rankAgreementPlot",
+  "studyFigures",
   "studyPlot",
   "studyRowsFromAnalysis",
   // tables
@@ -62,6 +65,7 @@ const FACE = [
   "studyArmsTable",
   "studyComparisonsTable",
   "studyCostsTable",
+  "studyTables",
   // report, display, paper, demo
   "appendixFiles",
   "appendixSection",
@@ -80,9 +84,9 @@ const FACE = [
 const root = new URL("../", import.meta.url);
 const exported = Object.keys(face).sort();
 
-Deno.test("lib/mod.ts exports exactly the face's 58 functions (types aside)", () => {
+Deno.test("lib/mod.ts exports exactly the face's 62 functions (types aside)", () => {
   deepEqual(exported, [...FACE].sort());
-  deepEqual(exported.length, 58);
+  deepEqual(exported.length, 62);
   for (const name of exported) {
     ok(typeof (face as Record<string, unknown>)[name] === "function", `${name} is a function`);
   }

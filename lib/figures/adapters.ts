@@ -8,14 +8,12 @@ import { columnNames } from "../report/format.ts";
 import type { IntervalRow } from "./forest.ts";
 import type { DeltaPoint } from "./delta_by_count.ts";
 import type { StabilityRow } from "./stability.ts";
-import type { StudyRow } from "./study_arms.ts";
 import type { RankPoint } from "./heldout.ts";
 import type {
   AcrossGateJson,
   ContributionsJson,
   HeldoutJson,
   SelectionJson,
-  StudyJson,
   View,
 } from "../contract/outputs/mod.ts";
 
@@ -23,10 +21,6 @@ import type {
 // deno doc from reporting references into zod).
 /** @ignore */
 type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
-/** @ignore */
-type Arm = StudyJson["arms"][string];
-/** @ignore */
-type Comparison = StudyJson["comparisons"][number];
 /** @ignore */
 type Split = HeldoutJson["splits"][number];
 
@@ -48,12 +42,6 @@ export interface ForestInput {
 export interface DeltaInput {
   /** Paired rows: design and values (absent: no delta-by-count figure). */
   readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
-}
-
-/** What {@linkcode studyRows} reads of study.json. */
-export interface StudyRowsInput {
-  readonly arms: Readonly<Record<string, Pick<Arm, "estimate" | "bounds">>>;
-  readonly comparisons: readonly Pick<Comparison, "a" | "b" | "estimate" | "ci" | "bounds">[];
 }
 
 /** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
@@ -209,40 +197,6 @@ export function stabilityRows(
 }
 
 /**
- * Rows from study.json: one per arm (bounds, estimate, no interval)
- * and one per comparison `a − b` (bounds, estimate, percentile interval).
- *
- * @param study Parsed study.json.
- * @returns Rows for {@linkcode studyPlot}.
- *
- * @example
- * ```ts
- * import { studyRows } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const { comparisons } = studyRows({ arms: {},
- *   comparisons: [{ a: "M", b: "B", estimate: null, bounds: [-0.1, 0.2], ci: null }] });
- * deepEqual(comparisons, [{ label: "M − B", estimate: null, ci: null, bounds: [-0.1, 0.2] }]);
- * ```
- */
-export function studyRows(
-  study: StudyRowsInput,
-): { arms: StudyRow[]; comparisons: StudyRow[] } {
-  const arms = Object.entries(study.arms).map(([arm, a]) => ({
-    label: arm,
-    estimate: a.estimate,
-    ci: null,
-    bounds: a.bounds,
-  }));
-  const comparisons = study.comparisons.map((c) => ({
-    label: `${c.a} − ${c.b}`,
-    estimate: c.estimate,
-    ci: c.ci,
-    bounds: c.bounds,
-  }));
-  return { arms, comparisons };
-}
-
-/**
  * Predicted against realised gain of the selected set, one point per
  * usable held-out split (label `repeat.fold`), for
  * {@linkcode rankAgreementPlot} with gain axis labels.
@@ -315,56 +269,4 @@ export function acrossGateRankPoints(against: Pick<AcrossGateJson, "per_version"
     validation: earlier[i]!,
     heldOut: later[i]!,
   }));
-}
-
-/** The parts of lib/study's `StudyAnalysis` that {@linkcode studyRowsFromAnalysis} reads. */
-export interface StudyAnalysisRowsInput {
-  /** Each arm's estimate and bounds. */
-  readonly arms: readonly {
-    readonly arm: string;
-    readonly estimate: number | null;
-    readonly bounds: readonly [number, number];
-  }[];
-  /** Each comparison's estimate, interval and bounds. */
-  readonly comparisons: readonly {
-    readonly a: string;
-    readonly b: string;
-    readonly estimate: number | null;
-    readonly ci: readonly [number, number] | null;
-    readonly bounds: readonly [number, number];
-  }[];
-}
-
-/**
- * Study rows straight from lib/study's in-memory analysis (arms in plan
- * order), the same rows {@linkcode studyRows} makes from study.json.
- *
- * @param analysis The result of `analyzeStudy`.
- * @returns Rows for {@linkcode studyPlot}.
- *
- * @example
- * ```ts
- * import { studyRowsFromAnalysis } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const { arms } = studyRowsFromAnalysis({ arms: [{ arm: "M", estimate: 0.5, bounds: [0.5, 0.5] }], comparisons: [] });
- * deepEqual(arms, [{ label: "M", estimate: 0.5, ci: null, bounds: [0.5, 0.5] }]);
- * ```
- */
-export function studyRowsFromAnalysis(
-  analysis: StudyAnalysisRowsInput,
-): { arms: StudyRow[]; comparisons: StudyRow[] } {
-  return {
-    arms: analysis.arms.map((a) => ({
-      label: a.arm,
-      estimate: a.estimate,
-      ci: null,
-      bounds: a.bounds,
-    })),
-    comparisons: analysis.comparisons.map((c) => ({
-      label: `${c.a} − ${c.b}`,
-      estimate: c.estimate,
-      ci: c.ci,
-      bounds: c.bounds,
-    })),
-  };
 }

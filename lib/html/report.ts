@@ -9,9 +9,8 @@ import type { Table } from "../report/table.ts";
 import { runScope } from "../report/run_scope.ts";
 import type { Figure } from "../figures/render.ts";
 import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
-import { studyPlot } from "../figures/study_arms.ts";
 import { rankAgreementPlot } from "../figures/heldout.ts";
-import { acrossGateRankPoints, heldoutGainPoints, studyRows } from "../figures/adapters.ts";
+import { acrossGateRankPoints, heldoutGainPoints } from "../figures/adapters.ts";
 import type { AcrossGateCheck, HeldoutResult } from "../infer/heldout/heldout.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import {
@@ -27,17 +26,13 @@ import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
 import { selectionTable } from "../report/gate_tables.ts";
 import { comparisonSection } from "../gateb/section.ts";
+import { studySection } from "../study/section.ts";
 import { coefficientTables } from "../report/gate_tables.ts";
 import { DECIMALS, formatCount, formatStatistic, P_FLOOR } from "../report/format.ts";
 import { recipeComparisonTable } from "../report/reward_tables.ts";
 import type { RecipeComparisonResult } from "../reward/compare.ts";
 import { forestPlot } from "../figures/forest.ts";
-import {
-  metricMeansTable,
-  overviewTable,
-  studyArmsFileTable,
-  studyComparisonsFileTable,
-} from "./report_tables.ts";
+import { metricMeansTable, overviewTable } from "./report_tables.ts";
 import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 import { ladderItems, sequentialItems } from "./extension_sections.ts";
@@ -181,35 +176,6 @@ function powerSections(outputs: AnalysisOutputs): ReportSection[] {
   return sections;
 }
 
-/** The section of the study: study.json. */
-function studySections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { study, dir } = outputs;
-  if (study) {
-    const { arms, comparisons } = studyRows(study);
-    const items: (Table | Figure)[] = [studyArmsFileTable(study)];
-    if (arms.length > 0) {
-      items.push(
-        studyPlot(arms, {
-          name: "study_arms",
-          title: "Study arms: estimates and bounds for unresolved slots",
-        }),
-      );
-    }
-    items.push(studyComparisonsFileTable(study));
-    if (comparisons.length > 0) {
-      items.push(studyPlot(comparisons, {
-        name: "study_comparisons",
-        title: "Study comparisons: estimates, 95% intervals and bounds",
-        xLabel: "difference in resolved rate",
-        zeroLine: true,
-      }));
-    }
-    sections.push({ kind: "study", heading: "Study", items, dir, files: ["study.json"] });
-  }
-  return sections;
-}
-
 /** The section of reward recipes: recipe_comparison.json. */
 function rewardSections(outputs: AnalysisOutputs): ReportSection[] {
   const sections: ReportSection[] = [];
@@ -336,7 +302,7 @@ const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
   heldoutSections,
   powerSections,
   (o) => o.comparison ? [comparisonSection(o.comparison, o.dir)] : [],
-  studySections,
+  (o) => o.study ? [studySection(o.study, o.dir)] : [],
   rewardSections,
   sequentialSections,
   ladderSections,
