@@ -106,6 +106,7 @@ export type {
   StudyInput,
   StudyPlotOptions,
   StudyRow,
+  StudyRowsInput,
 } from "./study/mod.ts";
 
 // reward
@@ -244,7 +245,14 @@ export type {
   VersionStability,
 } from "./infer/mod.ts";
 export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
-export type { RunScope, TableColumn, TableNote } from "./report/mod.ts";
+export type {
+  ReportSection,
+  ReportSubheading,
+  RunScope,
+  SectionKind,
+  TableColumn,
+  TableNote,
+} from "./report/mod.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
 export type { QueryColumn, SqlGate } from "./sql/mod.ts";

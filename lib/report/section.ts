@@ -11,6 +11,7 @@ import type { Figure } from "../figures/render.ts";
 
 /** A subheading inside a section. */
 export interface ReportSubheading {
+  /** The subheading's text. */
   readonly subheading: string;
 }
 
@@ -49,8 +50,11 @@ export const SECTION_ORDER: readonly SectionKind[] = [
 
 /** One section of the report: a heading, then tables, figures and subheadings in order. */
 export interface ReportSection {
+  /** What the section holds; the report orders sections by {@linkcode SECTION_ORDER}. */
   readonly kind: SectionKind;
+  /** The section's heading. */
   readonly heading: string;
+  /** Tables, figures and subheadings, in order. */
   readonly items: readonly (Table | Figure | ReportSubheading)[];
   /** The output directory the section comes from. */
   readonly dir: string;

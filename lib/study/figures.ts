@@ -136,7 +136,9 @@ export function studyPlot(rows: readonly StudyRow[], options: StudyPlotOptions =
 
 /** What {@linkcode studyRows} reads of study.json. */
 export interface StudyRowsInput {
+  /** Each arm's estimate and bounds. */
   readonly arms: Readonly<Record<string, Pick<Arm, "estimate" | "bounds">>>;
+  /** Each comparison's estimate, interval and bounds. */
   readonly comparisons: readonly Pick<Comparison, "a" | "b" | "estimate" | "ci" | "bounds">[];
 }
 
