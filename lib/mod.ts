@@ -110,11 +110,23 @@ export type {
 } from "./study/mod.ts";
 
 // reward
-export { compareRecipes, computeRewards, loadGroups, loadSteps } from "./reward/mod.ts";
+export {
+  compareRecipes,
+  computeRewards,
+  loadGroups,
+  loadSteps,
+  recipeComparisonTable,
+  rewardFigures,
+  rewardSection,
+  rewardSummaryTable,
+} from "./reward/mod.ts";
 export type {
   CompareRecipesOptions,
   Recipe,
+  RecipeComparisonDocument,
+  RecipeComparisonEntry,
   RecipeComparisonResult,
+  RecipeComparisonTableInput,
   RewardLine,
   Trajectories,
 } from "./reward/mod.ts";
@@ -164,8 +176,6 @@ export {
   diagnosticsTables,
   heldoutSummaryTable,
   powerTables,
-  recipeComparisonTable,
-  rewardSummaryTable,
   selectionTable,
 } from "./report/mod.ts";
 export type {

@@ -27,11 +27,9 @@ import { toHtmlTable } from "./html_table.ts";
 import { selectionTable } from "../report/gate_tables.ts";
 import { comparisonSection } from "../gateb/section.ts";
 import { studySection } from "../study/section.ts";
+import { rewardSection } from "../reward/section.ts";
 import { coefficientTables } from "../report/gate_tables.ts";
 import { DECIMALS, formatCount, formatStatistic, P_FLOOR } from "../report/format.ts";
-import { recipeComparisonTable } from "../report/reward_tables.ts";
-import type { RecipeComparisonResult } from "../reward/compare.ts";
-import { forestPlot } from "../figures/forest.ts";
 import { metricMeansTable, overviewTable } from "./report_tables.ts";
 import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
@@ -176,45 +174,6 @@ function powerSections(outputs: AnalysisOutputs): ReportSection[] {
   return sections;
 }
 
-/** The section of reward recipes: recipe_comparison.json. */
-function rewardSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.reward) {
-    const reward = outputs.reward;
-    const result = {
-      draws: reward.bootstrap.draws,
-      seed: reward.bootstrap.seed,
-      excluded_null: reward.excluded_null,
-      recipes: Object.entries(reward.recipes).map(([recipe, r]) => ({ recipe, ...r })),
-    } as unknown as RecipeComparisonResult;
-    const items: (Table | Figure)[] = [recipeComparisonTable(result)];
-    const rows = result.recipes.filter((r) => r.difference !== null).map((r) => ({
-      label: `recipe ${r.recipe}`,
-      estimate: r.difference,
-      lo: r.ci?.[0] ?? null,
-      hi: r.ci?.[1] ?? null,
-    }));
-    if (rows.length > 0) {
-      items.push(forestPlot(rows, {
-        name: "recipe_comparison",
-        title: "Reward recipes: good minus bad mean reward",
-        xLabel: "good − bad mean reward",
-        intervalText: "95% bootstrap percentile interval (resampled within groups)",
-        sort: false,
-      }));
-    }
-    sections.push({
-      kind: "reward",
-      heading: "Reward recipes",
-      items,
-      dir,
-      files: ["recipe_comparison.json"],
-    });
-  }
-  return sections;
-}
-
 /** The section of the sequential re-analysis: sequential.json. */
 function sequentialSections(outputs: AnalysisOutputs): ReportSection[] {
   const sections: ReportSection[] = [];
@@ -303,7 +262,7 @@ const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
   powerSections,
   (o) => o.comparison ? [comparisonSection(o.comparison, o.dir)] : [],
   (o) => o.study ? [studySection(o.study, o.dir)] : [],
-  rewardSections,
+  (o) => o.reward ? [rewardSection(o.reward, o.dir)] : [],
   sequentialSections,
   ladderSections,
   auditSections,

@@ -2,7 +2,6 @@
 export * from "./table.ts";
 export * from "./format.ts";
 export * from "./gate_tables.ts";
-export * from "./reward_tables.ts";
 export * from "./infer_tables.ts";
 export * from "./validation_tables.ts";
 export * from "./run_scope.ts";
