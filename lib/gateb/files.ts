@@ -5,7 +5,7 @@
  * @module
  */
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
-import type { ValidationDocument } from "../core/validation_document.ts";
+import type { ValidationJson } from "../contract/outputs/validation.ts";
 import { type RunScope, scopeTables } from "../report/run_scope.ts";
 import { toLatex, toMarkdown } from "../report/table.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
@@ -15,8 +15,11 @@ import { comparisonTables } from "./tables.ts";
 
 /** Options of {@linkcode comparisonFiles}. */
 export interface ComparisonFilesOptions {
-  /** The validation report of the inputs, written as validation.json. */
-  readonly validation: ValidationDocument;
+  /**
+   * The validation report of the inputs, written as validation.json
+   * (`validationDocument`'s, or one read back through its schema).
+   */
+  readonly validation: ValidationJson;
   /** The run's name in LaTeX labels and captions (`--label-prefix`, else the `--out` name). */
   readonly scope: RunScope;
 }
