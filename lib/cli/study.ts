@@ -54,7 +54,8 @@ export async function run(args: string[]): Promise<number> {
     inputs: loaded.ok ? loaded.value.inputs : [],
     refusal: loaded.ok ? null : validationDocument(loaded.issues, command),
     result: async () => {
-      const { input, inputs } = loaded.ok ? loaded.value : unreachable();
+      if (!loaded.ok) throw new Error("unreachable: a failed load refuses before the result");
+      const { input, inputs } = loaded.value;
       const analysis = analyzeStudy(input, {
         attemptsFile: join(dir, "attempts.jsonl"),
         ...(quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
@@ -75,8 +76,4 @@ function studyLine(doc: StudyDocument, out: string): string {
   const incomplete = doc.comparisons.filter((c) => !c.complete).length;
   return `study: ${doc.comparisons.length} comparison(s), ${incomplete} incomplete; ` +
     `${doc.attempts.violations} retry-policy violation(s); outputs in ${out}/`;
-}
-
-function unreachable(): never {
-  throw new Error("unreachable: a failed load refuses before the result");
 }
