@@ -76,19 +76,57 @@ export type {
 } from "./infer/mod.ts";
 
 // compare (Gate B)
-export { compareRunDirs } from "./gateb/mod.ts";
-export type { CompareOptions, ComparisonOutput } from "./gateb/mod.ts";
+export { compareRunDirs, comparisonSection, comparisonTables } from "./gateb/mod.ts";
+export type {
+  CompareOptions,
+  ComparisonDocument,
+  ComparisonOutput,
+  ComparisonTableInput,
+} from "./gateb/mod.ts";
 
 // study
-export { analyzeStudy, loadStudyDir } from "./study/mod.ts";
-export type { AnalyzeStudyOptions, LoadedStudy, StudyAnalysis, StudyInput } from "./study/mod.ts";
+export {
+  analyzeStudy,
+  loadStudyDir,
+  studyArmsTable,
+  studyComparisonsTable,
+  studyCostsTable,
+  studyFigures,
+  studyPlot,
+  studyRowsFromAnalysis,
+  studySection,
+  studyTables,
+} from "./study/mod.ts";
+export type {
+  AnalyzeStudyOptions,
+  LoadedStudy,
+  StudyAnalysis,
+  StudyAnalysisRowsInput,
+  StudyDocument,
+  StudyInput,
+  StudyPlotOptions,
+  StudyRow,
+  StudyRowsInput,
+} from "./study/mod.ts";
 
 // reward
-export { compareRecipes, computeRewards, loadGroups, loadSteps } from "./reward/mod.ts";
+export {
+  compareRecipes,
+  computeRewards,
+  loadGroups,
+  loadSteps,
+  recipeComparisonTable,
+  rewardFigures,
+  rewardSection,
+  rewardSummaryTable,
+} from "./reward/mod.ts";
 export type {
   CompareRecipesOptions,
   Recipe,
+  RecipeComparisonDocument,
+  RecipeComparisonEntry,
   RecipeComparisonResult,
+  RecipeComparisonTableInput,
   RewardLine,
   Trajectories,
 } from "./reward/mod.ts";
@@ -113,13 +151,7 @@ export type {
 } from "./sql/mod.ts";
 
 // figures
-export {
-  analysisFigures,
-  figureFiles,
-  rankAgreementPlot,
-  studyPlot,
-  studyRowsFromAnalysis,
-} from "./figures/mod.ts";
+export { analysisFigures, figureFiles, rankAgreementPlot } from "./figures/mod.ts";
 export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./infer/mod.ts";
 export type {
   AnalysisFigureInputs,
@@ -130,27 +162,13 @@ export type {
   PaperFigure,
   RankAgreementOptions,
   RankPoint,
-  StudyAnalysisRowsInput,
-  StudyPlotOptions,
-  StudyRow,
 } from "./figures/mod.ts";
 
 // tables
-export {
-  coefficientTables,
-  comparisonTables,
-  diagnosticsTables,
-  recipeComparisonTable,
-  rewardSummaryTable,
-  selectionTable,
-  studyArmsTable,
-  studyComparisonsTable,
-  studyCostsTable,
-} from "./report/mod.ts";
+export { coefficientTables, diagnosticsTables, selectionTable } from "./report/mod.ts";
 export { acrossGateTable, heldoutSummaryTable, heldoutTables, powerTables } from "./infer/mod.ts";
 export type {
   CoefficientTableInput,
-  ComparisonTableInput,
   NamedColumn,
   SelectionTableInput,
   Table,
@@ -209,7 +227,7 @@ export type {
 } from "./core/mod.ts";
 export type { View } from "./contract/mod.ts";
 export type { CovType, OlsFit } from "./fit/mod.ts";
-export type { ComparedQuantity } from "./gateb/mod.ts";
+export type { ComparedQuantity, ComparedRow } from "./gateb/mod.ts";
 export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./html/mod.ts";
 export type {
   AmceRow,
@@ -230,8 +248,14 @@ export type {
   VersionStability,
 } from "./infer/mod.ts";
 export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
-export type { ComparedRow, RunScope, TableColumn, TableNote } from "./report/mod.ts";
-export type { ReportSection, ReportSubheading, SectionKind } from "./report/section.ts";
+export type {
+  ReportSection,
+  ReportSubheading,
+  RunScope,
+  SectionKind,
+  TableColumn,
+  TableNote,
+} from "./report/mod.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
 export type { QueryColumn, SqlGate } from "./sql/mod.ts";

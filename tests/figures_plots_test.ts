@@ -8,9 +8,8 @@ import {
   forestRows,
   rankAgreementPlot,
   stabilityPlot,
-  studyPlot,
-  studyRows,
 } from "../lib/figures/mod.ts";
+import { studyPlot, studyRows } from "../lib/study/mod.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 
 const rows = [

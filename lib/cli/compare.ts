@@ -14,18 +14,14 @@ import { DEFAULTS } from "../core/defaults.ts";
 import { inputDir, inputFile, outputDir } from "./paths.ts";
 import type { Issue } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { comparisonTidy } from "../gateb/comparison_tidy.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { readRun } from "../load/read_run.ts";
-import { GATE_B_FIELDS, gateBIssues, selectionMismatch } from "../gateb/checks.ts";
+import { type LoadedRun, readRun } from "../load/read_run.ts";
+import { GATE_B_FIELDS, gateBIssues, type GateBPairs, selectionMismatch } from "../gateb/checks.ts";
 import { compareRuns } from "../gateb/compare.ts";
-import { comparisonTables } from "../report/gate_tables.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import type { ComparisonDocument } from "../gateb/comparison_types.ts";
+import { comparisonFiles } from "../gateb/files.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
+import { finish } from "./finish.ts";
 
 const HELP =
   `usage: deno task gate compare --bare <run_dir> --equipped <run_dir> --out <dir> [options]
@@ -64,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
   });
   if (cli === null) return 0;
   const { values, command } = cli;
-  const { bare, equipped, out } = values;
+  const { bare, equipped, out, quiet } = values;
   const scope = labelScope(out, values["label-prefix"]);
   const { draws, seed } = bootstrapOptions(values);
   const runs = [{ label: "--bare", path: bare }, { label: "--equipped", path: equipped }];
@@ -75,6 +71,48 @@ export async function run(args: string[]): Promise<number> {
   for (const s of selection) await inputFile(s, "a Gate A selection.json");
   await outputDir({ label: "--out", path: out }, [...runs, ...selection]);
 
+  const read = await readGateB(bare, equipped, values.selection);
+  const validation = validationDocument(read.issues, command, read.inputs);
+  const ready = read.ready && validation.ok ? read.ready : null;
+  return await finish({
+    out,
+    command,
+    quiet,
+    refusal: ready ? null : validation,
+    result: async () => {
+      const comparison = compareRuns(ready!.bare, ready!.equipped, ready!.pairs, {
+        draws,
+        seed,
+        command,
+        checkedFields: GATE_B_FIELDS,
+        ...(values.selection !== undefined ? { selectionFile: values.selection } : {}),
+        ...(draws > 0 && !quiet ? { onProgress: stderrProgress("bootstrap") } : {}),
+      });
+      return {
+        files: await comparisonFiles(comparison, { validation, scope }),
+        ...comparisonLines(comparison, out),
+      };
+    },
+  });
+}
+
+/** What {@linkcode readGateB} found: the inputs to record, every issue, and the runs when comparable. */
+interface GateBRead {
+  readonly inputs: readonly unknown[];
+  readonly issues: readonly Issue[];
+  readonly ready: { bare: LoadedRun; equipped: LoadedRun; pairs: GateBPairs } | null;
+}
+
+/**
+ * Reads both runs, refuses swapped arms (a usage error), checks that they
+ * differ only in the skill and, with `--selection`, that the equipped
+ * skill is the frozen selection.
+ */
+async function readGateB(
+  bare: string,
+  equipped: string,
+  selectionFile: string | undefined,
+): Promise<GateBRead> {
   const [b, e] = await Promise.all([readRun(bare), readRun(equipped)]);
   if (b.ok && e.ok && b.value.manifest.arm === "equipped" && e.value.manifest.arm === "bare") {
     throw new UsageError(
@@ -93,51 +131,38 @@ export async function run(args: string[]): Promise<number> {
       ...(e.ok ? { run_id: e.value.manifest.run_id, sha256: e.value.sha256 } : {}),
     },
   ];
-  let issues: Issue[] = [...b.issues, ...e.issues];
-  let checked: ReturnType<typeof gateBIssues> | null = null;
-  if (b.ok && e.ok) {
-    checked = gateBIssues(b.value, e.value);
-    issues = [...issues, ...checked.issues];
-    if (values.selection !== undefined) {
-      issues.push(...(await frozenSelectionIssues(e.value, values.selection)));
-    }
+  const issues: Issue[] = [...b.issues, ...e.issues];
+  if (!b.ok || !e.ok) return { inputs, issues, ready: null };
+  const checked = gateBIssues(b.value, e.value);
+  issues.push(...checked.issues);
+  if (selectionFile !== undefined) {
+    issues.push(...(await frozenSelectionIssues(e.value, selectionFile)));
   }
-  const validation = validationDocument(issues, command, inputs);
-  if (!b.ok || !e.ok || !checked || checked.pairs === null || !validation.ok) {
-    return await refuse(out, validation, values);
-  }
-  const comparison = compareRuns(b.value, e.value, checked.pairs, {
-    draws,
-    seed,
-    command,
-    checkedFields: GATE_B_FIELDS,
-    ...(values.selection !== undefined ? { selectionFile: values.selection } : {}),
-    ...(draws > 0 && !values.quiet ? { onProgress: stderrProgress("bootstrap") } : {}),
-  });
-  const tables = scopeTables(comparisonTables(comparison), scope);
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validation),
-    "comparison.json": toJsonText(comparison),
-    "comparison.md": tables.map(toMarkdown).join("\n"),
-    "comparison.tex": tables.map(toLatex).join("\n"),
-    ...await tidyFiles([comparisonTidy(comparison)]),
-  });
-  if (!values.quiet) {
-    for (const [m, q] of Object.entries(comparison.metrics)) {
-      console.log(
-        `  ${m.padEnd(18)} bare ${fmt(q.bare)}  equipped ${fmt(q.equipped)}  diff ${
-          fmt(q.difference)
-        }  CI ${q.ci ? `[${fmt(q.ci[0])}, ${fmt(q.ci[1])}]` : "—"}`,
-      );
-    }
-  }
-  const r = comparison.metrics.reward!;
-  console.log(
-    `ok: ${comparison.n_pairs} paired episodes, ${comparison.n_tasks} tasks; reward ${
-      fmt(r.equipped)
-    } vs ${fmt(r.bare)} (diff ${fmt(r.difference)}); wrote ${out}/`,
+  const ready = checked.pairs === null
+    ? null
+    : { bare: b.value, equipped: e.value, pairs: checked.pairs };
+  return { inputs, issues, ready };
+}
+
+/** The per-metric lines (unless --quiet) and the `ok:` line of a comparison. */
+function comparisonLines(
+  comparison: ComparisonDocument,
+  out: string,
+): { details: string[]; summary: string[] } {
+  const details = Object.entries(comparison.metrics).map(([m, q]) =>
+    `  ${m.padEnd(18)} bare ${fmt(q.bare)}  equipped ${fmt(q.equipped)}  diff ${
+      fmt(q.difference)
+    }  CI ${q.ci ? `[${fmt(q.ci[0])}, ${fmt(q.ci[1])}]` : "—"}`
   );
-  return 0;
+  const r = comparison.metrics.reward!;
+  return {
+    details,
+    summary: [
+      `ok: ${comparison.n_pairs} paired episodes, ${comparison.n_tasks} tasks; reward ${
+        fmt(r.equipped)
+      } vs ${fmt(r.bare)} (diff ${fmt(r.difference)}); wrote ${out}/`,
+    ],
+  };
 }
 
 /** Reads a Gate A selection.json and compares its selected set with the equipped skill. */

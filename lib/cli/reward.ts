@@ -8,31 +8,21 @@
  *
  * @module
  */
-import type { z } from "npm:zod@4.6.7";
-import type { RecipeComparisonSchema, RewardsMetaSchema } from "../contract/outputs/mod.ts";
-import { type FileContents, toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { rewardsTidy } from "../reward/rewards_tidy.ts";
 import type { Issue } from "../core/issue.ts";
-import { generatorMeta } from "../core/meta.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { QUANTILE_RULE } from "../math/quantile.ts";
-import { recipeComparisonTable, rewardSummaryTable } from "../report/reward_tables.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
-import { compareRecipes } from "../reward/compare.ts";
-import { PENALTY_GAMMA, REWARD_BY_LEVEL } from "../reward/levels.ts";
+import type { RewardInput } from "../reward/documents.ts";
+import { rewardFiles } from "../reward/files.ts";
 import { loadGroups, loadPrmWeights, loadSteps } from "../reward/load.ts";
-import { MASK_REASONS } from "../reward/mask.ts";
 import { type Recipe, RECIPES } from "../reward/recipe.ts";
+import type { Trajectories } from "../reward/rewards.ts";
+import { rewardRun } from "../reward/run.ts";
 import type { GroupRecord } from "../reward/schema.ts";
-import { computeRewards } from "../reward/rewards.ts";
-import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
+import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
 import { bootstrapOptions, choiceOption, parseCommand } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { inputFile, outputDir } from "./paths.ts";
+import { finish } from "./finish.ts";
 
 const HELP =
   `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
@@ -68,28 +58,86 @@ export async function run(args: string[]): Promise<number> {
   // --recipe is required, so the reader never falls back.
   const recipe: Recipe = choiceOption("recipe", values.recipe, RECIPES, undefined)!;
   const { draws, seed } = bootstrapOptions(values, { minDraws: 1 });
-  const stepsPath = positionals[0]!, out = values.out;
+  const stepsPath = positionals[0]!, out = values.out, quiet = values.quiet;
+  const weightsPath = values["prm-weights"];
   const scope = labelScope(out, values["label-prefix"]);
-  const given = [
-    { label: "steps file", path: stepsPath, what: "a steps file (JSONL)" },
-    ...(values.groups !== undefined
-      ? [{ label: "--groups", path: values.groups, what: "a groups file (JSONL)" }]
-      : []),
-    ...(values["prm-weights"] !== undefined
-      ? [{ label: "--prm-weights", path: values["prm-weights"], what: "a PRM weights file (JSON)" }]
-      : []),
-  ];
+  const given = givenFiles(stepsPath, values.groups, weightsPath);
   for (const f of given) await inputFile(f, f.what);
   await outputDir({ label: "--out", path: out }, given);
 
-  const steps = await loadSteps(stepsPath);
-  if (!steps.ok) return await refuse(out, validationDocument(steps.issues, command), values);
-  const { trajectories } = steps.value;
-  const inputs = [{ file: stepsPath, sha256: steps.value.sha256 }];
-  const issues: Issue[] = [];
+  const read = await readRewardInputs(stepsPath, values.groups, weightsPath, command);
+  // The closing line goes to stderr once the files are written.
+  const after: string[] = [];
+  const code = await finish({
+    out,
+    command,
+    quiet,
+    refusal: read.refusal,
+    result: async () => {
+      const { trajectories, weights, groups, inputs } = read.ready!;
+      const reward = rewardRun(trajectories, recipe, {
+        weights,
+        groups,
+        draws,
+        seed,
+        weightsPath,
+        command,
+        inputs,
+        ...(quiet ? {} : { onProgress: stderrProgress("recipe bootstrap") }),
+      });
+      if (!quiet) {
+        after.push(
+          `reward: recipe ${recipe}, ${reward.lines.length} trajectories; outputs in ${out}/`,
+        );
+      }
+      return { files: await rewardFiles(reward, { scope }), summary: [] };
+    },
+  });
+  for (const line of after) console.error(line);
+  return code;
+}
 
+/** The input files as given, each with what it must be. */
+function givenFiles(
+  stepsPath: string,
+  groupsPath: string | undefined,
+  weightsPath: string | undefined,
+): { label: string; path: string; what: string }[] {
+  return [
+    { label: "steps file", path: stepsPath, what: "a steps file (JSONL)" },
+    ...(groupsPath !== undefined
+      ? [{ label: "--groups", path: groupsPath, what: "a groups file (JSONL)" }]
+      : []),
+    ...(weightsPath !== undefined
+      ? [{ label: "--prm-weights", path: weightsPath, what: "a PRM weights file (JSON)" }]
+      : []),
+  ];
+}
+
+/** The loaded inputs of {@linkcode run}, or the refusal of their issues. */
+interface RewardInputs {
+  readonly refusal: ValidationDocument | null;
+  readonly ready: {
+    readonly trajectories: Trajectories;
+    readonly weights: Map<string, Map<number, number>> | undefined;
+    readonly groups: GroupRecord[] | undefined;
+    readonly inputs: RewardInput[];
+  } | null;
+}
+
+/** Reads the steps, then the PRM weights and groups against them, with their hashes. */
+async function readRewardInputs(
+  stepsPath: string,
+  groupsPath: string | undefined,
+  weightsPath: string | undefined,
+  command: string,
+): Promise<RewardInputs> {
+  const steps = await loadSteps(stepsPath);
+  if (!steps.ok) return { refusal: validationDocument(steps.issues, command), ready: null };
+  const { trajectories } = steps.value;
+  const inputs: RewardInput[] = [{ file: stepsPath, sha256: steps.value.sha256 }];
+  const issues: Issue[] = [];
   let weights: Map<string, Map<number, number>> | undefined;
-  const weightsPath = values["prm-weights"];
   if (weightsPath !== undefined) {
     const loaded = await loadPrmWeights(weightsPath, trajectories);
     if (loaded.ok) {
@@ -98,99 +146,15 @@ export async function run(args: string[]): Promise<number> {
     } else issues.push(...loaded.issues);
   }
   let groups: GroupRecord[] | undefined;
-  if (values.groups !== undefined) {
-    const loaded = await loadGroups(values.groups, trajectories);
+  if (groupsPath !== undefined) {
+    const loaded = await loadGroups(groupsPath, trajectories);
     if (loaded.ok) {
       groups = loaded.value.groups;
-      inputs.push({ file: values.groups, sha256: loaded.value.sha256 });
+      inputs.push({ file: groupsPath, sha256: loaded.value.sha256 });
     } else issues.push(...loaded.issues);
   }
   if (issues.length > 0) {
-    return await refuse(out, validationDocument(issues, command, inputs), values);
+    return { refusal: validationDocument(issues, command, inputs), ready: null };
   }
-
-  const lines = computeRewards(trajectories, recipe, weights);
-  const conventions = {
-    level_rewards: REWARD_BY_LEVEL,
-    level_minus_one: "masked",
-    penalty: {
-      recipe: "B",
-      gamma: PENALTY_GAMMA,
-      rule: "x gamma once if any unmasked step is level 0",
-    },
-    masking: "session mode (any verdict): revoked -> revoked, provisional -> " +
-      "provisional_not_final, no verdict -> no_verdict_record; legacy mode: every step final; " +
-      "then level -1 -> level_minus_one; one reason per masked step",
-    all_masked: "reward null, never 0",
-    prm_weights: weightsPath === undefined
-      ? { source: "default", weight: 1.0, note: "with uniform weights recipe C equals recipe A" }
-      : { source: weightsPath, default_weight: 1.0, key: "<trajectory_id>:<order>" },
-  };
-  const masked = Object.fromEntries(
-    MASK_REASONS.map((r) => [r, lines.reduce((s, l) => s + l.mask_reasons[r], 0)]),
-  );
-  const files: Record<string, FileContents> = {
-    "rewards.jsonl": lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length ? "\n" : ""),
-    "rewards_meta.json": toJsonText(
-      {
-        format: "gatelab.rewards_meta/v1",
-        recipe,
-        ...conventions,
-        ...(recipe === "C" ? { c_equals_a: lines.every((l) => l.equals_recipe_a) } : {}),
-        totals: {
-          trajectories: lines.length,
-          null_rewards: lines.filter((l) => l.reward === null).length,
-          penalized: lines.filter((l) => l.penalized).length,
-          mask_reasons: masked,
-        },
-        generator: generatorMeta(command),
-        inputs,
-      } satisfies z.input<typeof RewardsMetaSchema>,
-    ),
-  };
-  const tables = [rewardSummaryTable(lines, recipe)];
-
-  if (groups) {
-    const all = Object.fromEntries(
-      RECIPES.map((r) => [r, r === recipe ? lines : computeRewards(trajectories, r, weights)]),
-    );
-    const comparison = compareRecipes(all, groups, {
-      draws,
-      seed,
-      ...(values.quiet ? {} : { onProgress: stderrProgress("recipe bootstrap") }),
-    });
-    const cLines = all["C"]!;
-    files["recipe_comparison.json"] = toJsonText(
-      {
-        format: "gatelab.recipe_comparison/v1",
-        bootstrap: {
-          draws,
-          seed,
-          resample: "within groups",
-          draw_order: "one xoshiro128** createPrng(seed) stream; per draw n_good nextInt(n_good) " +
-            "then n_bad nextInt(n_bad), members in groups.jsonl order; same indices for every recipe",
-          interval: "percentile, q = 0.025 and 0.975",
-          quantile_rule: QUANTILE_RULE,
-        },
-        spearman: "rho of reward against reference over scored group members with a reference; " +
-          "average ranks for ties",
-        excluded_null: comparison.excluded_null,
-        recipes: Object.fromEntries(comparison.recipes.map(({ recipe: r, ...rest }) => [r, rest])),
-        c_equals_a: cLines.every((l) => l.equals_recipe_a),
-        ...conventions,
-        generator: generatorMeta(command),
-        inputs,
-      } satisfies z.input<typeof RecipeComparisonSchema>,
-    );
-    tables.push(recipeComparisonTable(comparison));
-  }
-  const scoped = scopeTables(tables, scope);
-  files["reward_tables.md"] = scoped.map(toMarkdown).join("\n");
-  files["reward_tables.tex"] = scoped.map(toLatex).join("\n");
-  Object.assign(files, await tidyFiles([rewardsTidy(lines)]));
-  await writeFilesAtomic(out, files);
-  if (!values.quiet) {
-    console.error(`reward: recipe ${recipe}, ${lines.length} trajectories; outputs in ${out}/`);
-  }
-  return 0;
+  return { refusal: null, ready: { trajectories, weights, groups, inputs } };
 }

@@ -7,20 +7,15 @@
  * @module
  */
 import { join } from "node:path";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { studyTidy } from "../study/study_tidy.ts";
-import { formatIssue } from "../core/issue.ts";
+import { formatIssue, GatelabError } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
-import { studyArmsTable, studyComparisonsTable, studyCostsTable } from "../report/study_tables.ts";
 import { analyzeStudy } from "../study/analyze.ts";
+import { studyFiles } from "../study/files.ts";
 import { loadStudyDir } from "../study/load.ts";
-import { studyDocument } from "../study/study_json.ts";
+import { type StudyDocument, studyDocument } from "../study/study_json.ts";
 import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
+import { finish } from "./finish.ts";
 import { parseCommand } from "./args.ts";
 import { inputDir, outputDir } from "./paths.ts";
 
@@ -43,49 +38,42 @@ export async function run(args: string[]): Promise<number> {
   });
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const dir = positionals[0]!, out = values.out;
+  const dir = positionals[0]!, out = values.out, quiet = values.quiet;
   const scope = labelScope(out, values["label-prefix"]);
   const study = { label: "study directory", path: dir };
   await inputDir(study, "a study directory (study.json, slots.jsonl, attempts.jsonl)");
   await outputDir({ label: "--out", path: out }, [study]);
 
   const loaded = await loadStudyDir(dir);
-  if (!loaded.ok) return await refuse(out, validationDocument(loaded.issues, command), values);
-  const analysis = analyzeStudy(loaded.value.input, {
-    attemptsFile: join(dir, "attempts.jsonl"),
-    ...(values.quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
-  });
-  if (!analysis.ok) {
-    return await refuse(
-      out,
-      validationDocument(analysis.issues, command, loaded.value.inputs),
-      values,
-    );
-  }
-  for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
-
-  const tables = scopeTables([
-    studyArmsTable(analysis.value),
-    studyComparisonsTable(analysis.value),
-    studyCostsTable(analysis.value),
-  ], scope);
-  const doc = studyDocument(analysis.value, {
+  // The closing line goes to stderr once the files are written.
+  const after: string[] = [];
+  const code = await finish({
+    out,
     command,
-    inputs: loaded.value.inputs,
-    issues: analysis.issues,
+    quiet,
+    inputs: loaded.ok ? loaded.value.inputs : [],
+    refusal: loaded.ok ? null : validationDocument(loaded.issues, command),
+    result: async () => {
+      if (!loaded.ok) throw new Error("unreachable: a failed load refuses before the result");
+      const { input, inputs } = loaded.value;
+      const analysis = analyzeStudy(input, {
+        attemptsFile: join(dir, "attempts.jsonl"),
+        ...(quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
+      });
+      if (!analysis.ok) throw new GatelabError("Cannot analyse the study", analysis.issues);
+      for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
+      const doc = studyDocument(analysis.value, { command, inputs, issues: analysis.issues });
+      if (!quiet) after.push(studyLine(doc, out));
+      return { files: await studyFiles(doc, analysis.value, { scope }), summary: [] };
+    },
   });
-  await writeFilesAtomic(out, {
-    "study.json": toJsonText(doc),
-    "study_tables.md": tables.map(toMarkdown).join("\n"),
-    "study_tables.tex": tables.map(toLatex).join("\n"),
-    ...await tidyFiles([studyTidy(doc.comparisons)]),
-  });
-  if (!values.quiet) {
-    const incomplete = doc.comparisons.filter((c) => !c.complete).length;
-    console.error(
-      `study: ${doc.comparisons.length} comparison(s), ${incomplete} incomplete; ` +
-        `${doc.attempts.violations} retry-policy violation(s); outputs in ${out}/`,
-    );
-  }
-  return 0;
+  for (const line of after) console.error(line);
+  return code;
+}
+
+/** The closing line: comparisons, incomplete ones, retry-policy violations. */
+function studyLine(doc: StudyDocument, out: string): string {
+  const incomplete = doc.comparisons.filter((c) => !c.complete).length;
+  return `study: ${doc.comparisons.length} comparison(s), ${incomplete} incomplete; ` +
+    `${doc.attempts.violations} retry-policy violation(s); outputs in ${out}/`;
 }

@@ -8,17 +8,12 @@ import { columnNames } from "../report/format.ts";
 import type { IntervalRow } from "./forest.ts";
 import type { DeltaPoint } from "./delta_by_count.ts";
 import type { StabilityRow } from "./stability.ts";
-import type { StudyRow } from "./study_arms.ts";
-import type { ContributionsJson, SelectionJson, StudyJson, View } from "../contract/outputs/mod.ts";
+import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
 /** @ignore */
 type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
-/** @ignore */
-type Arm = StudyJson["arms"][string];
-/** @ignore */
-type Comparison = StudyJson["comparisons"][number];
 
 /** What {@linkcode forestRows} reads of contributions.json. */
 export interface ForestInput {
@@ -38,12 +33,6 @@ export interface ForestInput {
 export interface DeltaInput {
   /** Paired rows: design and values (absent: no delta-by-count figure). */
   readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
-}
-
-/** What {@linkcode studyRows} reads of study.json. */
-export interface StudyRowsInput {
-  readonly arms: Readonly<Record<string, Pick<Arm, "estimate" | "bounds">>>;
-  readonly comparisons: readonly Pick<Comparison, "a" | "b" | "estimate" | "ci" | "bounds">[];
 }
 
 /** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
@@ -196,90 +185,4 @@ export function stabilityRows(
       frequency: frequencies[id]!,
       selected: selected.has(id),
     }));
-}
-
-/**
- * Rows from study.json: one per arm (bounds, estimate, no interval)
- * and one per comparison `a − b` (bounds, estimate, percentile interval).
- *
- * @param study Parsed study.json.
- * @returns Rows for {@linkcode studyPlot}.
- *
- * @example
- * ```ts
- * import { studyRows } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const { comparisons } = studyRows({ arms: {},
- *   comparisons: [{ a: "M", b: "B", estimate: null, bounds: [-0.1, 0.2], ci: null }] });
- * deepEqual(comparisons, [{ label: "M − B", estimate: null, ci: null, bounds: [-0.1, 0.2] }]);
- * ```
- */
-export function studyRows(
-  study: StudyRowsInput,
-): { arms: StudyRow[]; comparisons: StudyRow[] } {
-  const arms = Object.entries(study.arms).map(([arm, a]) => ({
-    label: arm,
-    estimate: a.estimate,
-    ci: null,
-    bounds: a.bounds,
-  }));
-  const comparisons = study.comparisons.map((c) => ({
-    label: `${c.a} − ${c.b}`,
-    estimate: c.estimate,
-    ci: c.ci,
-    bounds: c.bounds,
-  }));
-  return { arms, comparisons };
-}
-
-/** The parts of lib/study's `StudyAnalysis` that {@linkcode studyRowsFromAnalysis} reads. */
-export interface StudyAnalysisRowsInput {
-  /** Each arm's estimate and bounds. */
-  readonly arms: readonly {
-    readonly arm: string;
-    readonly estimate: number | null;
-    readonly bounds: readonly [number, number];
-  }[];
-  /** Each comparison's estimate, interval and bounds. */
-  readonly comparisons: readonly {
-    readonly a: string;
-    readonly b: string;
-    readonly estimate: number | null;
-    readonly ci: readonly [number, number] | null;
-    readonly bounds: readonly [number, number];
-  }[];
-}
-
-/**
- * Study rows straight from lib/study's in-memory analysis (arms in plan
- * order), the same rows {@linkcode studyRows} makes from study.json.
- *
- * @param analysis The result of `analyzeStudy`.
- * @returns Rows for {@linkcode studyPlot}.
- *
- * @example
- * ```ts
- * import { studyRowsFromAnalysis } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const { arms } = studyRowsFromAnalysis({ arms: [{ arm: "M", estimate: 0.5, bounds: [0.5, 0.5] }], comparisons: [] });
- * deepEqual(arms, [{ label: "M", estimate: 0.5, ci: null, bounds: [0.5, 0.5] }]);
- * ```
- */
-export function studyRowsFromAnalysis(
-  analysis: StudyAnalysisRowsInput,
-): { arms: StudyRow[]; comparisons: StudyRow[] } {
-  return {
-    arms: analysis.arms.map((a) => ({
-      label: a.arm,
-      estimate: a.estimate,
-      ci: null,
-      bounds: a.bounds,
-    })),
-    comparisons: analysis.comparisons.map((c) => ({
-      label: `${c.a} − ${c.b}`,
-      estimate: c.estimate,
-      ci: c.ci,
-      bounds: c.bounds,
-    })),
-  };
 }

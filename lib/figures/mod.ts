@@ -4,7 +4,6 @@ export * from "./forest.ts";
 export * from "./delta_by_count.ts";
 export * from "./stability.ts";
 export * from "./heldout.ts";
-export * from "./study_arms.ts";
 export * from "./adapters.ts";
 export * from "./figure_files.ts";
 export * from "./analysis_figures.ts";

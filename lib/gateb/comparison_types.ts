@@ -1,68 +1,36 @@
 /**
- * The shapes of comparison.json (Gate B): one compared quantity and the
- * whole document. Their own file so that the builders of the document
+ * The shapes of comparison.json (Gate B), derived from its zod schema in
+ * lib/contract/outputs/comparison.ts (the schema is the one declaration).
+ * Their own file so that the builders of the document
  * (compared_quantity.ts, comparison_document.ts) and compare.ts, which
  * calls them, import the types without a cycle.
  *
  * @module
  */
 
-import type { RunRef } from "../core/types.ts";
+import type { z } from "npm:zod@4.6.7";
+import type { ComparedQuantitySchema, ComparisonSchema } from "../contract/outputs/comparison.ts";
 
-/** One compared quantity. Undefined numbers are null. */
-export interface ComparedQuantity {
-  /** Mean of the quantity over the bare run's tasks. */
-  readonly bare: number | null;
-  /** Mean over the equipped run's tasks. */
-  readonly equipped: number | null;
-  /** equipped - bare. */
-  readonly difference: number | null;
-  /** Paired task-bootstrap percentile interval of the difference; null without bootstrap. */
-  readonly ci: readonly [number, number] | null;
-  /** Percentile interval of the bare mean; null without bootstrap. */
-  readonly bare_ci: readonly [number, number] | null;
-  /** Percentile interval of the equipped mean; null without bootstrap. */
-  readonly equipped_ci: readonly [number, number] | null;
-}
+/**
+ * One compared quantity: the arm means, equipped - bare and the paired
+ * task-bootstrap percentile intervals (null without bootstrap); undefined
+ * numbers are null (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
+export type ComparedQuantity = z.output<typeof ComparedQuantitySchema>;
 
-/** comparison.json. */
-export interface ComparisonOutput {
-  /** File format tag. */
-  readonly format: "gatelab.comparison/v1";
-  /** The bare run. */
-  readonly bare: RunRef;
-  /** The equipped run. */
-  readonly equipped: RunRef;
-  /** Split both runs were evaluated on. */
-  readonly split: string;
-  /** Tasks in both runs. */
-  readonly n_tasks: number;
-  /** Task-aligned pairs. */
-  readonly n_pairs: number;
-  /** Skills the equipped run injected. */
-  readonly selected_skills: readonly string[];
-  /** Most skills injected into one episode, when recorded. */
-  readonly max_skills: number | null;
-  /** Manifest fields checked equal between the runs. */
-  readonly checked_fields: readonly string[];
-  /** Gate A selection.json the equipped skill was checked against (--selection), or null. */
-  readonly selection_file: string | null;
-  /** The paired task bootstrap: draws, seed, interval and quantile rule. */
-  readonly bootstrap: {
-    readonly draws: number;
-    readonly seed: number;
-    readonly resample: "tasks";
-    readonly interval: "percentile";
-    readonly level: 0.95;
-    readonly quantile_rule: string;
-    readonly draw_order: string;
-  };
-  /** How each quantity is defined, in words. */
-  readonly conventions: Readonly<Record<string, string>>;
-  /** reward and every reward component (r_success among them). */
-  readonly metrics: Readonly<Record<string, ComparedQuantity>>;
-  /** failure_rate, steps, tokens (and its prompt / completion parts); null where a field is absent. */
-  readonly behaviour: Readonly<Record<string, ComparedQuantity | null>>;
-  /** Tool, version and command that wrote the file. */
-  readonly generator: { tool: string; version: string; command: string };
-}
+/**
+ * comparison.json, the document `gate compare` writes and `compareRuns`
+ * returns (zod-inferred: its schema and docs/FORMAT.md document it).
+ *
+ * @ignore
+ */
+export type ComparisonDocument = z.output<typeof ComparisonSchema>;
+
+/**
+ * comparison.json under its earlier name: the same type as {@linkcode ComparisonDocument}.
+ *
+ * @ignore
+ */
+export type ComparisonOutput = ComparisonDocument;

@@ -9,3 +9,7 @@ export * from "./paired_bootstrap.ts";
 export * from "./ratio_of_sums.ts";
 export * from "./task_index.ts";
 export * from "./task_sums.ts";
+export * from "./comparison_types.ts";
+export * from "./tables.ts";
+export * from "./files.ts";
+export * from "./section.ts";

@@ -9,8 +9,6 @@ import type { Table } from "../report/table.ts";
 import { runScope } from "../report/run_scope.ts";
 import type { Figure } from "../figures/render.ts";
 import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
-import { studyPlot } from "../figures/study_arms.ts";
-import { studyRows } from "../figures/adapters.ts";
 import { heldoutSection } from "../infer/heldout/section.ts";
 import { powerSection } from "../infer/power/section.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
@@ -19,18 +17,13 @@ import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
-import { comparisonTables, selectionTable } from "../report/gate_tables.ts";
+import { selectionTable } from "../report/gate_tables.ts";
+import { comparisonSection } from "../gateb/section.ts";
+import { studySection } from "../study/section.ts";
+import { rewardSection } from "../reward/section.ts";
 import { coefficientTables } from "../report/gate_tables.ts";
 import { DECIMALS, formatCount, P_FLOOR } from "../report/format.ts";
-import { recipeComparisonTable } from "../report/reward_tables.ts";
-import type { RecipeComparisonResult } from "../reward/compare.ts";
-import { forestPlot } from "../figures/forest.ts";
-import {
-  metricMeansTable,
-  overviewTable,
-  studyArmsFileTable,
-  studyComparisonsFileTable,
-} from "./report_tables.ts";
+import { metricMeansTable, overviewTable } from "./report_tables.ts";
 import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
 import { ladderItems, sequentialItems } from "./extension_sections.ts";
@@ -111,90 +104,6 @@ function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
       items,
       dir,
       files: present([!!contributions && "contributions.json", !!selection && "selection.json"]),
-    });
-  }
-  return sections;
-}
-
-/** The section of Gate B: comparison.json. */
-function comparisonSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.comparison) {
-    sections.push({
-      kind: "gate_b",
-      heading: "Gate B: equipped vs bare",
-      items: comparisonTables(outputs.comparison),
-      dir,
-      files: ["comparison.json"],
-    });
-  }
-  return sections;
-}
-
-/** The section of the study: study.json. */
-function studySections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { study, dir } = outputs;
-  if (study) {
-    const { arms, comparisons } = studyRows(study);
-    const items: (Table | Figure)[] = [studyArmsFileTable(study)];
-    if (arms.length > 0) {
-      items.push(
-        studyPlot(arms, {
-          name: "study_arms",
-          title: "Study arms: estimates and bounds for unresolved slots",
-        }),
-      );
-    }
-    items.push(studyComparisonsFileTable(study));
-    if (comparisons.length > 0) {
-      items.push(studyPlot(comparisons, {
-        name: "study_comparisons",
-        title: "Study comparisons: estimates, 95% intervals and bounds",
-        xLabel: "difference in resolved rate",
-        zeroLine: true,
-      }));
-    }
-    sections.push({ kind: "study", heading: "Study", items, dir, files: ["study.json"] });
-  }
-  return sections;
-}
-
-/** The section of reward recipes: recipe_comparison.json. */
-function rewardSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.reward) {
-    const reward = outputs.reward;
-    const result = {
-      draws: reward.bootstrap.draws,
-      seed: reward.bootstrap.seed,
-      excluded_null: reward.excluded_null,
-      recipes: Object.entries(reward.recipes).map(([recipe, r]) => ({ recipe, ...r })),
-    } as unknown as RecipeComparisonResult;
-    const items: (Table | Figure)[] = [recipeComparisonTable(result)];
-    const rows = result.recipes.filter((r) => r.difference !== null).map((r) => ({
-      label: `recipe ${r.recipe}`,
-      estimate: r.difference,
-      lo: r.ci?.[0] ?? null,
-      hi: r.ci?.[1] ?? null,
-    }));
-    if (rows.length > 0) {
-      items.push(forestPlot(rows, {
-        name: "recipe_comparison",
-        title: "Reward recipes: good minus bad mean reward",
-        xLabel: "good − bad mean reward",
-        intervalText: "95% bootstrap percentile interval (resampled within groups)",
-        sort: false,
-      }));
-    }
-    sections.push({
-      kind: "reward",
-      heading: "Reward recipes",
-      items,
-      dir,
-      files: ["recipe_comparison.json"],
     });
   }
   return sections;
@@ -286,9 +195,9 @@ const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
   analysisSections,
   (o) => (o.heldout ? [heldoutSection(o.heldout, o.dir)] : []),
   (o) => (o.power ? [powerSection(o.power, o.dir)] : []),
-  comparisonSections,
-  studySections,
-  rewardSections,
+  (o) => (o.comparison ? [comparisonSection(o.comparison, o.dir)] : []),
+  (o) => (o.study ? [studySection(o.study, o.dir)] : []),
+  (o) => (o.reward ? [rewardSection(o.reward, o.dir)] : []),
   sequentialSections,
   ladderSections,
   auditSections,

@@ -10,31 +10,12 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { percentileInterval } from "../math/quantile.ts";
 import type { Recipe, RewardLine } from "./recipe.ts";
 import type { GroupRecord } from "./schema.ts";
+import type { RecipeComparison, RecipeComparisonResult } from "./reward_types.ts";
 import { spearman } from "../infer/heldout/rank_agreement.ts";
 import { mean as ssMean } from "npm:simple-statistics@7.12.1";
 import { DEFAULTS } from "../core/defaults.ts";
 
-/** One recipe's comparison. */
-export interface RecipeComparison {
-  /** The recipe. */
-  readonly recipe: Recipe;
-  /** Scored trajectories in the good group. */
-  readonly n_good: number;
-  /** Scored trajectories in the bad group. */
-  readonly n_bad: number;
-  /** Mean reward of the good group; null when it is empty. */
-  readonly mean_good: number | null;
-  /** Mean reward of the bad group; null when it is empty. */
-  readonly mean_bad: number | null;
-  /** mean_good - mean_bad, or null when a group has no scored trajectory. */
-  readonly difference: number | null;
-  /** Percentile interval of the bootstrap differences, or null. */
-  readonly ci: readonly [number, number] | null;
-  /** Pairs (scored trajectories with a reference) entering rho. */
-  readonly n_reference: number;
-  /** Spearman's rho of reward against reference (average ranks), or null. */
-  readonly spearman_rho: number | null;
-}
+export type { RecipeComparison, RecipeComparisonResult } from "./reward_types.ts";
 
 /** Options of {@linkcode compareRecipes}. */
 export interface CompareRecipesOptions {
@@ -44,18 +25,6 @@ export interface CompareRecipesOptions {
   readonly seed?: number;
   /** Called every 1,000 draws and at the end. */
   readonly onProgress?: ProgressCallback;
-}
-
-/** Result of {@linkcode compareRecipes}. */
-export interface RecipeComparisonResult {
-  /** Bootstrap draws. */
-  readonly draws: number;
-  /** Bootstrap seed. */
-  readonly seed: number;
-  /** Group members without a reward (every step masked): left out of every recipe. */
-  readonly excluded_null: readonly string[];
-  /** One comparison per recipe, in the order given. */
-  readonly recipes: readonly RecipeComparison[];
 }
 
 const mean = (xs: readonly number[]) => xs.length === 0 ? null : ssMean([...xs]);

@@ -8,3 +8,7 @@ export * from "./analyze.ts";
 export * from "./load.ts";
 export * from "./study_json.ts";
 export type { TrainSeed } from "./_keys.ts";
+export * from "./tables.ts";
+export * from "./figures.ts";
+export * from "./files.ts";
+export * from "./section.ts";

@@ -18,6 +18,14 @@ function capIssues(issues: readonly Issue[]): Issue[] {
   return list.toArray();
 }
 
+/**
+ * study.json, the document `gate study` writes (zod-inferred: its schema
+ * and docs/FORMAT.md section 6 document it).
+ *
+ * @ignore
+ */
+export type StudyDocument = z.output<typeof StudySchema>;
+
 /** Options of {@linkcode studyDocument}. */
 export interface StudyDocumentOptions {
   /** The command line recorded in `generator.command`. */
@@ -55,7 +63,10 @@ export interface StudyDocumentOptions {
  *   attempts: { attempts: 1, used: 1, violations: 0, by_kind: { report: 0, model_failure: 0, verifier_infra: 0, generation_infra: 0, ambiguous: 1 }, reasons: { ambiguous: { "": 1 } } } });
  * ```
  */
-export function studyDocument(analysis: StudyAnalysis, options: StudyDocumentOptions) {
+export function studyDocument(
+  analysis: StudyAnalysis,
+  options: StudyDocumentOptions,
+): StudyDocument {
   const { comparisons } = analysis;
   const resample = comparisons.some((c) => c.resample === "seeds+tasks") ||
       (comparisons.length === 0 && analysis.arms.some((a) => a.seeds.length > 1))

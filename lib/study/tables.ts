@@ -1,12 +1,16 @@
 /**
- * Study tables (arms, comparisons, costs) as {@linkcode Table} models for
- * Markdown and LaTeX, numbers as lib/report/format.ts prints them; an
- * incomplete arm or comparison shows its bounds and the word "incomplete"
- * in place of the estimate and interval.
+ * Study tables as {@linkcode Table} models for Markdown and LaTeX, numbers
+ * as lib/report/format.ts prints them: from the in-memory analysis the
+ * arms, comparisons and costs that `gate study` writes into
+ * study_tables.md and .tex ({@linkcode studyTables}); from study.json the
+ * arms and comparisons the report shows. An incomplete arm or comparison
+ * shows its bounds and the word "incomplete" in place of the estimate and
+ * interval.
  *
  * @module
  */
-import type { StudyAnalysis } from "../study/analyze.ts";
+import type { StudyAnalysis } from "./analyze.ts";
+import type { StudyDocument } from "./study_json.ts";
 import {
   DECIMALS,
   formatCount,
@@ -15,8 +19,13 @@ import {
   formatRate,
   formatWithInterval,
   intervalHeader,
-} from "./format.ts";
-import type { Table } from "./table.ts";
+} from "../report/format.ts";
+import type { Table } from "../report/table.ts";
+
+// Parts of zod-inferred output types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
+type Arm = StudyDocument["arms"][string];
 
 const DIGITS = DECIMALS.rate;
 
@@ -28,8 +37,8 @@ const DIGITS = DECIMALS.rate;
  *
  * @example
  * ```ts
- * import { studyArmsTable } from "./study_tables.ts";
- * import { analyzeStudy } from "../study/analyze.ts";
+ * import { studyArmsTable } from "./tables.ts";
+ * import { analyzeStudy } from "./analyze.ts";
  * import { deepEqual } from "node:assert/strict";
  * const slot = { arm: "M", train_seed: 1, task_id: "t", rep: 0 };
  * const r = analyzeStudy({ plan: { format: "gatelab.studyplan/v1", comparisons: [], bootstrap: { draws: 10, seed: 1 } },
@@ -169,4 +178,118 @@ export function studyCostsTable(analysis: StudyAnalysis): Table {
       (hasService ? " p95: sorted element floor(0.95(N-1)), zero-based." : ""),
     ],
   };
+}
+
+/**
+ * Study arms: planned, observed and resolved slots, estimate and bounds.
+ *
+ * @param study Parsed study.json.
+ * @returns One row per arm.
+ *
+ * @example
+ * ```ts
+ * import { studyArmsFileTable } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = studyArmsFileTable({
+ *   arms: { M: { planned: 4, observed: 3, successes: 1, estimate: null, bounds: [0.25, 0.5], complete: false } } });
+ * deepEqual(t.rows, [["M", "4", "3", "1", "incomplete", "[0.250, 0.500]", "no"]]);
+ * ```
+ */
+export function studyArmsFileTable(study: {
+  readonly arms: Readonly<
+    Record<
+      string,
+      Pick<Arm, "planned" | "observed" | "successes" | "estimate" | "bounds" | "complete">
+    >
+  >;
+}): Table {
+  return {
+    caption: "Study arms",
+    label: "tab:study-arms",
+    columns: [
+      { label: "arm" },
+      { label: "planned", align: "right" },
+      { label: "observed", align: "right" },
+      { label: "successes", align: "right" },
+      { label: "estimate", align: "right" },
+      { label: "bounds", align: "right" },
+      { label: "complete" },
+    ],
+    rows: Object.entries(study.arms).map(([arm, a]) => [
+      arm,
+      formatCount(a.planned),
+      formatCount(a.observed),
+      formatCount(a.successes),
+      a.estimate === null ? "incomplete" : formatRate(a.estimate),
+      formatInterval(a.bounds),
+      a.complete ? "yes" : "no",
+    ]),
+    notes: [
+      "Bounds: the nested mean with unresolved slots as failures, then as successes; " +
+      "[S/H, (S+H-J)/H] (S successes, J observed, H planned slots) when reps are balanced.",
+    ],
+  };
+}
+
+/**
+ * Study comparisons a − b: estimate, percentile interval and bounds;
+ * incomplete comparisons say so and show bounds only.
+ *
+ * @param study Parsed study.json.
+ * @returns One row per comparison.
+ *
+ * @example
+ * ```ts
+ * import { studyComparisonsFileTable } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = studyComparisonsFileTable({ bootstrap: { draws: 10, seed: 1, resample: "tasks" },
+ *   comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
+ * deepEqual(t.rows, [["M − B", "0.100 [0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
+ * ```
+ */
+export function studyComparisonsFileTable(study: {
+  readonly bootstrap: Pick<StudyDocument["bootstrap"], "draws" | "seed" | "resample">;
+  readonly comparisons: readonly Pick<
+    StudyDocument["comparisons"][number],
+    "a" | "b" | "complete" | "estimate" | "ci" | "bounds"
+  >[];
+}): Table {
+  return {
+    caption: "Study comparisons",
+    label: "tab:study-comparisons",
+    columns: [
+      { label: "comparison" },
+      { label: intervalHeader("difference", "bootstrap, percentile"), align: "right" },
+      { label: "bounds", align: "right" },
+      { label: "complete" },
+    ],
+    rows: study.comparisons.map((c) => [
+      `${c.a} − ${c.b}`,
+      c.complete && c.estimate !== null ? formatWithInterval(c.estimate, c.ci) : "incomplete",
+      formatInterval(c.bounds),
+      c.complete ? "yes" : "no",
+    ]),
+    notes: [
+      `Percentile bootstrap (${study.bootstrap.draws} draws, seed ${study.bootstrap.seed}, resampling ${study.bootstrap.resample}); ends are sorted draws at index floor(q(B-1)).`,
+    ],
+  };
+}
+
+/**
+ * The tables `gate study` writes: arms, comparisons and costs, in that order.
+ *
+ * @param analysis Result of `analyzeStudy`.
+ * @returns The three tables.
+ * @example The demo study
+ * ```ts
+ * import { analyzeStudy, loadStudyDir, studyTables, valueOrThrow } from "../mod.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
+ * const plan = { ...input.plan, bootstrap: { draws: 20, seed: 1 } };
+ * const tables = studyTables(valueOrThrow(analyzeStudy({ ...input, plan }), "analysis"));
+ * deepEqual(tables.map((t) => t.label), ["tab:study-arms", "tab:study-comparisons", "tab:study-costs"]);
+ * ```
+ */
+export function studyTables(analysis: StudyAnalysis): Table[] {
+  return [studyArmsTable(analysis), studyComparisonsTable(analysis), studyCostsTable(analysis)];
 }

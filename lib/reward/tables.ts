@@ -1,20 +1,34 @@
 /**
  * Reward tables as {@linkcode Table} models for Markdown and LaTeX: a
- * summary of one recipe's rewards and the recipe comparison. Rewards and
- * differences print as lib/report/format.ts says.
+ * summary of one recipe's rewards and the recipe comparison, from
+ * `compareRecipes` or from recipe_comparison.json. Rewards and differences
+ * print as lib/report/format.ts says.
  *
  * @module
  */
-import type { RecipeComparisonResult } from "../reward/compare.ts";
-import type { Recipe, RewardLine } from "../reward/recipe.ts";
+import type { Recipe, RewardLine } from "./recipe.ts";
+import type {
+  RecipeComparisonDocument,
+  RecipeComparisonEntry,
+  RecipeComparisonResult,
+} from "./reward_types.ts";
 import {
   formatCount,
   formatEstimate,
   formatStatistic,
   formatWithInterval,
   intervalHeader,
-} from "./format.ts";
-import type { Table } from "./table.ts";
+} from "../report/format.ts";
+import type { Table } from "../report/table.ts";
+
+/**
+ * What {@linkcode recipeComparisonTable} reads: a `compareRecipes` result,
+ * whose recipes may also be named by any string (as recipe_comparison.json
+ * keys them).
+ */
+export type RecipeComparisonTableInput =
+  & Omit<RecipeComparisonResult, "recipes">
+  & { readonly recipes: readonly (RecipeComparisonEntry & { readonly recipe: string })[] };
 
 /**
  * Summary of one recipe's rewards: trajectories, null rewards, penalised
@@ -27,8 +41,8 @@ import type { Table } from "./table.ts";
  *
  * @example
  * ```ts
- * import { rewardSummaryTable } from "./reward_tables.ts";
- * import { trajectoryReward } from "../reward/recipe.ts";
+ * import { rewardSummaryTable } from "./tables.ts";
+ * import { trajectoryReward } from "./recipe.ts";
  * import { deepEqual } from "node:assert/strict";
  * const lines = [trajectoryReward([{ trajectory_id: "a", order: 0, level: 3 }], "A"),
  *   trajectoryReward([{ trajectory_id: "b", order: 0, level: -1 }], "A")];
@@ -84,7 +98,7 @@ export function rewardSummaryTable(lines: readonly RewardLine[], recipe: Recipe)
  * The recipe comparison: per recipe the good-minus-bad mean difference,
  * its bootstrap interval, the group means and Spearman's rho.
  *
- * @param result Result of `compareRecipes`.
+ * @param result Result of `compareRecipes` (or {@linkcode recipeComparisonOfDocument} of recipe_comparison.json).
  * @returns The table.
  * @example Recipes A and B on the demo's labelled groups, 200 draws
  * ```ts
@@ -99,7 +113,7 @@ export function rewardSummaryTable(lines: readonly RewardLine[], recipe: Recipe)
  * deepEqual(table.rows[0], ["A", "0.305 [0.246, 0.372]", "0.812", "0.507", "15 / 14", "0.67", "29"]);
  * ```
  */
-export function recipeComparisonTable(result: RecipeComparisonResult): Table {
+export function recipeComparisonTable(result: RecipeComparisonTableInput): Table {
   return {
     caption: "Recipe comparison on labelled trajectory groups",
     label: "tab:recipe-comparison",
@@ -129,4 +143,63 @@ export function recipeComparisonTable(result: RecipeComparisonResult): Table {
       `Trajectories with a null reward left out: ${result.excluded_null.length}.`,
     ],
   };
+}
+
+/**
+ * recipe_comparison.json as the comparison {@linkcode recipeComparisonTable}
+ * reads: draws and seed of its bootstrap, the members left out, and its
+ * recipes in file order, each named.
+ *
+ * @param doc recipe_comparison.json.
+ * @returns The table's input.
+ *
+ * @example
+ * ```ts
+ * import { recipeComparisonOfDocument } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const entry = { n_good: 1, n_bad: 1, mean_good: 1, mean_bad: 0, difference: 1, ci: null, n_reference: 0, spearman_rho: null };
+ * const r = recipeComparisonOfDocument({ bootstrap: { draws: 10, seed: 1 }, excluded_null: [], recipes: { B: entry } });
+ * deepEqual([r.draws, r.recipes[0]!.recipe], [10, "B"]);
+ * ```
+ */
+export function recipeComparisonOfDocument(
+  doc:
+    & Pick<RecipeComparisonDocument, "excluded_null" | "recipes">
+    & { readonly bootstrap: Pick<RecipeComparisonDocument["bootstrap"], "draws" | "seed"> },
+): RecipeComparisonTableInput {
+  return {
+    draws: doc.bootstrap.draws,
+    seed: doc.bootstrap.seed,
+    excluded_null: doc.excluded_null,
+    recipes: Object.entries(doc.recipes).map(([recipe, r]) => ({ recipe, ...r })),
+  };
+}
+
+/**
+ * The tables `gate reward` writes: the recipe's summary and, with groups,
+ * the recipe comparison.
+ *
+ * @param lines rewards.jsonl's lines of the recipe.
+ * @param recipe The recipe.
+ * @param comparison The recipe comparison, or null without groups.
+ * @returns The tables, summary first.
+ *
+ * @example
+ * ```ts
+ * import { rewardTables } from "./tables.ts";
+ * import { trajectoryReward } from "./recipe.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const lines = [trajectoryReward([{ trajectory_id: "a", order: 0, level: 3 }], "A")];
+ * deepEqual(rewardTables(lines, "A", null).map((t) => t.label), ["tab:rewards-A"]);
+ * ```
+ */
+export function rewardTables(
+  lines: readonly RewardLine[],
+  recipe: Recipe,
+  comparison: RecipeComparisonTableInput | null,
+): Table[] {
+  return [
+    rewardSummaryTable(lines, recipe),
+    ...(comparison ? [recipeComparisonTable(comparison)] : []),
+  ];
 }

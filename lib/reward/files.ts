@@ -1,0 +1,63 @@
+/**
+ * Every file `gate reward` writes into `--out`, as bytes: the bundle's
+ * pure writer (no I/O), so the command only writes what this returns.
+ *
+ * @module
+ */
+import { type FileContents, toJsonText } from "../core/atomic_write.ts";
+import { type RunScope, scopeTables } from "../report/run_scope.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import { rewardsTidy } from "./rewards_tidy.ts";
+import type { RewardRun } from "./run.ts";
+import { rewardTables } from "./tables.ts";
+
+/** Options of {@linkcode rewardFiles}. */
+export interface RewardFilesOptions {
+  /** The run's name in LaTeX labels and captions (`--label-prefix`, else the `--out` name). */
+  readonly scope: RunScope;
+}
+
+/**
+ * The files of a reward run: rewards.jsonl, rewards_meta.json, with groups
+ * recipe_comparison.json, the tables as reward_tables.md and .tex (labels
+ * scoped to the run), and the tidy table `rewards` as CSV and Parquet.
+ *
+ * @param run From `rewardRun`.
+ * @param options The run's label scope.
+ * @returns File name (inside `--out`) to contents.
+ *
+ * @example
+ * ```ts
+ * import { rewardFiles } from "./files.ts";
+ * import { rewardRun } from "./run.ts";
+ * import { loadSteps } from "./load.ts";
+ * import { deepEqual, ok } from "node:assert/strict";
+ * const steps = await loadSteps("data/demo/steps/steps.jsonl");
+ * if (!steps.ok) throw new Error("cannot read the demo's steps");
+ * const run = rewardRun(steps.value.trajectories, "B", { draws: 10, seed: 1, command: "gate reward", inputs: [] });
+ * const files = await rewardFiles(run, { scope: { label: "rewards", name: "Rewards" } });
+ * deepEqual(Object.keys(files), ["rewards.jsonl", "rewards_meta.json", "reward_tables.md", "reward_tables.tex",
+ *   "rewards.csv", "rewards.parquet"]);
+ * ok((files["reward_tables.tex"] as string).includes("\\label{tab:rewards:rewards-B}"));
+ * ```
+ */
+export async function rewardFiles(
+  run: RewardRun,
+  options: RewardFilesOptions,
+): Promise<Record<string, FileContents>> {
+  const { lines, comparison } = run;
+  const files: Record<string, FileContents> = {
+    "rewards.jsonl": lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length ? "\n" : ""),
+    "rewards_meta.json": toJsonText(run.meta),
+  };
+  if (comparison) files["recipe_comparison.json"] = toJsonText(comparison.doc);
+  const tables = scopeTables(
+    rewardTables(lines, run.recipe, comparison?.result ?? null),
+    options.scope,
+  );
+  files["reward_tables.md"] = tables.map(toMarkdown).join("\n");
+  files["reward_tables.tex"] = tables.map(toLatex).join("\n");
+  Object.assign(files, await tidyFiles([rewardsTidy(lines)]));
+  return files;
+}

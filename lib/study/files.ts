@@ -1,0 +1,59 @@
+/**
+ * Every file `gate study` writes into `--out`, as bytes: the bundle's pure
+ * writer (no I/O), so the command only writes what this returns.
+ *
+ * @module
+ */
+import { type FileContents, toJsonText } from "../core/atomic_write.ts";
+import { type RunScope, scopeTables } from "../report/run_scope.ts";
+import { toLatex, toMarkdown } from "../report/table.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import type { StudyAnalysis } from "./analyze.ts";
+import type { StudyDocument } from "./study_json.ts";
+import { studyTidy } from "./study_tidy.ts";
+import { studyTables } from "./tables.ts";
+
+/** Options of {@linkcode studyFiles}. */
+export interface StudyFilesOptions {
+  /** The run's name in LaTeX labels and captions (`--label-prefix`, else the `--out` name). */
+  readonly scope: RunScope;
+}
+
+/**
+ * The files of a study: study.json, the arms, comparisons and costs tables
+ * as study_tables.md and study_tables.tex (labels scoped to the run), and
+ * the tidy table `comparisons` as CSV and Parquet.
+ *
+ * @param doc study.json (from `studyDocument`).
+ * @param analysis The analysis it was built from (the tables read it).
+ * @param options The run's label scope.
+ * @returns File name (inside `--out`) to contents.
+ *
+ * @example The demo study, 20 draws
+ * ```ts
+ * import { analyzeStudy, loadStudyDir, valueOrThrow } from "../mod.ts";
+ * import { studyDocument } from "./study_json.ts";
+ * import { studyFiles } from "./files.ts";
+ * import { deepEqual, ok } from "node:assert/strict";
+ * const { input, inputs } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
+ * const analysis = valueOrThrow(analyzeStudy({ ...input, plan: { ...input.plan, bootstrap: { draws: 20, seed: 1 } } }), "analysis");
+ * const doc = studyDocument(analysis, { command: "gate study", inputs });
+ * const files = await studyFiles(doc, analysis, { scope: { label: "study", name: "Study" } });
+ * deepEqual(Object.keys(files), ["study.json", "study_tables.md", "study_tables.tex",
+ *   "comparisons.csv", "comparisons.parquet"]);
+ * ok((files["study_tables.tex"] as string).includes("\\label{tab:study:study-costs}"));
+ * ```
+ */
+export async function studyFiles(
+  doc: StudyDocument,
+  analysis: StudyAnalysis,
+  options: StudyFilesOptions,
+): Promise<Record<string, FileContents>> {
+  const tables = scopeTables(studyTables(analysis), options.scope);
+  return {
+    "study.json": toJsonText(doc),
+    "study_tables.md": tables.map(toMarkdown).join("\n"),
+    "study_tables.tex": tables.map(toLatex).join("\n"),
+    ...await tidyFiles([studyTidy(doc.comparisons)]),
+  };
+}
