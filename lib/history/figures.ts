@@ -6,7 +6,7 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "../figures/render.ts";
-import type { HistoryJson } from "../contract/outputs/mod.ts";
+import type { HistoryDocument } from "./history.ts";
 
 const STATUS_COLORS: Record<string, string> = {
   selected: "#2a9d4b",
@@ -35,7 +35,7 @@ const STATUS_COLORS: Record<string, string> = {
  * ok(lifecycleFigure(doc).svg.includes("a.v1 · selected · added"));
  * ```
  */
-export function lifecycleFigure(doc: HistoryJson): Figure {
+export function lifecycleFigure(doc: HistoryDocument): Figure {
   const chunks = Object.keys(doc.chunks);
   const stepLabel = (n: number) => {
     const s = doc.steps[n - 1]!;
@@ -77,7 +77,7 @@ export function lifecycleFigure(doc: HistoryJson): Figure {
  * @param doc history.json.
  * @returns The figure `history_trajectories`.
  */
-export function trajectoryFigure(doc: HistoryJson): Figure {
+export function trajectoryFigure(doc: HistoryDocument): Figure {
   const chunks = Object.entries(doc.chunks).filter(([, es]) =>
     es.some((e) => e?.status === "selected")
   ).map(([c]) => c);

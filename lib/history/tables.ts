@@ -14,7 +14,7 @@ import {
   intervalHeader,
   statusLabel,
 } from "../report/format.ts";
-import type { HistoryJson } from "../contract/outputs/mod.ts";
+import type { HistoryDocument } from "./history.ts";
 
 /** A version id shown beside its chunk: `v2` for `chunk.v2`, else the whole id. */
 function versionLabel(chunk: string, versionId: string): string {
@@ -32,7 +32,7 @@ function versionLabel(chunk: string, versionId: string): string {
  * @param doc history.json.
  * @returns The table.
  */
-export function lifecycleTable(doc: HistoryJson): Table {
+export function lifecycleTable(doc: HistoryDocument): Table {
   const rows: string[][] = [];
   for (const [chunk, entries] of Object.entries(doc.chunks)) {
     let first = true;
@@ -84,7 +84,7 @@ export function lifecycleTable(doc: HistoryJson): Table {
  * @param doc history.json.
  * @returns The table.
  */
-export function exposureTable(doc: HistoryJson): Table {
+export function exposureTable(doc: HistoryDocument): Table {
   return {
     caption: `Exposure across ${doc.steps.length} steps`,
     label: "tab:history-exposure",
@@ -107,7 +107,7 @@ export function exposureTable(doc: HistoryJson): Table {
  * @param doc history.json.
  * @returns The table.
  */
-export function internalizationTable(doc: HistoryJson): Table {
+export function internalizationTable(doc: HistoryDocument): Table {
   return {
     caption: "Internalization screen (descriptive): coefficient trend while selected",
     label: "tab:history-internalization",

@@ -12,10 +12,8 @@ import type { Figure } from "../figures/render.ts";
 import { formatCount, formatNumber } from "../report/format.ts";
 import { sequentialTables } from "../sequential/tables.ts";
 import { funnelFigure, selectionFigure } from "../sequential/figures.ts";
-import type { SequentialDocument } from "../sequential/sequential.ts";
 import { ladderTable } from "../ladder/tables.ts";
 import { ladderFigure } from "../ladder/figures.ts";
-import type { LadderResultDocument } from "../ladder/ladder_result.ts";
 import type {
   LadderResultJson as LadderResultFile,
   SequentialJson as SequentialFile,
@@ -99,16 +97,14 @@ export function sequentialOverviewTable(doc: SequentialFile): Table {
  * ```
  */
 export function sequentialItems(doc: SequentialFile): (Table | Figure | Subheading)[] {
-  // The schema checked every field the shared tables and figures read.
-  const document = doc as unknown as SequentialDocument;
-  const tables = sequentialTables(document);
+  const tables = sequentialTables(doc);
   return [
     sequentialOverviewTable(doc),
     ...Object.keys(doc.metrics).flatMap((metric, i) => [
       { subheading: metric },
       tables[i]!,
-      funnelFigure(document, metric),
-      selectionFigure(document, metric),
+      funnelFigure(doc, metric),
+      selectionFigure(doc, metric),
     ]),
   ];
 }
@@ -202,7 +198,5 @@ export function ladderDecisionTable(doc: LadderResultFile): Table {
  * ```
  */
 export function ladderItems(doc: LadderResultFile): (Table | Figure)[] {
-  // The schema checked every field the shared table and figure read.
-  const document = doc as unknown as LadderResultDocument;
-  return [ladderDecisionTable(doc), ladderTable(document), ladderFigure(document)];
+  return [ladderDecisionTable(doc), ladderTable(doc), ladderFigure(doc)];
 }
