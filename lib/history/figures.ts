@@ -144,3 +144,25 @@ export function trajectoryFigure(doc: HistoryDocument): Figure {
     },
   );
 }
+
+/**
+ * Every figure `gate history` writes, in order: the lifecycle chart and the
+ * coefficient trajectories.
+ *
+ * @param doc history.json.
+ * @returns `history_lifecycle` and `history_trajectories`.
+ *
+ * @example
+ * ```ts
+ * import { historyFigures } from "./figures.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const entry = { step: 1, version_id: "a.v1", role: "add" as const, estimate: 0.1, se: 0.05, ci_lower: 0, ci_upper: 0.2,
+ *   interval: "hc3_normal" as const, status: "selected" as const, rank: 1, transition: "added" as const, others: [] };
+ * // deno-lint-ignore no-explicit-any
+ * const doc = { metric: "reward", steps: [{ step: 1, gate_ids: ["g"], checkpoint_id: "c1" }], chunks: { a: [entry] } } as any;
+ * deepEqual(historyFigures(doc).map((f) => f.name), ["history_lifecycle", "history_trajectories"]);
+ * ```
+ */
+export function historyFigures(doc: HistoryDocument): Figure[] {
+  return [lifecycleFigure(doc), trajectoryFigure(doc)];
+}

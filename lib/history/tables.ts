@@ -130,3 +130,25 @@ export function internalizationTable(doc: HistoryDocument): Table {
     notes: [doc.conventions.internalization.trend, doc.conventions.internalization.note],
   };
 }
+
+/**
+ * Every table `gate history` writes (history.md/.tex), in order: lifecycles,
+ * exposure, the internalization screen.
+ *
+ * @param doc history.json.
+ * @returns Three tables.
+ *
+ * @example
+ * ```ts
+ * import { historyTables } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const doc = { metric: "reward", steps: [{ step: 1, gate_ids: ["g"], checkpoint_id: "c1" }], chunks: {}, exposure: {},
+ *   internalization: [], conventions: { interval: "i", lineage: "l", status: "s",
+ *     internalization: { window: "w", trend: "t", flagged: "f", note: "n" } } };
+ * // deno-lint-ignore no-explicit-any
+ * deepEqual(historyTables(doc as any).map((t) => t.label), ["tab:history-lifecycles", "tab:history-exposure", "tab:history-internalization"]);
+ * ```
+ */
+export function historyTables(doc: HistoryDocument): Table[] {
+  return [lifecycleTable(doc), exposureTable(doc), internalizationTable(doc)];
+}
