@@ -8,3 +8,4 @@ export * from "./tables.ts";
 export * from "./figures.ts";
 export * from "./files.ts";
 export * from "./section.ts";
+export * from "./sequential_gate.ts";
