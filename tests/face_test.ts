@@ -35,6 +35,17 @@ const FACE = [
   "loadGroups",
   "loadSteps",
   "loadStudyDir",
+  // sequential, ladder, history
+  "historyFigures",
+  "historySection",
+  "historyTables",
+  "ladderFigures",
+  "ladderSection",
+  "ladderTables",
+  "sequentialFigures",
+  "sequentialOfGate",
+  "sequentialSection",
+  "sequentialTables",
   // SQL
   "loadIntoDuckDb",
   "openDuckDb",
@@ -80,9 +91,9 @@ const FACE = [
 const root = new URL("../", import.meta.url);
 const exported = Object.keys(face).sort();
 
-Deno.test("lib/mod.ts exports exactly the face's 58 functions (types aside)", () => {
+Deno.test("lib/mod.ts exports exactly the face's 68 functions (types aside)", () => {
   deepEqual(exported, [...FACE].sort());
-  deepEqual(exported.length, 58);
+  deepEqual(exported.length, 68);
   for (const name of exported) {
     ok(typeof (face as Record<string, unknown>)[name] === "function", `${name} is a function`);
   }

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import type { z } from "npm:zod@4.6.7";
 import type { Issue } from "../core/issue.ts";
-import type { LadderResultSchema } from "../contract/outputs/ladder.ts";
+import type { LadderResultJson } from "../contract/outputs/ladder.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { pairUnits } from "./pair_units.ts";
 import { prefillSummary } from "./prefill.ts";
@@ -19,7 +18,7 @@ import type { BaselineLine, LadderSpec, UnitLine } from "./schema.ts";
  * its zod schema, `LadderResultSchema`, gives, so the writer, the table,
  * the figure and the report read one declaration.
  */
-export type LadderResultDocument = z.output<typeof LadderResultSchema>;
+export type LadderResultDocument = LadderResultJson;
 
 /** Conventions recorded in every ladder_result.json. */
 export const LADDER_CONVENTIONS: Readonly<Record<string, string>> = {

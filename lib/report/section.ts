@@ -11,6 +11,7 @@ import type { Figure } from "../figures/render.ts";
 
 /** A subheading inside a section. */
 export interface ReportSubheading {
+  /** Its text. */
   readonly subheading: string;
 }
 
@@ -49,8 +50,11 @@ export const SECTION_ORDER: readonly SectionKind[] = [
 
 /** One section of the report: a heading, then tables, figures and subheadings in order. */
 export interface ReportSection {
+  /** What it holds: its place in {@linkcode SECTION_ORDER}. */
   readonly kind: SectionKind;
+  /** Its heading (an exploratory analysis's sections say so here). */
   readonly heading: string;
+  /** Tables, figures and subheadings, in the order shown. */
   readonly items: readonly (Table | Figure | ReportSubheading)[];
   /** The output directory the section comes from. */
   readonly dir: string;

@@ -9,7 +9,7 @@
 
 import type { z } from "npm:zod@4.6.7";
 import type { PairedDataset } from "../core/types.ts";
-import type { SequentialSchema, SequentialVersionSchema } from "../contract/outputs/sequential.ts";
+import type { SequentialJson, SequentialVersionSchema } from "../contract/outputs/sequential.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { compileSelection } from "../select/select.ts";
 import { ESTIMATOR } from "../analyze/types.ts";
@@ -30,7 +30,7 @@ export type SequentialMetric = SequentialDocument["metrics"][string];
  * zod schema, `SequentialSchema`, gives, so the writer, the tables, the
  * figures and the report read one declaration.
  */
-export type SequentialDocument = z.output<typeof SequentialSchema>;
+export type SequentialDocument = SequentialJson;
 
 /** Options of {@linkcode sequentialAnalysis}. */
 export interface SequentialOptions {
