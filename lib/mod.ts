@@ -3,8 +3,9 @@
  *
  * The public face for notebooks and scripts: the functions a notebook cell
  * calls, in pipeline order (load and validate, analyze, bootstrap, held-out,
- * power, compare, study, reward, SQL, figures, tables, report, display), and
- * the types their signatures name. Kernels and helpers are not part of it:
+ * power, compare, study, reward, sequential, ladder, history, SQL, figures,
+ * tables, report, display), and the types their signatures name. Kernels
+ * and helpers are not part of it:
  * import them by path from their stage folder, `lib/<stage>/mod.ts` (for
  * example `lib/fit/mod.ts` for the OLS kernels, `lib/contract/mod.ts` for the
  * zod schemas of the data contract). Types inferred from those schemas (run
@@ -130,6 +131,19 @@ export type {
   RewardLine,
   Trajectories,
 } from "./reward/mod.ts";
+
+// sequential, ladder, history: each stage's tables, figures and report section
+export {
+  sequentialFigures,
+  sequentialOfGate,
+  sequentialSection,
+  sequentialTables,
+} from "./sequential/mod.ts";
+export type { SequentialDocument, SequentialOptions, SequentialOrder } from "./sequential/mod.ts";
+export { ladderFigures, ladderSection, ladderTables } from "./ladder/mod.ts";
+export type { LadderResultDocument } from "./ladder/mod.ts";
+export { historyFigures, historySection, historyTables } from "./history/mod.ts";
+export type { HistoryDocument } from "./history/mod.ts";
 
 // SQL (DuckDB starts only when openDuckDb is called)
 export {

@@ -16,6 +16,8 @@ import { prefixFits } from "../lib/sequential/prefix_fits.ts";
 import { rowOrder } from "../lib/sequential/order.ts";
 import { maskedLines } from "../lib/sequential/masked_lines.ts";
 import { sequentialAnalysis } from "../lib/sequential/sequential.ts";
+import { sequentialOfGate } from "../lib/sequential/sequential_gate.ts";
+import { GatelabError } from "../lib/core/issue.ts";
 import { quiet, tempDir, writePooledRounds } from "./fixtures.ts";
 
 const REF = JSON.parse(
@@ -76,6 +78,22 @@ Deno.test("sequential paths on Gate A match the numpy reference to 1e-9", async 
   // The reward selection at N is the full-gate selection of gate analyze: 2(N - n) rollouts saved.
   const reward = doc.metrics.reward!;
   equal(reward.selection_rollouts_saved, 2 * (400 - reward.selection_stable_from!));
+});
+
+Deno.test("sequentialOfGate: the run order read from the traces, then the same fit; too few rows is not_identifiable", async () => {
+  const dataset = (await validateGates([GATE_A])).dataset!;
+  const rows = rowOrder(dataset, "run", { maskedLines: await maskedLines(dataset) });
+  deepEqual(
+    await sequentialOfGate(dataset, { command: "x", every: 50 }),
+    sequentialAnalysis(dataset, rows, { command: "x", every: 50 }),
+  );
+  // Gate A has 14 design columns: 15 rows leave one residual degree of freedom.
+  const error = await sequentialOfGate({ ...dataset, n: 15 }).then(() => null, (e) => e);
+  ok(error instanceof GatelabError);
+  deepEqual(error.issues, [{
+    code: "not_identifiable",
+    message: "15 paired rows leave fewer than 2 residual degrees of freedom for 14 columns",
+  }]);
 });
 
 Deno.test("prefix fits from accumulated normal equations equal fitOls on each prefix", () => {

@@ -11,20 +11,13 @@
 import { cacheOption, inputDir, outputDir } from "./paths.ts";
 import { bootstrapOptions, parseCommand } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
-import { formatIssue, type Issue } from "../core/issue.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { historyTidy } from "../history/history_tidy.ts";
-import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
-import { readHistorySteps } from "../history/read_steps.ts";
-import { buildHistory } from "../history/history.ts";
-import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
-import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
-import { figureFiles } from "../figures/figure_files.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
+import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
+import { type ReadHistorySteps, readHistorySteps } from "../history/read_steps.ts";
+import { buildHistory, type HistoryDocument } from "../history/history.ts";
+import { historyFiles } from "../history/files.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
+import { finish } from "./finish.ts";
 
 const HELP = `usage: deno task gate history <gate_dir_or_analysis_dir>... --out <dir> [options]
 
@@ -73,79 +66,70 @@ export async function run(args: string[]): Promise<number> {
   const cache = cacheOption(values.cache);
   await outputDir({ label: "--out", path: out }, [...steps, ...cache.inputs]);
   await cache.check();
-  const read = await readHistorySteps(positionals, {
-    draws,
-    seed,
+  const read = await readHistorySteps(positionals, { draws, seed, command, ...cache.options });
+  return await finish({
+    out,
     command,
-    ...cache.options,
+    inputs: read.inputs,
+    quiet: values.quiet,
+    refusal: readRefusal(read, command),
+    result: async () => {
+      const allowLineageGaps = values["allow-lineage-gaps"] === true;
+      const { document, issues } = buildHistory(read.steps, { allowLineageGaps, command });
+      const validation = validationDocument(issues, command, read.inputs);
+      if (!validation.ok) throw new GatelabError("Cannot build the history", issues);
+      return {
+        files: await historyFiles(document, {
+          validation,
+          scope,
+          png: values["no-png"] !== true,
+          onMissingConverter: (line) => console.error(line),
+        }),
+        details: [...issues.map(formatIssue), ...stepLines(document)],
+        summary: [summaryLine(document, issues, out)],
+      };
+    },
   });
-  const quiet = { quiet: values.quiet };
+}
+
+/** The refusal of steps that could not be read, or that rank by different metrics; null: none. */
+function readRefusal(read: ReadHistorySteps, command: string): ValidationDocument | null {
   if (read.issues.length > 0) {
     // Listed and counted as read (validation's counts include the issues past its cap).
     const doc = validationDocument([], command, read.inputs);
-    return await refuse(
-      out,
-      { ...doc, ok: false, issues: read.issues, counts: read.counts },
-      quiet,
-    );
+    return { ...doc, ok: false, issues: read.issues, counts: read.counts };
   }
   const metrics = [...new Set(read.steps.map((s) => s.metric))];
-  if (metrics.length > 1) {
-    const issue: Issue = {
-      code: "usage_error",
-      message: `the steps rank by different metrics (${
-        metrics.join(", ")
-      }); re-analyse with one --metric`,
-    };
-    return await refuse(out, validationDocument([issue], command, read.inputs), quiet);
-  }
-  const { document, issues } = buildHistory(read.steps, {
-    allowLineageGaps: values["allow-lineage-gaps"] === true,
-    command,
-  });
-  const validation = validationDocument(issues, command, read.inputs);
-  if (!validation.ok) return await refuse(out, validation, quiet);
+  if (metrics.length <= 1) return null;
+  const issue: Issue = {
+    code: "usage_error",
+    message: `the steps rank by different metrics (${
+      metrics.join(", ")
+    }); re-analyse with one --metric`,
+  };
+  return validationDocument([issue], command, read.inputs);
+}
 
-  const tables = scopeTables([
-    lifecycleTable(document),
-    exposureTable(document),
-    internalizationTable(document),
-  ], scope);
-  const figures = await figureFiles([lifecycleFigure(document), trajectoryFigure(document)], {
-    png: values["no-png"] !== true,
-    scope,
-    onMissingConverter: (line) => console.error(line),
-  });
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validation),
-    "history.json": toJsonText(document),
-    "history.md": tables.map(toMarkdown).join("\n"),
-    "history.tex": tables.map(toLatex).join("\n"),
-    ...figures,
-    ...await tidyFiles([historyTidy(document.chunks)]),
-  });
-  if (!values.quiet) {
-    for (const issue of issues) console.log(formatIssue(issue));
-    for (const s of document.steps) {
-      console.log(
-        `  step ${s.step}  ${s.checkpoint_id ?? "?"}  ${
-          s.gate_ids.join("+")
-        }  selected ${s.selected.length}/${s.budget_k}`,
-      );
-    }
-    for (const r of document.internalization) {
-      console.log(
-        `  trend ${r.chunk_id.padEnd(30)} slope ${r.slope.toFixed(4)} [${
-          r.slope_ci[0].toFixed(4)
-        }, ${r.slope_ci[1].toFixed(4)}]${r.flagged ? "  flagged (descriptive)" : ""}`,
-      );
-    }
-  }
+/** One line per step (checkpoint, gates, selection) and per internalization trend. */
+function stepLines(document: HistoryDocument): string[] {
+  return [
+    ...document.steps.map((s) =>
+      `  step ${s.step}  ${s.checkpoint_id ?? "?"}  ${
+        s.gate_ids.join("+")
+      }  selected ${s.selected.length}/${s.budget_k}`
+    ),
+    ...document.internalization.map((r) =>
+      `  trend ${r.chunk_id.padEnd(30)} slope ${r.slope.toFixed(4)} [${r.slope_ci[0].toFixed(4)}, ${
+        r.slope_ci[1].toFixed(4)
+      }]${r.flagged ? "  flagged (descriptive)" : ""}`
+    ),
+  ];
+}
+
+/** The `ok:` line: steps, chunks, lineage and the chunks the screen flagged. */
+function summaryLine(document: HistoryDocument, issues: readonly Issue[], out: string): string {
   const flagged = document.internalization.filter((r) => r.flagged).map((r) => r.chunk_id);
-  console.log(
-    `ok: ${document.steps.length} steps, ${Object.keys(document.chunks).length} chunks; lineage ${
-      issues.length === 0 ? "clean" : `${issues.length} warning(s)`
-    }; internalization flagged: ${flagged.join(", ") || "none"}; wrote ${out}/`,
-  );
-  return 0;
+  return `ok: ${document.steps.length} steps, ${Object.keys(document.chunks).length} chunks; ` +
+    `lineage ${issues.length === 0 ? "clean" : `${issues.length} warning(s)`}; ` +
+    `internalization flagged: ${flagged.join(", ") || "none"}; wrote ${out}/`;
 }

@@ -9,19 +9,13 @@
  */
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { ladderTidy } from "../ladder/ladder_tidy.ts";
+import { GatelabError } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
-import { figureFiles } from "../figures/figure_files.ts";
-import { type Table, toLatex, toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
 import { readLadder } from "../ladder/read_ladder.ts";
-import { ladderResult } from "../ladder/ladder_result.ts";
-import { ladderTable } from "../ladder/tables.ts";
-import { ladderFigure } from "../ladder/figures.ts";
-import { refuse } from "./refuse.ts";
+import { ladderResult, type LadderResultDocument } from "../ladder/ladder_result.ts";
+import { ladderFiles } from "../ladder/files.ts";
+import { finish } from "./finish.ts";
 
 const HELP = `usage: deno task gate ladder <ladder_dir> --out <dir> [options]
 
@@ -61,48 +55,56 @@ export async function run(args: string[]): Promise<number> {
   const out = values.out;
   const scope = labelScope(out, values["label-prefix"]);
   const dir = positionals[0]!;
-  const quiet = { quiet: values.quiet };
   const read = await readLadder(dir, values.prefill);
-  if (read.issues.length > 0 || read.spec === null) {
-    return await refuse(out, validationDocument(read.issues, command, read.inputs), quiet);
-  }
-  const { document, issues } = ladderResult(read.spec, read.units, {
-    baseline: read.baseline,
-    unitsFile: join(dir, "units.jsonl"),
-    specFile: join(dir, "ladder.json"),
-    inputs: read.inputs,
+  const { spec, inputs } = read;
+  return await finish({
+    out,
     command,
+    inputs,
+    quiet: values.quiet,
+    refusal: read.issues.length > 0 || spec === null
+      ? validationDocument(read.issues, command, inputs)
+      : null,
+    result: async () => {
+      const { document, issues } = ladderResult(spec!, read.units, {
+        baseline: read.baseline,
+        unitsFile: join(dir, "units.jsonl"),
+        specFile: join(dir, "ladder.json"),
+        inputs,
+        command,
+      });
+      if (issues.length > 0 || document === null) {
+        throw new GatelabError("Cannot decide the ladder gate", issues);
+      }
+      return {
+        files: await ladderFiles(document, {
+          validation: validationDocument([], command, inputs),
+          scope,
+          png: values["no-png"] !== true,
+          onMissingConverter: (line) => console.error(line),
+        }),
+        details: prefillLines(document),
+        summary: [summaryLine(document, out)],
+      };
+    },
   });
-  if (issues.length > 0 || document === null) {
-    return await refuse(out, validationDocument(issues, command, read.inputs), quiet);
-  }
-  const [table] = scopeTables([ladderTable(document)], scope) as [Table];
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationDocument([], command, read.inputs)),
-    "ladder_result.json": toJsonText(document),
-    "ladder.md": toMarkdown(table),
-    "ladder.tex": toLatex(table),
-    ...await tidyFiles([ladderTidy(document.blocks)]),
-    ...await figureFiles([ladderFigure(document)], {
-      png: values["no-png"] !== true,
-      scope,
-      onMissingConverter: (line) => console.error(line),
-    }),
-  });
+}
+
+/** With a baseline: how many base-arm units the prefilled cache would have served. */
+function prefillLines(document: LadderResultDocument): string[] {
+  const p = document.prefill;
+  return p
+    ? [`  prefill: ${p.served}/${p.base_units} base-arm units served, ${p.saved} inferences saved`]
+    : [];
+}
+
+/** The `ok:` line: the exit, its block, the counts and both e-values at the end. */
+function summaryLine(document: LadderResultDocument, out: string): string {
   const c = document.counts;
   const last = document.blocks[document.blocks.length - 1];
-  if (!values.quiet && document.prefill) {
-    const p = document.prefill;
-    console.log(
-      `  prefill: ${p.served}/${p.base_units} base-arm units served, ${p.saved} inferences saved`,
-    );
-  }
-  console.log(
-    `ok: ${document.task_type} exit ${document.exit ?? "none"}${
-      document.exit_block === null ? "" : ` at block ${document.exit_block}`
-    } (W ${c.W}, L ${c.L}, E ${c.E}, INFRA ${c.INFRA}; E accept ${
-      last?.e_accept.toFixed(2)
-    }, E reject ${last?.e_reject.toFixed(2)}); wrote ${out}/`,
-  );
-  return 0;
+  return `ok: ${document.task_type} exit ${document.exit ?? "none"}${
+    document.exit_block === null ? "" : ` at block ${document.exit_block}`
+  } (W ${c.W}, L ${c.L}, E ${c.E}, INFRA ${c.INFRA}; E accept ${
+    last?.e_accept.toFixed(2)
+  }, E reject ${last?.e_reject.toFixed(2)}); wrote ${out}/`;
 }

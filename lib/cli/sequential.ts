@@ -9,23 +9,15 @@
  */
 import { choiceOption, intOption, numberOption, parseCommand, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
-import { GatelabError } from "../core/issue.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { sequentialTidy } from "../sequential/sequential_tidy.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
-import { figureFiles } from "../figures/figure_files.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
-import { maskedLines } from "../sequential/masked_lines.ts";
-import { rowOrder, type SequentialOrder } from "../sequential/order.ts";
-import { sequentialAnalysis } from "../sequential/sequential.ts";
-import { sequentialTables } from "../sequential/tables.ts";
-import { funnelFigure, selectionFigure } from "../sequential/figures.ts";
-import { refuse } from "./refuse.ts";
+import type { SequentialOrder } from "../sequential/order.ts";
+import type { SequentialDocument } from "../sequential/sequential.ts";
+import { sequentialOfGate } from "../sequential/sequential_gate.ts";
+import { sequentialFiles } from "../sequential/files.ts";
+import { finish } from "./finish.ts";
 import { suggestGateDir } from "./paths.ts";
 
 const ORDERS: readonly SequentialOrder[] = ["run", "task", "random"];
@@ -76,6 +68,43 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals, command } = cli;
   const out = values.out;
   const scope = labelScope(out, values["label-prefix"]);
+  const options = sequentialOptions(values);
+  for (const path of positionals) await suggestGateDir({ label: "gate directory", path });
+  const validation = await validateGates(positionals);
+  const { dataset, inputs } = validation;
+  return await finish({
+    out,
+    command,
+    inputs,
+    quiet: values.quiet,
+    // Its own report: counts include the issues past the per-code cap.
+    refusal: validation.ok && dataset !== null
+      ? null
+      : { ...validationReport(validation, command), ok: false },
+    result: async () => {
+      const document = await sequentialOfGate(dataset!, { ...options, command });
+      return {
+        files: await sequentialFiles(document, {
+          validation: validationDocument([], command, inputs),
+          scope,
+          png: values["no-png"] !== true,
+          onMissingConverter: (line) => console.error(line),
+        }),
+        details: signLines(document),
+        summary: [summaryLine(document, options.order, out)],
+      };
+    },
+  });
+}
+
+/** --order, --seed, --alpha, --phi and --every, checked. */
+function sequentialOptions(values: {
+  order?: string | undefined;
+  seed?: string | undefined;
+  alpha?: string | undefined;
+  phi?: string | undefined;
+  every?: string | undefined;
+}) {
   const order = choiceOption("order", values.order, ORDERS, "run");
   const seed = intOption("seed", values.seed, 1, { min: 0 });
   const alpha = numberOption("alpha", values.alpha, DEFAULTS.alpha, { min: 0, max: 1 });
@@ -85,77 +114,25 @@ export async function run(args: string[]): Promise<number> {
   const phi = numberOption("phi", values.phi, 1, { min: 0 });
   if (phi === 0) throw new UsageError(`--phi must be positive, got "${values.phi}"`);
   const every = intOption("every", values.every, 1, { min: 1 });
-  const quiet = { quiet: values.quiet };
+  return { order, seed, alpha, phi, every };
+}
 
-  for (const path of positionals) await suggestGateDir({ label: "gate directory", path });
-  const validation = await validateGates(positionals);
-  const inputs = validation.inputs;
-  if (!validation.ok || validation.dataset === null) {
-    // Its own report: counts include the issues past the per-code cap.
-    return await refuse(out, { ...validationReport(validation, command), ok: false }, quiet);
-  }
-  const dataset = validation.dataset;
-  if (dataset.n < dataset.k + 2) {
-    return await refuse(
-      out,
-      validationDocument(
-        [{
-          code: "not_identifiable",
-          message:
-            `${dataset.n} paired rows leave fewer than 2 residual degrees of freedom for ${dataset.k} columns`,
-        }],
-        command,
-        inputs,
-      ),
-      quiet,
-    );
-  }
-  let document;
-  try {
-    const rows = rowOrder(dataset, order, {
-      seed,
-      ...(order === "run" ? { maskedLines: await maskedLines(dataset) } : {}),
-    });
-    document = sequentialAnalysis(dataset, rows, { order, seed, alpha, phi, every, command });
-  } catch (error) {
-    if (error instanceof GatelabError) {
-      return await refuse(out, validationDocument(error.issues, command, inputs), quiet);
-    }
-    throw error;
-  }
-  const tables = scopeTables(sequentialTables(document), scope);
-  const metricNames = Object.keys(document.metrics);
-  const figures = await figureFiles(
-    metricNames.flatMap((m) => [funnelFigure(document, m), selectionFigure(document, m)]),
-    { png: values["no-png"] !== true, scope, onMissingConverter: (line) => console.error(line) },
+/** One line per version of the first metric: when its sign was certified. */
+function signLines(document: SequentialDocument): string[] {
+  const first = document.metrics[Object.keys(document.metrics)[0]!]!;
+  return Object.entries(first.versions).map(([id, v]) =>
+    `  ${id.padEnd(36)} sign ${
+      v.sign_certified_at === null
+        ? "not certified"
+        : `${v.sign === 1 ? "+" : "-"} at n = ${v.sign_certified_at} (saves ${v.rollouts_saved})`
+    }`
   );
-  await writeFilesAtomic(out, {
-    "validation.json": toJsonText(validationDocument([], command, inputs)),
-    "sequential.json": toJsonText(document),
-    "sequential.md": tables.map(toMarkdown).join("\n"),
-    "sequential.tex": tables.map(toLatex).join("\n"),
-    ...figures,
-    ...await tidyFiles([sequentialTidy(document)]),
-  });
-  if (!values.quiet) {
-    const reward = document.metrics[metricNames[0]!]!;
-    for (const [id, v] of Object.entries(reward.versions)) {
-      console.log(
-        `  ${id.padEnd(36)} sign ${
-          v.sign_certified_at === null
-            ? "not certified"
-            : `${
-              v.sign === 1 ? "+" : "-"
-            } at n = ${v.sign_certified_at} (saves ${v.rollouts_saved})`
-        }`,
-      );
-    }
-  }
-  const first = document.metrics[metricNames[0]!]!;
-  console.log(
-    `ok: ${document.rows} rows in ${order} order, ${first.n.length} prefixes; ${
-      metricNames[0]
-    } selection stable from n = ${first.selection_stable_from ?? "never"}; wrote ${out}/`,
-  );
-  return 0;
+}
+
+/** The `ok:` line: rows, order, prefixes and when the first metric's selection settled. */
+function summaryLine(document: SequentialDocument, order: SequentialOrder, out: string): string {
+  const metric = Object.keys(document.metrics)[0]!;
+  const first = document.metrics[metric]!;
+  return `ok: ${document.rows} rows in ${order} order, ${first.n.length} prefixes; ${metric} ` +
+    `selection stable from n = ${first.selection_stable_from ?? "never"}; wrote ${out}/`;
 }

@@ -6,7 +6,7 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "../figures/render.ts";
-import type { HistoryJson } from "../contract/outputs/mod.ts";
+import type { HistoryDocument } from "./history.ts";
 
 const STATUS_COLORS: Record<string, string> = {
   selected: "#2a9d4b",
@@ -35,7 +35,7 @@ const STATUS_COLORS: Record<string, string> = {
  * ok(lifecycleFigure(doc).svg.includes("a.v1 · selected · added"));
  * ```
  */
-export function lifecycleFigure(doc: HistoryJson): Figure {
+export function lifecycleFigure(doc: HistoryDocument): Figure {
   const chunks = Object.keys(doc.chunks);
   const stepLabel = (n: number) => {
     const s = doc.steps[n - 1]!;
@@ -77,7 +77,7 @@ export function lifecycleFigure(doc: HistoryJson): Figure {
  * @param doc history.json.
  * @returns The figure `history_trajectories`.
  */
-export function trajectoryFigure(doc: HistoryJson): Figure {
+export function trajectoryFigure(doc: HistoryDocument): Figure {
   const chunks = Object.entries(doc.chunks).filter(([, es]) =>
     es.some((e) => e?.status === "selected")
   ).map(([c]) => c);
@@ -143,4 +143,26 @@ export function trajectoryFigure(doc: HistoryJson): Figure {
       ],
     },
   );
+}
+
+/**
+ * Every figure `gate history` writes, in order: the lifecycle chart and the
+ * coefficient trajectories.
+ *
+ * @param doc history.json.
+ * @returns `history_lifecycle` and `history_trajectories`.
+ *
+ * @example
+ * ```ts
+ * import { historyFigures } from "./figures.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const entry = { step: 1, version_id: "a.v1", role: "add" as const, estimate: 0.1, se: 0.05, ci_lower: 0, ci_upper: 0.2,
+ *   interval: "hc3_normal" as const, status: "selected" as const, rank: 1, transition: "added" as const, others: [] };
+ * // deno-lint-ignore no-explicit-any
+ * const doc = { metric: "reward", steps: [{ step: 1, gate_ids: ["g"], checkpoint_id: "c1" }], chunks: { a: [entry] } } as any;
+ * deepEqual(historyFigures(doc).map((f) => f.name), ["history_lifecycle", "history_trajectories"]);
+ * ```
+ */
+export function historyFigures(doc: HistoryDocument): Figure[] {
+  return [lifecycleFigure(doc), trajectoryFigure(doc)];
 }

@@ -8,46 +8,17 @@
 import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { lineageIssues } from "./lineage.ts";
-import { chunkLifecycles, type Lifecycles } from "./lifecycle.ts";
-import {
-  INTERNALIZATION_CONVENTIONS,
-  type InternalizationRow,
-  internalizationScreen,
-} from "./internalization.ts";
+import { chunkLifecycles } from "./lifecycle.ts";
+import { INTERNALIZATION_CONVENTIONS, internalizationScreen } from "./internalization.ts";
+import type { HistoryJson } from "../contract/outputs/history.ts";
 import type { HistoryStep } from "./step.ts";
 
-/** history.json. */
-export interface HistoryDocument {
-  readonly format: "gatelab.history/v1";
-  readonly metric: string;
-  readonly conventions: {
-    readonly interval: string;
-    readonly lineage: string;
-    readonly status: string;
-    readonly internalization: Readonly<Record<keyof typeof INTERNALIZATION_CONVENTIONS, string>>;
-  };
-  readonly steps: readonly {
-    readonly step: number;
-    readonly gate_ids: readonly string[];
-    readonly checkpoint_id: string | null;
-    readonly stage: "cold_start" | "online";
-    readonly budget_k: number;
-    readonly baseline_sha256: string;
-    readonly source: HistoryStep["source"];
-    readonly bootstrap: HistoryStep["bootstrap"];
-    readonly selected: readonly string[];
-  }[];
-  readonly lineage: {
-    readonly ok: boolean;
-    /** True when `--allow-lineage-gaps` recorded the lineage issues as warnings. */
-    readonly gaps_allowed: boolean;
-    readonly issues: readonly Issue[];
-  };
-  readonly chunks: Lifecycles["chunks"];
-  readonly exposure: Lifecycles["exposure"];
-  readonly internalization: readonly InternalizationRow[];
-  readonly generator: { tool: string; version: string; command: string };
-}
+/**
+ * history.json (docs/FORMAT.md, Extensions; docs/history.md): the type its
+ * zod schema, `HistorySchema`, gives, so the writer, the tables, the
+ * figures and the report read one declaration.
+ */
+export type HistoryDocument = HistoryJson;
 
 /** Options of {@linkcode buildHistory}. */
 export interface BuildHistoryOptions {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { HistoryJson } from "../contract/outputs/history.ts";
 import type { LifecycleEntry } from "./lifecycle.ts";
 import { wlsTrend } from "./wls_trend.ts";
 
@@ -21,18 +22,8 @@ export const INTERNALIZATION_CONVENTIONS = {
     "Descriptive, not proof of internalization: a coefficient that falls while the chunk stays in the skill is consistent with the model having absorbed the procedure, but also with a changed task mix, interactions with other chunks or a weaker text on a stronger checkpoint; a zero coefficient does not prove internalization.",
 } as const;
 
-/** One row of history.json `internalization`. */
-export interface InternalizationRow {
-  readonly chunk_id: string;
-  readonly version_id: string;
-  readonly steps: readonly number[];
-  readonly estimates: readonly number[];
-  readonly standard_errors: readonly number[];
-  readonly slope: number;
-  readonly slope_se: number;
-  readonly slope_ci: readonly [number, number];
-  readonly flagged: boolean;
-}
+/** One row of history.json `internalization` (the type its schema gives). */
+export type InternalizationRow = HistoryJson["internalization"][number];
 
 /**
  * Screens every chunk (see {@linkcode INTERNALIZATION_CONVENTIONS}).

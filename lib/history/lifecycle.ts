@@ -6,55 +6,24 @@
  *
  * @module
  */
-import type { Role } from "../core/types.ts";
-import type { HistoryStep, IntervalKind, StepVersion } from "./step.ts";
+import type { z } from "npm:zod@4.6.7";
+import type { HistoryJson, LifecycleEntrySchema } from "../contract/outputs/history.ts";
+import type { HistoryStep, StepVersion } from "./step.ts";
+
+/** One chunk at one step (history.json `chunks.<chunk_id>[step - 1]`): its schema, `LifecycleEntrySchema`, gives the type. */
+export type LifecycleEntry = z.output<typeof LifecycleEntrySchema>;
 
 /** Status of a chunk at one step. */
-export type LifecycleStatus =
-  | "selected"
-  | "rewrite_loser"
-  | "non_positive"
-  | "budget_excluded"
-  | "retired";
+export type LifecycleStatus = LifecycleEntry["status"];
 
 /** What happened to a chunk at a step, relative to the step before. */
-export type Transition =
-  | "added"
-  | "kept"
-  | "replaced"
-  | "retired"
-  | "rejected"
-  | "re_added";
+export type Transition = LifecycleEntry["transition"];
 
-/** One chunk at one step (history.json `chunks.<chunk_id>[step - 1]`). */
-export interface LifecycleEntry {
-  readonly step: number;
-  readonly version_id: string;
-  readonly role: Role;
-  readonly estimate: number;
-  readonly se: number | null;
-  readonly ci_lower: number | null;
-  readonly ci_upper: number | null;
-  readonly interval: IntervalKind;
-  readonly status: LifecycleStatus;
-  readonly rank: number | null;
-  readonly transition: Transition;
-  /** The chunk's other versions at this step (REWRITE family members), with their status. */
-  readonly others: readonly {
-    readonly version_id: string;
-    readonly role: Role;
-    readonly estimate: number;
-    readonly status: LifecycleStatus;
-  }[];
-}
-
-/** Lifecycles of every chunk, in first-seen order, plus exposure. */
+/** Lifecycles of every chunk, in first-seen order, plus exposure (history.json `chunks` and `exposure`). */
 export interface Lifecycles {
-  readonly chunks: Readonly<Record<string, readonly (LifecycleEntry | null)[]>>;
+  readonly chunks: HistoryJson["chunks"];
   /** Per chunk: steps it entered a gate as part of the skill, and steps it was selected. */
-  readonly exposure: Readonly<
-    Record<string, { readonly steps_in_skill: number; readonly steps_selected: number }>
-  >;
+  readonly exposure: HistoryJson["exposure"];
 }
 
 /** A version the skill held and did not keep is `retired`; otherwise its selection status. */

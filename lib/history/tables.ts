@@ -14,7 +14,7 @@ import {
   intervalHeader,
   statusLabel,
 } from "../report/format.ts";
-import type { HistoryJson } from "../contract/outputs/mod.ts";
+import type { HistoryDocument } from "./history.ts";
 
 /** A version id shown beside its chunk: `v2` for `chunk.v2`, else the whole id. */
 function versionLabel(chunk: string, versionId: string): string {
@@ -32,7 +32,7 @@ function versionLabel(chunk: string, versionId: string): string {
  * @param doc history.json.
  * @returns The table.
  */
-export function lifecycleTable(doc: HistoryJson): Table {
+export function lifecycleTable(doc: HistoryDocument): Table {
   const rows: string[][] = [];
   for (const [chunk, entries] of Object.entries(doc.chunks)) {
     let first = true;
@@ -84,7 +84,7 @@ export function lifecycleTable(doc: HistoryJson): Table {
  * @param doc history.json.
  * @returns The table.
  */
-export function exposureTable(doc: HistoryJson): Table {
+export function exposureTable(doc: HistoryDocument): Table {
   return {
     caption: `Exposure across ${doc.steps.length} steps`,
     label: "tab:history-exposure",
@@ -107,7 +107,7 @@ export function exposureTable(doc: HistoryJson): Table {
  * @param doc history.json.
  * @returns The table.
  */
-export function internalizationTable(doc: HistoryJson): Table {
+export function internalizationTable(doc: HistoryDocument): Table {
   return {
     caption: "Internalization screen (descriptive): coefficient trend while selected",
     label: "tab:history-internalization",
@@ -129,4 +129,26 @@ export function internalizationTable(doc: HistoryJson): Table {
     ]),
     notes: [doc.conventions.internalization.trend, doc.conventions.internalization.note],
   };
+}
+
+/**
+ * Every table `gate history` writes (history.md/.tex), in order: lifecycles,
+ * exposure, the internalization screen.
+ *
+ * @param doc history.json.
+ * @returns Three tables.
+ *
+ * @example
+ * ```ts
+ * import { historyTables } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const doc = { metric: "reward", steps: [{ step: 1, gate_ids: ["g"], checkpoint_id: "c1" }], chunks: {}, exposure: {},
+ *   internalization: [], conventions: { interval: "i", lineage: "l", status: "s",
+ *     internalization: { window: "w", trend: "t", flagged: "f", note: "n" } } };
+ * // deno-lint-ignore no-explicit-any
+ * deepEqual(historyTables(doc as any).map((t) => t.label), ["tab:history-lifecycles", "tab:history-exposure", "tab:history-internalization"]);
+ * ```
+ */
+export function historyTables(doc: HistoryDocument): Table[] {
+  return [lifecycleTable(doc), exposureTable(doc), internalizationTable(doc)];
 }

@@ -24,9 +24,9 @@ import { rewardSection } from "../reward/section.ts";
 import { coefficientTables } from "../report/gate_tables.ts";
 import { DECIMALS, formatCount, P_FLOOR } from "../report/format.ts";
 import { metricMeansTable, overviewTable } from "./report_tables.ts";
-import { exposureTable, internalizationTable, lifecycleTable } from "../history/tables.ts";
-import { lifecycleFigure, trajectoryFigure } from "../history/figures.ts";
-import { ladderItems, sequentialItems } from "./extension_sections.ts";
+import { historySection } from "../history/section.ts";
+import { ladderSection } from "../ladder/section.ts";
+import { sequentialSection } from "../sequential/section.ts";
 import { auditCommand, auditTables } from "./audit_section.ts";
 import {
   type ReportSection,
@@ -109,42 +109,6 @@ function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
   return sections;
 }
 
-/** The section of the sequential re-analysis: sequential.json. */
-function sequentialSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.sequential) {
-    const seq = outputs.sequential;
-    sections.push({
-      kind: "sequential",
-      heading: `Sequential re-analysis (${seq.gates.map((g) => g.gate_id).join(" + ")})`,
-      items: sequentialItems(seq),
-      dir,
-      files: ["sequential.json"],
-    });
-  }
-  return sections;
-}
-
-/** The section of the ladder gate: ladder_result.json. */
-function ladderSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.ladder) {
-    const ladder = outputs.ladder;
-    sections.push({
-      kind: "ladder",
-      heading: `Ladder gate ${ladder.task_type}: ${ladder.exit ?? "no exit"}${
-        ladder.exit_block === null ? "" : ` after block ${ladder.exit_block}`
-      }`,
-      items: ladderItems(ladder),
-      dir,
-      files: ["ladder_result.json"],
-    });
-  }
-  return sections;
-}
-
 /** The section of an audit (ledger, firewall): validation.json. */
 function auditSections(outputs: AnalysisOutputs): ReportSection[] {
   const sections: ReportSection[] = [];
@@ -163,29 +127,6 @@ function auditSections(outputs: AnalysisOutputs): ReportSection[] {
   return sections;
 }
 
-/** The section of history across checkpoints: history.json. */
-function historySections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.history) {
-    const h = outputs.history;
-    sections.push({
-      kind: "history",
-      heading: "History across checkpoints",
-      items: [
-        lifecycleTable(h),
-        exposureTable(h),
-        lifecycleFigure(h),
-        internalizationTable(h),
-        trajectoryFigure(h),
-      ],
-      dir,
-      files: ["history.json"],
-    });
-  }
-  return sections;
-}
-
 /**
  * The registered sections, one builder per output file kind, in the order a
  * directory's sections are listed (the report then orders sections of all
@@ -198,10 +139,10 @@ const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
   (o) => (o.comparison ? [comparisonSection(o.comparison, o.dir)] : []),
   (o) => (o.study ? [studySection(o.study, o.dir)] : []),
   (o) => (o.reward ? [rewardSection(o.reward, o.dir)] : []),
-  sequentialSections,
-  ladderSections,
+  (o) => o.sequential ? [sequentialSection(o.sequential, o.dir)] : [],
+  (o) => o.ladder ? [ladderSection(o.ladder, o.dir)] : [],
   auditSections,
-  historySections,
+  (o) => o.history ? [historySection(o.history, o.dir)] : [],
 ];
 
 /**

@@ -52,3 +52,23 @@ export function ladderFigure(doc: LadderResultDocument): Figure {
     },
   );
 }
+
+/**
+ * Every figure `gate ladder` writes: the e-value paths.
+ *
+ * @param doc ladder_result.json.
+ * @returns One figure, `ladder_<task_type>`.
+ *
+ * @example
+ * ```ts
+ * import { ladderFigures } from "./figures.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const doc = { task_type: "count", exit: "accept", exit_block: 0, alpha: 0.05, threshold: 20,
+ *   blocks: [{ block: 0, e_accept: 21, e_reject: 0.1 }] };
+ * // deno-lint-ignore no-explicit-any
+ * deepEqual(ladderFigures(doc as any).map((f) => f.name), ["ladder_count"]);
+ * ```
+ */
+export function ladderFigures(doc: LadderResultDocument): Figure[] {
+  return [ladderFigure(doc)];
+}

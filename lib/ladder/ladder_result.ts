@@ -6,36 +6,19 @@
  * @module
  */
 import type { Issue } from "../core/issue.ts";
+import type { LadderResultJson } from "../contract/outputs/ladder.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { pairUnits } from "./pair_units.ts";
-import { type PrefillSummary, prefillSummary } from "./prefill.ts";
-import { type LadderBlock, runLadder } from "./run_ladder.ts";
-import type { BaselineLine, LadderExit, LadderSpec, UnitLine } from "./schema.ts";
+import { prefillSummary } from "./prefill.ts";
+import { runLadder } from "./run_ladder.ts";
+import type { BaselineLine, LadderSpec, UnitLine } from "./schema.ts";
 
-/** ladder_result.json (docs/FORMAT.md, Extensions: ladder gates). */
-export interface LadderResultDocument {
-  readonly format: "gatelab.ladder-result/v1";
-  readonly task_type: string;
-  readonly alpha: number;
-  /** 1 / alpha: the level either e-value must reach. */
-  readonly threshold: number;
-  readonly n_max: number;
-  readonly block_size: number;
-  readonly infra_max_rate: number;
-  readonly prompts_version: string;
-  readonly base_skill_sha256: string;
-  readonly cand_skill_sha256: string;
-  readonly exit: LadderExit | null;
-  readonly exit_block: number | null;
-  readonly counts: { W: number; L: number; E: number; INFRA: number; units: number };
-  readonly blocks: LadderBlock[];
-  readonly blocks_after_exit: number;
-  readonly recorded_decision: LadderExit | null;
-  readonly prefill: PrefillSummary | null;
-  readonly conventions: Record<string, string>;
-  readonly inputs: readonly unknown[];
-  readonly generator: { tool: string; version: string; command: string };
-}
+/**
+ * ladder_result.json (docs/FORMAT.md, Extensions: ladder gates): the type
+ * its zod schema, `LadderResultSchema`, gives, so the writer, the table,
+ * the figure and the report read one declaration.
+ */
+export type LadderResultDocument = LadderResultJson;
 
 /** Conventions recorded in every ladder_result.json. */
 export const LADDER_CONVENTIONS: Readonly<Record<string, string>> = {

@@ -7,3 +7,7 @@ export * from "./run_ladder.ts";
 export * from "./prefill.ts";
 export * from "./read_ladder.ts";
 export * from "./ladder_result.ts";
+export * from "./tables.ts";
+export * from "./figures.ts";
+export * from "./files.ts";
+export * from "./section.ts";

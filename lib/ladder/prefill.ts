@@ -7,6 +7,8 @@
  */
 import { foldUnit } from "./fold_unit.ts";
 import type { BaselineLine, UnitLine } from "./schema.ts";
+import type { z } from "npm:zod@4.6.7";
+import type { PrefillSchema } from "../contract/outputs/ladder.ts";
 
 /**
  * The cache key of a base-arm unit: `task_type|sha256(base skill text)|prompts_version|unit_id`.
@@ -28,19 +30,8 @@ export function baselineCacheKey(
   return `${taskType}|${skillSha256}|${promptsVersion}|${unitId}`;
 }
 
-/** What a prefilled cache would have done for a ladder's base arm. */
-export interface PrefillSummary {
-  /** Base-arm units of the ladder (up to and including the exit block). */
-  readonly base_units: number;
-  /** Of those, units whose key the prefilled cache holds. */
-  readonly served: number;
-  /** Base-arm inferences (members) of the served units, i.e. rollouts saved. */
-  readonly saved: number;
-  /** Cache entries built from the baseline (INFRA units never enter). */
-  readonly cache_entries: number;
-  /** Baseline units left out of the cache because they were INFRA. */
-  readonly baseline_infra: number;
-}
+/** What a prefilled cache would have done for a ladder's base arm (ladder_result.json's `prefill`). */
+export type PrefillSummary = z.output<typeof PrefillSchema>;
 
 /**
  * Builds the cache from a baseline run and counts the base-arm units it

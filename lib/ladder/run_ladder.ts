@@ -7,19 +7,11 @@
 import { ladderEValues } from "./e_process.ts";
 import type { PairedUnit, UnitOutcome } from "./pair_units.ts";
 import type { LadderExit } from "./schema.ts";
+import type { z } from "npm:zod@4.6.7";
+import type { LadderBlockSchema } from "../contract/outputs/ladder.ts";
 
-/** Cumulative counts and e-values after one block. */
-export interface LadderBlock {
-  readonly block: number;
-  readonly W: number;
-  readonly L: number;
-  readonly E: number;
-  readonly INFRA: number;
-  /** All units so far (W + L + E + INFRA). */
-  readonly units: number;
-  readonly e_accept: number;
-  readonly e_reject: number;
-}
+/** Cumulative counts and e-values after one block (one of ladder_result.json's `blocks`). */
+export type LadderBlock = z.output<typeof LadderBlockSchema>;
 
 /** What {@linkcode runLadder} decides. */
 export interface LadderRun {

@@ -57,3 +57,22 @@ export function ladderTable(doc: LadderResultDocument): Table {
     ],
   };
 }
+
+/**
+ * Every table `gate ladder` writes (ladder.md/.tex): the block table.
+ *
+ * @param doc ladder_result.json.
+ * @returns One table.
+ *
+ * @example
+ * ```ts
+ * import { ladderTables } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const doc = { task_type: "count", exit: null, exit_block: null, alpha: 0.05, threshold: 20, prefill: null, blocks: [] };
+ * // deno-lint-ignore no-explicit-any
+ * deepEqual(ladderTables(doc as any).map((t) => t.label), ["tab:ladder-count"]);
+ * ```
+ */
+export function ladderTables(doc: LadderResultDocument): Table[] {
+  return [ladderTable(doc)];
+}

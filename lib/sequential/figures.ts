@@ -181,3 +181,26 @@ export function selectionFigure(doc: SequentialDocument, metric: string): Figure
     },
   );
 }
+
+/**
+ * Every figure of a sequential re-analysis, in the order the command writes
+ * them: per metric, its funnel, then its selection over n.
+ *
+ * @param doc sequential.json.
+ * @returns `sequential_funnel_<metric>` and `sequential_selection_<metric>` for every metric.
+ *
+ * @example
+ * ```ts
+ * import { sequentialFigures } from "./figures.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const v = { estimate: [0.1, 0.2], cs_lower: [-5, 0.01], cs_upper: [5, 0.39], running_lower: [-5, 0.01],
+ *   running_upper: [5, 0.39], fixed_n_interval: [0.1, 0.3] };
+ * const doc = { budget_k: 1, metrics: { reward: { n: [20, 40], selection: [["a.v1"], ["a.v1"]], selection_stable_from: 20,
+ *   versions: { "a.v1": v } } } };
+ * // deno-lint-ignore no-explicit-any
+ * deepEqual(sequentialFigures(doc as any).map((f) => f.name), ["sequential_funnel_reward", "sequential_selection_reward"]);
+ * ```
+ */
+export function sequentialFigures(doc: SequentialDocument): Figure[] {
+  return Object.keys(doc.metrics).flatMap((m) => [funnelFigure(doc, m), selectionFigure(doc, m)]);
+}

@@ -6,3 +6,6 @@ export * from "./masked_lines.ts";
 export * from "./sequential.ts";
 export * from "./tables.ts";
 export * from "./figures.ts";
+export * from "./files.ts";
+export * from "./section.ts";
+export * from "./sequential_gate.ts";

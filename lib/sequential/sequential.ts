@@ -7,7 +7,9 @@
  * @module
  */
 
+import type { z } from "npm:zod@4.6.7";
 import type { PairedDataset } from "../core/types.ts";
+import type { SequentialJson, SequentialVersionSchema } from "../contract/outputs/sequential.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { compileSelection } from "../select/select.ts";
 import { ESTIMATOR } from "../analyze/types.ts";
@@ -17,65 +19,18 @@ import type { SequentialOrder } from "./order.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { Z975 } from "../math/normal.ts";
 
-/** One version's paths over the prefixes (arrays aligned with `n`; null where undefined). */
-export interface SequentialVersion {
-  readonly estimate: (number | null)[];
-  /** Classical OLS standard error s sqrt([(X'X)^-1]_jj). */
-  readonly se: (number | null)[];
-  readonly cs_lower: (number | null)[];
-  readonly cs_upper: (number | null)[];
-  readonly e_value: (number | null)[];
-  /** Running intersection of the confidence sequence (max of lowers so far). */
-  readonly running_lower: (number | null)[];
-  /** Running intersection of the confidence sequence (min of uppers so far). */
-  readonly running_upper: (number | null)[];
-  readonly running_max_e: (number | null)[];
-  /** First n at which the confidence sequence excludes 0. */
-  readonly sign_certified_at: number | null;
-  readonly sign: 1 | -1 | null;
-  /** Rollouts (masked and bare) a stop at `sign_certified_at` would have saved. */
-  readonly rollouts_saved: number | null;
-  /** Fixed-n normal interval at N: estimate +- z_0.975 se (classical se). */
-  readonly fixed_n_interval: readonly [number, number] | null;
-}
+/** One version's paths over the prefixes (arrays aligned with `n`; null where undefined): its schema, `SequentialVersionSchema`, documents the fields. */
+export type SequentialVersion = z.output<typeof SequentialVersionSchema>;
 
 /** One metric's sequential paths. */
-export interface SequentialMetric {
-  readonly n: number[];
-  /** Point selection (positive top-K, family winners first) at every n; null where not identifiable. */
-  readonly selection: (string[] | null)[];
-  /** First n after which the point selection equals the full-gate selection at every later n (descriptive). */
-  readonly selection_stable_from: number | null;
-  /** Rollouts a stop at `selection_stable_from` would have saved. */
-  readonly selection_rollouts_saved: number | null;
-  readonly versions: Record<string, SequentialVersion>;
-}
+export type SequentialMetric = SequentialDocument["metrics"][string];
 
-/** sequential.json (docs/FORMAT.md, Extensions: sequential). */
-export interface SequentialDocument {
-  readonly format: "gatelab.sequential/v1";
-  readonly order: SequentialOrder;
-  readonly seed: number | null;
-  readonly alpha: number;
-  readonly phi: number;
-  readonly every: number;
-  readonly estimator: typeof ESTIMATOR;
-  readonly conventions: Record<string, string | number>;
-  readonly rows: number;
-  readonly columns: number;
-  readonly budget_k: number;
-  /** Bare and masked rollouts of the whole gate (completed pairs). */
-  readonly rollouts_total: number;
-  readonly row_order: { split: string; task_id: string; sample_id: number; gate_id: string }[];
-  readonly metrics: Record<string, SequentialMetric>;
-  readonly baseline: PairedDataset["baseline"];
-  readonly gates: {
-    gate_id: string;
-    gate_dir: string;
-    masked: PairedDataset["gates"][number]["masked"];
-  }[];
-  readonly generator: { tool: string; version: string; command: string };
-}
+/**
+ * sequential.json (docs/FORMAT.md, Extensions: sequential): the type its
+ * zod schema, `SequentialSchema`, gives, so the writer, the tables, the
+ * figures and the report read one declaration.
+ */
+export type SequentialDocument = SequentialJson;
 
 /** Options of {@linkcode sequentialAnalysis}. */
 export interface SequentialOptions {

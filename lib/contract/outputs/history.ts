@@ -17,6 +17,7 @@ export const LifecycleEntrySchema = z.object({
   status,
   rank: numOrNull,
   transition: z.enum(["added", "kept", "replaced", "retired", "rejected", "re_added"]),
+  /** The chunk's other versions at this step (REWRITE family members), with their status. */
   others: list(z.object({
     version_id: z.string(),
     role,
@@ -62,10 +63,12 @@ export const HistorySchema = z.object({
   })).check(z.minLength(1)),
   lineage: z.object({
     ok: z.boolean(),
+    /** True when `--allow-lineage-gaps` recorded the lineage issues as warnings. */
     gaps_allowed: z.boolean(),
     issues: list(IssueSchema),
   }),
   chunks: z.record(z.string(), list(LifecycleEntrySchema.nullable())),
+  /** Per chunk: steps it entered a gate as part of the skill, and steps it was selected. */
   exposure: z.record(
     z.string(),
     z.object({ steps_in_skill: z.number(), steps_selected: z.number() }),

@@ -7,7 +7,29 @@ const CountsSchema = z.object({
   L: z.number(),
   E: z.number(),
   INFRA: z.number(),
+  /** All units so far (W + L + E + INFRA). */
   units: z.number(),
+});
+
+/** Cumulative counts and both e-values after one block of ladder_result.json. */
+export const LadderBlockSchema = CountsSchema.extend({
+  block: z.number(),
+  e_accept: z.number(),
+  e_reject: z.number(),
+});
+
+/** What a prefilled baseline cache would have done for a ladder's base arm. */
+export const PrefillSchema = z.object({
+  /** Base-arm units of the ladder (up to and including the exit block). */
+  base_units: z.number(),
+  /** Of those, units whose key the prefilled cache holds. */
+  served: z.number(),
+  /** Base-arm inferences (members) of the served units, i.e. rollouts saved. */
+  saved: z.number(),
+  /** Cache entries built from the baseline (INFRA units never enter). */
+  cache_entries: z.number(),
+  /** Baseline units left out of the cache because they were INFRA. */
+  baseline_infra: z.number(),
 });
 
 /**
@@ -24,6 +46,7 @@ export const LadderResultSchema = z.object({
   format: z.literal("gatelab.ladder-result/v1"),
   task_type: z.string(),
   alpha: z.number(),
+  /** 1 / alpha: the level either e-value must reach. */
   threshold: z.number(),
   n_max: z.number(),
   block_size: z.number(),
@@ -34,20 +57,13 @@ export const LadderResultSchema = z.object({
   exit: LadderExitSchema.nullable(),
   exit_block: numOrNull,
   counts: CountsSchema,
-  blocks: list(CountsSchema.extend({
-    block: z.number(),
-    e_accept: z.number(),
-    e_reject: z.number(),
-  })),
+  /** Cumulative state after each block up to the exit. */
+  blocks: list(LadderBlockSchema),
+  /** Blocks recorded after the exit (ignored). */
   blocks_after_exit: z.number(),
   recorded_decision: LadderExitSchema.nullable(),
-  prefill: z.object({
-    base_units: z.number(),
-    served: z.number(),
-    saved: z.number(),
-    cache_entries: z.number(),
-    baseline_infra: z.number(),
-  }).nullable(),
+  /** What a cache prefilled from `--prefill`'s baseline would have served; null without one. */
+  prefill: PrefillSchema.nullable(),
   conventions: z.record(z.string(), z.string()),
   inputs: list(z.unknown()),
   generator: GeneratorSchema,

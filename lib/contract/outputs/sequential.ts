@@ -14,16 +14,22 @@ const path = list(numOrNull);
 /** One version's paths in sequential.json (aligned with the metric's `n`). */
 export const SequentialVersionSchema = z.object({
   estimate: path,
+  /** Classical OLS standard error s sqrt([(X'X)^-1]_jj). */
   se: path,
   cs_lower: path,
   cs_upper: path,
   e_value: path,
+  /** Running intersection of the confidence sequence (max of lowers so far). */
   running_lower: path,
+  /** Running intersection of the confidence sequence (min of uppers so far). */
   running_upper: path,
   running_max_e: path,
+  /** First n at which the confidence sequence excludes 0. */
   sign_certified_at: numOrNull,
   sign: z.union([z.literal(1), z.literal(-1)]).nullable(),
+  /** Rollouts (masked and bare) a stop at `sign_certified_at` would have saved. */
   rollouts_saved: numOrNull,
+  /** Fixed-n normal interval at N: estimate +- z_0.975 se (classical se). */
   fixed_n_interval: pair.nullable(),
 });
 
@@ -49,6 +55,7 @@ export const SequentialSchema = z.object({
   rows: z.number(),
   columns: z.number(),
   budget_k: z.number(),
+  /** Bare and masked rollouts of the whole gate (completed pairs). */
   rollouts_total: z.number(),
   row_order: list(z.object({
     split: z.string(),
@@ -60,8 +67,11 @@ export const SequentialSchema = z.object({
     z.string(),
     z.object({
       n: list(z.number()),
+      /** Point selection (positive top-K, family winners first) at every n; null where not identifiable. */
       selection: list(list(z.string()).nullable()),
+      /** First n after which the point selection equals the full-gate selection at every later n (descriptive). */
       selection_stable_from: numOrNull,
+      /** Rollouts a stop at `selection_stable_from` would have saved. */
       selection_rollouts_saved: numOrNull,
       versions: z.record(z.string(), SequentialVersionSchema),
     }),
