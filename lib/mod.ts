@@ -48,6 +48,19 @@ export type {
   BootstrapDraws,
   RunAnalysisOptions,
 } from "./analyze/mod.ts";
+// gate analysis: its tables and figures (the notebooks' names)
+export {
+  analysisFigures,
+  coefficientTables,
+  metricMeansTable,
+  selectionTable,
+} from "./analyze/mod.ts";
+export type {
+  AnalysisFigureInputs,
+  CoefficientTableInput,
+  DeltaInput,
+  SelectionTableInput,
+} from "./analyze/mod.ts";
 export type { TidyColumn, TidyKind, TidyTable } from "./tidy/mod.ts";
 
 // bootstrap, diagnostics, held-out, power
@@ -115,7 +128,6 @@ export type {
 // figures
 export {
   acrossGateRankPoints,
-  analysisFigures,
   figureFiles,
   heldoutGainPoints,
   rankAgreementPlot,
@@ -123,8 +135,6 @@ export {
   studyRowsFromAnalysis,
 } from "./figures/mod.ts";
 export type {
-  AnalysisFigureInputs,
-  DeltaInput,
   Figure,
   FigureFilesOptions,
   ForestInput,
@@ -139,25 +149,17 @@ export type {
 // tables
 export {
   acrossGateTable,
-  coefficientTables,
   comparisonTables,
   diagnosticsTables,
   heldoutSummaryTable,
   powerTables,
   recipeComparisonTable,
   rewardSummaryTable,
-  selectionTable,
   studyArmsTable,
   studyComparisonsTable,
   studyCostsTable,
 } from "./report/mod.ts";
-export type {
-  CoefficientTableInput,
-  ComparisonTableInput,
-  NamedColumn,
-  SelectionTableInput,
-  Table,
-} from "./report/mod.ts";
+export type { ComparisonTableInput, NamedColumn, Table } from "./report/mod.ts";
 
 // report and display (notebooks)
 export {
@@ -165,7 +167,6 @@ export {
   displayFigure,
   displaySection,
   displayTable,
-  metricMeansTable,
   notebookProgress,
   queryTable,
   valueOrThrow,

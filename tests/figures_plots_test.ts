@@ -2,7 +2,6 @@ import { deepEqual, ok, rejects, throws } from "node:assert/strict";
 import fc from "fast-check";
 import {
   deltaByCountPlot,
-  deltaPoints,
   figureFiles,
   forestPlot,
   forestRows,
@@ -11,6 +10,7 @@ import {
   studyPlot,
   studyRows,
 } from "../lib/figures/mod.ts";
+import { deltaPoints } from "../lib/analyze/figures.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 
 const rows = [

@@ -23,8 +23,7 @@ import {
   selectionTable as selectionTidy,
   tasksTable,
 } from "./analysis_tables.ts";
-import { coefficientTables, selectionTable } from "../report/gate_tables.ts";
-import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
+import { analysisTables } from "./tables.ts";
 import { type Table, toLatex, toMarkdown } from "../report/table.ts";
 import { type RunScope, scopeTables } from "../report/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
@@ -89,7 +88,7 @@ export async function analysisFiles(
   analysis: Analysis,
   options: AnalysisFilesOptions,
 ): Promise<Record<string, FileValue>> {
-  const { selection, diagnostics, stability } = analysis;
+  const { selection, diagnostics } = analysis;
   const { dataset, scope } = options;
   const waive = options.waive ?? [];
   const waived = options.waived ?? [];
@@ -103,10 +102,7 @@ export async function analysisFiles(
     rowsAside
       ? spliceTaskRows(jsonChunks({ ...value, tasks: new RawJson(TASK_ROWS_MARKER) }), rowsAside)
       : jsonChunks(value);
-  const mark = (t: Table): Table =>
-    exploratory ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` } : t;
-  const coefTables = scopeTables(coefficientTables(contributions), scope).map(mark);
-  const selTable = scopeTables([selectionTable(selection)], scope)[0]!;
+  const tables = analysisTables({ ...analysis, contributions }, { scope, waive });
   const validationDoc = options.validation;
   // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
   const tidy: TidyTable[] = [
@@ -129,27 +125,22 @@ export async function analysisFiles(
       estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
     }),
     "selection.json": toJsonText(selection),
-    "coefficients.md": coefTables.map(toMarkdown).join("\n"),
-    "coefficients.tex": coefTables.map(toLatex).join("\n"),
-    "selection.md": toMarkdown(selTable),
-    "selection.tex": toLatex(selTable),
+    "coefficients.md": tables.coefficients.map(toMarkdown).join("\n"),
+    "coefficients.tex": tables.coefficients.map(toLatex).join("\n"),
+    "selection.md": toMarkdown(tables.selection),
+    "selection.tex": toLatex(tables.selection),
     ...await tidyFiles(tidy),
   };
   if (diagnostics !== null) {
-    const tables = scopeTables(diagnosticsTables(diagnostics, contributions.columns), scope)
-      .map(mark);
     files["diagnostics.json"] = jsonChunks(
       exploratory ? { ...diagnostics, exploratory: true } : diagnostics,
     );
-    files["diagnostics.md"] = tables.map(toMarkdown).join("\n");
-    files["diagnostics.tex"] = tables.map(toLatex).join("\n");
+    files["diagnostics.md"] = tables.diagnostics.map(toMarkdown).join("\n");
+    files["diagnostics.tex"] = tables.diagnostics.map(toLatex).join("\n");
   }
-  if (stability !== null) {
-    const table = mark(
-      scopeTables([stabilityTable(stability, contributions.columns)], scope)[0]!,
-    );
-    files["stability.md"] = toMarkdown(table);
-    files["stability.tex"] = toLatex(table);
+  if (tables.stability !== null) {
+    files["stability.md"] = toMarkdown(tables.stability);
+    files["stability.tex"] = toLatex(tables.stability);
   }
   if (options.legacy === true) {
     const legacy = legacyComparison(dataset, {

@@ -7,4 +7,3 @@ export * from "./heldout.ts";
 export * from "./study_arms.ts";
 export * from "./adapters.ts";
 export * from "./figure_files.ts";
-export * from "./analysis_figures.ts";
