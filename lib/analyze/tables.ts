@@ -20,60 +20,59 @@ import {
 } from "../report/format.ts";
 import { escapeLatex, type Table, type TableColumn, type TableNote } from "../report/table.ts";
 import { DEFAULTS } from "../core/defaults.ts";
-import type { ContributionsJson, View } from "../contract/outputs/mod.ts";
+import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
 import { type RunScope, scopeTables } from "../report/run_scope.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 
-/** The parts of contributions.json the coefficient tables read. */
+// Parts of the zod-inferred document types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
+type Column = ContributionsJson["columns"][number];
+/** @ignore */
+type Coefficient = Metric["coefficients"][string];
+/** @ignore */
+type Bootstrap = NonNullable<ContributionsJson["bootstrap"]>;
+/** @ignore */
+type Decision = SelectionJson["decisions"][number];
+
+/** The parts of contributions.json the coefficient tables read (a view of its schema's type). */
 export interface CoefficientTableInput {
   /** Design columns (version, slot, chunk, role), in column order. */
-  readonly columns: readonly {
-    version_id: string;
-    slot_id: string;
-    chunk_id?: string | undefined;
-    role: string;
-  }[];
-  /** The covariance type of `se_robust`, when recorded. */
-  readonly conventions?: { readonly cov_type?: string | undefined } | undefined;
+  readonly columns: readonly View<Column, "version_id" | "slot_id" | "role", "chunk_id">[];
+  /** The covariance type of `se_robust` (`cov_type`), when recorded. */
+  readonly conventions?: Readonly<Record<string, string>> | undefined;
   /** Paired rows in the fit. */
   readonly n_pairs: number;
   /** Distinct tasks, when recorded. */
   readonly n_tasks?: number | undefined;
   /** The bare run, named in the notes. */
-  readonly baseline: { readonly run_id: string; readonly sha256: string };
+  readonly baseline: View<ContributionsJson["baseline"], "run_id" | "sha256">;
   /** Draws, seed and interval of the task bootstrap, when it ran. */
-  readonly bootstrap?:
-    | {
-      readonly draws?: number | undefined;
-      readonly seed?: number | undefined;
-      readonly interval?: string | undefined;
-    }
-    | null
-    | undefined;
+  readonly bootstrap?: View<Bootstrap, never, "draws" | "seed" | "interval"> | null | undefined;
   /** Means, fit statistics and coefficients per metric. */
   readonly metrics: Readonly<
-    Record<string, {
-      readonly df_resid?: number | undefined;
-      readonly resid_se?: number | null | undefined;
-      readonly r2_uncentered?: number | null | undefined;
-      readonly masked_mean: number | null;
-      readonly bare_mean: number | null;
-      readonly delta_mean: number | null;
-      readonly coefficients: Readonly<
-        Record<string, {
-          readonly estimate: number | null;
-          readonly se_hc3?: number | null | undefined;
-          readonly se_robust?: number | null | undefined;
-          readonly p?: number | null | undefined;
-          readonly se_cluster?: number | null | undefined;
-          readonly p_cluster?: number | null | undefined;
-          readonly se_bootstrap?: number | null | undefined;
-          readonly ci?: readonly [number, number] | readonly number[] | null | undefined;
-        }>
-      >;
-    }>
+    Record<
+      string,
+      & View<
+        Metric,
+        "masked_mean" | "bare_mean" | "delta_mean",
+        "df_resid" | "resid_se" | "r2_uncentered"
+      >
+      & {
+        readonly coefficients: Readonly<
+          Record<
+            string,
+            View<
+              Coefficient,
+              "estimate",
+              "se_hc3" | "se_robust" | "p" | "se_cluster" | "p_cluster" | "se_bootstrap" | "ci"
+            >
+          >
+        >;
+      }
+    >
   >;
 }
 
@@ -245,27 +244,21 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
   );
 }
 
-/** The parts of selection.json the decision table reads. */
+/** The parts of selection.json the decision table reads (a view of its schema's type). */
 export interface SelectionTableInput {
   /** Metric the selection ranks by. */
   readonly metric: string;
   /** Budget K. */
   readonly budget_k: number;
   /** True when the budget was overridden (named in the caption). */
-  readonly exploratory?: boolean;
+  readonly exploratory?: boolean | undefined;
   /** Selected version ids, in rank order. */
   readonly selected: readonly string[];
   /** The decision on every version. */
-  readonly decisions: readonly {
-    readonly slot_id: string;
-    readonly version_id: string;
-    readonly chunk_id?: string;
-    readonly role: string;
-    readonly alpha: number | null;
-    readonly rank: number | null;
-    readonly status: string;
-    readonly retired: boolean;
-  }[];
+  readonly decisions: readonly View<
+    Decision,
+    "slot_id" | "version_id" | "role" | "alpha" | "rank" | "status" | "retired"
+  >[];
 }
 
 /**
