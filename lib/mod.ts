@@ -49,6 +49,19 @@ export type {
   BootstrapDraws,
   RunAnalysisOptions,
 } from "./analyze/mod.ts";
+// gate analysis: its tables and figures (the notebooks' names)
+export {
+  analysisFigures,
+  coefficientTables,
+  metricMeansTable,
+  selectionTable,
+} from "./analyze/mod.ts";
+export type {
+  AnalysisFigureInputs,
+  CoefficientTableInput,
+  DeltaInput,
+  SelectionTableInput,
+} from "./analyze/mod.ts";
 export type { TidyColumn, TidyKind, TidyTable } from "./tidy/mod.ts";
 
 // bootstrap, diagnostics, held-out, power
@@ -165,11 +178,9 @@ export type {
 } from "./sql/mod.ts";
 
 // figures
-export { analysisFigures, figureFiles, rankAgreementPlot } from "./figures/mod.ts";
+export { figureFiles, rankAgreementPlot } from "./figures/mod.ts";
 export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./infer/mod.ts";
 export type {
-  AnalysisFigureInputs,
-  DeltaInput,
   Figure,
   FigureFilesOptions,
   ForestInput,
@@ -179,14 +190,9 @@ export type {
 } from "./figures/mod.ts";
 
 // tables
-export { coefficientTables, diagnosticsTables, selectionTable } from "./report/mod.ts";
+export { diagnosticsTables } from "./report/mod.ts";
 export { acrossGateTable, heldoutSummaryTable, heldoutTables, powerTables } from "./infer/mod.ts";
-export type {
-  CoefficientTableInput,
-  NamedColumn,
-  SelectionTableInput,
-  Table,
-} from "./report/mod.ts";
+export type { NamedColumn, Table } from "./report/mod.ts";
 
 // report and display (notebooks)
 export {
@@ -194,7 +200,6 @@ export {
   displayFigure,
   displaySection,
   displayTable,
-  metricMeansTable,
   notebookProgress,
   queryTable,
   valueOrThrow,

@@ -86,7 +86,7 @@ Deno.test("analyze diagnostics: AMCE and gap by hand on a six-row design (with a
   deepEqual(a.amce_gap, a.estimate - a.amce!);
   deepEqual(b.amce_gap, b.estimate - b.amce!);
   close(a.amce_gap, 0.4 / 3 - 0.2);
-  ok(c.conventions.amce.startsWith("amce = mean delta over rows with the version present"));
+  ok(c.conventions.amce?.startsWith("amce = mean delta over rows with the version present"));
 
   ok(diagnostics !== null);
   deepEqual(diagnostics.metric, "reward");
@@ -208,7 +208,7 @@ Deno.test("analyze diagnostics: pooled rounds screen interactions with CR1 by ta
   ok(diagnostics !== null);
   deepEqual(diagnostics.interactions.covariance, "CR1");
   deepEqual(diagnostics.interactions.df2_rule, "clusters - 1");
-  ok(diagnostics.conventions.interaction_covariance.startsWith("CR1 clustered by task"));
+  ok(diagnostics.conventions.interaction_covariance?.startsWith("CR1 clustered by task"));
   deepEqual(diagnostics.interactions.joint?.df2, 29);
   deepEqual(diagnostics.gates.map((g) => g.gate_id), ["r1", "r2"]);
   deepEqual([diagnostics.n_pairs, diagnostics.n_tasks], [60, 30]);

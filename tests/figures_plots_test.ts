@@ -2,7 +2,6 @@ import { deepEqual, ok, rejects, throws } from "node:assert/strict";
 import fc from "fast-check";
 import {
   deltaByCountPlot,
-  deltaPoints,
   figureFiles,
   forestPlot,
   forestRows,
@@ -10,6 +9,7 @@ import {
   stabilityPlot,
 } from "../lib/figures/mod.ts";
 import { studyPlot, studyRows } from "../lib/study/mod.ts";
+import { deltaPoints } from "../lib/analyze/figures.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 
 const rows = [

@@ -10,7 +10,7 @@ import { deepEqual, ok } from "node:assert/strict";
 import { assertSnapshotFile } from "./study_snapshot.ts";
 import { CONTRIBUTIONS as RAW_CONTRIBUTIONS, SELECTION as RAW_SELECTION } from "./html_fixture.ts";
 import { ContributionsSchema, SelectionSchema } from "../lib/contract/outputs/mod.ts";
-import { coefficientTables, selectionTable } from "../lib/report/gate_tables.ts";
+import { coefficientTables, selectionTable } from "../lib/analyze/tables.ts";
 import { toLatex, toMarkdown } from "../lib/report/table.ts";
 import { toHtmlTable } from "../lib/html/html_table.ts";
 import { displayTable, JUPYTER_DISPLAY } from "../lib/html/display.ts";

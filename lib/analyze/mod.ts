@@ -1,4 +1,8 @@
-/** The gate analysis pipeline: fits, selection and output documents, as library calls. */
+/**
+ * The gate analysis stage: fits, selection and output documents, as
+ * library calls, and the bundle of its outputs: `analysisTables`,
+ * `analysisFigures`, `analysisFiles` and `analysisSection`.
+ */
 export * from "./types.ts";
 export * from "./analyze.ts";
 export * from "./analyze_options.ts";
@@ -12,3 +16,9 @@ export * from "./task_rows.ts";
 export * from "./resume.ts";
 export * from "./diagnostics.ts";
 export * from "./analysis_tables.ts";
+export * from "./files.ts";
+export * from "./figures.ts";
+export * from "./section.ts";
+export * from "./tables.ts";
+// The report's decision table; the tidy `selection` table is analysis_tables.ts's.
+export { selectionTable } from "./tables.ts";

@@ -17,6 +17,10 @@ export interface CommandResult {
   readonly details?: readonly string[];
   /** Lines printed always, after the files are written (the `ok: ...` line). */
   readonly summary: readonly string[];
+  /** Lines printed to stderr always, after the files are written and before the details. */
+  readonly warnings?: readonly string[];
+  /** Write options only the computation knows (a file beside `out`), over `Finish.write`. */
+  readonly write?: WriteOptions;
 }
 
 /** What {@linkcode finish} needs: where, what was checked, and how to compute. */
@@ -41,7 +45,10 @@ export interface Finish {
    * thrown here refuses with its issues, like validation's.
    */
   readonly result: () => CommandResult | Promise<CommandResult>;
-  /** Passed to {@linkcode writeFilesAtomic} (files beside `out`, a check before the swap). */
+  /**
+   * Passed to {@linkcode writeFilesAtomic} (files beside `out`, a check before the swap); a
+   * {@linkcode GatelabError} thrown by the check or a file's value refuses like validation's.
+   */
   readonly write?: WriteOptions;
 }
 
@@ -87,11 +94,12 @@ export async function finish(spec: Finish): Promise<number> {
   let result: CommandResult;
   try {
     result = await spec.result();
+    await writeFilesAtomic(out, result.files, { ...spec.write, ...result.write });
   } catch (error) {
     if (!(error instanceof GatelabError)) throw error;
     return await refuse(out, validationDocument(error.issues, command, inputs), { quiet });
   }
-  await writeFilesAtomic(out, result.files, spec.write);
+  for (const line of result.warnings ?? []) console.error(line);
   if (!quiet) { for (const line of result.details ?? []) console.log(line); }
   for (const line of result.summary) console.log(line);
   return 0;

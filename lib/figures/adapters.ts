@@ -6,9 +6,7 @@
  */
 import { columnNames } from "../report/format.ts";
 import type { IntervalRow } from "./forest.ts";
-import type { DeltaPoint } from "./delta_by_count.ts";
-import type { StabilityRow } from "./stability.ts";
-import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
+import type { ContributionsJson, View } from "../contract/outputs/mod.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
@@ -27,12 +25,6 @@ export interface ForestInput {
       >;
     }>
   >;
-}
-
-/** What {@linkcode deltaPoints} reads of contributions.json. */
-export interface DeltaInput {
-  /** Paired rows: design and values (absent: no delta-by-count figure). */
-  readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
 }
 
 /** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
@@ -115,74 +107,4 @@ export function forestRows(
     }
   }
   return { rows, sources };
-}
-
-/**
- * Delta points from the `tasks` of contributions.json: per episode, the
- * number of versions present and the delta of `metric`.
- *
- * @param contributions Parsed contributions.json.
- * @param metric Metric whose delta is taken.
- * @returns One point per task row with a finite delta (none if `tasks` is absent).
- *
- * @example
- * ```ts
- * import { deltaPoints } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const points = deltaPoints({
- *   tasks: [{ columns: { a: 1, b: 1, c: 0 }, values: { reward: { masked: 1, bare: 0, delta: 1 } } }],
- * }, "reward");
- * deepEqual(points, [{ count: 2, delta: 1 }]);
- * ```
- */
-export function deltaPoints(
-  contributions: DeltaInput,
-  metric: string,
-): DeltaPoint[] {
-  const out: DeltaPoint[] = [];
-  for (const task of contributions.tasks ?? []) {
-    const delta = task.values[metric]?.delta;
-    if (delta === null || delta === undefined || !Number.isFinite(delta)) continue;
-    let count = 0;
-    for (const v of Object.values(task.columns)) count += v;
-    out.push({ count, delta });
-  }
-  return out;
-}
-
-/**
- * Stability rows: selection frequencies per version, in the order of the
- * selection's decisions, marked selected when the full-data selection
- * picked them, named like the tables (a slot with one version by its
- * chunk or slot). Versions without a frequency are left out.
- *
- * @param selection Parsed selection.json.
- * @param frequencies Version id to share of resamples that selected it.
- * @returns Rows for {@linkcode stabilityPlot}.
- *
- * @example
- * ```ts
- * import { stabilityRows } from "./adapters.ts";
- * import { deepEqual } from "node:assert/strict";
- * const rows = stabilityRows({ selected: ["a"],
- *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 1, rank: 1, status: "selected", retired: false }] },
- *   { a: 0.75 });
- * deepEqual(rows, [{ label: "s", frequency: 0.75, selected: true }]);
- * ```
- */
-export function stabilityRows(
-  selection: Pick<SelectionJson, "selected" | "decisions">,
-  frequencies: Readonly<Record<string, number>>,
-): StabilityRow[] {
-  const selected = new Set(selection.selected);
-  const order = selection.decisions.map((d) => d.version_id);
-  for (const id of Object.keys(frequencies)) if (!order.includes(id)) order.push(id);
-  const names = columnNames(selection.decisions);
-  return order
-    .filter((id) => frequencies[id] !== undefined)
-    .map((id) => ({
-      label: names.get(id) ?? id,
-      frequency: frequencies[id]!,
-      selected: selected.has(id),
-    }));
 }

@@ -6,4 +6,3 @@ export * from "./stability.ts";
 export * from "./heldout.ts";
 export * from "./adapters.ts";
 export * from "./figure_files.ts";
-export * from "./analysis_figures.ts";

@@ -5,7 +5,6 @@ export * from "./display.ts";
 export * from "./notebook_progress.ts";
 export * from "./audit_section.ts";
 export * from "./read_analysis_dir.ts";
-export * from "./report_tables.ts";
 export * from "./report.ts";
 export * from "./value_or_throw.ts";
 export * from "./query_table.ts";

@@ -5,25 +5,19 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
 import { runScope } from "../report/run_scope.ts";
+import { analysisSection } from "../analyze/section.ts";
 import type { Figure } from "../figures/render.ts";
-import { analysisFigures, bootstrapStability } from "../figures/analysis_figures.ts";
 import { heldoutSection } from "../infer/heldout/section.ts";
 import { powerSection } from "../infer/power/section.ts";
-import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
-import { stabilityTable } from "../report/infer_tables.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
-import { selectionTable } from "../report/gate_tables.ts";
 import { comparisonSection } from "../gateb/section.ts";
 import { studySection } from "../study/section.ts";
 import { rewardSection } from "../reward/section.ts";
-import { coefficientTables } from "../report/gate_tables.ts";
 import { DECIMALS, formatCount, P_FLOOR } from "../report/format.ts";
-import { metricMeansTable, overviewTable } from "./report_tables.ts";
 import { historySection } from "../history/section.ts";
 import { ladderSection } from "../ladder/section.ts";
 import { sequentialSection } from "../sequential/section.ts";
@@ -37,76 +31,10 @@ import {
 
 export { type ReportSection, type ReportSubheading, SECTION_ORDER, type SectionKind };
 
-/**
- * The checks an analysis could not make because its inputs do not record a
- * field (an import's unrecorded provenance): one row per field, or nothing.
- */
-function unverifiableTable(
-  entries: readonly { readonly field: string; readonly message: string }[] | undefined,
-): Table[] {
-  if (!entries || entries.length === 0) return [];
-  return [{
-    caption: `Checks not made: ${entries.length} field(s) not recorded by the inputs`,
-    columns: [{ label: "field" }, { label: "what a recorded value would have caught" }],
-    rows: entries.map((e) => [e.field, e.message.replace(/^[^:]*: /, "")]),
-    notes: ["Listed as provenance_unrecorded warnings in validation.json (docs/import.md)."],
-  }];
-}
-
-const present = (files: readonly (string | false)[]) => files.filter((f): f is string => !!f);
-
 /** The section of the gate analysis (or pooled rounds): contributions.json and selection.json. */
 function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { contributions, selection, dir } = outputs;
-  const figures = new Map(
-    (contributions ? analysisFigures({ contributions, selection }) : []).map((f) => [f.name, f]),
-  );
-  const figure = (name: string): Figure[] => (figures.has(name) ? [figures.get(name)!] : []);
-  if (contributions || selection) {
-    const items: (Table | Figure | ReportSubheading)[] = [];
-    const gates = contributions?.gates?.map((g) => g.gate_id) ?? [];
-    const pooled = gates.length > 1;
-    if (contributions) {
-      const metric = selection?.metric ??
-        (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
-      items.push(
-        overviewTable(contributions),
-        ...unverifiableTable(contributions.unverifiable),
-        metricMeansTable(contributions),
-        ...figure("delta_by_count"),
-        { subheading: "Coefficients" },
-        ...figure("forest"),
-      );
-      const tables = coefficientTables(contributions);
-      const primary = tables.find((t) =>
-        t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`
-      ) ??
-        tables[0];
-      if (primary) items.push(primary);
-    }
-    if (selection) {
-      items.push({ subheading: "Selection" }, selectionTable(selection));
-      items.push(...figure("selection_stability"));
-      const stability = contributions ? bootstrapStability(contributions) : null;
-      // The schema checked every field the shared table reads.
-      if (stability && stability.metric === selection.metric && contributions) {
-        items.push(
-          stabilityTable(stability as unknown as SelectionStability, contributions.columns),
-        );
-      }
-    }
-    const kind: SectionKind = pooled ? "pooled" : "gate";
-    sections.push({
-      kind,
-      heading: (pooled ? "Pooled rounds" : "Gate analysis") +
-        (gates.length > 0 ? ` (${gates.join(" + ")})` : ""),
-      items,
-      dir,
-      files: present([!!contributions && "contributions.json", !!selection && "selection.json"]),
-    });
-  }
-  return sections;
+  const section = analysisSection(outputs, outputs.dir);
+  return section === null ? [] : [section];
 }
 
 /** The section of an audit (ledger, firewall): validation.json. */

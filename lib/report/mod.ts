@@ -1,7 +1,6 @@
 /** Rendering: tables (Markdown, LaTeX), figures and reports. */
 export * from "./table.ts";
 export * from "./format.ts";
-export * from "./gate_tables.ts";
 export * from "./infer_tables.ts";
 export * from "./validation_tables.ts";
 export * from "./run_scope.ts";

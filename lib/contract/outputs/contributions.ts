@@ -10,20 +10,35 @@ import {
   RunRefSchema,
 } from "./common.ts";
 
-/** One coefficient of one metric in contributions.json. */
+/** One coefficient of one metric in contributions.json. Undefined numbers are null, never NaN. */
 export const CoefficientSchema = z.object({
+  /** No-intercept OLS coefficient of the version's column. */
   estimate: z.number(),
+  /** HC3 standard error (null when a leverage-1 row makes it undefined). */
   se_hc3: numOrNull,
+  /** Standard error of the chosen covariance type (`conventions.cov_type`). */
   se_robust: numOrNull,
+  /** estimate / se_robust. */
   t: numOrNull,
+  /** Two-sided normal p-value of t. */
   p: numOrNull,
+  /** CR1 standard error, clusters = tasks (split, task_id). */
   se_cluster: numOrNull,
+  /** estimate / se_cluster. */
   t_cluster: numOrNull,
+  /** Two-sided normal p-value of t_cluster. */
   p_cluster: numOrNull,
+  /**
+   * AMCE: mean delta over rows with this version present minus mean delta
+   * over rows with its slot absent (`conventions.amce`); null when either
+   * group is empty.
+   */
   amce: numOrNull,
+  /** estimate - amce (null with amce). */
   amce_gap: numOrNull,
-  /** Present once the bootstrap ran. */
+  /** Task-bootstrap standard error (present once the bootstrap ran). */
   se_bootstrap: numOrNull.optional(),
+  /** Task-bootstrap interval (present once the bootstrap ran). */
   ci: pair.nullable().optional(),
 });
 
@@ -133,31 +148,53 @@ export const ContributionsSchema = z.object({
   metrics: z.record(
     z.string(),
     z.object({
+      /** Paired rows in the fit. */
       n: z.number(),
+      /** Design columns (versions) in the fit. */
       k: z.number(),
+      /** Residual degrees of freedom, n - k. */
       df_resid: z.number(),
+      /** Residual standard error, sqrt(SSR / df_resid); null when df_resid is 0. */
       resid_se: numOrNull,
+      /** Sum of squared residuals. */
       ssr: z.number(),
+      /** 1 - SSR / sum(delta^2): uncentred R-squared (no intercept). */
       r2_uncentered: numOrNull,
+      /** Mean of the metric over the masked (gate) run's rows. */
       masked_mean: z.number(),
+      /** Mean of the metric over the paired bare rows. */
       bare_mean: z.number(),
+      /** Mean paired delta, masked minus bare. */
       delta_mean: z.number(),
+      /** One entry per version id. */
       coefficients: z.record(z.string(), CoefficientSchema),
     }),
   ),
+  /** Warnings about the fit (not input issues). */
   warnings: list(z.object({
+    /** What went wrong, as a closed set of codes. */
     kind: z.enum(["leverage_one", "single_cluster", "budget_differs", "diagnostics_unavailable"]),
+    /** The warning as a readable sentence. */
     message: z.string(),
+    /** Episode labels of the rows concerned (`split/task_id/sample_id`, with `@gate_id` when pooled). */
     rows: list(z.string()).optional(),
+    /** Version ids whose HC2/HC3 errors are null because of those rows. */
     versions: list(z.string()).optional(),
   })),
   bootstrap: BootstrapBlockSchema.optional(),
+  /** One (gate, episode) row per paired row. */
   tasks: list(z.object({
+    /** Split of the episode (e.g. `val`). */
     split: z.string(),
+    /** Task of the episode. */
     task_id: z.string(),
+    /** Sample of the task. */
     sample_id: z.number(),
+    /** Gate the row comes from (only when gates are pooled). */
     gate_id: z.string().optional(),
+    /** Design row: 1 where the version was present, by version id. */
     columns: z.record(z.string(), z.union([z.literal(0), z.literal(1)])),
+    /** Masked, bare and delta value per metric. */
     values: z.record(
       z.string(),
       z.object({ masked: z.number(), bare: z.number(), delta: z.number() }),

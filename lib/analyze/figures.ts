@@ -1,23 +1,19 @@
 /**
- * The standard figures of a gate analysis in one call (for notebooks and
- * the HTML report): coefficient forest per metric, paired delta by number
+ * The figures of a gate analysis in one call (for notebooks and the HTML
+ * report), with the adapters from contributions.json and selection.json to
+ * the generic plots' inputs: coefficient forest per metric, paired delta by number
  * of chunks present, and selection stability when the bootstrap ran.
  *
  * @module
  */
-import type { Figure } from "./render.ts";
-import { forestPlot } from "./forest.ts";
-import { deltaByCountPlot } from "./delta_by_count.ts";
-import { stabilityPlot } from "./stability.ts";
+import type { Figure } from "../figures/render.ts";
+import { forestPlot } from "../figures/forest.ts";
+import { deltaByCountPlot, type DeltaPoint } from "../figures/delta_by_count.ts";
+import { stabilityPlot, type StabilityRow } from "../figures/stability.ts";
+import { type ForestInput, forestRows, type IntervalSource } from "../figures/adapters.ts";
+import { columnNames } from "../report/format.ts";
 import {
-  type DeltaInput,
-  deltaPoints,
-  type ForestInput,
-  forestRows,
-  type IntervalSource,
-  stabilityRows,
-} from "./adapters.ts";
-import {
+  type ContributionsJson,
   type SelectionJson,
   type StabilityJson,
   StabilitySchema,
@@ -30,6 +26,82 @@ const SOURCE_TEXT: Record<IntervalSource, string> = {
   none: "none",
 };
 
+/** What {@linkcode deltaPoints} reads of contributions.json. */
+export interface DeltaInput {
+  /** Paired rows: design and values (absent: no delta-by-count figure). */
+  readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
+}
+
+/**
+ * Delta points from the `tasks` of contributions.json: per episode, the
+ * number of versions present and the delta of `metric`.
+ *
+ * @param contributions Parsed contributions.json.
+ * @param metric Metric whose delta is taken.
+ * @returns One point per task row with a finite delta (none if `tasks` is absent).
+ *
+ * @example
+ * ```ts
+ * import { deltaPoints } from "./figures.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const points = deltaPoints({
+ *   tasks: [{ columns: { a: 1, b: 1, c: 0 }, values: { reward: { masked: 1, bare: 0, delta: 1 } } }],
+ * }, "reward");
+ * deepEqual(points, [{ count: 2, delta: 1 }]);
+ * ```
+ */
+export function deltaPoints(
+  contributions: DeltaInput,
+  metric: string,
+): DeltaPoint[] {
+  const out: DeltaPoint[] = [];
+  for (const task of contributions.tasks ?? []) {
+    const delta = task.values[metric]?.delta;
+    if (delta === null || delta === undefined || !Number.isFinite(delta)) continue;
+    let count = 0;
+    for (const v of Object.values(task.columns)) count += v;
+    out.push({ count, delta });
+  }
+  return out;
+}
+
+/**
+ * Stability rows: selection frequencies per version, in the order of the
+ * selection's decisions, marked selected when the full-data selection
+ * picked them, named like the tables (a slot with one version by its
+ * chunk or slot). Versions without a frequency are left out.
+ *
+ * @param selection Parsed selection.json.
+ * @param frequencies Version id to share of resamples that selected it.
+ * @returns Rows for {@linkcode stabilityPlot}.
+ *
+ * @example
+ * ```ts
+ * import { stabilityRows } from "./figures.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const rows = stabilityRows({ selected: ["a"],
+ *   decisions: [{ slot_id: "s", version_id: "a", role: "add", alpha: 1, rank: 1, status: "selected", retired: false }] },
+ *   { a: 0.75 });
+ * deepEqual(rows, [{ label: "s", frequency: 0.75, selected: true }]);
+ * ```
+ */
+export function stabilityRows(
+  selection: Pick<SelectionJson, "selected" | "decisions">,
+  frequencies: Readonly<Record<string, number>>,
+): StabilityRow[] {
+  const selected = new Set(selection.selected);
+  const order = selection.decisions.map((d) => d.version_id);
+  for (const id of Object.keys(frequencies)) if (!order.includes(id)) order.push(id);
+  const names = columnNames(selection.decisions);
+  return order
+    .filter((id) => frequencies[id] !== undefined)
+    .map((id) => ({
+      label: names.get(id) ?? id,
+      frequency: frequencies[id]!,
+      selected: selected.has(id),
+    }));
+}
+
 /**
  * The selection-stability block of an analysis' bootstrap
  * (`contributions.bootstrap.stability`), checked, or null when the
@@ -40,7 +112,7 @@ const SOURCE_TEXT: Record<IntervalSource, string> = {
  *
  * @example
  * ```ts
- * import { bootstrapStability } from "./analysis_figures.ts";
+ * import { bootstrapStability } from "./figures.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(bootstrapStability({ bootstrap: null }), null);
  * ```
@@ -71,7 +143,7 @@ export interface AnalysisFigureInputs {
  *
  * @example
  * ```ts
- * import { analysisFigures } from "./analysis_figures.ts";
+ * import { analysisFigures } from "./figures.ts";
  * import { deepEqual } from "node:assert/strict";
  * const figures = analysisFigures({ contributions: {
  *   columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }],

@@ -1,11 +1,12 @@
 /**
- * Tables of a gate analysis, as {@linkcode Table} models rendered by
- * `toMarkdown` / `toLatex` (Gate B's tables live beside their stage, in
- * lib/gateb/tables.ts).
+ * The report tables of a gate analysis (contributions.json and
+ * selection.json) as {@linkcode Table} models rendered by `toMarkdown`,
+ * `toLatex` or the HTML report: coefficients per metric, the selection's
+ * decisions, the overview, the means per metric and the checks not made.
+ * (The tidy CSV/Parquet tables are analysis_tables.ts.)
  *
  * @module
  */
-
 import {
   COEFFICIENT,
   columnNames,
@@ -16,60 +17,62 @@ import {
   formatWithInterval,
   intervalHeader,
   statusLabel,
-} from "./format.ts";
-import { escapeLatex, type Table, type TableColumn, type TableNote } from "./table.ts";
+} from "../report/format.ts";
+import { escapeLatex, type Table, type TableColumn, type TableNote } from "../report/table.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
+import { type RunScope, scopeTables } from "../report/run_scope.ts";
+import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
+import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
+import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 
-export { formatP } from "./format.ts";
+// Parts of the zod-inferred document types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
+type Column = ContributionsJson["columns"][number];
+/** @ignore */
+type Coefficient = Metric["coefficients"][string];
+/** @ignore */
+type Bootstrap = NonNullable<ContributionsJson["bootstrap"]>;
+/** @ignore */
+type Decision = SelectionJson["decisions"][number];
 
-/** The parts of contributions.json the coefficient tables read. */
+/** The parts of contributions.json the coefficient tables read (a view of its schema's type). */
 export interface CoefficientTableInput {
   /** Design columns (version, slot, chunk, role), in column order. */
-  readonly columns: readonly {
-    version_id: string;
-    slot_id: string;
-    chunk_id?: string | undefined;
-    role: string;
-  }[];
-  /** The covariance type of `se_robust`, when recorded. */
-  readonly conventions?: { readonly cov_type?: string | undefined } | undefined;
+  readonly columns: readonly View<Column, "version_id" | "slot_id" | "role", "chunk_id">[];
+  /** The covariance type of `se_robust` (`cov_type`), when recorded. */
+  readonly conventions?: Readonly<Record<string, string>> | undefined;
   /** Paired rows in the fit. */
   readonly n_pairs: number;
   /** Distinct tasks, when recorded. */
   readonly n_tasks?: number | undefined;
   /** The bare run, named in the notes. */
-  readonly baseline: { readonly run_id: string; readonly sha256: string };
+  readonly baseline: View<ContributionsJson["baseline"], "run_id" | "sha256">;
   /** Draws, seed and interval of the task bootstrap, when it ran. */
-  readonly bootstrap?:
-    | {
-      readonly draws?: number | undefined;
-      readonly seed?: number | undefined;
-      readonly interval?: string | undefined;
-    }
-    | null
-    | undefined;
+  readonly bootstrap?: View<Bootstrap, never, "draws" | "seed" | "interval"> | null | undefined;
   /** Means, fit statistics and coefficients per metric. */
   readonly metrics: Readonly<
-    Record<string, {
-      readonly df_resid?: number | undefined;
-      readonly resid_se?: number | null | undefined;
-      readonly r2_uncentered?: number | null | undefined;
-      readonly masked_mean: number | null;
-      readonly bare_mean: number | null;
-      readonly delta_mean: number | null;
-      readonly coefficients: Readonly<
-        Record<string, {
-          readonly estimate: number | null;
-          readonly se_hc3?: number | null | undefined;
-          readonly se_robust?: number | null | undefined;
-          readonly p?: number | null | undefined;
-          readonly se_cluster?: number | null | undefined;
-          readonly p_cluster?: number | null | undefined;
-          readonly se_bootstrap?: number | null | undefined;
-          readonly ci?: readonly [number, number] | readonly number[] | null | undefined;
-        }>
-      >;
-    }>
+    Record<
+      string,
+      & View<
+        Metric,
+        "masked_mean" | "bare_mean" | "delta_mean",
+        "df_resid" | "resid_se" | "r2_uncentered"
+      >
+      & {
+        readonly coefficients: Readonly<
+          Record<
+            string,
+            View<
+              Coefficient,
+              "estimate",
+              "se_hc3" | "se_robust" | "p" | "se_cluster" | "p_cluster" | "se_bootstrap" | "ci"
+            >
+          >
+        >;
+      }
+    >
   >;
 }
 
@@ -86,7 +89,7 @@ export const MODEL_NOTE = {
  *
  * @example
  * ```ts
- * import { identicalMetrics } from "./gate_tables.ts";
+ * import { identicalMetrics } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const m = (e: number) => ({ coefficients: { a: { estimate: e, ci: [0, 1] } } });
  * deepEqual(identicalMetrics({ reward: m(1), r_strict: m(1), r_x: m(2) }), new Map([["r_strict", "reward"]]));
@@ -141,8 +144,8 @@ function clustered(contributions: CoefficientTableInput): boolean {
  *
  * @example
  * ```ts
- * import { coefficientTables } from "./gate_tables.ts";
- * import { toMarkdown } from "./table.ts";
+ * import { coefficientTables } from "./tables.ts";
+ * import { toMarkdown } from "../report/table.ts";
  * import { ok } from "node:assert/strict";
  * const t = coefficientTables({
  *   columns: [{ version_id: "a.v1", slot_id: "a", chunk_id: "a", role: "add" }], n_pairs: 3,
@@ -241,27 +244,21 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
   );
 }
 
-/** The parts of selection.json the decision table reads. */
+/** The parts of selection.json the decision table reads (a view of its schema's type). */
 export interface SelectionTableInput {
   /** Metric the selection ranks by. */
   readonly metric: string;
   /** Budget K. */
   readonly budget_k: number;
   /** True when the budget was overridden (named in the caption). */
-  readonly exploratory?: boolean;
+  readonly exploratory?: boolean | undefined;
   /** Selected version ids, in rank order. */
   readonly selected: readonly string[];
   /** The decision on every version. */
-  readonly decisions: readonly {
-    readonly slot_id: string;
-    readonly version_id: string;
-    readonly chunk_id?: string;
-    readonly role: string;
-    readonly alpha: number | null;
-    readonly rank: number | null;
-    readonly status: string;
-    readonly retired: boolean;
-  }[];
+  readonly decisions: readonly View<
+    Decision,
+    "slot_id" | "version_id" | "role" | "alpha" | "rank" | "status" | "retired"
+  >[];
 }
 
 /**
@@ -274,7 +271,7 @@ export interface SelectionTableInput {
  *
  * @example
  * ```ts
- * import { selectionTable } from "./gate_tables.ts";
+ * import { selectionTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = selectionTable({ metric: "reward", budget_k: 1, selected: ["b"], decisions: [
  *   { slot_id: "a", version_id: "a", role: "current", alpha: -0.1, rank: 2, status: "non_positive", retired: true },
@@ -321,5 +318,178 @@ export function selectionTable(selection: SelectionTableInput): Table {
       "first (a tie keeps old); losers have no rank. Then the strictly positive top-" +
       `${selection.budget_k} of the survivors by ${COEFFICIENT} (${selection.metric}).`,
     ],
+  };
+}
+
+// Parts of zod-inferred output types (documented by their schemas; @ignore keeps
+// deno doc from reporting references into zod).
+/** @ignore */
+type Metric = ContributionsJson["metrics"][string];
+
+/** What {@linkcode overviewTable} reads of contributions.json. */
+export type OverviewInput = View<
+  ContributionsJson,
+  "estimator" | "baseline" | "n_pairs" | "columns",
+  "masked" | "gates"
+>;
+
+/**
+ * Overview of a gate analysis: estimator, runs and their hashes, pairs.
+ *
+ * @param contributions Parsed contributions.json.
+ * @returns A two-column table.
+ *
+ * @example
+ * ```ts
+ * import { overviewTable } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = overviewTable({ estimator: { name: "paired_delta_ols_no_intercept", formula: "R_i - B_i = C_i' beta + e_i", intercept: 0 },
+ *   baseline: { run_id: "bare", run_dir: "../bare", sha256: "ab" }, n_pairs: 400, columns: [] });
+ * deepEqual(t.rows[0], ["estimator", "paired_delta_ols_no_intercept"]);
+ * ```
+ */
+export function overviewTable(contributions: OverviewInput): Table {
+  const rows: string[][] = [
+    ["estimator", contributions.estimator.name],
+    ["formula", MODEL_NOTE.text],
+    ["baseline run", contributions.baseline.run_id],
+    ["baseline sha256", contributions.baseline.sha256],
+  ];
+  if (contributions.masked) {
+    rows.push(["masked run", contributions.masked.run_id], [
+      "masked sha256",
+      contributions.masked.sha256,
+    ]);
+  }
+  if (contributions.gates) rows.push(["gates pooled", formatCount(contributions.gates.length)]);
+  rows.push(["pairs", formatCount(contributions.n_pairs)], [
+    "design columns",
+    formatCount(contributions.columns.length),
+  ]);
+  return { caption: "Analysis", columns: [{ label: "item" }, { label: "value" }], rows };
+}
+
+/**
+ * Mean masked, bare and delta value per metric.
+ *
+ * @param contributions Parsed contributions.json.
+ * @returns One row per metric.
+ *
+ * @example
+ * ```ts
+ * import { metricMeansTable } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = metricMeansTable({ metrics: { reward: { masked_mean: 0.5, bare_mean: 0.25, delta_mean: 0.25 } } });
+ * deepEqual(t.rows, [["reward", "0.500", "0.250", "0.250"]]);
+ * ```
+ */
+export function metricMeansTable(contributions: {
+  readonly metrics: Readonly<
+    Record<string, Pick<Metric, "masked_mean" | "bare_mean" | "delta_mean">>
+  >;
+}): Table {
+  return {
+    caption: "Mean per metric",
+    columns: [
+      { label: "metric" },
+      { label: "masked", align: "right" },
+      { label: "bare", align: "right" },
+      { label: "delta", align: "right" },
+    ],
+    rows: Object.entries(contributions.metrics).map(([metric, m]) => [
+      metric,
+      formatEstimate(m.masked_mean),
+      formatEstimate(m.bare_mean),
+      formatEstimate(m.delta_mean),
+    ]),
+  };
+}
+
+/**
+ * The checks an analysis could not make because its inputs do not record a
+ * field (an import's unrecorded provenance): one row per field, or nothing.
+ */
+export function unverifiableTable(
+  entries: readonly { readonly field: string; readonly message: string }[] | undefined,
+): Table[] {
+  if (!entries || entries.length === 0) return [];
+  return [{
+    caption: `Checks not made: ${entries.length} field(s) not recorded by the inputs`,
+    columns: [{ label: "field" }, { label: "what a recorded value would have caught" }],
+    rows: entries.map((e) => [e.field, e.message.replace(/^[^:]*: /, "")]),
+    notes: ["Listed as provenance_unrecorded warnings in validation.json (docs/import.md)."],
+  }];
+}
+
+/** The tables `gate analyze` writes, by file: coefficients.md, selection.md, ... */
+export interface AnalysisTables {
+  /** coefficients.md/.tex: one table per distinct metric. */
+  readonly coefficients: Table[];
+  /** selection.md/.tex. */
+  readonly selection: Table;
+  /** diagnostics.md/.tex; empty when the diagnostics could not be computed. */
+  readonly diagnostics: Table[];
+  /** stability.md/.tex; null without a bootstrap. */
+  readonly stability: Table | null;
+}
+
+/** What {@linkcode analysisTables} reads: the analysis's documents. */
+export interface AnalysisTablesInput {
+  readonly contributions: CoefficientTableInput & { readonly columns: readonly NamedColumnRef[] };
+  readonly selection: SelectionTableInput;
+  readonly diagnostics: MisfitDiagnostics | null;
+  readonly stability: SelectionStability | null;
+}
+
+/** A design column as the tables name it. */
+type NamedColumnRef = CoefficientTableInput["columns"][number];
+
+/**
+ * The tables of an analysis as `gate analyze` writes them: labels and
+ * captions scoped by the run (so the tables of several analyses fit in one
+ * paper) and, for an exploratory analysis, every caption but the
+ * selection's marked with the waived codes.
+ *
+ * @param analysis The analysis (`runAnalysis`) or its parsed files.
+ * @param options The run's scope and the waived pairing codes.
+ * @returns The tables, by file.
+ *
+ * @example
+ * ```ts
+ * import { analysisTables } from "./tables.ts";
+ * import { equal } from "node:assert/strict";
+ * const t = analysisTables({
+ *   contributions: { columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }], n_pairs: 3,
+ *     baseline: { run_id: "bare", sha256: "ab" },
+ *     metrics: { reward: { masked_mean: 0.5, bare_mean: 0.3, delta_mean: 0.2, coefficients: { a: { estimate: 0.3 } } } } },
+ *   selection: { metric: "reward", budget_k: 1, selected: ["a"], decisions: [
+ *     { slot_id: "a", version_id: "a", role: "add", alpha: 0.3, rank: 1, status: "selected", retired: false }] },
+ *   diagnostics: null, stability: null,
+ * }, { waive: ["seed_mismatch"] });
+ * equal(t.coefficients[0]!.caption, "EXPLORATORY (waived: seed_mismatch) Paired-delta coefficients, reward");
+ * equal(t.selection.caption, "Selection by reward: positive top-1");
+ * ```
+ */
+export function analysisTables(
+  analysis: AnalysisTablesInput,
+  options: { readonly scope?: RunScope; readonly waive?: readonly string[] } = {},
+): AnalysisTables {
+  const { contributions, selection, diagnostics, stability } = analysis;
+  const waive = options.waive ?? [];
+  const scoped = (tables: readonly Table[]) =>
+    options.scope === undefined ? [...tables] : scopeTables(tables, options.scope);
+  const mark = (t: Table): Table =>
+    waive.length > 0
+      ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` }
+      : t;
+  return {
+    coefficients: scoped(coefficientTables(contributions)).map(mark),
+    selection: scoped([selectionTable(selection)])[0]!,
+    diagnostics: diagnostics === null
+      ? []
+      : scoped(diagnosticsTables(diagnostics, contributions.columns)).map(mark),
+    stability: stability === null
+      ? null
+      : mark(scoped([stabilityTable(stability, contributions.columns)])[0]!),
   };
 }

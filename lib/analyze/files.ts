@@ -1,0 +1,245 @@
+/**
+ * Every file `gate analyze` writes into `--out`, computed from the analysis
+ * without I/O: contributions.json, selection.json, diagnostics.json,
+ * validation.json, the Markdown and LaTeX tables, the tidy tables
+ * (CSV/Parquet) and, with `--save-draws`, the draws. The proposal ledger,
+ * merged with the ledger on disk under the output lock, is
+ * {@linkcode ledgerFile}.
+ *
+ * @module
+ */
+import type { z } from "npm:zod@4.6.7";
+import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
+import { type FileValue, toJsonText } from "../core/atomic_write.ts";
+import { GatelabError, type Issue, type IssueCode } from "../core/issue.ts";
+import type { PairedDataset } from "../core/types.ts";
+import type { ValidationReport } from "../validate/report.ts";
+import { jsonChunks, RawJson } from "./json_stream.ts";
+import { spliceTaskRows, TASK_ROWS_MARKER, type TaskRowsAside } from "./task_rows_aside.ts";
+import type { Analysis } from "./analyze.ts";
+import {
+  coefficientsTable,
+  drawsTable,
+  selectionTable as selectionTidy,
+  tasksTable,
+} from "./analysis_tables.ts";
+import { analysisTables } from "./tables.ts";
+import { type Table, toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables } from "../report/run_scope.ts";
+import { legacyComparison } from "../explore/legacy_intercept.ts";
+import { legacyComparisonTable } from "../explore/table.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
+import type { TidyTable } from "../tidy/tidy_table.ts";
+import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
+import { type LedgerEntry, mergeLedger } from "../select/ledger.ts";
+
+/** What {@linkcode analysisFiles} writes beside the analysis itself. */
+export interface AnalysisFilesOptions {
+  /** The analysed dataset (the `tasks` tidy table, the legacy refit). */
+  readonly dataset: PairedDataset;
+  /** validation.json of the inputs (`validationReport`). */
+  readonly validation: ValidationReport;
+  /** Labels and captions scoped by the run, so several analyses' tables fit in one paper. */
+  readonly scope: RunScope;
+  /** The pairing codes waived (`--exploratory`); empty or absent: a confirmatory analysis. */
+  readonly waive?: readonly IssueCode[];
+  /** The issues waived, as warnings (recorded in contributions.json and validation.json). */
+  readonly waived?: readonly Issue[];
+  /** The checks not made because an input does not record a field (an import). */
+  readonly unverifiable?: readonly Issue[];
+  /** `--save-draws`: also write every bootstrap draw as draws.csv/draws.parquet. */
+  readonly saveDraws?: boolean;
+  /** `--estimator legacy_intercept`: also write legacy_comparison.json/.md/.tex. */
+  readonly legacy?: boolean;
+  /** contributions.json's task rows, formatted on another thread; absent: formatted here. */
+  readonly taskRows?: TaskRowsAside | null;
+}
+
+/**
+ * The bytes (or chunks) of every file `gate analyze` writes into `--out`,
+ * by name. An exploratory analysis (`waive` not empty) writes no selection
+ * and marks every table's caption and its validation.json and
+ * diagnostics.json.
+ *
+ * @param analysis The analysis (`runAnalysis`).
+ * @param options The inputs' validation, the run scope and the command's switches.
+ * @returns The files, in the order they are listed in docs/analysis.md.
+ *
+ * @example
+ * ```ts
+ * import { analysisFiles } from "./files.ts";
+ * import { runAnalysis } from "./analyze.ts";
+ * import { validateGates } from "../validate/validate_gates.ts";
+ * import { validationReport } from "../validate/report.ts";
+ * import { runScope } from "../report/run_scope.ts";
+ * import { equal } from "node:assert/strict";
+ * const v = await validateGates(["data/demo/ckpt-a/gate-a"]);
+ * const analysis = await runAnalysis(v.dataset!, { draws: 0 });
+ * const files = await analysisFiles(analysis, {
+ *   dataset: v.dataset!, validation: validationReport(v, "gate analyze"), scope: runScope("out"),
+ * });
+ * equal(Object.keys(files).join(" "), "validation.json contributions.json selection.json " +
+ *   "coefficients.md coefficients.tex selection.md selection.tex coefficients.csv coefficients.parquet " +
+ *   "tasks.csv tasks.parquet selection.csv selection.parquet diagnostics.json diagnostics.md diagnostics.tex");
+ * equal(JSON.parse(files["selection.json"] as string).selected.length, 10);
+ * ```
+ */
+export async function analysisFiles(
+  analysis: Analysis,
+  options: AnalysisFilesOptions,
+): Promise<Record<string, FileValue>> {
+  const { selection, diagnostics } = analysis;
+  const { dataset, scope } = options;
+  const waive = options.waive ?? [];
+  const waived = options.waived ?? [];
+  const exploratory = waive.length > 0;
+  const saved = options.saveDraws === true && analysis.draws !== null
+    ? drawsTable(analysis.draws)
+    : null;
+  const contributions = contributionsDocument(analysis, options, saved);
+  const rowsAside = options.taskRows ?? null;
+  const contributionsText = <T extends object>(value: T) =>
+    rowsAside
+      ? spliceTaskRows(jsonChunks({ ...value, tasks: new RawJson(TASK_ROWS_MARKER) }), rowsAside)
+      : jsonChunks(value);
+  const tables = analysisTables({ ...analysis, contributions }, { scope, waive });
+  const validationDoc = options.validation;
+  // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
+  const tidy: TidyTable[] = [
+    coefficientsTable(contributions, exploratory ? null : selection),
+    tasksTable(dataset),
+    ...(exploratory ? [] : [selectionTidy(selection)]),
+    ...(saved === null ? [] : [saved]),
+  ];
+  const files: Record<string, FileValue> = {
+    "validation.json": toJsonText(
+      exploratory
+        ? { ...validationDoc, exploratory: true, issues: [...validationDoc.issues, ...waived] }
+        : validationDoc,
+    ),
+    // JSON.stringify writes 0.0 as 0; the contract spells the fixed
+    // metadata `intercept: 0.0`, so keep it a float for typed readers.
+    // Written in chunks: one entry per paired row would overflow a string.
+    "contributions.json": contributionsText({
+      ...contributions,
+      estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
+    }),
+    "selection.json": toJsonText(selection),
+    "coefficients.md": tables.coefficients.map(toMarkdown).join("\n"),
+    "coefficients.tex": tables.coefficients.map(toLatex).join("\n"),
+    "selection.md": toMarkdown(tables.selection),
+    "selection.tex": toLatex(tables.selection),
+    ...await tidyFiles(tidy),
+  };
+  if (diagnostics !== null) {
+    files["diagnostics.json"] = jsonChunks(
+      exploratory ? { ...diagnostics, exploratory: true } : diagnostics,
+    );
+    files["diagnostics.md"] = tables.diagnostics.map(toMarkdown).join("\n");
+    files["diagnostics.tex"] = tables.diagnostics.map(toLatex).join("\n");
+  }
+  if (tables.stability !== null) {
+    files["stability.md"] = toMarkdown(tables.stability);
+    files["stability.tex"] = toLatex(tables.stability);
+  }
+  if (options.legacy === true) {
+    const legacy = legacyComparison(dataset, {
+      metric: selection.metric,
+      budgetK: selection.budget_k,
+    });
+    const [table] = scopeTables([legacyComparisonTable(legacy)], scope) as [Table];
+    files["legacy_comparison.json"] = toJsonText(
+      {
+        ...legacy,
+        exploratory: true,
+        generator: contributions.generator,
+      } satisfies z.input<typeof LegacyComparisonSchema>,
+    );
+    files["legacy_comparison.md"] = toMarkdown(table);
+    files["legacy_comparison.tex"] = toLatex(table);
+  }
+  // An exploratory analysis never selects: no selection (and no ledger entry).
+  if (exploratory) {
+    for (const name of ["selection.json", "selection.md", "selection.tex"]) delete files[name];
+  }
+  return files;
+}
+
+/**
+ * contributions.json as written: the analysis's, with the saved draws
+ * described, the waived issues of an exploratory analysis and the checks
+ * not made (fields an input does not record).
+ */
+function contributionsDocument(
+  analysis: Analysis,
+  options: AnalysisFilesOptions,
+  saved: TidyTable | null,
+) {
+  const waive = options.waive ?? [];
+  const unverifiable = options.unverifiable ?? [];
+  const withDraws = saved === null || analysis.contributions.bootstrap === undefined
+    ? analysis.contributions
+    : {
+      ...analysis.contributions,
+      bootstrap: {
+        ...analysis.contributions.bootstrap,
+        saved_draws: {
+          files: ["draws.csv", "draws.parquet"],
+          rows: saved.rows,
+          order: "draw 0..B-1, then metric in the order of metrics, then version in column order",
+          missing: "estimate is empty (CSV) or null (Parquet) where the draw left the " +
+            "coefficient undefined (see degenerate)",
+          regenerate: `draw d is the d-th count vector of ${DRAW_ORDER}, whatever ` +
+            "stream_layout's split over workers; its estimates are the no-intercept OLS of " +
+            "every metric with each row weighted by its task's count",
+        },
+      },
+    };
+  const strictness = waive.length > 0
+    ? {
+      ...withDraws,
+      exploratory: true,
+      waived_codes: waive,
+      waived_issues: options.waived ?? [],
+    }
+    : withDraws;
+  // Checks not made because an input does not record a field (an import): said in the output too.
+  return unverifiable.length > 0
+    ? {
+      ...strictness,
+      unverifiable: unverifiable.map((w) => ({ field: w.path ?? "", message: w.message })),
+    }
+    : strictness;
+}
+
+/**
+ * The proposal ledger's file value: merged by key with the ledger as it is
+ * under the output lock (so a concurrent run's lines are never lost and
+ * re-running the same analysis replaces its lines); a corrupt ledger is
+ * refused, never rewritten.
+ *
+ * @param entries The analysis's ledger entries (`ledgerEntries`).
+ * @param path The ledger's path, named in the refusal.
+ * @returns The file value.
+ *
+ * @example
+ * ```ts
+ * import { ledgerFile } from "./files.ts";
+ * import { throws } from "node:assert/strict";
+ * const value = ledgerFile([], "ledger.jsonl") as (previous: string | null) => string;
+ * throws(() => value("not json\n"), /Cannot update the ledger/);
+ * ```
+ */
+export function ledgerFile(entries: readonly LedgerEntry[], path: string): FileValue {
+  return (previous) => {
+    try {
+      return mergeLedger(previous ?? "", entries);
+    } catch (error) {
+      throw new GatelabError("Cannot update the ledger", [{
+        code: "parse_error",
+        file: path,
+        message: `${(error as Error).message}; the ledger is never rewritten silently`,
+      }]);
+    }
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The one line a command prints about checks it could not make (fields an
+ * import did not record), shared by `gate analyze` and `gate heldout`.
+ *
+ * @module
+ */
+import type { Issue } from "../core/issue.ts";
+
+/**
+ * The one line about checks that could not be made (fields an import did
+ * not record): how many, which fields, where the list is.
+ *
+ * @param warnings The `provenance_unrecorded` warnings.
+ * @param out The output directory whose validation.json lists them.
+ * @returns The line.
+ *
+ * @example
+ * ```ts
+ * import { unverifiableLine } from "./unverifiable.ts";
+ * import { equal } from "node:assert/strict";
+ * const w = { code: "provenance_unrecorded", message: "m", path: "provenance.seed" } as const;
+ * equal(unverifiableLine([w], "out"), "unverifiable: 1 check(s) not made, fields not recorded " +
+ *   "(provenance.seed); listed as provenance_unrecorded warnings in out/validation.json");
+ * ```
+ */
+export function unverifiableLine(warnings: readonly Issue[], out: string): string {
+  const fields = warnings.map((w) => w.path ?? "?");
+  const shown = fields.slice(0, 4).join(", ") + (fields.length > 4 ? ", ..." : "");
+  return `unverifiable: ${warnings.length} check(s) not made, fields not recorded (${shown}); ` +
+    `listed as provenance_unrecorded warnings in ${out}/validation.json`;
+}
