@@ -4,7 +4,7 @@ export * from "./html_table.ts";
 export * from "./display.ts";
 export * from "./notebook_progress.ts";
 export * from "./extension_sections.ts";
-export * from "./audit_section.ts";
+export * from "./audit_command.ts";
 export * from "./read_analysis_dir.ts";
 export * from "./report_tables.ts";
 export * from "./report.ts";

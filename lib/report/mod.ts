@@ -5,6 +5,5 @@ export * from "./study_tables.ts";
 export * from "./gate_tables.ts";
 export * from "./reward_tables.ts";
 export * from "./infer_tables.ts";
-export * from "./validation_tables.ts";
 export * from "./run_scope.ts";
 export * from "./section.ts";
