@@ -8,6 +8,7 @@ export * from "./audit_command.ts";
 export * from "./read_analysis_dir.ts";
 export * from "./report_tables.ts";
 export * from "./report.ts";
+export * from "./report_files.ts";
 export * from "./value_or_throw.ts";
 export * from "./query_table.ts";
 export * from "./display_section.ts";

@@ -17,3 +17,4 @@ export * from "./validate_gates.ts";
 export * from "./report.ts";
 export * from "./dataset_or_throw.ts";
 export * from "./tables.ts";
+export * from "./files.ts";
