@@ -20,7 +20,9 @@ export type FirewallDocument = z.input<typeof FirewallSchema>;
 
 /** One input of the audit as validation.json and firewall.json record it. */
 export interface FirewallInput {
+  /** The file as given on the command line. */
   readonly file: string;
+  /** `gold`: the gold items (`--gold`); `texts`: a deployable-text file (`--texts`). */
   readonly kind: "gold" | "texts";
   /** sha256 of the file's bytes; null when it could not be read. */
   readonly sha256: string | null;
@@ -28,8 +30,11 @@ export interface FirewallInput {
 
 /** One line of a deployable-text file. */
 export interface TextLine {
+  /** The file it was read from. */
   readonly file: string;
+  /** Its one-based line number. */
   readonly line: number;
+  /** The parsed JSON object (a chunk or a card). */
   readonly value: Record<string, unknown>;
 }
 

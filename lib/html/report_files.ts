@@ -28,8 +28,11 @@ export interface ReportFilesOptions {
 
 /** What {@linkcode reportFiles} made: the files, and the counts its summary line names. */
 export interface ReportFiles {
+  /** File name (inside `--out`) to contents. */
   readonly files: Record<string, FileValue>;
+  /** Sections of report.html. */
   readonly sections: number;
+  /** Figures of report.html (each also under figures/). */
   readonly figures: number;
 }
 
