@@ -10,7 +10,8 @@ import type { FirewallSchema } from "../contract/outputs/mod.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { type Issue, IssueList } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
-import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import type { Checked } from "../validate/checked.ts";
 import { readHashedJsonl } from "../load/hashed_jsonl.ts";
 import { type GoldItem, goldItem, GoldItemSchema } from "./gold.ts";
 import { deployableFields, type Finding, FIREWALL_CONVENTIONS, scanText } from "./scan.ts";
@@ -48,13 +49,7 @@ export type FirewallFinding = Issue & {
  * What {@linkcode firewallAudit} found: a refusal (bad input or any finding,
  * every finding listed), or the clean audit's two documents.
  */
-export type FirewallAudit =
-  | { readonly ok: false; readonly validation: ValidationDocument }
-  | {
-    readonly ok: true;
-    readonly validation: ValidationDocument;
-    readonly document: FirewallDocument;
-  };
+export type FirewallAudit = Checked<{ readonly document: FirewallDocument }>;
 
 /**
  * Every finding in the deployable fields of `lines` against `gold`, in

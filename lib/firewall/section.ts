@@ -5,6 +5,7 @@
  */
 import type { ValidationJson } from "../contract/outputs/mod.ts";
 import type { ReportSection } from "../report/section.ts";
+import { findingsSection } from "../validate/findings_section.ts";
 import { firewallTables } from "./tables.ts";
 
 /**
@@ -27,11 +28,5 @@ export function firewallSection(
   validation: Pick<ValidationJson, "issues">,
   dir: string,
 ): ReportSection {
-  return {
-    kind: "audit",
-    heading: "Audit: gold firewall",
-    items: firewallTables(validation),
-    dir,
-    files: ["validation.json"],
-  };
+  return findingsSection("Audit: gold firewall", validation, dir, firewallTables);
 }

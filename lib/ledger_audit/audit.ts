@@ -16,7 +16,8 @@ import {
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import type { Issue } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
-import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
+import { validationDocument } from "../core/validation_document.ts";
+import type { Checked } from "../validate/checked.ts";
 import { readHashedJsonl } from "../load/hashed_jsonl.ts";
 import { type CitedResult, ledgerIssues } from "./checks.ts";
 import { type LedgerLine, LedgerLineSchema } from "./schema.ts";
@@ -31,14 +32,10 @@ export type CitedLookup = (checkpoint: string, id: string) => CitedResult | null
  * What {@linkcode ledgerAudit} found: a refusal (bad input or any issue), or
  * the clean audit's documents and the parsed lines (its tidy table).
  */
-export type LedgerAudit =
-  | { readonly ok: false; readonly validation: ValidationDocument }
-  | {
-    readonly ok: true;
-    readonly validation: ValidationDocument;
-    readonly document: LedgerAuditDocument;
-    readonly entries: readonly LedgerLine[];
-  };
+export type LedgerAudit = Checked<{
+  readonly document: LedgerAuditDocument;
+  readonly entries: readonly LedgerLine[];
+}>;
 
 /** What the clean audit records about how it judged (ledger_audit.json's `conventions`). */
 const CONVENTIONS = {

@@ -5,6 +5,7 @@
  */
 import type { ValidationJson } from "../contract/outputs/mod.ts";
 import type { ReportSection } from "../report/section.ts";
+import { findingsSection } from "../validate/findings_section.ts";
 import { ledgerAuditTables } from "./tables.ts";
 
 /**
@@ -27,11 +28,5 @@ export function ledgerAuditSection(
   validation: Pick<ValidationJson, "issues">,
   dir: string,
 ): ReportSection {
-  return {
-    kind: "audit",
-    heading: "Audit: proposal ledger",
-    items: ledgerAuditTables(validation),
-    dir,
-    files: ["validation.json"],
-  };
+  return findingsSection("Audit: proposal ledger", validation, dir, ledgerAuditTables);
 }

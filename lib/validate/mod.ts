@@ -18,3 +18,5 @@ export * from "./report.ts";
 export * from "./dataset_or_throw.ts";
 export * from "./tables.ts";
 export * from "./files.ts";
+export * from "./checked.ts";
+export * from "./findings_section.ts";
