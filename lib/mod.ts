@@ -28,7 +28,7 @@
 
 // load and validate
 export { datasetOrThrow, validateGates } from "./validate/mod.ts";
-export { validationInputsTable, validationSummaryTable } from "./report/mod.ts";
+export { validationInputsTable, validationSummaryTable } from "./validate/mod.ts";
 export type { GateValidation, ValidateGatesOptions, ValidationInput } from "./validate/mod.ts";
 export { formatIssue, writeFilesAtomic } from "./core/mod.ts";
 export type {

@@ -143,14 +143,10 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
 ): ParsedCommand<T, R> | null {
   const { name, help } = spec;
   const see = seeHelp(name, spec.helpCommand);
-  const options = {
-    ...spec.options,
-    help: { type: "boolean", short: "h" },
-    quiet: { type: "boolean" },
-  } as unknown as T & HelpOption;
+  const options: T & HelpOption = { ...spec.options, ...HELP_OPTION };
   const parsed = readOptions(args, options, { name, helpCommand: spec.helpCommand });
-  const values = parsed.values as Record<string, unknown>;
-  if (values["help"]) {
+  const values = parsed.values;
+  if (Reflect.get(values, "help") === true) {
     console.log(help);
     return null;
   }
@@ -159,17 +155,40 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
     const problem = positionalProblem(name, positionals.length, spec.positionals);
     if (problem !== null) throw new UsageError(`${problem}${see}`);
   }
-  const missing = Object.entries<string>(spec.required ?? {})
-    .filter(([option]) => values[option] === undefined || values[option] === "")
-    .map(([option, placeholder]) => `--${option} ${placeholder}`);
-  if (missing.length > 0) {
+  if (!requiredGiven(values, spec.required)) {
+    const missing = missingOptions(values, spec.required)
+      .map(([option, placeholder]) => `--${option} ${placeholder}`);
     throw new UsageError(`${name} needs ${listWords(missing)}${see}`);
   }
   return {
-    values: values as unknown as ParsedCommand<T, R>["values"],
+    values,
     positionals,
     command: ["gate", name, ...args].join(" "),
   };
+}
+
+const HELP_OPTION: HelpOption = {
+  help: { type: "boolean", short: "h" },
+  quiet: { type: "boolean" },
+};
+
+/** The required options (with their placeholders) that are missing or empty in `values`. */
+function missingOptions(
+  values: object,
+  required: Readonly<Record<string, string>> | undefined,
+): [string, string][] {
+  return Object.entries(required ?? {}).filter(([option]) => {
+    const value: unknown = Reflect.get(values, option);
+    return value === undefined || value === "";
+  });
+}
+
+/** True when every required option has a value: `values` then holds them as strings. */
+function requiredGiven<V extends object, R extends string>(
+  values: V,
+  required: { readonly [K in R]: string } | undefined,
+): values is V & { readonly [K in R]: string } {
+  return missingOptions(values, required).length === 0;
 }
 
 /** "; see deno task gate analyze --help": the tail of every usage error. */

@@ -21,6 +21,13 @@ export interface CommandResult {
   readonly warnings?: readonly string[];
   /** Write options only the computation knows (a file beside `out`), over `Finish.write`. */
   readonly write?: WriteOptions;
+  /**
+   * The exit code once the files are written: 2 for a result that reports
+   * failed checks yet is the command's output (gate validate's
+   * validation.json, which replaces `out` either way).
+   * @default {0}
+   */
+  readonly exitCode?: 0 | 2;
 }
 
 /** What {@linkcode finish} needs: where, what was checked, and how to compute. */
@@ -57,7 +64,7 @@ export interface Finish {
  * `out.failed`, exit 2) when validation found an error or the computation
  * threw a {@linkcode GatelabError}; otherwise writes every file of the result
  * in one atomic step under the output lock, prints its details (unless
- * quiet) and its summary, and returns 0.
+ * quiet) and its summary, and returns its exit code (0 unless it says 2).
  *
  * @example A refusal writes validation.json only and returns 2
  * ```ts
@@ -102,7 +109,7 @@ export async function finish(spec: Finish): Promise<number> {
   for (const line of result.warnings ?? []) console.error(line);
   if (!quiet) { for (const line of result.details ?? []) console.log(line); }
   for (const line of result.summary) console.log(line);
-  return 0;
+  return result.exitCode ?? 0;
 }
 
 function refusalOf(

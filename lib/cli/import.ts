@@ -12,7 +12,7 @@ import { parseCommand, UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
-import { writeFilesAtomic } from "../core/atomic_write.ts";
+import { finish } from "./finish.ts";
 import { importTables, readMapping } from "../import/import_tables.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
@@ -98,9 +98,10 @@ async function runTable(args: string[]): Promise<number> {
     command,
   });
   if (!result.ok) return refuse(result.issues);
-  return await write(values.out, result.value, values.quiet === true);
+  return await write(values.out, result.value, values.quiet === true, command);
 }
 
+/** Writes the import's files through the shared end of every command; prints its gates and summary. */
 async function write(
   out: string,
   value: {
@@ -114,15 +115,22 @@ async function write(
     };
   },
   quiet: boolean,
+  command: string,
 ): Promise<number> {
-  await writeFilesAtomic(out, value.files);
   const { build } = value;
-  if (!quiet) { for (const g of build.gates) console.log(`  gate  ${out}/${g.dir}`); }
   const unrecorded = build.unrecorded.size;
-  console.log(
-    `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
-  );
-  return 0;
+  return await finish({
+    out,
+    command,
+    quiet,
+    result: () => ({
+      files: value.files,
+      details: build.gates.map((g) => `  gate  ${out}/${g.dir}`),
+      summary: [
+        `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
+      ],
+    }),
+  });
 }
 
 async function runInspect(args: string[]): Promise<number> {
@@ -167,5 +175,5 @@ async function runInspect(args: string[]): Promise<number> {
     command,
   });
   if (!result.ok) return refuse(result.issues);
-  return await write(values.out, result.value, values.quiet === true);
+  return await write(values.out, result.value, values.quiet === true, command);
 }

@@ -15,18 +15,14 @@
  *
  * @module
  */
-import { validationDocument } from "../core/validation_document.ts";
-import { refuse } from "./refuse.ts";
 import { parseCommand } from "./args.ts";
 import { inputDir, outputDir } from "./paths.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { generatorMeta } from "../core/meta.ts";
 import { type AnalysisOutputs, readAnalysisDir } from "../html/read_analysis_dir.ts";
-import { renderReport } from "../html/report.ts";
-import { figureFiles } from "../figures/figure_files.ts";
+import { reportFiles } from "../html/report_files.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import type { Issue } from "../core/issue.ts";
-import { chromiumStatus, printToPdf } from "../html/print_pdf.ts";
+import { chromiumStatus } from "../html/print_pdf.ts";
+import { finish } from "./finish.ts";
 
 const HELP = `usage: deno task gate report <dir>... --out <dir> [--title TEXT] [--pdf]
 
@@ -79,7 +75,6 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     }
   }
-
   const outputs: AnalysisOutputs[] = [];
   const issues: Issue[] = [];
   for (const dir of dirs) {
@@ -87,49 +82,29 @@ export async function run(args: string[]): Promise<number> {
     if (read.ok) outputs.push(read.value);
     else issues.push(...read.issues);
   }
-  if (issues.length > 0) {
-    const inputs = dirs.map((dir) => ({ dir, kind: "analysis_output" }));
-    return await refuse(values.out, validationDocument(issues, command, inputs), values);
-  }
-
-  const { html, figures, sections } = renderReport(outputs, {
+  return await finish({
+    out: values.out,
     command,
-    ...(values.title !== undefined ? { title: values.title } : {}),
-  });
-  // One directory keeps the flat `inputs` map of earlier reports; several are listed per source.
-  const files: Record<string, string | Uint8Array> = {
-    "report.html": html,
-    "report.json": toJsonText({
-      format: "gatelab.report/v1",
-      source_dir: dirs.length === 1 ? dirs[0] : null,
-      ...(dirs.length > 1 ? { source_dirs: dirs } : {}),
-      inputs: dirs.length === 1 ? outputs[0]!.inputs : undefined,
-      sources: outputs.map((s) => ({ dir: s.dir, inputs: s.inputs, provenance: s.provenance })),
-      sections: sections.map((s) => ({ kind: s.kind, heading: s.heading, dir: s.dir })),
-      figures: figures.map((f) => ({
-        name: f.name,
-        title: f.title,
-        file: `figures/${f.name}.svg`,
-      })),
-      generator: generatorMeta(command),
-    }),
-  };
-  for (
-    const [name, contents] of Object.entries(
-      await figureFiles(figures, {
+    quiet: values.quiet,
+    issues,
+    inputs: dirs.map((dir) => ({ dir, kind: "analysis_output" })),
+    result: async () => {
+      const { files, sections, figures } = await reportFiles(dirs, outputs, {
+        command,
+        title: values.title,
         scope,
+        pdf: values.pdf,
         onMissingConverter: (line) => console.error(line),
-      }),
-    )
-  ) {
-    files[`figures/${name}`] = contents;
-  }
-  if (values.pdf) files["report.pdf"] = await printToPdf(html);
-  await writeFilesAtomic(values.out, files);
-  console.log(
-    `wrote ${values.out}/report.html (${sections.length} sections, ${figures.length} figures, ${dirs.length} input director${
-      dirs.length === 1 ? "y" : "ies"
-    })${values.pdf ? " and report.pdf" : ""}`,
-  );
-  return 0;
+      });
+      const n = dirs.length;
+      return {
+        files,
+        summary: [
+          `wrote ${values.out}/report.html (${sections} sections, ${figures} figures, ${n} input director${
+            n === 1 ? "y" : "ies"
+          })${values.pdf ? " and report.pdf" : ""}`,
+        ],
+      };
+    },
+  });
 }

@@ -11,10 +11,11 @@
 import { intOption, parseCommand } from "./args.ts";
 import { cacheOption, gateDir, outputDir } from "./paths.ts";
 import { formatIssue } from "../core/issue.ts";
-import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { validateGates } from "../validate/validate_gates.ts";
+import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
+import { validateFiles } from "../validate/files.ts";
+import { type CommandResult, finish } from "./finish.ts";
 
 const HELP = `usage: deno task gate validate <gate_dir>... --out <dir>
 
@@ -58,23 +59,37 @@ export async function run(args: string[]): Promise<number> {
   });
   for (const w of validation.warnings ?? []) console.error(formatIssue(w));
   // The report is validate's result, ok or not: it always replaces --out.
-  await writeFilesAtomic(values.out, {
-    "validation.json": toJsonText(validationReport(validation, command)),
+  return await finish({
+    out: values.out,
+    command,
+    quiet: values.quiet,
+    result: () => validateResult(validation, command, values.out),
   });
+}
 
-  if (!values.quiet) { for (const issue of validation.issues) console.log(formatIssue(issue)); }
+/** validation.json, one line per issue and the verdict line; exit 2 unless the gate passed. */
+function validateResult(validation: GateValidation, command: string, out: string): CommandResult {
+  const files = validateFiles(validationReport(validation, command));
+  const details = validation.issues.map(formatIssue);
   const d = validation.dataset;
-  const cached = cacheSummary(validation.inputs);
   if (validation.ok && d) {
-    console.log(
-      `ok: ${d.gates.length} gate(s), ${d.n} paired rows, ${d.k} columns, ${d.metrics.length} metrics${cached}; wrote ${values.out}/validation.json`,
-    );
-    return 0;
+    const cached = cacheSummary(validation.inputs);
+    return {
+      files,
+      details,
+      summary: [
+        `ok: ${d.gates.length} gate(s), ${d.n} paired rows, ${d.k} columns, ${d.metrics.length} metrics${cached}; wrote ${out}/validation.json`,
+      ],
+    };
   }
   const total = Object.values(validation.counts).reduce((a, b) => a + b, 0);
   const byCode = Object.entries(validation.counts).map(([c, n]) => `${c} ${n}`).join(", ");
-  console.log(`not ok: ${total} issue(s) (${byCode}); wrote ${values.out}/validation.json`);
-  return 2;
+  return {
+    files,
+    details,
+    summary: [`not ok: ${total} issue(s) (${byCode}); wrote ${out}/validation.json`],
+    exitCode: 2,
+  };
 }
 
 /** `, cache: 2 hit, 1 miss` over the run inputs, or "" when the cache was off. */

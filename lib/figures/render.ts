@@ -106,7 +106,7 @@ function paperPlot(options: Plot.PlotOptions, screenSvg: string): PaperFigure {
     ...margins,
     width,
     height: paperHeight,
-    document: document as unknown as Document,
+    document,
   });
   plot.setAttribute("xmlns", SVG_NS);
   plot.setAttribute("viewBox", `0 0 ${width} ${plot.getAttribute("height")}`);
@@ -151,7 +151,7 @@ export function renderPlot(
   // SVG text does not wrap: widen the figure so the title fits; subtitles
   // (the legend of every encoding) wrap to the width.
   const width0 = Math.max(options.width ?? 640, Math.ceil(24 + TITLE_GLYPH * title.length));
-  const plot = Plot.plot({ ...options, width: width0, document: document as unknown as Document });
+  const plot = Plot.plot({ ...options, width: width0, document });
   if (plot.tagName.toLowerCase() !== "svg") {
     throw new Error(
       `Cannot render figure "${name}": Plot returned <${plot.tagName}> instead of <svg>`,

@@ -1,5 +1,6 @@
 /**
- * The gold firewall audit: gold items and the leak detectors.
+ * The gold firewall audit: gold items, the leak detectors, and the audit's
+ * bundle (the library call, its files, tables and report section).
  *
  * @module
  */
@@ -11,3 +12,15 @@ export {
   normalizeText,
   scanText,
 } from "./scan.ts";
+export {
+  type FirewallAudit,
+  firewallAudit,
+  type FirewallDocument,
+  type FirewallFinding,
+  type FirewallInput,
+  firewallScan,
+  type TextLine,
+} from "./audit.ts";
+export { firewallFiles } from "./files.ts";
+export { firewallTables } from "./tables.ts";
+export { firewallSection } from "./section.ts";

@@ -27,6 +27,18 @@ export interface NotebookProgressOptions {
 
 let displayCounter = 0;
 
+/**
+ * `Deno.jupyter` (typed by Deno's own declarations) inside the kernel, else
+ * undefined: outside `deno jupyter` reading it throws.
+ */
+function kernelJupyter(): JupyterBroadcaster | undefined {
+  try {
+    return Deno.jupyter;
+  } catch {
+    return undefined;
+  }
+}
+
 function bundle(label: string, done: number, total: number): Record<string, unknown> {
   const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
   const text = `${label} ${done}/${total} (${pct}%)`;
@@ -63,8 +75,7 @@ export function notebookProgress(
   label: string,
   options: NotebookProgressOptions = {},
 ): ProgressCallback {
-  const jupyter = options.jupyter ??
-    (Deno as unknown as { jupyter?: JupyterBroadcaster }).jupyter;
+  const jupyter = options.jupyter ?? kernelJupyter();
   if (!jupyter) return () => {};
   const displayId = options.displayId ?? `gatelab-progress-${++displayCounter}`;
   const intervalMs = options.intervalMs ?? 200;

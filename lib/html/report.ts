@@ -21,7 +21,9 @@ import { DECIMALS, formatCount, P_FLOOR } from "../report/format.ts";
 import { historySection } from "../history/section.ts";
 import { ladderSection } from "../ladder/section.ts";
 import { sequentialSection } from "../sequential/section.ts";
-import { auditCommand, auditTables } from "./audit_section.ts";
+import { auditCommand } from "./audit_command.ts";
+import { firewallSection } from "../firewall/section.ts";
+import { ledgerAuditSection } from "../ledger_audit/section.ts";
 import {
   type ReportSection,
   type ReportSubheading,
@@ -38,21 +40,13 @@ function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
 }
 
 /** The section of an audit (ledger, firewall): validation.json. */
-function auditSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections: ReportSection[] = [];
-  const { dir } = outputs;
-  if (outputs.audit) {
-    const audit = outputs.audit;
-    const name = auditCommand(audit);
-    sections.push({
-      kind: "audit",
-      heading: name === "firewall" ? "Audit: gold firewall" : "Audit: proposal ledger",
-      items: auditTables(audit),
-      dir,
-      files: ["validation.json"],
-    });
-  }
-  return sections;
+function auditSections({ audit, dir }: AnalysisOutputs): ReportSection[] {
+  if (!audit) return [];
+  return [
+    auditCommand(audit) === "firewall"
+      ? firewallSection(audit, dir)
+      : ledgerAuditSection(audit, dir),
+  ];
 }
 
 /**

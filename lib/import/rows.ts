@@ -420,12 +420,18 @@ function listValue(v: unknown): string[] | undefined {
   return value as string[];
 }
 
+/** A typed array (any `ArrayBuffer` view but a `DataView`): indexed numbers or bigints. */
+function isTypedArray(v: unknown): v is ArrayLike<number | bigint> {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView);
+}
+
 /** A value as JSON can hold it (bigints as numbers, typed arrays as arrays). */
 function plainValue(v: unknown): unknown {
   if (typeof v === "bigint") return Number(v);
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) return v.map(plainValue);
-  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<unknown>, plainValue);
+  if (isTypedArray(v)) return Array.from(v, plainValue);
+  if (ArrayBuffer.isView(v)) return []; // a DataView: no elements
   if (v !== null && typeof v === "object") {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainValue(x)]));
   }

@@ -32,5 +32,5 @@ export function ladderTidy(blocks: readonly LadderBlock[]): TidyTable {
     units: "i32",
     e_accept: "f64",
     e_reject: "f64",
-  }, blocks as unknown as readonly Readonly<Record<string, unknown>>[]);
+  }, blocks);
 }

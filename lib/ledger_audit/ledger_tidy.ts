@@ -43,5 +43,5 @@ export function ledgerTidy(entries: readonly LedgerLine[]): TidyTable {
     estimated_effect: "f64",
     contribution_rank: "i32",
     notes: "str",
-  }, entries as unknown as readonly Readonly<Record<string, unknown>>[]);
+  }, entries);
 }

@@ -2,6 +2,5 @@
 export * from "./table.ts";
 export * from "./format.ts";
 export * from "./infer_tables.ts";
-export * from "./validation_tables.ts";
 export * from "./run_scope.ts";
 export * from "./section.ts";

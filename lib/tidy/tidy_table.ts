@@ -155,7 +155,8 @@ function fieldWriter(column: TidyColumn): (i: number) => string {
  * field a row lacks is missing (null).
  *
  * @param name The table's file stem.
- * @param kinds Column name to kind, in column order.
+ * @param kinds Column name to kind, in column order; each a field of the
+ *   rows' type (typed rows, interfaces included, pass as they are).
  * @param rows The rows.
  * @returns The table.
  *
@@ -167,15 +168,18 @@ function fieldWriter(column: TidyColumn): (i: number) => string {
  * deepEqual(t.columns.map((c) => c.values), [["a", "b"], [1, null]]);
  * ```
  */
-export function tidyFromRows(
+export function tidyFromRows<R extends object>(
   name: string,
-  kinds: Readonly<Record<string, TidyKind>>,
-  rows: readonly Readonly<Record<string, unknown>>[],
+  kinds: { readonly [K in keyof R & string]?: TidyKind },
+  rows: readonly R[],
 ): TidyTable {
-  const columns: TidyColumn[] = Object.entries(kinds).map(([column, kind]) => ({
-    name: column,
-    kind,
-    values: rows.map((r) => r[column] ?? null),
-  }));
+  const declared: Readonly<Record<string, TidyKind | undefined>> = kinds;
+  const columns: TidyColumn[] = Object.entries(declared).flatMap(([column, kind]) =>
+    kind === undefined ? [] : [{
+      name: column,
+      kind,
+      values: rows.map((r) => Reflect.get(r, column) ?? null),
+    }]
+  );
   return { name, rows: rows.length, columns };
 }

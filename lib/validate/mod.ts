@@ -16,3 +16,7 @@ export * from "./paired_dataset.ts";
 export * from "./validate_gates.ts";
 export * from "./report.ts";
 export * from "./dataset_or_throw.ts";
+export * from "./tables.ts";
+export * from "./files.ts";
+export * from "./checked.ts";
+export * from "./findings_section.ts";

@@ -39,5 +39,5 @@ export function heldoutTidy(splits: readonly HeldoutSplit[]): TidyTable {
     topk_jaccard: "f64",
     gain_predicted: "f64",
     gain_realised: "f64",
-  }, splits as unknown as readonly Readonly<Record<string, unknown>>[]);
+  }, splits);
 }
