@@ -3,7 +3,7 @@
  * line per issue naming file, row (one-based, header excluded) and column,
  * and nothing written (--out does not appear). One case per problem the
  * import must catch (docs/import.md, "Bad input"). Most tables are JSON
- * Lines (no DuckDB start-up); the CSV cases go through DuckDB's reader.
+ * Lines; the CSV cases go through gatelab's CSV parser (lib/import/read_csv.ts).
  *
  * Needs `deno` on PATH (the test task has --allow-run=deno).
  */
