@@ -72,6 +72,9 @@ interface Version {
   readonly text_sha256?: string;
 }
 
+/** The empty list of versions present, shared (never changed). */
+const NONE: readonly string[] = Object.freeze([]);
+
 // Keys joined by NUL, which no id holds in practice and JSON.stringify would cost per row.
 const episodeKey = (r: { split: string; task_id: string; sample_id: number }) =>
   `${r.split}\u0000${r.task_id}\u0000${r.sample_id}`;
@@ -126,13 +129,21 @@ export function buildImport(
   const positionOf = new Map(order.map((v, j) => [v, j]));
   // Per row (by index in `rows`): its episode key and the versions present; runs hold indices.
   const keyOf: string[] = new Array(rows.length);
-  const present: string[][] = new Array(rows.length);
+  const present: (readonly string[])[] = new Array(rows.length);
+  const presentOf = new Map<object, readonly string[]>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     keyOf[i] = episodeKey(r);
-    let ids: string[];
-    if (r.mask !== null) ids = presentIn(r.mask, positionOf);
-    else ids = [...(r.injected ?? [])];
+    let ids: readonly string[];
+    if (r.mask !== null) {
+      // Rows with equal bits share their mask object (lib/import/rows.ts), so one list each.
+      let cached = presentOf.get(r.mask);
+      if (cached === undefined) {
+        cached = presentIn(r.mask, positionOf);
+        presentOf.set(r.mask, cached);
+      }
+      ids = cached;
+    } else ids = r.injected === null || r.injected.length === 0 ? NONE : [...r.injected];
     for (const id of r.injected ?? []) {
       if (known.has(id)) continue;
       if (closed) {
@@ -393,9 +404,9 @@ export function buildImport(
   }
 
   // Each episode's mask in each round: all its rows agree.
-  const assignment = new Map<string, Map<string, string[]>>();
+  const assignment = new Map<string, Map<string, readonly string[]>>();
   for (const [k, list] of roundRows) {
-    const byEpisode = new Map<string, string[]>();
+    const byEpisode = new Map<string, readonly string[]>();
     const firstRow = new Map<string, ImportRow>();
     for (const i of list) {
       const r = rows[i]!;
@@ -507,25 +518,9 @@ export function buildImport(
       unrecorded: list,
     };
   };
-  const trace = (i: number, injected: readonly string[]) => {
-    const r = rows[i]!;
-    const line: Record<string, unknown> = {
-      split: r.split,
-      task_id: r.task_id,
-      sample_id: r.sample_id,
-      attempt: attemptOf[i]!,
-      status: r.status,
-      reward: r.reward,
-      rewards: r.rewards,
-      injected,
-      job_seed: r.job_seed,
-      error: r.error,
-    };
-    // Unmapped columns after the contract's fields; one named like a contract field (a
-    // "reward" column when the mapping's primary is another) is kept as `<name>_column`.
-    for (const k in r.extra) line[CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k] = r.extra[k];
-    return line;
-  };
+  const traceLine = traceWriter();
+  const trace = (i: number, injected: readonly string[]) =>
+    traceLine(rows[i]!, attemptOf[i]!, injected);
 
   const files: Record<string, string | readonly string[]> = {};
   const runs: ImportedDir[] = [];
@@ -539,7 +534,9 @@ export function buildImport(
     files[`${dir}/manifest.json`] = toJsonText(
       manifest(`${dir}/manifest.json`, runId, "bare", plan, null),
     );
-    files[`${dir}/traces.jsonl`] = jsonl(plan.rows.map((i) => trace(i, [])));
+    const lines = new LineChunks();
+    for (const i of plan.rows) lines.push(trace(i, []));
+    files[`${dir}/traces.jsonl`] = lines.done();
     runs.push({
       dir,
       kind: "bare",
@@ -559,6 +556,7 @@ export function buildImport(
       ...(v.text_sha256 !== undefined ? { text_sha256: v.text_sha256 } : {}),
     })),
   }));
+  const slotsJson = slotsWriter(slots.keys(), (id) => versions.get(id)!.slot_id);
   for (const [k, list] of roundRows) {
     const plan = roundPlan.get(k)!;
     const first = rows[list[0]!]!;
@@ -594,29 +592,27 @@ export function buildImport(
       unrecorded: gateUnrecorded,
     });
     const masks = assignment.get(k)!;
-    const lines: unknown[] = [];
+    const lines = new LineChunks();
     for (const t of plan.tasks) {
+      const head = `{"split":${JSON.stringify(plan.split)},"task_id":${
+        JSON.stringify(t)
+      },"sample_id":`;
       for (let s = 0; s < plan.repeats; s++) {
-        const e = { split: plan.split, task_id: t, sample_id: s };
-        const ids = masks.get(episodeKey(e)) ?? [];
-        const bySlot: Record<string, string | null> = {};
-        for (const slot of slots.keys()) bySlot[slot] = null;
-        for (const id of ids) bySlot[versions.get(id)!.slot_id] = id;
-        lines.push({ ...e, slots: bySlot });
+        const ids = masks.get(episodeKey({ split: plan.split, task_id: t, sample_id: s })) ?? [];
+        lines.push(`${head}${s},"slots":${slotsJson(ids)}}`);
       }
     }
-    files[`${dir}/assignments.jsonl`] = jsonl(lines);
+    files[`${dir}/assignments.jsonl`] = lines.done();
     const runId = `${gateId}-masked`;
     files[`${dir}/manifest.json`] = toJsonText(
       manifest(`${dir}/manifest.json`, runId, "masked", plan, first.round),
     );
-    files[`${dir}/traces.jsonl`] = jsonl(
-      list.map((i) => {
-        const r = rows[i]!;
-        const injected = r.injected ?? (r.mask !== null ? present[i]! : []);
-        return trace(i, injected);
-      }),
-    );
+    const traces = new LineChunks();
+    for (const i of list) {
+      const r = rows[i]!;
+      traces.push(trace(i, r.injected ?? (r.mask !== null ? present[i]! : [])));
+    }
+    files[`${dir}/traces.jsonl`] = traces.done();
     gates.push({
       dir,
       kind: "gate",
@@ -668,11 +664,148 @@ export function unrecordedList(
   }));
 }
 
-/** JSON Lines as one piece per line (written through one buffer, never joined into one string). */
-function jsonl(values: readonly unknown[]): string[] {
-  const out: string[] = new Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = JSON.stringify(values[i]) + "\n";
-  return out;
+/**
+ * JSON Lines text as pieces of about 64 KiB: lines are joined as they come
+ * (never the whole file into one string), and the file writer gets a few
+ * hundred pieces instead of one per line.
+ */
+class LineChunks {
+  #pieces: string[] = [];
+  #current = "";
+  /** Adds one line (without its line break). */
+  push(line: string): void {
+    this.#current += line + "\n";
+    if (this.#current.length >= 1 << 16) this.#flush();
+  }
+  // A piece is a rope of its lines' parts until flattened: ToNumber flattens it now (the parts
+  // die young) instead of at writing time, when every part of every line would still be alive.
+  #flush(): void {
+    const piece = this.#current;
+    Number(piece);
+    this.#pieces.push(piece);
+    this.#current = "";
+  }
+  /** The pieces. */
+  done(): string[] {
+    if (this.#current !== "") this.#flush();
+    return this.#pieces;
+  }
+}
+
+/** JSON of a number as JSON.stringify writes it (`null` when not finite). */
+const numberJson = (x: number) => (Number.isFinite(x) ? String(x) : "null");
+/** JSON of a value that is usually a number. */
+const valueJson = (v: unknown) =>
+  typeof v === "number" ? numberJson(v) : v === null ? "null" : JSON.stringify(v);
+/** An array index as a property key: JSON.stringify puts such keys first, whatever their order. */
+const INDEX_KEY = /^(0|[1-9]\d*)$/;
+
+/**
+ * A trace line's text, the same bytes as JSON.stringify of the object
+ * {split, task_id, sample_id, attempt, status, reward, rewards, injected,
+ * job_seed, error, ...extra} (an extra column named like a contract field
+ * kept as `<name>_column`), built from pieces: the keys' JSON made once,
+ * numbers written as JSON writes them, a component's key piece cached. A
+ * row whose extra columns could reorder or repeat a key (an array-index
+ * name, or a `<field>_column` name) is written by JSON.stringify itself.
+ */
+function traceWriter(): (r: ImportRow, attempt: number, injected: readonly string[]) => string {
+  const keyPiece = new Map<string, string>();
+  const piece = (k: string) => {
+    let p = keyPiece.get(k);
+    if (p === undefined) {
+      p = `${JSON.stringify(k)}:`;
+      keyPiece.set(k, p);
+    }
+    return p;
+  };
+  const risky = (k: string) =>
+    INDEX_KEY.test(k) || k === "__proto__" ||
+    (k.endsWith("_column") && CONTRACT_TRACE_KEYS.has(k.slice(0, -7)));
+  const riskyKey = new Map<string, boolean>();
+  return (r, attempt, injected) => {
+    for (const k in r.extra) {
+      let bad = riskyKey.get(k);
+      if (bad === undefined) riskyKey.set(k, bad = risky(k));
+      if (bad) return JSON.stringify(traceObject(r, attempt, injected));
+    }
+    let rewards = "";
+    for (const k in r.rewards) {
+      const v = r.rewards[k];
+      if (v === undefined) continue;
+      rewards += `${rewards === "" ? "" : ","}${piece(k)}${valueJson(v)}`;
+    }
+    let line = `{"split":${JSON.stringify(r.split)},"task_id":${
+      JSON.stringify(r.task_id)
+    },"sample_id":${numberJson(r.sample_id)},"attempt":${numberJson(attempt)},"status":${
+      JSON.stringify(r.status)
+    },"reward":${
+      r.reward === null ? "null" : numberJson(r.reward)
+    },"rewards":{${rewards}},"injected":${JSON.stringify(injected)},"job_seed":${
+      r.job_seed === null ? "null" : numberJson(r.job_seed)
+    },"error":${r.error === null ? "null" : JSON.stringify(r.error)}`;
+    for (const k in r.extra) {
+      const v = JSON.stringify(r.extra[k]);
+      if (v === undefined) continue;
+      line += `,${piece(CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k)}${v}`;
+    }
+    return line + "}";
+  };
+}
+
+/** A trace line as an object (what {@linkcode traceWriter} writes the JSON of). */
+function traceObject(
+  r: ImportRow,
+  attempt: number,
+  injected: readonly string[],
+): Record<string, unknown> {
+  const line: Record<string, unknown> = {
+    split: r.split,
+    task_id: r.task_id,
+    sample_id: r.sample_id,
+    attempt,
+    status: r.status,
+    reward: r.reward,
+    rewards: r.rewards,
+    injected,
+    job_seed: r.job_seed,
+    error: r.error,
+  };
+  // Unmapped columns after the contract's fields; one named like a contract field (a
+  // "reward" column when the mapping's primary is another) is kept as `<name>_column`.
+  for (const k in r.extra) line[CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k] = r.extra[k];
+  return line;
+}
+
+/**
+ * An assignment line's `slots` object as JSON (every slot, null or the
+ * version present), the same bytes as JSON.stringify of it: the slots in
+ * the order JSON.stringify gives them, one cached text per mask seen.
+ */
+function slotsWriter(
+  slotIds: Iterable<string>,
+  slotOf: (version: string) => string,
+): (ids: readonly string[]) => string {
+  const template: Record<string, null> = {};
+  for (const slot of slotIds) template[slot] = null;
+  const order = Object.keys(template);
+  const position = new Map(order.map((slot, p) => [slot, p]));
+  const empty = order.map((slot) => `${JSON.stringify(slot)}:null`);
+  const cache = new Map<string, string>();
+  return (ids) => {
+    const key = ids.join("\u0000");
+    let text = cache.get(key);
+    if (text === undefined) {
+      const parts = [...empty];
+      for (const id of ids) {
+        const slot = slotOf(id);
+        parts[position.get(slot)!] = `${JSON.stringify(slot)}:${JSON.stringify(id)}`;
+      }
+      text = `{${parts.join(",")}}`;
+      cache.set(key, text);
+    }
+    return text;
+  };
 }
 
 /** A directory-safe name: letters, digits, `.`, `_`, `-`; anything else becomes `-`. */

@@ -179,6 +179,11 @@ export function tableRows(
   // changes a property instead of adding one (a row whose bit is not 0/1 is an issue).
   const maskTemplate: Record<string, 0 | 1> = {};
   for (const [version] of maskData) maskTemplate[version] = 0;
+  // Rows with the same bits share one (read-only) mask object, found by the bits as an integer
+  // (up to 30 versions): far fewer objects for a large table, and the builder's versions-present
+  // list is made once per distinct mask.
+  const masks = maskData.length <= 30 ? new Map<number, Record<string, 0 | 1>>() : null;
+  const noExtra: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
   let i = 0;
   const bad = (column: string, message: string, code: Issue["code"] = "schema_error") =>
     issues.push({ code, message, file, line: i + 1, path: column });
@@ -237,7 +242,29 @@ export function tableRows(
       }
     }
     let maskRow: Record<string, 0 | 1> | null = null;
-    if (mask.length > 0) {
+    if (mask.length > 0 && masks !== null) {
+      let bits = 0, valid = true;
+      for (let j = 0; j < maskData.length; j++) {
+        const [, column, values] = maskData[j]!;
+        const raw = values[i];
+        const bit = bitValue(raw);
+        if (bit === null) {
+          bad(column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
+          valid = false;
+        } else bits |= bit << j;
+      }
+      if (valid) {
+        maskRow = masks.get(bits) ?? null;
+        if (maskRow === null) {
+          maskRow = { ...maskTemplate };
+          for (let j = 0; j < maskData.length; j++) {
+            maskRow[maskData[j]![0]] = ((bits >> j) & 1) as 0 | 1;
+          }
+          Object.freeze(maskRow);
+          masks.set(bits, maskRow);
+        }
+      }
+    } else if (mask.length > 0) {
       maskRow = { ...maskTemplate };
       for (const [version, column, values] of maskData) {
         const raw = values[i];
@@ -259,7 +286,7 @@ export function tableRows(
         );
       } else injectedRow = list;
     }
-    const extra: Record<string, unknown> = {};
+    const extra: Record<string, unknown> = extraData.length === 0 ? noExtra : {};
     for (const [c, values] of extraData) {
       const v = plainValue(values[i]);
       if (TRACE_FIELDS.has(c)) {
