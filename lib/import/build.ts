@@ -128,12 +128,19 @@ export function buildImport(
   }
   const positionOf = new Map(order.map((v, j) => [v, j]));
   // Per row (by index in `rows`): its episode key and the versions present; runs hold indices.
-  const keyOf: string[] = new Array(rows.length);
+  // Each episode (split, task, sample) numbered once; everything per episode below is an array
+  // indexed by that number instead of a Map keyed by its text.
+  const episodeIndex = new Map<string, number>();
+  const episodeOf = new Int32Array(rows.length);
+  let episodes = 0;
   const present: (readonly string[])[] = new Array(rows.length);
   const presentOf = new Map<object, readonly string[]>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    keyOf[i] = episodeKey(r);
+    const key = episodeKey(r);
+    let e = episodeIndex.get(key);
+    if (e === undefined) episodeIndex.set(key, e = episodes++);
+    episodeOf[i] = e;
     let ids: readonly string[];
     if (r.mask !== null) {
       // Rows with equal bits share their mask object (lib/import/rows.ts), so one list each.
@@ -201,9 +208,13 @@ export function buildImport(
 
   // Per row: presence of one slot's versions, bare rows skill-free.
   const bySlot = new Map<string, string>();
+  // A list shared by rows (one per distinct mask) is checked once: lists known to hold at most
+  // one version per slot.
+  const oneVersionPerSlot = new Set<readonly string[]>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     const ids = present[i]!;
+    if (oneVersionPerSlot.has(ids) && r.arm !== "bare") continue;
     const column = r.mask !== null ? undefined : injectedColumn;
     if (r.arm === "bare" && ids.length > 0) {
       issues.push({
@@ -214,11 +225,13 @@ export function buildImport(
       continue;
     }
     bySlot.clear();
+    let clean = true;
     for (const id of ids) {
       const v = versions.get(id);
       if (!v) continue;
       const other = bySlot.get(v.slot_id);
       if (other !== undefined) {
+        clean = false;
         issues.push({
           code: "assignment_invalid",
           message:
@@ -227,6 +240,7 @@ export function buildImport(
         });
       } else bySlot.set(v.slot_id, id);
     }
+    if (clean && r.mask !== null) oneVersionPerSlot.add(ids);
   }
 
   // Checkpoints, rounds, bare runs.
@@ -236,16 +250,32 @@ export function buildImport(
   const roundFirst = new Map<string, ImportRow>();
   const roundRows = new Map<string, number[]>();
   const bareRows = new Map<string, number[]>();
+  // The run a row belongs to is usually the previous row's: its key and list are reused.
+  let bareLast: ImportRow | null = null, bareList: number[] = [];
+  let roundLast: ImportRow | null = null, roundK = "";
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (r.arm === "bare") {
-      const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
-      const list = bareRows.get(k) ?? [];
-      list.push(i);
-      bareRows.set(k, list);
+      if (
+        bareLast === null || bareLast.checkpoint_id !== r.checkpoint_id ||
+        bareLast.split !== r.split
+      ) {
+        const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
+        bareList = bareRows.get(k) ?? [];
+        bareRows.set(k, bareList);
+        bareLast = r;
+      }
+      bareList.push(i);
       continue;
     }
-    const k = roundKey(r);
+    if (
+      roundLast === null || roundLast.round !== r.round ||
+      (r.round === null && roundLast.checkpoint_id !== r.checkpoint_id)
+    ) {
+      roundK = roundKey(r);
+      roundLast = r;
+    }
+    const k = roundK;
     const first = roundFirst.get(k);
     if (!first) roundFirst.set(k, r);
     else if (first.checkpoint_id !== r.checkpoint_id) {
@@ -272,25 +302,32 @@ export function buildImport(
 
   // Duplicate completed rows per run and episode, and attempt numbers.
   const attemptOf: number[] = new Array(rows.length);
+  // Per episode: rows seen in the run so far, and the first completed row (-1: none); reset
+  // after each run for the episodes it touched.
+  const seenCount = new Int32Array(episodes);
+  const firstCompleted = new Int32Array(episodes).fill(-1);
   const checkRun = (list: readonly number[]) => {
-    const completed = new Map<string, ImportRow>();
-    const count = new Map<string, number>();
     for (const i of list) {
       const r = rows[i]!;
-      const k = keyOf[i]!;
-      const n = count.get(k) ?? 0;
-      count.set(k, n + 1);
+      const e = episodeOf[i]!;
+      const n = seenCount[e]!;
+      seenCount[e] = n + 1;
       attemptOf[i] = r.attempt ?? n;
       if (r.status !== "completed") continue;
-      const first = completed.get(k);
-      if (first) {
+      const f = firstCompleted[e]!;
+      if (f >= 0) {
+        const first = rows[f]!;
         issues.push({
           code: "duplicate_completed",
           message:
             `a second completed row for episode ${r.split}/${r.task_id}/${r.sample_id} (first: ${first.file} row ${first.row}); picking one would bias the result`,
           ...at(r),
         });
-      } else completed.set(k, r);
+      } else firstCompleted[e] = i;
+    }
+    for (const i of list) {
+      seenCount[episodeOf[i]!] = 0;
+      firstCompleted[episodeOf[i]!] = -1;
     }
   };
   for (const list of bareRows.values()) checkRun(list);
@@ -303,7 +340,10 @@ export function buildImport(
     readonly split: string;
     readonly tasks: string[];
     readonly repeats: number;
-    readonly episodes: Map<string, ImportRow>;
+    /** Per episode number: its first row here (an index in `rows`), -1 when not in the run. */
+    readonly firstRow: Int32Array;
+    /** The run's episode numbers in first-seen order. */
+    readonly episodes: readonly number[];
     /** Indices in `rows`. */
     readonly rows: readonly number[];
   }
@@ -311,7 +351,8 @@ export function buildImport(
   for (const [key, list] of bareRows) {
     const tasks: string[] = [];
     const seenTask = new Set<string>();
-    const episodes = new Map<string, ImportRow>();
+    const firstRow = new Int32Array(episodes).fill(-1);
+    const order: number[] = [];
     let repeats = 1;
     for (const i of list) {
       const r = rows[i]!;
@@ -320,18 +361,26 @@ export function buildImport(
         tasks.push(r.task_id);
       }
       repeats = Math.max(repeats, r.sample_id + 1);
-      const k = keyOf[i]!;
-      if (!episodes.has(k)) episodes.set(k, r);
+      const e = episodeOf[i]!;
+      if (firstRow[e]! < 0) {
+        firstRow[e] = i;
+        order.push(e);
+      }
     }
     const first = rows[list[0]!]!;
+    let planned = false;
     if (context.plannedTasks !== undefined && context.plannedTasks.length === tasks.length) {
       // The recorded plan's order (the same set: the source checked it).
       tasks.splice(0, tasks.length, ...context.plannedTasks);
+      planned = true;
     }
-    for (const t of tasks) {
+    // Every episode is (a task seen, a sample id below repeats): as many as tasks x repeats
+    // means every one is there, and each need not be looked up.
+    const full = !planned && order.length === tasks.length * repeats;
+    for (const t of full ? [] : tasks) {
       for (let s = 0; s < repeats; s++) {
-        const k = episodeKey({ split: first.split, task_id: t, sample_id: s });
-        if (!episodes.has(k)) {
+        const e = episodeIndex.get(episodeKey({ split: first.split, task_id: t, sample_id: s }));
+        if (e === undefined || firstRow[e]! < 0) {
           issues.push({
             code: "coverage_incomplete",
             message: `task "${t}" has bare rows but none for sample_id ${s}; sample ids run 0..${
@@ -349,7 +398,8 @@ export function buildImport(
       split: first.split,
       tasks,
       repeats,
-      episodes,
+      firstRow,
+      episodes: order,
       rows: list,
     });
   }
@@ -359,12 +409,12 @@ export function buildImport(
     const first = rows[list[0]!]!;
     const plan = plans.get(`${ckptKey(first.checkpoint_id)}\u0000${first.split}`);
     const roundName = first.round ?? "(default round)";
-    const seen = new Set<string>();
+    const seen = new Uint8Array(episodes);
     for (const i of list) {
       const r = rows[i]!;
-      const e = keyOf[i]!;
-      if (!plan || !plan.episodes.has(e)) {
-        if (!seen.has(e)) {
+      const e = episodeOf[i]!;
+      if (!plan || plan.firstRow[e]! < 0) {
+        if (!seen[e]) {
           issues.push({
             code: "coverage_incomplete",
             message:
@@ -375,13 +425,14 @@ export function buildImport(
           });
         }
       }
-      seen.add(e);
+      seen[e] = 1;
     }
     if (!plan) continue;
     pairedBare.add(plan.key);
     roundPlan.set(k, plan);
-    for (const [e, b] of plan.episodes) {
-      if (!seen.has(e)) {
+    for (const e of plan.episodes) {
+      if (!seen[e]) {
+        const b = rows[plan.firstRow[e]!]!;
         issues.push({
           code: "coverage_incomplete",
           message:
@@ -404,22 +455,23 @@ export function buildImport(
   }
 
   // Each episode's mask in each round: all its rows agree.
-  const assignment = new Map<string, Map<string, readonly string[]>>();
+  // Per round: each episode number's mask (undefined: none recorded).
+  const assignment = new Map<string, (readonly string[] | undefined)[]>();
   for (const [k, list] of roundRows) {
-    const byEpisode = new Map<string, readonly string[]>();
-    const firstRow = new Map<string, ImportRow>();
+    const byEpisode: (readonly string[] | undefined)[] = new Array(episodes);
+    const firstRow = new Int32Array(episodes);
     for (const i of list) {
       const r = rows[i]!;
-      const e = keyOf[i]!;
+      const e = episodeOf[i]!;
       const ids = present[i]!;
       // A failed row without mask bits or injected ids says nothing about the mask.
       if (r.status === "failed" && r.mask === null && ids.length === 0) continue;
-      const prior = byEpisode.get(e);
+      const prior = byEpisode[e];
       if (prior === undefined) {
-        byEpisode.set(e, ids);
-        firstRow.set(e, r);
-      } else if (prior.join("\n") !== ids.join("\n")) {
-        const f = firstRow.get(e)!;
+        byEpisode[e] = ids;
+        firstRow[e] = i;
+      } else if (prior !== ids && prior.join("\n") !== ids.join("\n")) {
+        const f = rows[firstRow[e]!]!;
         issues.push({
           code: "assignment_invalid",
           message: `rows of one episode disagree on the mask (${
@@ -598,7 +650,8 @@ export function buildImport(
         JSON.stringify(t)
       },"sample_id":`;
       for (let s = 0; s < plan.repeats; s++) {
-        const ids = masks.get(episodeKey({ split: plan.split, task_id: t, sample_id: s })) ?? [];
+        const e = episodeIndex.get(episodeKey({ split: plan.split, task_id: t, sample_id: s }));
+        const ids = (e === undefined ? undefined : masks[e]) ?? NONE;
         lines.push(`${head}${s},"slots":${slotsJson(ids)}}`);
       }
     }

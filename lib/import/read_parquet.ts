@@ -1,10 +1,13 @@
 import type { Issue } from "../core/issue.ts";
 import type { SourceTable } from "./table.ts";
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * Reads a Parquet file with hyparquet (pure JavaScript, no WebAssembly;
  * chosen over parquet-wasm by measurement, docs/import.md): every
- * top-level column as an array of values (numbers, bigints for INT64,
+ * top-level column as an array of values (numbers, bigints for INT64
+ * beyond 2^53 (numbers within it),
  * strings, booleans, arrays for LIST columns, `null` for nulls), pages
  * uncompressed or in snappy, gzip, brotli or ZSTD (fzstd). A file
  * that is not Parquet or is truncated is a `parse_error` naming the file.
@@ -37,9 +40,17 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
         ZSTD: (input: Uint8Array, outputLength: number) =>
           decompress(input, new Uint8Array(outputLength)),
       },
+      // An INT64 cell (a bigint, what pandas' int64 columns are) within the safe range is kept as
+      // the number it equals: the importer reads both alike, and a small integer is no object, so
+      // a table's 0/1 mask columns do not keep millions of bigints alive.
       onChunk: ({ columnName, columnData, rowStart }) => {
         const target = data[columnName]!;
-        for (let i = 0; i < columnData.length; i++) target[rowStart + i] = columnData[i] ?? null;
+        for (let i = 0; i < columnData.length; i++) {
+          const v = columnData[i];
+          target[rowStart + i] = typeof v === "bigint" && v <= MAX_SAFE && v >= -MAX_SAFE
+            ? Number(v)
+            : v ?? null;
+        }
       },
     });
     return { file, format: "parquet", columns, rows, data };
