@@ -46,11 +46,12 @@ Deno.test("trace and assignment lines are the bytes JSON.stringify writes", () =
   ];
   const rows: ImportRow[] = [];
   extras.forEach((extra, t) => {
+    const id = `t${t}\u00e9${t === 1 ? '"\\\u{1F600}' : ""}`;
     const mask = { "a.v1": 0, "b.v1": 0 } as const;
-    rows.push(row({ row: 2 * t + 1, task_id: `t${t}\u00e9`, arm: "bare", mask, extra }));
+    rows.push(row({ row: 2 * t + 1, task_id: id, arm: "bare", mask, extra }));
     rows.push(row({
       row: 2 * t + 2,
-      task_id: `t${t}\u00e9`,
+      task_id: id,
       arm: "masked",
       mask: { "a.v1": (t & 1) as 0 | 1, "b.v1": ((t >> 1) & 1) as 0 | 1 },
       reward: t === 3 ? 1e21 : 0.1 + t,

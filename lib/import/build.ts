@@ -571,8 +571,13 @@ export function buildImport(
     };
   };
   const traceLine = traceWriter();
-  const trace = (i: number, injected: readonly string[]) =>
-    traceLine(rows[i]!, attemptOf[i]!, injected);
+  // The injected list's JSON: once per shared versions-present list (one per distinct mask).
+  const listJson = new Map<readonly string[], string>();
+  const sharedJson = (ids: readonly string[]) => {
+    let json = listJson.get(ids);
+    if (json === undefined) listJson.set(ids, json = JSON.stringify(ids));
+    return json;
+  };
 
   const files: Record<string, string | readonly string[]> = {};
   const runs: ImportedDir[] = [];
@@ -587,7 +592,7 @@ export function buildImport(
       manifest(`${dir}/manifest.json`, runId, "bare", plan, null),
     );
     const lines = new LineChunks();
-    for (const i of plan.rows) lines.push(trace(i, []));
+    for (const i of plan.rows) traceLine(rows[i]!, attemptOf[i]!, NONE, "[]", lines);
     files[`${dir}/traces.jsonl`] = lines.done();
     runs.push({
       dir,
@@ -663,7 +668,11 @@ export function buildImport(
     const traces = new LineChunks();
     for (const i of list) {
       const r = rows[i]!;
-      traces.push(trace(i, r.injected ?? (r.mask !== null ? present[i]! : [])));
+      if (r.injected !== null) {
+        traceLine(r, attemptOf[i]!, r.injected, JSON.stringify(r.injected), traces);
+      } else if (r.mask !== null) {
+        traceLine(r, attemptOf[i]!, present[i]!, sharedJson(present[i]!), traces);
+      } else traceLine(r, attemptOf[i]!, NONE, "[]", traces);
     }
     files[`${dir}/traces.jsonl`] = traces.done();
     gates.push({
@@ -718,29 +727,38 @@ export function unrecordedList(
 }
 
 /**
- * JSON Lines text as pieces of about 64 KiB: lines are joined as they come
- * (never the whole file into one string), and the file writer gets a few
- * hundred pieces instead of one per line.
+ * JSON Lines text as pieces of a few hundred lines each: a line is added
+ * part by part, and every 512 lines the parts are joined into one flat
+ * string (no rope of small strings kept alive until writing, no string
+ * per line), so the file writer gets a few hundred pieces instead of one
+ * per line.
  */
 class LineChunks {
   #pieces: string[] = [];
-  #current = "";
-  /** Adds one line (without its line break). */
-  push(line: string): void {
-    this.#current += line + "\n";
-    if (this.#current.length >= 1 << 16) this.#flush();
+  #parts: string[] = [];
+  #lines = 0;
+  /** Adds text to the current line. */
+  add(text: string): void {
+    this.#parts.push(text);
   }
-  // A piece is a rope of its lines' parts until flattened: ToNumber flattens it now (the parts
-  // die young) instead of at writing time, when every part of every line would still be alive.
+  /** Ends the current line. */
+  end(): void {
+    this.#parts.push("\n");
+    if (++this.#lines === 512) this.#flush();
+  }
+  /** Adds one whole line (without its line break). */
+  push(line: string): void {
+    this.#parts.push(line);
+    this.end();
+  }
   #flush(): void {
-    const piece = this.#current;
-    Number(piece);
-    this.#pieces.push(piece);
-    this.#current = "";
+    this.#pieces.push(this.#parts.join(""));
+    this.#parts = [];
+    this.#lines = 0;
   }
   /** The pieces. */
   done(): string[] {
-    if (this.#current !== "") this.#flush();
+    if (this.#parts.length > 0) this.#flush();
     return this.#pieces;
   }
 }
@@ -752,22 +770,45 @@ const valueJson = (v: unknown) =>
   typeof v === "number" ? numberJson(v) : v === null ? "null" : JSON.stringify(v);
 /** An array index as a property key: JSON.stringify puts such keys first, whatever their order. */
 const INDEX_KEY = /^(0|[1-9]\d*)$/;
+/** Text JSON writes as it is between quotes: no quote, backslash, control or surrogate. */
+// deno-lint-ignore no-control-regex -- the control characters are what JSON escapes
+const PLAIN_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** JSON of a string, remembered while the same string comes again (split, status). */
+function lastJson(): (text: string) => string {
+  let last: string | null = null, json = "";
+  return (text) => {
+    if (text !== last) {
+      last = text;
+      json = JSON.stringify(text);
+    }
+    return json;
+  };
+}
 
 /**
- * A trace line's text, the same bytes as JSON.stringify of the object
- * {split, task_id, sample_id, attempt, status, reward, rewards, injected,
- * job_seed, error, ...extra} (an extra column named like a contract field
- * kept as `<name>_column`), built from pieces: the keys' JSON made once,
- * numbers written as JSON writes them, a component's key piece cached. A
- * row whose extra columns could reorder or repeat a key (an array-index
- * name, or a `<field>_column` name) is written by JSON.stringify itself.
+ * Writes a trace line into `out`: the same bytes as JSON.stringify of the
+ * object {split, task_id, sample_id, attempt, status, reward, rewards,
+ * injected, job_seed, error, ...extra} (an extra column named like a
+ * contract field kept as `<name>_column`), from pieces: the keys' JSON
+ * made once, numbers written as JSON writes them, a plain task id between
+ * quotes as it is, the injected list's JSON given by the caller. A row
+ * whose extra columns could reorder or repeat a key (an array-index name,
+ * `__proto__`, or a `<field>_column` name) is written by JSON.stringify
+ * itself.
  */
-function traceWriter(): (r: ImportRow, attempt: number, injected: readonly string[]) => string {
+function traceWriter(): (
+  r: ImportRow,
+  attempt: number,
+  injected: readonly string[],
+  injectedJson: string,
+  out: LineChunks,
+) => void {
   const keyPiece = new Map<string, string>();
   const piece = (k: string) => {
     let p = keyPiece.get(k);
     if (p === undefined) {
-      p = `${JSON.stringify(k)}:`;
+      p = `,${JSON.stringify(k)}:`;
       keyPiece.set(k, p);
     }
     return p;
@@ -776,33 +817,58 @@ function traceWriter(): (r: ImportRow, attempt: number, injected: readonly strin
     INDEX_KEY.test(k) || k === "__proto__" ||
     (k.endsWith("_column") && CONTRACT_TRACE_KEYS.has(k.slice(0, -7)));
   const riskyKey = new Map<string, boolean>();
-  return (r, attempt, injected) => {
+  const splitJson = lastJson(), statusJson = lastJson();
+  return (r, attempt, injected, injectedJson, out) => {
     for (const k in r.extra) {
       let bad = riskyKey.get(k);
       if (bad === undefined) riskyKey.set(k, bad = risky(k));
-      if (bad) return JSON.stringify(traceObject(r, attempt, injected));
+      if (bad) {
+        out.push(JSON.stringify(traceObject(r, attempt, injected)));
+        return;
+      }
     }
-    let rewards = "";
+    out.add('{"split":');
+    out.add(splitJson(r.split));
+    if (PLAIN_TEXT.test(r.task_id)) {
+      out.add(',"task_id":"');
+      out.add(r.task_id);
+      out.add('","sample_id":');
+    } else {
+      out.add(',"task_id":');
+      out.add(JSON.stringify(r.task_id));
+      out.add(',"sample_id":');
+    }
+    out.add(numberJson(r.sample_id));
+    out.add(',"attempt":');
+    out.add(numberJson(attempt));
+    out.add(',"status":');
+    out.add(statusJson(r.status));
+    out.add(',"reward":');
+    out.add(r.reward === null ? "null" : numberJson(r.reward));
+    out.add(',"rewards":{');
+    let first = true;
     for (const k in r.rewards) {
       const v = r.rewards[k];
       if (v === undefined) continue;
-      rewards += `${rewards === "" ? "" : ","}${piece(k)}${valueJson(v)}`;
+      const p = piece(k);
+      out.add(first ? p.slice(1) : p);
+      out.add(valueJson(v));
+      first = false;
     }
-    let line = `{"split":${JSON.stringify(r.split)},"task_id":${
-      JSON.stringify(r.task_id)
-    },"sample_id":${numberJson(r.sample_id)},"attempt":${numberJson(attempt)},"status":${
-      JSON.stringify(r.status)
-    },"reward":${
-      r.reward === null ? "null" : numberJson(r.reward)
-    },"rewards":{${rewards}},"injected":${JSON.stringify(injected)},"job_seed":${
-      r.job_seed === null ? "null" : numberJson(r.job_seed)
-    },"error":${r.error === null ? "null" : JSON.stringify(r.error)}`;
+    out.add('},"injected":');
+    out.add(injectedJson);
+    out.add(',"job_seed":');
+    out.add(r.job_seed === null ? "null" : numberJson(r.job_seed));
+    out.add(',"error":');
+    out.add(r.error === null ? "null" : JSON.stringify(r.error));
     for (const k in r.extra) {
       const v = JSON.stringify(r.extra[k]);
       if (v === undefined) continue;
-      line += `,${piece(CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k)}${v}`;
+      out.add(piece(CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k));
+      out.add(v);
     }
-    return line + "}";
+    out.add("}");
+    out.end();
   };
 }
 
