@@ -229,7 +229,7 @@ export function parseDelimited(
   if (header === null) {
     return { code: "parse_error", message: `cannot read as ${format}: no header row`, file };
   }
-  const data: Record<string, unknown[]> = {};
+  const data: Record<string, unknown[] | Float64Array> = {};
   for (let c = 0; c < columns; c++) {
     const name = header[c]!;
     data[name] = text.has(name)
@@ -284,28 +284,35 @@ function textColumn(
   return out;
 }
 
-/** A column as numbers when every non-empty cell is number text, else null. */
+/**
+ * A column as numbers when every non-empty cell is number text, else null:
+ * a Float64Array (no boxed number per cell) unless a cell is empty.
+ */
 function numberColumn(
   s: string,
   bounds: Int32Array,
   c: number,
   columns: number,
   rows: number,
-): (number | null)[] | null {
-  const out: (number | null)[] = new Array(rows);
+): (number | null)[] | Float64Array | null {
+  const out = new Float64Array(rows);
+  let empty: number[] | null = null;
   for (let r = 0, k = 2 * c; r < rows; r++, k += 2 * columns) {
-    let start = bounds[k]!;
-    const end = bounds[k + 1]!;
-    if (start < 0) start = ~start; // doubled quotes: not a number
+    const start = bounds[k]!, end = bounds[k + 1]!;
+    // A cell with doubled quotes (start written as ~start) is not a number.
+    if (start < 0) return null;
     if (end === start) {
-      out[r] = null;
+      (empty ??= []).push(r);
       continue;
     }
-    const x = bounds[k]! < 0 ? NOT_A_NUMBER : numberAt(s, start, end);
+    const x = numberAt(s, start, end);
     if (x === NOT_A_NUMBER) return null;
     out[r] = x;
   }
-  return out;
+  if (empty === null) return out;
+  const withNulls: (number | null)[] = Array.from(out);
+  for (const r of empty) withNulls[r] = null;
+  return withNulls;
 }
 
 /** A column as booleans when every non-empty cell is true/false/t/f (any case), else null. */

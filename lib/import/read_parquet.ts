@@ -6,9 +6,9 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * Reads a Parquet file with hyparquet (pure JavaScript, no WebAssembly;
  * chosen over parquet-wasm by measurement, docs/import.md): every
- * top-level column as an array of values (numbers, bigints for INT64
- * beyond 2^53 (numbers within it),
- * strings, booleans, arrays for LIST columns, `null` for nulls), pages
+ * top-level column as a Float64Array when it is numbers without nulls,
+ * else an array of values (numbers, bigints for INT64 beyond 2^53 (numbers
+ * within it), strings, booleans, arrays for LIST columns, `null` for nulls), pages
  * uncompressed or in snappy, gzip, brotli or ZSTD (fzstd). A file
  * that is not Parquet or is truncated is a `parse_error` naming the file.
  *
@@ -31,8 +31,21 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
     const metadata = parquetMetadata(buffer as ArrayBuffer);
     const rows = Number(metadata.num_rows);
     const columns = parquetSchema(metadata).children.map((c) => c.element.name);
-    const data: Record<string, unknown[]> = {};
-    for (const c of columns) data[c] = new Array(rows).fill(null);
+    // A column stays a Float64Array while every chunk of it is numbers without nulls (no boxed
+    // number per cell); the first chunk that is not turns it into an array, null where unread.
+    const data: Record<string, unknown[] | Float64Array> = {};
+    const ranges: Record<string, [number, number][]> = {};
+    for (const c of columns) ranges[c] = [];
+    const asArray = (c: string): unknown[] => {
+      const target = data[c];
+      if (Array.isArray(target)) return target;
+      const out: unknown[] = new Array(rows).fill(null);
+      if (target instanceof Float64Array) {
+        for (const [start, end] of ranges[c]!) for (let i = start; i < end; i++) out[i] = target[i];
+      }
+      data[c] = out;
+      return out;
+    };
     await parquetRead({
       file: buffer as ArrayBuffer,
       metadata,
@@ -44,8 +57,21 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
       // the number it equals: the importer reads both alike, and a small integer is no object, so
       // a table's 0/1 mask columns do not keep millions of bigints alive.
       onChunk: ({ columnName, columnData, rowStart }) => {
-        const target = data[columnName]!;
-        for (let i = 0; i < columnData.length; i++) {
+        const n = columnData.length;
+        let numbers = data[columnName] === undefined || data[columnName] instanceof Float64Array;
+        for (let i = 0; numbers && i < n; i++) {
+          const v = columnData[i];
+          numbers = typeof v === "number" ||
+            (typeof v === "bigint" && v <= MAX_SAFE && v >= -MAX_SAFE);
+        }
+        if (numbers) {
+          const target = (data[columnName] ??= new Float64Array(rows)) as Float64Array;
+          for (let i = 0; i < n; i++) target[rowStart + i] = Number(columnData[i]);
+          ranges[columnName]!.push([rowStart, rowStart + n]);
+          return;
+        }
+        const target = asArray(columnName);
+        for (let i = 0; i < n; i++) {
           const v = columnData[i];
           target[rowStart + i] = typeof v === "bigint" && v <= MAX_SAFE && v >= -MAX_SAFE
             ? Number(v)
@@ -53,6 +79,10 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
         }
       },
     });
+    for (const c of columns) {
+      const filled = ranges[c]!.reduce((k, [start, end]) => k + end - start, 0);
+      if (!(data[c] instanceof Float64Array) || filled !== rows) asArray(c);
+    }
     return { file, format: "parquet", columns, rows, data };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

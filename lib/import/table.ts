@@ -13,8 +13,11 @@ export interface SourceTable {
   readonly columns: readonly string[];
   /** Number of data rows (a header line excluded). */
   readonly rows: number;
-  /** Each column's values, `rows` long. */
-  readonly data: Readonly<Record<string, readonly unknown[]>>;
+  /**
+   * Each column's values, `rows` long: an array, or a Float64Array for a
+   * column of numbers without an empty cell (no boxed number per cell).
+   */
+  readonly data: Readonly<Record<string, readonly unknown[] | Float64Array>>;
 }
 
 /** The format of a table file from its name (`.csv`, `.tsv`/`.tab`, `.parquet`/`.pq`, `.jsonl`/`.ndjson`), or null. */
