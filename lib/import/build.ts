@@ -75,9 +75,59 @@ interface Version {
 /** The empty list of versions present, shared (never changed). */
 const NONE: readonly string[] = Object.freeze([]);
 
-// Keys joined by NUL, which no id holds in practice and JSON.stringify would cost per row.
-const episodeKey = (r: { split: string; task_id: string; sample_id: number }) =>
-  `${r.split}\u0000${r.task_id}\u0000${r.sample_id}`;
+/**
+ * Episode numbers by split, task and sample id, looked up by the strings
+ * themselves (no key text made per row): split to task to the number of
+ * sample 0, or to the numbers by sample id once a task has another.
+ */
+class EpisodeNumbers {
+  #bySplit = new Map<string, Map<string, number | number[]>>();
+  #split: string | null = null;
+  #tasks = new Map<string, number | number[]>();
+  #tasksOf(split: string, create: boolean): Map<string, number | number[]> | undefined {
+    if (split === this.#split) return this.#tasks;
+    let tasks = this.#bySplit.get(split);
+    if (tasks === undefined) {
+      if (!create) return undefined;
+      this.#bySplit.set(split, tasks = new Map());
+    }
+    this.#split = split;
+    this.#tasks = tasks;
+    return tasks;
+  }
+  /** The episode's number; `next` (which the caller then counts) when it is new. */
+  number(split: string, task: string, sample: number, next: number): number {
+    const tasks = this.#tasksOf(split, true)!;
+    const v = tasks.get(task);
+    if (v === undefined) {
+      if (sample === 0) tasks.set(task, next);
+      else {
+        const list: number[] = [];
+        list[sample] = next;
+        tasks.set(task, list);
+      }
+      return next;
+    }
+    if (typeof v === "number") {
+      if (sample === 0) return v;
+      const list = [v];
+      list[sample] = next;
+      tasks.set(task, list);
+      return next;
+    }
+    const e = v[sample];
+    if (e !== undefined) return e;
+    v[sample] = next;
+    return next;
+  }
+  /** The episode's number, or undefined when no row has it. */
+  find(split: string, task: string, sample: number): number | undefined {
+    const v = this.#tasksOf(split, false)?.get(task);
+    if (v === undefined) return undefined;
+    if (typeof v === "number") return sample === 0 ? v : undefined;
+    return v[sample];
+  }
+}
 const at = (r: ImportRow, column?: string) =>
   column === undefined
     ? { file: r.file, line: r.row }
@@ -130,16 +180,15 @@ export function buildImport(
   // Per row (by index in `rows`): its episode key and the versions present; runs hold indices.
   // Each episode (split, task, sample) numbered once; everything per episode below is an array
   // indexed by that number instead of a Map keyed by its text.
-  const episodeIndex = new Map<string, number>();
+  const episodeIndex = new EpisodeNumbers();
   const episodeOf = new Int32Array(rows.length);
   let episodes = 0;
   const present: (readonly string[])[] = new Array(rows.length);
   const presentOf = new Map<object, readonly string[]>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    const key = episodeKey(r);
-    let e = episodeIndex.get(key);
-    if (e === undefined) episodeIndex.set(key, e = episodes++);
+    const e = episodeIndex.number(r.split, r.task_id, r.sample_id, episodes);
+    if (e === episodes) episodes++;
     episodeOf[i] = e;
     let ids: readonly string[];
     if (r.mask !== null) {
@@ -379,7 +428,7 @@ export function buildImport(
     const full = !planned && order.length === tasks.length * repeats;
     for (const t of full ? [] : tasks) {
       for (let s = 0; s < repeats; s++) {
-        const e = episodeIndex.get(episodeKey({ split: first.split, task_id: t, sample_id: s }));
+        const e = episodeIndex.find(first.split, t, s);
         if (e === undefined || firstRow[e]! < 0) {
           issues.push({
             code: "coverage_incomplete",
@@ -655,7 +704,7 @@ export function buildImport(
         JSON.stringify(t)
       },"sample_id":`;
       for (let s = 0; s < plan.repeats; s++) {
-        const e = episodeIndex.get(episodeKey({ split: plan.split, task_id: t, sample_id: s }));
+        const e = episodeIndex.find(plan.split, t, s);
         const ids = (e === undefined ? undefined : masks[e]) ?? NONE;
         lines.push(`${head}${s},"slots":${slotsJson(ids)}}`);
       }
@@ -727,11 +776,12 @@ export function unrecordedList(
 }
 
 /**
- * JSON Lines text as pieces of a few hundred lines each: a line is added
- * part by part, and every 512 lines the parts are joined into one flat
- * string (no rope of small strings kept alive until writing, no string
- * per line), so the file writer gets a few hundred pieces instead of one
- * per line.
+ * JSON Lines text as pieces of 4,096 lines each (about 1 MB for a trace
+ * file): a line is added part by part, and every 4,096 lines the parts are
+ * joined into one flat string (no rope of small strings kept alive until
+ * writing, no string per line; a piece that large is allocated where the
+ * garbage collector never copies it), so the file writer gets a few dozen
+ * pieces instead of one per line.
  */
 class LineChunks {
   #pieces: string[] = [];
@@ -744,7 +794,7 @@ class LineChunks {
   /** Ends the current line. */
   end(): void {
     this.#parts.push("\n");
-    if (++this.#lines === 512) this.#flush();
+    if (++this.#lines === 4096) this.#flush();
   }
   /** Adds one whole line (without its line break). */
   push(line: string): void {
@@ -911,7 +961,11 @@ function slotsWriter(
   const position = new Map(order.map((slot, p) => [slot, p]));
   const empty = order.map((slot) => `${JSON.stringify(slot)}:null`);
   const cache = new Map<string, string>();
+  // Most lists are shared (one per distinct mask): found by identity before their text.
+  const shared = new Map<readonly string[], string>();
   return (ids) => {
+    const known = shared.get(ids);
+    if (known !== undefined) return known;
     const key = ids.join("\u0000");
     let text = cache.get(key);
     if (text === undefined) {
@@ -923,6 +977,8 @@ function slotsWriter(
       text = `{${parts.join(",")}}`;
       cache.set(key, text);
     }
+    // Lists copied per row (injected lists) would only fill the map: it stops growing.
+    if (shared.size < 1 << 16) shared.set(ids, text);
     return text;
   };
 }
