@@ -118,9 +118,11 @@ export async function importTables(
       file: table.file,
       format: table.format,
       rows: table.rows,
-      sha256: sha256Hex(await Deno.readFile(table.file)),
+      sha256: table.sha256 ?? sha256Hex(await Deno.readFile(table.file)),
     });
   }
+  // The tables' columns are not needed past here: let the collector have them before the build.
+  tables.length = 0;
   if (issues.length > 0) return { ok: false, issues };
   if (rows.length === 0) {
     const file = files.join(", ");

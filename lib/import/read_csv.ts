@@ -1,5 +1,6 @@
 import type { Issue } from "../core/issue.ts";
 import type { SourceTable } from "./table.ts";
+import { sha256Hex } from "../core/sha256.ts";
 
 const QUOTE = 0x22, LF = 0x0a, CR = 0x0d;
 
@@ -85,6 +86,8 @@ function booleanAt(s: string, a: number, b: number): boolean | null {
  *   columns: ["task_id", "reward", "note"],
  *   rows: 2,
  *   data: { task_id: ["0001", "0002"], reward: [0.25, null], note: ['a, "b"', null] },
+ *   // sha256sum of the same bytes
+ *   sha256: "dd86489b03405d1ccbeadd3c4db9e83bc95c90b98789f63655f7c76b9f8c0543",
  * });
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -112,7 +115,8 @@ export async function readCsvTable(
   } catch {
     return { code: "parse_error", message: `cannot read as ${format}: not UTF-8 text`, file };
   }
-  return parseDelimited(s, file, format, text);
+  const table = parseDelimited(s, file, format, text);
+  return "code" in table ? table : { ...table, sha256: sha256Hex(bytes) };
 }
 
 /** {@linkcode readCsvTable} on text already decoded. */

@@ -1,5 +1,6 @@
 import type { Issue } from "../core/issue.ts";
 import type { SourceTable } from "./table.ts";
+import { sha256Hex } from "../core/sha256.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -83,7 +84,7 @@ export async function readParquetTable(file: string): Promise<SourceTable | Issu
       const filled = ranges[c]!.reduce((k, [start, end]) => k + end - start, 0);
       if (!(data[c] instanceof Float64Array) || filled !== rows) asArray(c);
     }
-    return { file, format: "parquet", columns, rows, data };
+    return { file, format: "parquet", columns, rows, data, sha256: sha256Hex(bytes) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

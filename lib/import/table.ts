@@ -11,6 +11,8 @@ export interface SourceTable {
   readonly format: "csv" | "tsv" | "parquet" | "jsonl";
   /** Column names in file order. */
   readonly columns: readonly string[];
+  /** SHA-256 of the file's bytes, when the reader had them (then they are not read again). */
+  readonly sha256?: string;
   /** Number of data rows (a header line excluded). */
   readonly rows: number;
   /**
