@@ -263,7 +263,8 @@ export function buildImport(
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     const ids = present[i]!;
-    if (oneVersionPerSlot.has(ids) && r.arm !== "bare") continue;
+    // No versions: nothing to check (and no Map cleared, which allocates).
+    if (ids.length === 0 || (oneVersionPerSlot.has(ids) && r.arm !== "bare")) continue;
     const column = r.mask !== null ? undefined : injectedColumn;
     if (r.arm === "bare" && ids.length > 0) {
       issues.push({
@@ -699,14 +700,19 @@ export function buildImport(
     });
     const masks = assignment.get(k)!;
     const lines = new LineChunks();
+    const splitHead = `{"split":${JSON.stringify(plan.split)},"task_id":`;
     for (const t of plan.tasks) {
-      const head = `{"split":${JSON.stringify(plan.split)},"task_id":${
-        JSON.stringify(t)
-      },"sample_id":`;
+      const task = PLAIN_TEXT.test(t) ? `"${t}"` : JSON.stringify(t);
       for (let s = 0; s < plan.repeats; s++) {
         const e = episodeIndex.find(plan.split, t, s);
         const ids = (e === undefined ? undefined : masks[e]) ?? NONE;
-        lines.push(`${head}${s},"slots":${slotsJson(ids)}}`);
+        lines.add(splitHead);
+        lines.add(task);
+        lines.add(SAMPLE_ID[s] ?? `,"sample_id":${s}`);
+        lines.add(',"slots":');
+        lines.add(slotsJson(ids));
+        lines.add("}");
+        lines.end();
       }
     }
     files[`${dir}/assignments.jsonl`] = lines.done();
@@ -812,6 +818,9 @@ class LineChunks {
     return this.#pieces;
   }
 }
+
+/** `,"sample_id":<s>` for the first sample ids. */
+const SAMPLE_ID = Array.from({ length: 64 }, (_, s) => `,"sample_id":${s}`);
 
 /** JSON of a number as JSON.stringify writes it (`null` when not finite). */
 const numberJson = (x: number) => (Number.isFinite(x) ? String(x) : "null");
