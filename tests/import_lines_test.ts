@@ -43,12 +43,21 @@ Deno.test("trace and assignment lines are the bytes JSON.stringify writes", () =
     { "7": 1, note: "index key" },
     { reward: 3, reward_column: 4 },
     { note: null, flag: true },
+    // No extra column, no job seed, no error, no components on the bare row: the short path.
+    {},
   ];
   const rows: ImportRow[] = [];
   extras.forEach((extra, t) => {
-    const id = `t${t}\u00e9${t === 1 ? '"\\\u{1F600}' : ""}`;
+    const id = `t${t}\u00e9${t === 1 || t === 4 ? '"\\\u{1F600}' : ""}`;
     const mask = { "a.v1": 0, "b.v1": 0 } as const;
-    rows.push(row({ row: 2 * t + 1, task_id: id, arm: "bare", mask, extra }));
+    rows.push(row({
+      row: 2 * t + 1,
+      task_id: id,
+      arm: "bare",
+      mask,
+      extra,
+      ...(t === 4 ? { rewards: {}, status: "failed" as const, reward: null } : {}),
+    }));
     rows.push(row({
       row: 2 * t + 2,
       task_id: id,
@@ -56,7 +65,7 @@ Deno.test("trace and assignment lines are the bytes JSON.stringify writes", () =
       mask: { "a.v1": (t & 1) as 0 | 1, "b.v1": ((t >> 1) & 1) as 0 | 1 },
       reward: t === 3 ? 1e21 : 0.1 + t,
       rewards: { r_strict: 0.1 + t, r_x: 1 / 3 },
-      job_seed: 7,
+      job_seed: t === 4 ? null : 7,
       error: t === 2 ? "a\nb" : null,
       extra,
     }));

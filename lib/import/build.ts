@@ -702,17 +702,13 @@ export function buildImport(
     const lines = new LineChunks();
     const splitHead = `{"split":${JSON.stringify(plan.split)},"task_id":`;
     for (const t of plan.tasks) {
-      const task = PLAIN_TEXT.test(t) ? `"${t}"` : JSON.stringify(t);
+      lines.add(splitHead + (PLAIN_TEXT.test(t) ? `"${t}"` : JSON.stringify(t)));
       for (let s = 0; s < plan.repeats; s++) {
         const e = episodeIndex.find(plan.split, t, s);
         const ids = (e === undefined ? undefined : masks[e]) ?? NONE;
-        lines.add(splitHead);
-        lines.add(task);
-        lines.add(SAMPLE_ID[s] ?? `,"sample_id":${s}`);
-        lines.add(',"slots":');
-        lines.add(slotsJson(ids));
-        lines.add("}");
-        lines.end();
+        if (s > 0) lines.add(splitHead + (PLAIN_TEXT.test(t) ? `"${t}"` : JSON.stringify(t)));
+        lines.add(SAMPLE_SLOTS[s] ?? `,"sample_id":${s},"slots":`);
+        lines.last(slotsJson(ids));
       }
     }
     files[`${dir}/assignments.jsonl`] = lines.done();
@@ -799,7 +795,11 @@ class LineChunks {
   }
   /** Ends the current line. */
   end(): void {
-    this.#parts.push("\n");
+    this.last("\n");
+  }
+  /** Adds the current line's last text, which ends with its line break. */
+  last(text: string): void {
+    this.#parts.push(text);
     if (++this.#lines === 4096) this.#flush();
   }
   /** Adds one whole line (without its line break). */
@@ -819,8 +819,8 @@ class LineChunks {
   }
 }
 
-/** `,"sample_id":<s>` for the first sample ids. */
-const SAMPLE_ID = Array.from({ length: 64 }, (_, s) => `,"sample_id":${s}`);
+/** `,"sample_id":<s>,"slots":` for the first sample ids. */
+const SAMPLE_SLOTS = Array.from({ length: 64 }, (_, s) => `,"sample_id":${s},"slots":`);
 
 /** JSON of a number as JSON.stringify writes it (`null` when not finite). */
 const numberJson = (x: number) => (Number.isFinite(x) ? String(x) : "null");
@@ -832,18 +832,6 @@ const INDEX_KEY = /^(0|[1-9]\d*)$/;
 /** Text JSON writes as it is between quotes: no quote, backslash, control or surrogate. */
 // deno-lint-ignore no-control-regex -- the control characters are what JSON escapes
 const PLAIN_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/** JSON of a string, remembered while the same string comes again (split, status). */
-function lastJson(): (text: string) => string {
-  let last: string | null = null, json = "";
-  return (text) => {
-    if (text !== last) {
-      last = text;
-      json = JSON.stringify(text);
-    }
-    return json;
-  };
-}
 
 /**
  * Writes a trace line into `out`: the same bytes as JSON.stringify of the
@@ -876,7 +864,52 @@ function traceWriter(): (
     INDEX_KEY.test(k) || k === "__proto__" ||
     (k.endsWith("_column") && CONTRACT_TRACE_KEYS.has(k.slice(0, -7)));
   const riskyKey = new Map<string, boolean>();
-  const splitJson = lastJson(), statusJson = lastJson();
+  // A plain task id's quotes are in the pieces around it; one JSON must escape is written by
+  // JSON.stringify with its own quotes.
+  let lastSplit: string | null = null, plainHead = "", quotedHead = "";
+  const headOf = (split: string, plain: boolean) => {
+    if (split !== lastSplit) {
+      lastSplit = split;
+      quotedHead = `{"split":${JSON.stringify(split)},"task_id":`;
+      plainHead = `${quotedHead}"`;
+    }
+    return plain ? plainHead : quotedHead;
+  };
+  const sampleAttempts = new Map<number, string>();
+  const sampleAttempt = (plain: boolean, sample: number, attempt: number) => {
+    const small = sample < 1024 && attempt < 1024 && sample >= 0 && attempt >= 0 &&
+      Number.isInteger(sample) && Number.isInteger(attempt);
+    const key = (sample * 1024 + attempt) * 2 + (plain ? 1 : 0);
+    let text = small ? sampleAttempts.get(key) : undefined;
+    if (text === undefined) {
+      text = `${plain ? '"' : ""},"sample_id":${numberJson(sample)},"attempt":${
+        numberJson(attempt)
+      },"status":`;
+      if (small) sampleAttempts.set(key, text);
+    }
+    return text;
+  };
+  const statusHeads = new Map<string, string>();
+  const statusHead = (status: string) => {
+    let h = statusHeads.get(status);
+    if (h === undefined) statusHeads.set(status, h = `${JSON.stringify(status)},"reward":`);
+    return h;
+  };
+  const rewardsHeads = new Map<string, string>();
+  const rewardsHead = (k: string) => {
+    let h = rewardsHeads.get(k);
+    if (h === undefined) rewardsHeads.set(k, h = `,"rewards":{${piece(k).slice(1)}`);
+    return h;
+  };
+  const tails = new Map<string, string>();
+  const tailOf = (injectedJson: string) => {
+    let t = tails.get(injectedJson);
+    if (t === undefined) {
+      t = `},"injected":${injectedJson},"job_seed":null,"error":null}\n`;
+      if (tails.size < 1 << 16) tails.set(injectedJson, t);
+    }
+    return t;
+  };
   return (r, attempt, injected, injectedJson, out) => {
     for (const k in r.extra) {
       let bad = riskyKey.get(k);
@@ -886,37 +919,31 @@ function traceWriter(): (
         return;
       }
     }
-    out.add('{"split":');
-    out.add(splitJson(r.split));
-    if (PLAIN_TEXT.test(r.task_id)) {
-      out.add(',"task_id":"');
-      out.add(r.task_id);
-      out.add('","sample_id":');
-    } else {
-      out.add(',"task_id":');
-      out.add(JSON.stringify(r.task_id));
-      out.add(',"sample_id":');
-    }
-    out.add(numberJson(r.sample_id));
-    out.add(',"attempt":');
-    out.add(numberJson(attempt));
-    out.add(',"status":');
-    out.add(statusJson(r.status));
-    out.add(',"reward":');
+    // Few parts per line: the constant text between the values is cached with its neighbours.
+    const plain = PLAIN_TEXT.test(r.task_id);
+    out.add(headOf(r.split, plain));
+    out.add(plain ? r.task_id : JSON.stringify(r.task_id));
+    out.add(sampleAttempt(plain, r.sample_id, attempt));
+    out.add(statusHead(r.status));
     out.add(r.reward === null ? "null" : numberJson(r.reward));
-    out.add(',"rewards":{');
     let first = true;
     for (const k in r.rewards) {
       const v = r.rewards[k];
       if (v === undefined) continue;
-      const p = piece(k);
-      out.add(first ? p.slice(1) : p);
+      out.add(first ? rewardsHead(k) : piece(k));
       out.add(valueJson(v));
       first = false;
     }
-    out.add('},"injected":');
-    out.add(injectedJson);
-    out.add(',"job_seed":');
+    let hasExtra = false;
+    for (const _ in r.extra) {
+      hasExtra = true;
+      break;
+    }
+    if (r.job_seed === null && r.error === null && !hasExtra) {
+      out.last(`${first ? ',"rewards":{' : ""}${tailOf(injectedJson)}`);
+      return;
+    }
+    out.add(`${first ? ',"rewards":{' : ""}},"injected":${injectedJson},"job_seed":`);
     out.add(r.job_seed === null ? "null" : numberJson(r.job_seed));
     out.add(',"error":');
     out.add(r.error === null ? "null" : JSON.stringify(r.error));
@@ -926,8 +953,7 @@ function traceWriter(): (
       out.add(piece(CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k));
       out.add(v);
     }
-    out.add("}");
-    out.end();
+    out.last("}\n");
   };
 }
 
@@ -958,7 +984,8 @@ function traceObject(
 /**
  * An assignment line's `slots` object as JSON (every slot, null or the
  * version present), the same bytes as JSON.stringify of it: the slots in
- * the order JSON.stringify gives them, one cached text per mask seen.
+ * the order JSON.stringify gives them, one cached text per mask seen;
+ * with the line's closing brace and line break.
  */
 function slotsWriter(
   slotIds: Iterable<string>,
@@ -983,7 +1010,7 @@ function slotsWriter(
         const slot = slotOf(id);
         parts[position.get(slot)!] = `${JSON.stringify(slot)}:${JSON.stringify(id)}`;
       }
-      text = `{${parts.join(",")}}`;
+      text = `{${parts.join(",")}}}\n`;
       cache.set(key, text);
     }
     // Lists copied per row (injected lists) would only fill the map: it stops growing.
