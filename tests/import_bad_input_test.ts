@@ -3,7 +3,7 @@
  * line per issue naming file, row (one-based, header excluded) and column,
  * and nothing written (--out does not appear). One case per problem the
  * import must catch (docs/import.md, "Bad input"). Most tables are JSON
- * Lines (no DuckDB start-up); the CSV cases go through DuckDB's reader.
+ * Lines; the CSV cases go through gatelab's CSV parser (lib/import/read_csv.ts).
  *
  * Needs `deno` on PATH (the test task has --allow-run=deno).
  */
@@ -119,7 +119,23 @@ const CASES: readonly Case[] = [
     ],
   },
   {
-    name: "a non-numeric reward past DuckDB's type sample (CSV row 24,999)",
+    name: "a CSV row with a field missing",
+    file: "t.csv",
+    text: smallCsv(2).replace("t1,bare,0.7,0.7,0,0,0", "t1,bare,0.7,0.7,0,0"),
+    lines: [
+      /^parse_error {2}t\.csv:3 mask:c\.v1 {2}cannot read as csv: the row has 6 field\(s\), the header 7 \(line 4\)$/,
+    ],
+  },
+  {
+    name: "a CSV quote left open",
+    file: "t.csv",
+    text: smallCsv(2).replace("t1,bare,", '"t1,bare,'),
+    lines: [
+      /^parse_error {2}t\.csv:3 task_id {2}cannot read as csv: a quoted field is not closed \(line 4\)$/,
+    ],
+  },
+  {
+    name: "a non-numeric reward far down the file (CSV row 24,999)",
     file: "t.csv",
     text: smallCsv(12500).replace("t12499,bare,0.3,0.3,", "t12499,bare,oops,0.3,"),
     lines: [/^reward_incomplete {2}t\.csv:24999 reward {2}reward "oops" is not a finite number/],

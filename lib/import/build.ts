@@ -3,6 +3,7 @@ import { toJsonText } from "../core/atomic_write.ts";
 import { UNRECORDED_FIELDS } from "../contract/unrecorded.ts";
 import type { ImportMapping } from "./mapping.ts";
 import type { ImportRow } from "./rows.ts";
+import { LineChunks, PLAIN_TEXT, SAMPLE_SLOTS, slotsWriter, traceWriter } from "./lines.ts";
 
 /** What the source holds besides the rows: the columns found, constant provenance. */
 export interface BuildContext {
@@ -51,19 +52,6 @@ export interface ImportBuild {
   readonly defaults: readonly { field: string; value: unknown; why: string }[];
 }
 
-const CONTRACT_TRACE_KEYS = new Set([
-  "split",
-  "task_id",
-  "sample_id",
-  "attempt",
-  "status",
-  "reward",
-  "rewards",
-  "injected",
-  "job_seed",
-  "error",
-]);
-
 interface Version {
   readonly version_id: string;
   readonly slot_id: string;
@@ -72,9 +60,62 @@ interface Version {
   readonly text_sha256?: string;
 }
 
-// Keys joined by NUL, which no id holds in practice and JSON.stringify would cost per row.
-const episodeKey = (r: { split: string; task_id: string; sample_id: number }) =>
-  `${r.split}\u0000${r.task_id}\u0000${r.sample_id}`;
+/** The empty list of versions present, shared (never changed). */
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * Episode numbers by split, task and sample id, looked up by the strings
+ * themselves (no key text made per row): split to task to the number of
+ * sample 0, or to the numbers by sample id once a task has another.
+ */
+class EpisodeNumbers {
+  #bySplit = new Map<string, Map<string, number | number[]>>();
+  #split: string | null = null;
+  #tasks = new Map<string, number | number[]>();
+  #tasksOf(split: string, create: boolean): Map<string, number | number[]> | undefined {
+    if (split === this.#split) return this.#tasks;
+    let tasks = this.#bySplit.get(split);
+    if (tasks === undefined) {
+      if (!create) return undefined;
+      this.#bySplit.set(split, tasks = new Map());
+    }
+    this.#split = split;
+    this.#tasks = tasks;
+    return tasks;
+  }
+  /** The episode's number; `next` (which the caller then counts) when it is new. */
+  number(split: string, task: string, sample: number, next: number): number {
+    const tasks = this.#tasksOf(split, true)!;
+    const v = tasks.get(task);
+    if (v === undefined) {
+      if (sample === 0) tasks.set(task, next);
+      else {
+        const list: number[] = [];
+        list[sample] = next;
+        tasks.set(task, list);
+      }
+      return next;
+    }
+    if (typeof v === "number") {
+      if (sample === 0) return v;
+      const list = [v];
+      list[sample] = next;
+      tasks.set(task, list);
+      return next;
+    }
+    const e = v[sample];
+    if (e !== undefined) return e;
+    v[sample] = next;
+    return next;
+  }
+  /** The episode's number, or undefined when no row has it. */
+  find(split: string, task: string, sample: number): number | undefined {
+    const v = this.#tasksOf(split, false)?.get(task);
+    if (v === undefined) return undefined;
+    if (typeof v === "number") return sample === 0 ? v : undefined;
+    return v[sample];
+  }
+}
 const at = (r: ImportRow, column?: string) =>
   column === undefined
     ? { file: r.file, line: r.row }
@@ -125,14 +166,28 @@ export function buildImport(
   }
   const positionOf = new Map(order.map((v, j) => [v, j]));
   // Per row (by index in `rows`): its episode key and the versions present; runs hold indices.
-  const keyOf: string[] = new Array(rows.length);
-  const present: string[][] = new Array(rows.length);
+  // Each episode (split, task, sample) numbered once; everything per episode below is an array
+  // indexed by that number instead of a Map keyed by its text.
+  const episodeIndex = new EpisodeNumbers();
+  const episodeOf = new Int32Array(rows.length);
+  let episodes = 0;
+  const present: (readonly string[])[] = new Array(rows.length);
+  const presentOf = new Map<object, readonly string[]>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    keyOf[i] = episodeKey(r);
-    let ids: string[];
-    if (r.mask !== null) ids = presentIn(r.mask, positionOf);
-    else ids = [...(r.injected ?? [])];
+    const e = episodeIndex.number(r.split, r.task_id, r.sample_id, episodes);
+    if (e === episodes) episodes++;
+    episodeOf[i] = e;
+    let ids: readonly string[];
+    if (r.mask !== null) {
+      // Rows with equal bits share their mask object (lib/import/rows.ts), so one list each.
+      let cached = presentOf.get(r.mask);
+      if (cached === undefined) {
+        cached = presentIn(r.mask, positionOf);
+        presentOf.set(r.mask, cached);
+      }
+      ids = cached;
+    } else ids = r.injected === null || r.injected.length === 0 ? NONE : [...r.injected];
     for (const id of r.injected ?? []) {
       if (known.has(id)) continue;
       if (closed) {
@@ -190,9 +245,14 @@ export function buildImport(
 
   // Per row: presence of one slot's versions, bare rows skill-free.
   const bySlot = new Map<string, string>();
+  // A list shared by rows (one per distinct mask) is checked once: lists known to hold at most
+  // one version per slot.
+  const oneVersionPerSlot = new Set<readonly string[]>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     const ids = present[i]!;
+    // No versions: nothing to check (and no Map cleared, which allocates).
+    if (ids.length === 0 || (oneVersionPerSlot.has(ids) && r.arm !== "bare")) continue;
     const column = r.mask !== null ? undefined : injectedColumn;
     if (r.arm === "bare" && ids.length > 0) {
       issues.push({
@@ -203,11 +263,13 @@ export function buildImport(
       continue;
     }
     bySlot.clear();
+    let clean = true;
     for (const id of ids) {
       const v = versions.get(id);
       if (!v) continue;
       const other = bySlot.get(v.slot_id);
       if (other !== undefined) {
+        clean = false;
         issues.push({
           code: "assignment_invalid",
           message:
@@ -216,6 +278,7 @@ export function buildImport(
         });
       } else bySlot.set(v.slot_id, id);
     }
+    if (clean && r.mask !== null) oneVersionPerSlot.add(ids);
   }
 
   // Checkpoints, rounds, bare runs.
@@ -225,16 +288,32 @@ export function buildImport(
   const roundFirst = new Map<string, ImportRow>();
   const roundRows = new Map<string, number[]>();
   const bareRows = new Map<string, number[]>();
+  // The run a row belongs to is usually the previous row's: its key and list are reused.
+  let bareLast: ImportRow | null = null, bareList: number[] = [];
+  let roundLast: ImportRow | null = null, roundK = "";
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (r.arm === "bare") {
-      const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
-      const list = bareRows.get(k) ?? [];
-      list.push(i);
-      bareRows.set(k, list);
+      if (
+        bareLast === null || bareLast.checkpoint_id !== r.checkpoint_id ||
+        bareLast.split !== r.split
+      ) {
+        const k = `${ckptKey(r.checkpoint_id)}\u0000${r.split}`;
+        bareList = bareRows.get(k) ?? [];
+        bareRows.set(k, bareList);
+        bareLast = r;
+      }
+      bareList.push(i);
       continue;
     }
-    const k = roundKey(r);
+    if (
+      roundLast === null || roundLast.round !== r.round ||
+      (r.round === null && roundLast.checkpoint_id !== r.checkpoint_id)
+    ) {
+      roundK = roundKey(r);
+      roundLast = r;
+    }
+    const k = roundK;
     const first = roundFirst.get(k);
     if (!first) roundFirst.set(k, r);
     else if (first.checkpoint_id !== r.checkpoint_id) {
@@ -261,25 +340,32 @@ export function buildImport(
 
   // Duplicate completed rows per run and episode, and attempt numbers.
   const attemptOf: number[] = new Array(rows.length);
+  // Per episode: rows seen in the run so far, and the first completed row (-1: none); reset
+  // after each run for the episodes it touched.
+  const seenCount = new Int32Array(episodes);
+  const firstCompleted = new Int32Array(episodes).fill(-1);
   const checkRun = (list: readonly number[]) => {
-    const completed = new Map<string, ImportRow>();
-    const count = new Map<string, number>();
     for (const i of list) {
       const r = rows[i]!;
-      const k = keyOf[i]!;
-      const n = count.get(k) ?? 0;
-      count.set(k, n + 1);
+      const e = episodeOf[i]!;
+      const n = seenCount[e]!;
+      seenCount[e] = n + 1;
       attemptOf[i] = r.attempt ?? n;
       if (r.status !== "completed") continue;
-      const first = completed.get(k);
-      if (first) {
+      const f = firstCompleted[e]!;
+      if (f >= 0) {
+        const first = rows[f]!;
         issues.push({
           code: "duplicate_completed",
           message:
             `a second completed row for episode ${r.split}/${r.task_id}/${r.sample_id} (first: ${first.file} row ${first.row}); picking one would bias the result`,
           ...at(r),
         });
-      } else completed.set(k, r);
+      } else firstCompleted[e] = i;
+    }
+    for (const i of list) {
+      seenCount[episodeOf[i]!] = 0;
+      firstCompleted[episodeOf[i]!] = -1;
     }
   };
   for (const list of bareRows.values()) checkRun(list);
@@ -292,7 +378,10 @@ export function buildImport(
     readonly split: string;
     readonly tasks: string[];
     readonly repeats: number;
-    readonly episodes: Map<string, ImportRow>;
+    /** Per episode number: its first row here (an index in `rows`), -1 when not in the run. */
+    readonly firstRow: Int32Array;
+    /** The run's episode numbers in first-seen order. */
+    readonly episodes: readonly number[];
     /** Indices in `rows`. */
     readonly rows: readonly number[];
   }
@@ -300,7 +389,8 @@ export function buildImport(
   for (const [key, list] of bareRows) {
     const tasks: string[] = [];
     const seenTask = new Set<string>();
-    const episodes = new Map<string, ImportRow>();
+    const firstRow = new Int32Array(episodes).fill(-1);
+    const order: number[] = [];
     let repeats = 1;
     for (const i of list) {
       const r = rows[i]!;
@@ -309,18 +399,26 @@ export function buildImport(
         tasks.push(r.task_id);
       }
       repeats = Math.max(repeats, r.sample_id + 1);
-      const k = keyOf[i]!;
-      if (!episodes.has(k)) episodes.set(k, r);
+      const e = episodeOf[i]!;
+      if (firstRow[e]! < 0) {
+        firstRow[e] = i;
+        order.push(e);
+      }
     }
     const first = rows[list[0]!]!;
+    let planned = false;
     if (context.plannedTasks !== undefined && context.plannedTasks.length === tasks.length) {
       // The recorded plan's order (the same set: the source checked it).
       tasks.splice(0, tasks.length, ...context.plannedTasks);
+      planned = true;
     }
-    for (const t of tasks) {
+    // Every episode is (a task seen, a sample id below repeats): as many as tasks x repeats
+    // means every one is there, and each need not be looked up.
+    const full = !planned && order.length === tasks.length * repeats;
+    for (const t of full ? [] : tasks) {
       for (let s = 0; s < repeats; s++) {
-        const k = episodeKey({ split: first.split, task_id: t, sample_id: s });
-        if (!episodes.has(k)) {
+        const e = episodeIndex.find(first.split, t, s);
+        if (e === undefined || firstRow[e]! < 0) {
           issues.push({
             code: "coverage_incomplete",
             message: `task "${t}" has bare rows but none for sample_id ${s}; sample ids run 0..${
@@ -338,7 +436,8 @@ export function buildImport(
       split: first.split,
       tasks,
       repeats,
-      episodes,
+      firstRow,
+      episodes: order,
       rows: list,
     });
   }
@@ -348,12 +447,12 @@ export function buildImport(
     const first = rows[list[0]!]!;
     const plan = plans.get(`${ckptKey(first.checkpoint_id)}\u0000${first.split}`);
     const roundName = first.round ?? "(default round)";
-    const seen = new Set<string>();
+    const seen = new Uint8Array(episodes);
     for (const i of list) {
       const r = rows[i]!;
-      const e = keyOf[i]!;
-      if (!plan || !plan.episodes.has(e)) {
-        if (!seen.has(e)) {
+      const e = episodeOf[i]!;
+      if (!plan || plan.firstRow[e]! < 0) {
+        if (!seen[e]) {
           issues.push({
             code: "coverage_incomplete",
             message:
@@ -364,13 +463,14 @@ export function buildImport(
           });
         }
       }
-      seen.add(e);
+      seen[e] = 1;
     }
     if (!plan) continue;
     pairedBare.add(plan.key);
     roundPlan.set(k, plan);
-    for (const [e, b] of plan.episodes) {
-      if (!seen.has(e)) {
+    for (const e of plan.episodes) {
+      if (!seen[e]) {
+        const b = rows[plan.firstRow[e]!]!;
         issues.push({
           code: "coverage_incomplete",
           message:
@@ -393,22 +493,23 @@ export function buildImport(
   }
 
   // Each episode's mask in each round: all its rows agree.
-  const assignment = new Map<string, Map<string, string[]>>();
+  // Per round: each episode number's mask (undefined: none recorded).
+  const assignment = new Map<string, (readonly string[] | undefined)[]>();
   for (const [k, list] of roundRows) {
-    const byEpisode = new Map<string, string[]>();
-    const firstRow = new Map<string, ImportRow>();
+    const byEpisode: (readonly string[] | undefined)[] = new Array(episodes);
+    const firstRow = new Int32Array(episodes);
     for (const i of list) {
       const r = rows[i]!;
-      const e = keyOf[i]!;
+      const e = episodeOf[i]!;
       const ids = present[i]!;
       // A failed row without mask bits or injected ids says nothing about the mask.
       if (r.status === "failed" && r.mask === null && ids.length === 0) continue;
-      const prior = byEpisode.get(e);
+      const prior = byEpisode[e];
       if (prior === undefined) {
-        byEpisode.set(e, ids);
-        firstRow.set(e, r);
-      } else if (prior.join("\n") !== ids.join("\n")) {
-        const f = firstRow.get(e)!;
+        byEpisode[e] = ids;
+        firstRow[e] = i;
+      } else if (prior !== ids && prior.join("\n") !== ids.join("\n")) {
+        const f = rows[firstRow[e]!]!;
         issues.push({
           code: "assignment_invalid",
           message: `rows of one episode disagree on the mask (${
@@ -507,24 +608,13 @@ export function buildImport(
       unrecorded: list,
     };
   };
-  const trace = (i: number, injected: readonly string[]) => {
-    const r = rows[i]!;
-    const line: Record<string, unknown> = {
-      split: r.split,
-      task_id: r.task_id,
-      sample_id: r.sample_id,
-      attempt: attemptOf[i]!,
-      status: r.status,
-      reward: r.reward,
-      rewards: r.rewards,
-      injected,
-      job_seed: r.job_seed,
-      error: r.error,
-    };
-    // Unmapped columns after the contract's fields; one named like a contract field (a
-    // "reward" column when the mapping's primary is another) is kept as `<name>_column`.
-    for (const k in r.extra) line[CONTRACT_TRACE_KEYS.has(k) ? `${k}_column` : k] = r.extra[k];
-    return line;
+  const traceLine = traceWriter();
+  // The injected list's JSON: once per shared versions-present list (one per distinct mask).
+  const listJson = new Map<readonly string[], string>();
+  const sharedJson = (ids: readonly string[]) => {
+    let json = listJson.get(ids);
+    if (json === undefined) listJson.set(ids, json = JSON.stringify(ids));
+    return json;
   };
 
   const files: Record<string, string | readonly string[]> = {};
@@ -539,7 +629,9 @@ export function buildImport(
     files[`${dir}/manifest.json`] = toJsonText(
       manifest(`${dir}/manifest.json`, runId, "bare", plan, null),
     );
-    files[`${dir}/traces.jsonl`] = jsonl(plan.rows.map((i) => trace(i, [])));
+    const lines = new LineChunks();
+    for (const i of plan.rows) traceLine(rows[i]!, attemptOf[i]!, NONE, "[]", lines);
+    files[`${dir}/traces.jsonl`] = lines.done();
     runs.push({
       dir,
       kind: "bare",
@@ -559,6 +651,7 @@ export function buildImport(
       ...(v.text_sha256 !== undefined ? { text_sha256: v.text_sha256 } : {}),
     })),
   }));
+  const slotsJson = slotsWriter(slots.keys(), (id) => versions.get(id)!.slot_id);
   for (const [k, list] of roundRows) {
     const plan = roundPlan.get(k)!;
     const first = rows[list[0]!]!;
@@ -594,29 +687,33 @@ export function buildImport(
       unrecorded: gateUnrecorded,
     });
     const masks = assignment.get(k)!;
-    const lines: unknown[] = [];
+    const lines = new LineChunks();
+    const splitHead = `{"split":${JSON.stringify(plan.split)},"task_id":`;
     for (const t of plan.tasks) {
+      lines.add(splitHead + (PLAIN_TEXT.test(t) ? `"${t}"` : JSON.stringify(t)));
       for (let s = 0; s < plan.repeats; s++) {
-        const e = { split: plan.split, task_id: t, sample_id: s };
-        const ids = masks.get(episodeKey(e)) ?? [];
-        const bySlot: Record<string, string | null> = {};
-        for (const slot of slots.keys()) bySlot[slot] = null;
-        for (const id of ids) bySlot[versions.get(id)!.slot_id] = id;
-        lines.push({ ...e, slots: bySlot });
+        const e = episodeIndex.find(plan.split, t, s);
+        const ids = (e === undefined ? undefined : masks[e]) ?? NONE;
+        if (s > 0) lines.add(splitHead + (PLAIN_TEXT.test(t) ? `"${t}"` : JSON.stringify(t)));
+        lines.add(SAMPLE_SLOTS[s] ?? `,"sample_id":${s},"slots":`);
+        lines.last(slotsJson(ids));
       }
     }
-    files[`${dir}/assignments.jsonl`] = jsonl(lines);
+    files[`${dir}/assignments.jsonl`] = lines.done();
     const runId = `${gateId}-masked`;
     files[`${dir}/manifest.json`] = toJsonText(
       manifest(`${dir}/manifest.json`, runId, "masked", plan, first.round),
     );
-    files[`${dir}/traces.jsonl`] = jsonl(
-      list.map((i) => {
-        const r = rows[i]!;
-        const injected = r.injected ?? (r.mask !== null ? present[i]! : []);
-        return trace(i, injected);
-      }),
-    );
+    const traces = new LineChunks();
+    for (const i of list) {
+      const r = rows[i]!;
+      if (r.injected !== null) {
+        traceLine(r, attemptOf[i]!, r.injected, JSON.stringify(r.injected), traces);
+      } else if (r.mask !== null) {
+        traceLine(r, attemptOf[i]!, present[i]!, sharedJson(present[i]!), traces);
+      } else traceLine(r, attemptOf[i]!, NONE, "[]", traces);
+    }
+    files[`${dir}/traces.jsonl`] = traces.done();
     gates.push({
       dir,
       kind: "gate",
@@ -666,13 +763,6 @@ export function unrecordedList(
     consequence: UNRECORDED_FIELDS[field] ?? "",
     files,
   }));
-}
-
-/** JSON Lines as one piece per line (written through one buffer, never joined into one string). */
-function jsonl(values: readonly unknown[]): string[] {
-  const out: string[] = new Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = JSON.stringify(values[i]) + "\n";
-  return out;
 }
 
 /** A directory-safe name: letters, digits, `.`, `_`, `-`; anything else becomes `-`. */

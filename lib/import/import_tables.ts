@@ -7,7 +7,7 @@ import { DEFAULT_MAPPING, type ImportMapping, parseMapping } from "./mapping.ts"
 import { type SourceTable, tableFormat } from "./table.ts";
 import { readParquetTable } from "./read_parquet.ts";
 import { readJsonlTable } from "./read_jsonl.ts";
-import type { CsvReader } from "./read_csv.ts";
+import { readCsvTable } from "./read_csv.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
 import { isPairedTable, unpairTable } from "./paired.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
@@ -61,8 +61,8 @@ export interface ImportTablesOptions {
 }
 
 /**
- * `gate import table`: reads CSV, TSV (DuckDB's CSV reader in duckdb-wasm,
- * started only when such a file is given), Parquet (hyparquet) and JSON
+ * `gate import table`: reads CSV, TSV (gatelab's strict RFC 4180 parser,
+ * lib/import/read_csv.ts), Parquet (hyparquet) and JSON
  * Lines tables, one row per rollout attempt, and builds contract
  * directories (one bare run per checkpoint and split, one gate per masked
  * round) plus `import.json` (docs/import.md). Every problem is an issue
@@ -80,30 +80,24 @@ export async function importTables(
   const issues: Issue[] = [];
   const tables: SourceTable[] = [];
   const sources: ImportSource[] = [];
-  let csv: CsvReader | null = null;
-  try {
-    for (const file of files) {
-      const format = tableFormat(file);
-      if (format === null) {
-        issues.push({
-          code: "usage_error",
-          message: "unknown table format; expected .csv, .tsv, .parquet or .jsonl",
-          file,
-        });
-        continue;
-      }
-      let read: SourceTable | Issue | Issue[];
-      if (format === "csv" || format === "tsv") {
-        csv ??= await (await import("./read_csv.ts")).openCsvReader();
-        read = await csv.read(file, format, textColumns(mapping));
-      } else if (format === "parquet") read = await readParquetTable(file);
-      else read = await readJsonlTable(file);
-      if (Array.isArray(read)) { for (const i of read) issues.push(i); }
-      else if ("code" in read) issues.push(read);
-      else tables.push(read);
+  for (const file of files) {
+    const format = tableFormat(file);
+    if (format === null) {
+      issues.push({
+        code: "usage_error",
+        message: "unknown table format; expected .csv, .tsv, .parquet or .jsonl",
+        file,
+      });
+      continue;
     }
-  } finally {
-    csv?.close();
+    let read: SourceTable | Issue | Issue[];
+    if (format === "csv" || format === "tsv") {
+      read = await readCsvTable(file, format, textColumns(mapping));
+    } else if (format === "parquet") read = await readParquetTable(file);
+    else read = await readJsonlTable(file);
+    if (Array.isArray(read)) { for (const i of read) issues.push(i); }
+    else if ("code" in read) issues.push(read);
+    else tables.push(read);
   }
   if (issues.length > 0) return { ok: false, issues };
 
@@ -124,9 +118,11 @@ export async function importTables(
       file: table.file,
       format: table.format,
       rows: table.rows,
-      sha256: sha256Hex(await Deno.readFile(table.file)),
+      sha256: table.sha256 ?? sha256Hex(await Deno.readFile(table.file)),
     });
   }
+  // The tables' columns are not needed past here: let the collector have them before the build.
+  tables.length = 0;
   if (issues.length > 0) return { ok: false, issues };
   if (rows.length === 0) {
     const file = files.join(", ");

@@ -62,6 +62,8 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number];
 const REQUIRED: readonly Field[] = ["task_id", "arm", "reward"];
+/** A column as a table holds it. */
+type Column = SourceTable["data"][string];
 
 /**
  * Reads a table's rows as attempts through the mapping (or the canonical
@@ -166,7 +168,7 @@ export function tableRows(
   const col = (c: string | undefined) => (c === undefined ? null : table.data[c]!);
   const cols = Object.fromEntries(FIELDS.map((f) => [f, col(fields[f])])) as Record<
     Field,
-    readonly unknown[] | null
+    Column | null
   >;
   // Each column's values looked up once, not per cell; the helpers made once, not per row.
   const componentData = components.map(([name, column]) =>
@@ -179,19 +181,39 @@ export function tableRows(
   // changes a property instead of adding one (a row whose bit is not 0/1 is an issue).
   const maskTemplate: Record<string, 0 | 1> = {};
   for (const [version] of maskData) maskTemplate[version] = 0;
+  // Rows with the same bits share one (read-only) mask object, found by the bits as an integer
+  // (up to 30 versions): far fewer objects for a large table, and the builder's versions-present
+  // list is made once per distinct mask.
+  const masks = maskData.length <= 30 ? new Map<number, Record<string, 0 | 1>>() : null;
+  const noExtra: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
   let i = 0;
   const bad = (column: string, message: string, code: Issue["code"] = "schema_error") =>
     issues.push({ code, message, file, line: i + 1, path: column });
-  const text = (f: Field, fallback: string | null): string | null => {
-    const v = cols[f]?.[i] ?? null;
+  const textAt = (values: Column | null, fallback: string | null): string | null => {
+    const v = values === null ? null : values[i] ?? null;
     if (v === null || v === "") return fallback;
     return typeof v === "string" ? v : String(v);
   };
+  // The text fields' columns, looked up once.
+  const taskCol = cols.task_id, armCol = cols.arm, statusCol = cols.status;
+  const splitCol = cols.split, roundCol = cols.round, ckptCol = cols.checkpoint_id;
+  const errorCol = cols.error;
+  const text = (f: "split" | "round" | "checkpoint_id" | "error", fallback: string | null) =>
+    textAt(
+      f === "split"
+        ? splitCol
+        : f === "round"
+        ? roundCol
+        : f === "checkpoint_id"
+        ? ckptCol
+        : errorCol,
+      fallback,
+    );
   for (i = 0; i < table.rows; i++) {
     const row = i + 1;
-    const taskId = text("task_id", null);
+    const taskId = textAt(taskCol, null);
     if (taskId === null) bad(fields.task_id!, "task_id is empty");
-    const armText = text("arm", null);
+    const armText = textAt(armCol, null);
     const arm = armText === null ? null : armOf(armText);
     if (arm === null) {
       bad(
@@ -201,7 +223,7 @@ export function tableRows(
         })`,
       );
     }
-    const statusText = text("status", "completed");
+    const statusText = textAt(statusCol, "completed");
     const status = statusOf(statusText!);
     if (status === null) {
       bad(fields.status!, `status "${statusText}" is neither completed nor failed`);
@@ -237,7 +259,29 @@ export function tableRows(
       }
     }
     let maskRow: Record<string, 0 | 1> | null = null;
-    if (mask.length > 0) {
+    if (mask.length > 0 && masks !== null) {
+      let bits = 0, valid = true;
+      for (let j = 0; j < maskData.length; j++) {
+        const [, column, values] = maskData[j]!;
+        const raw = values[i];
+        const bit = bitValue(raw);
+        if (bit === null) {
+          bad(column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
+          valid = false;
+        } else bits |= bit << j;
+      }
+      if (valid) {
+        maskRow = masks.get(bits) ?? null;
+        if (maskRow === null) {
+          maskRow = { ...maskTemplate };
+          for (let j = 0; j < maskData.length; j++) {
+            maskRow[maskData[j]![0]] = ((bits >> j) & 1) as 0 | 1;
+          }
+          Object.freeze(maskRow);
+          masks.set(bits, maskRow);
+        }
+      }
+    } else if (mask.length > 0) {
       maskRow = { ...maskTemplate };
       for (const [version, column, values] of maskData) {
         const raw = values[i];
@@ -259,7 +303,7 @@ export function tableRows(
         );
       } else injectedRow = list;
     }
-    const extra: Record<string, unknown> = {};
+    const extra: Record<string, unknown> = extraData.length === 0 ? noExtra : {};
     for (const [c, values] of extraData) {
       const v = plainValue(values[i]);
       if (TRACE_FIELDS.has(c)) {
@@ -392,6 +436,7 @@ function intValue<F extends number | null>(v: unknown, fallback: F): number | F 
 }
 
 function bitValue(v: unknown): 0 | 1 | null {
+  if (v === 0 || v === 1) return v;
   if (v === true || v === 1 || v === 1n || v === "1" || v === "true") return 1;
   if (v === false || v === 0 || v === 0n || v === "0" || v === "false") return 0;
   if (typeof v === "string") {

@@ -11,10 +11,15 @@ export interface SourceTable {
   readonly format: "csv" | "tsv" | "parquet" | "jsonl";
   /** Column names in file order. */
   readonly columns: readonly string[];
+  /** SHA-256 of the file's bytes, when the reader had them (then they are not read again). */
+  readonly sha256?: string;
   /** Number of data rows (a header line excluded). */
   readonly rows: number;
-  /** Each column's values, `rows` long. */
-  readonly data: Readonly<Record<string, readonly unknown[]>>;
+  /**
+   * Each column's values, `rows` long: an array, or a Float64Array for a
+   * column of numbers without an empty cell (no boxed number per cell).
+   */
+  readonly data: Readonly<Record<string, readonly unknown[] | Float64Array>>;
 }
 
 /** The format of a table file from its name (`.csv`, `.tsv`/`.tab`, `.parquet`/`.pq`, `.jsonl`/`.ndjson`), or null. */
