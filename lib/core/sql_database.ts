@@ -10,11 +10,20 @@
  * and the committed deno.lock does not hold it: it is fetched the first time
  * SQL or a CSV import runs (tests/sql_lazy_test.ts checks all three).
  *
+ * The build is duckdb-wasm 1.28.0 (DuckDB 0.9.1), chosen for its start: the
+ * later builds (1.29 to 1.32, DuckDB 1.1 to 1.4) are linked for loadable
+ * extensions, and their loader registers every one of tens of thousands of
+ * exports in JavaScript before the first query (about 1.2 s of a 1.9 s
+ * start on an idle machine), for extensions that gatelab turns off anyway
+ * (they would be downloaded). 1.28.0 starts about 2.5 times faster and its
+ * package is half the size (69 MB). docs/performance.md ("SQL start") has
+ * the measurements.
+ *
  * @module
  */
 import { fileURLToPath } from "node:url";
 
-const DUCKDB_PACKAGE = "npm:@duckdb/duckdb-wasm@1.32.0";
+const DUCKDB_PACKAGE = "npm:@duckdb/duckdb-wasm@1.28.0";
 const DUCKDB_MODULE = `${DUCKDB_PACKAGE}/blocking`;
 
 /** A connection of duckdb-wasm's blocking bundle; `T` is the Arrow table its queries return. */
