@@ -87,7 +87,7 @@ export async function run(args: string[]): Promise<number> {
   await cache.check();
 
   const only = tablesNamedIn(values.query, await outputTableNames(positionals));
-  // DuckDB starts while the sources are read: its 34 MB wasm compiles on
+  // DuckDB starts while the sources are read: its 18 MB wasm compiles on
   // V8's background threads meanwhile. Every return below closes it.
   const starting = openDuckDb();
   try {

@@ -1,14 +1,14 @@
 /**
  * duckdb-wasm, started on call: the one place that names the package, for
- * `gate sql` (lib/sql/engine.ts) and `gate import`'s CSV reader alike.
+ * `gate sql` (lib/sql/engine.ts).
  *
  * Deno installs, when any program starts, every npm package that the module
  * graph names (a literal dynamic import counts) and every package of the
  * import map and of deno.lock; on a fresh machine that made every command,
- * `--help` included, download duckdb-wasm's 138 MB. So duckdb-wasm is named
+ * `--help` included, download duckdb-wasm (69 MB). So duckdb-wasm is named
  * only here, in a variable (not in deno.json, not statically in the graph),
  * and the committed deno.lock does not hold it: it is fetched the first time
- * SQL or a CSV import runs (tests/sql_lazy_test.ts checks all three).
+ * SQL runs (tests/sql_lazy_test.ts checks all three).
  *
  * The build is duckdb-wasm 1.28.0 (DuckDB 0.9.1), chosen for its start: the
  * later builds (1.29 to 1.32, DuckDB 1.1 to 1.4) are linked for loadable

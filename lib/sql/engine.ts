@@ -1,6 +1,6 @@
 /**
  * A small handle on an in-memory duckdb-wasm database. The duckdb module
- * and its 34 MB wasm are loaded only when {@linkcode openDuckDb} is called
+ * and its 18 MB wasm are loaded only when {@linkcode openDuckDb} is called
  * (dynamic import), so importing lib/mod.ts never starts DuckDB; start-up
  * takes about 1.5 to 3 s in a fresh process.
  *
