@@ -304,7 +304,8 @@ export interface Bundle {
  * `lib/infer/diagnostics/tables.ts`) are placed by `analysisTables` and
  * written by `analysisFiles`. `validate`'s tables are the findings of a
  * validation.json, which the audits' sections show; the report shows no
- * section of `gate validate` itself.
+ * section of `gate validate` itself. `import` writes contract directories
+ * and import.json, which have no tables, figures or section of their own.
  */
 export const BUNDLES: readonly Bundle[] = [
   {
@@ -376,6 +377,7 @@ export const BUNDLES: readonly Bundle[] = [
     tables: "ledgerAuditTables",
   },
   { folder: "validate", files: "validateFiles", tables: "findingsTables" },
+  { folder: "import", files: "importFiles" },
 ];
 
 /**
