@@ -11,6 +11,7 @@ import { forestPlot, type IntervalRow } from "../figures/forest.ts";
 import { deltaByCountPlot, type DeltaPoint } from "../figures/delta_by_count.ts";
 import { stabilityPlot, type StabilityRow } from "../figures/stability.ts";
 import { columnNames } from "../report/format.ts";
+import { Z975 } from "../math/normal.ts";
 import {
   type ContributionsJson,
   type SelectionJson,
@@ -37,9 +38,6 @@ export interface ForestInput {
     }>
   >;
 }
-
-/** z of the two-sided 95% normal interval used when no bootstrap interval exists. */
-const Z95 = 1.959963984540054;
 
 /** How {@linkcode forestRows} chose each interval. */
 export type IntervalSource =
@@ -102,8 +100,8 @@ export function forestRows(
       } else if (c.estimate !== null) {
         const se = c.se_cluster ?? c.se_hc3 ?? null;
         if (se !== null && Number.isFinite(se)) {
-          lo = c.estimate - Z95 * se;
-          hi = c.estimate + Z95 * se;
+          lo = c.estimate - Z975 * se;
+          hi = c.estimate + Z975 * se;
           source = c.se_cluster != null ? "normal_se_cluster" : "normal_se_hc3";
         }
       }
