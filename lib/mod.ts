@@ -60,6 +60,7 @@ export type {
   AnalysisFigureInputs,
   CoefficientTableInput,
   DeltaInput,
+  ForestInput,
   SelectionTableInput,
 } from "./analyze/mod.ts";
 export type { TidyColumn, TidyKind, TidyTable } from "./tidy/mod.ts";
@@ -183,14 +184,13 @@ export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./infer
 export type {
   Figure,
   FigureFilesOptions,
-  ForestInput,
   PaperFigure,
   RankAgreementOptions,
   RankPoint,
 } from "./figures/mod.ts";
 
 // tables
-export { diagnosticsTables } from "./report/mod.ts";
+export { diagnosticsTables } from "./infer/mod.ts";
 export { acrossGateTable, heldoutSummaryTable, heldoutTables, powerTables } from "./infer/mod.ts";
 export type { NamedColumn, Table } from "./report/mod.ts";
 

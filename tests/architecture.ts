@@ -2,7 +2,9 @@
  * The house rules of lib/ as a pure function over its import graph, and the
  * reader that builds that graph from `deno info --json`. docs/architecture.md
  * describes the floors; tests/architecture_test.ts runs the check on the
- * real graph and on synthetic graphs that break each rule.
+ * real graph and on synthetic graphs that break each rule. BUNDLES declares
+ * what each stage's mod.ts exports for its outputs (the bundle rule), with
+ * the checks of those exports and of the report's registry.
  *
  * @module
  */
@@ -277,4 +279,204 @@ export async function readImportGraph(
     a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0
   );
   return { files: [...all].sort(), edges: sorted };
+}
+
+/**
+ * The bundle of one stage (docs/architecture.md, "The bundle rule"): the
+ * names of the functions its `mod.ts` exports for its outputs.
+ */
+export interface Bundle {
+  /** The stage's folder under lib/ ("infer/heldout" for a subsystem of infer). */
+  readonly folder: string;
+  /** `files(doc)`: the bytes of every file its command writes into `--out`. */
+  readonly files: string;
+  /** `tables(doc)`: its tables (absent: its outputs have none). */
+  readonly tables?: string;
+  /** `figures(doc)`: its figures (absent: its outputs have none). */
+  readonly figures?: string;
+  /** `section(doc, dir)`: its section of the HTML report (absent: the report does not show it). */
+  readonly section?: string;
+}
+
+/**
+ * Every stage's bundle, as the stages export it. The bootstrap and the
+ * diagnostics are not listed: their tables (`lib/infer/bootstrap/tables.ts`,
+ * `lib/infer/diagnostics/tables.ts`) are placed by `analysisTables` and
+ * written by `analysisFiles`. `validate`'s tables are the findings of a
+ * validation.json, which the audits' sections show; the report shows no
+ * section of `gate validate` itself. `import` writes contract directories
+ * and import.json, which have no tables, figures or section of their own.
+ */
+export const BUNDLES: readonly Bundle[] = [
+  {
+    folder: "analyze",
+    files: "analysisFiles",
+    section: "analysisSection",
+    tables: "analysisTables",
+    figures: "analysisFigures",
+  },
+  {
+    folder: "infer/heldout",
+    files: "heldoutFiles",
+    section: "heldoutSection",
+    tables: "heldoutTables",
+    figures: "heldoutFigures",
+  },
+  { folder: "infer/power", files: "powerFiles", section: "powerSection", tables: "powerTables" },
+  {
+    folder: "gateb",
+    files: "comparisonFiles",
+    section: "comparisonSection",
+    tables: "comparisonTables",
+  },
+  {
+    folder: "study",
+    files: "studyFiles",
+    section: "studySection",
+    tables: "studyTables",
+    figures: "studyFigures",
+  },
+  {
+    folder: "reward",
+    files: "rewardFiles",
+    section: "rewardSection",
+    tables: "rewardTables",
+    figures: "rewardFigures",
+  },
+  {
+    folder: "sequential",
+    files: "sequentialFiles",
+    section: "sequentialSection",
+    tables: "sequentialTables",
+    figures: "sequentialFigures",
+  },
+  {
+    folder: "ladder",
+    files: "ladderFiles",
+    section: "ladderSection",
+    tables: "ladderTables",
+    figures: "ladderFigures",
+  },
+  {
+    folder: "history",
+    files: "historyFiles",
+    section: "historySection",
+    tables: "historyTables",
+    figures: "historyFigures",
+  },
+  {
+    folder: "firewall",
+    files: "firewallFiles",
+    section: "firewallSection",
+    tables: "firewallTables",
+  },
+  {
+    folder: "ledger_audit",
+    files: "ledgerAuditFiles",
+    section: "ledgerAuditSection",
+    tables: "ledgerAuditTables",
+  },
+  { folder: "validate", files: "validateFiles", tables: "findingsTables" },
+  { folder: "import", files: "importFiles" },
+];
+
+/**
+ * Checks that each stage's `mod.ts` exports its bundle: every name of
+ * `bundles` is a function of the module loaded for its folder.
+ *
+ * @param modules Folder (as in {@linkcode Bundle.folder}) to the namespace of its mod.ts.
+ * @returns One message per missing module, missing name or name that is not a function.
+ */
+export function checkBundles(
+  bundles: readonly Bundle[],
+  modules: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
+): string[] {
+  const out: string[] = [];
+  for (const b of bundles) {
+    const mod = modules.get(b.folder);
+    if (mod === undefined) {
+      out.push(`lib/${b.folder}/mod.ts was not loaded`);
+      continue;
+    }
+    const roles = [["files", b.files], ["section", b.section], ["tables", b.tables], [
+      "figures",
+      b.figures,
+    ]] as const;
+    for (const [role, name] of roles) {
+      if (name === undefined) continue;
+      if (!(name in mod)) {
+        out.push(`lib/${b.folder}/mod.ts exports no ${name} (its ${role} function)`);
+      } else if (typeof mod[name] !== "function") {
+        out.push(`lib/${b.folder}/mod.ts exports ${name} (its ${role}), but not as a function`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The lib/-relative files a module imports or re-exports (comments, where doc examples live, skipped). */
+export function importedFiles(source: string, file: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const out: string[] = [];
+  for (const m of code.matchAll(/\b(?:import|export)\b[^;"']*?\bfrom\s+["']([^"']+)["']/g)) {
+    const spec = m[1]!;
+    if (!spec.startsWith(".")) continue;
+    const parts = directory(file) === "" ? [] : directory(file).split("/");
+    for (const p of spec.split("/")) {
+      if (p === "..") parts.pop();
+      else if (p !== ".") parts.push(p);
+    }
+    out.push(parts.join("/"));
+  }
+  return out;
+}
+
+/**
+ * Checks the report's registry (lib/html/report.ts) against the bundle rule:
+ * it imports a stage only through the stage's `section.ts`, no table or
+ * figure builder (a `tables.ts`/`figures.ts`/`*_tables.ts`/`*_figures.ts`
+ * anywhere, a file of lib/figures but the `render.ts` types), and it
+ * registers the section of every bundle that has one.
+ *
+ * @param source The text of the registry.
+ * @param file Its path relative to lib/.
+ * @returns One message per import that breaks the rule and per section left out.
+ */
+export function checkRegistry(
+  source: string,
+  bundles: readonly Bundle[] = BUNDLES,
+  floors: readonly Floor[] = FLOORS,
+  file = "html/report.ts",
+): string[] {
+  const stages = new Set(floors.find((f) => f.name === "stages")?.folders ?? []);
+  const out: string[] = [];
+  const imported = importedFiles(source, file);
+  for (const to of imported) {
+    const base = baseName(to);
+    if (topFolder(to) === topFolder(file) || base === "section.ts") continue;
+    const builder = /(^|_)(tables|figures)\.ts$/.test(base) ||
+      (topFolder(to) === "figures" && base !== "render.ts");
+    const stage = stages.has(topFolder(to)) ||
+      bundles.some((b) => to.startsWith(b.folder + "/"));
+    if (builder || stage) {
+      out.push(
+        `lib/${file} imports lib/${to}: the registry calls each stage's section ` +
+          `(lib/<stage>/section.ts), never its ${builder ? "tables or figures" : "other files"}`,
+      );
+    }
+  }
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "");
+  for (const b of bundles) {
+    if (b.section === undefined) continue;
+    const spec = file.includes("/") ? `../${b.folder}/section.ts` : `./${b.folder}/section.ts`;
+    const line = new RegExp(
+      `import\\s*\\{[^}]*\\b${b.section}\\b[^}]*\\}\\s*from\\s*["']${
+        spec.replace(/\./g, "\\.")
+      }["']`,
+    );
+    if (!line.test(code)) {
+      out.push(`lib/${file} does not register ${b.section} (lib/${b.folder}/section.ts)`);
+    }
+  }
+  return out;
 }

@@ -4,10 +4,16 @@
  * they do not reach) has no cycle, no upward import between floors and no
  * import of another folder's `_` file; and the checker fails on synthetic
  * graphs that break each rule, and on a violation planted in a copy of lib/.
+ * The bundle rule holds: each stage's mod.ts exports the functions BUNDLES
+ * names, and the report's registry reaches a stage only through its
+ * section.ts; both checks fail on planted cases.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import {
+  BUNDLES,
   checkArchitecture,
+  checkBundles,
+  checkRegistry,
   FLOORS,
   type ImportEdge,
   type ImportGraph,
@@ -169,4 +175,101 @@ Deno.test("architecture: docs/architecture.md's table of floors is FLOORS, in or
     .map((l) => l.split("|").map((c) => c.trim()))
     .map((c) => ({ name: c[1]!, folders: [...c[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!) }));
   deepEqual(rows, FLOORS.map((f) => ({ name: f.name, folders: [...f.folders] })));
+});
+
+Deno.test("bundles: each stage's mod.ts exports its files, section, tables and figures functions", async () => {
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const b of BUNDLES) modules.set(b.folder, await import(`../lib/${b.folder}/mod.ts`));
+  deepEqual(checkBundles(BUNDLES, modules), []);
+  // Every stage folder with a files.ts is listed, and every listed folder is a stage or a subsystem.
+  const folders = BUNDLES.map((b) => b.folder);
+  equal(new Set(folders).size, folders.length);
+  const stages = FLOORS.find((f) => f.name === "stages")!.folders;
+  const withFiles = [...stages, "infer/heldout", "infer/power"].filter((f) => {
+    try {
+      return Deno.statSync(`lib/${f}/files.ts`).isFile;
+    } catch {
+      return false;
+    }
+  });
+  deepEqual(withFiles.filter((f) => !folders.includes(f)), []);
+  ok(folders.every((f) => stages.includes(f) || f.startsWith("infer/")));
+});
+
+Deno.test("bundles: a missing export, an export that is not a function, an unloaded module fail", () => {
+  const bundles = [
+    {
+      folder: "gateb",
+      files: "comparisonFiles",
+      section: "comparisonSection",
+      tables: "comparisonTables",
+    },
+    { folder: "ladder", files: "ladderFiles", figures: "ladderFigures" },
+  ];
+  const modules = new Map<string, Record<string, unknown>>([
+    ["gateb", { comparisonFiles: () => ({}), comparisonSection: "a string" }],
+  ]);
+  deepEqual(checkBundles(bundles, modules), [
+    "lib/gateb/mod.ts exports comparisonSection (its section), but not as a function",
+    "lib/gateb/mod.ts exports no comparisonTables (its tables function)",
+    "lib/ladder/mod.ts was not loaded",
+  ]);
+  modules.set("gateb", {
+    ...modules.get("gateb"),
+    comparisonSection: () => null,
+    comparisonTables: () => [],
+  });
+  modules.set("ladder", { ladderFiles: () => ({}), ladderFigures: () => Promise.resolve([]) });
+  deepEqual(checkBundles(bundles, modules), []);
+});
+
+Deno.test("bundles: the report's registry calls stages only through their section.ts and registers every section", async () => {
+  const registry = await Deno.readTextFile("lib/html/report.ts");
+  deepEqual(checkRegistry(registry), []);
+});
+
+Deno.test("bundles: a registry importing a table or figure builder, or a stage's other file, or leaving a section out, fails", () => {
+  const bundles = [
+    { folder: "analyze", files: "analysisFiles", section: "analysisSection" },
+    { folder: "infer/heldout", files: "heldoutFiles", section: "heldoutSection" },
+    { folder: "ladder", files: "ladderFiles", section: "ladderSection" },
+  ];
+  const planted = [
+    "/**",
+    " * A doc example is no import:",
+    ' * import { analysisTables } from "../analyze/tables.ts";',
+    " */",
+    'import { analysisSection } from "../analyze/section.ts";',
+    'import { analysisTables } from "../analyze/tables.ts";',
+    'import { heldoutSection } from "../infer/heldout/section.ts";',
+    'import { heldoutFigures } from "../infer/heldout/figures.ts";',
+    'import { readLadder } from "../ladder/read_ladder.ts";',
+    'import { forestPlot } from "../figures/forest.ts";',
+    'import type { Figure } from "../figures/render.ts";',
+    'import { runScope } from "../report/run_scope.ts";',
+    'import { type ReportSection, SECTION_ORDER } from "../report/section.ts";',
+    'import { auditCommand } from "./audit_command.ts";',
+    "export {",
+    "  powerTables,",
+    '} from "../infer/power/tables.ts";',
+    "",
+  ].join("\n");
+  const v = checkRegistry(planted, bundles);
+  deepEqual(v.map((m) => m.split(":")[0]), [
+    "lib/html/report.ts imports lib/analyze/tables.ts",
+    "lib/html/report.ts imports lib/infer/heldout/figures.ts",
+    "lib/html/report.ts imports lib/ladder/read_ladder.ts",
+    "lib/html/report.ts imports lib/figures/forest.ts",
+    "lib/html/report.ts imports lib/infer/power/tables.ts",
+    "lib/html/report.ts does not register ladderSection (lib/ladder/section.ts)",
+  ]);
+  ok(v[0]!.includes("never its tables or figures"));
+  ok(v[2]!.includes("never its other files"));
+  // The same registry without the planted lines passes.
+  const clean =
+    planted.split("\n").filter((l) =>
+      !/tables\.ts|figures\.ts|read_ladder|forest\.ts|powerTables|^export \{$/.test(l) ||
+      l.startsWith(" *")
+    ).join("\n") + 'import { ladderSection } from "../ladder/section.ts";\n';
+  deepEqual(checkRegistry(clean, bundles), []);
 });

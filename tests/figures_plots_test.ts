@@ -4,12 +4,11 @@ import {
   deltaByCountPlot,
   figureFiles,
   forestPlot,
-  forestRows,
   rankAgreementPlot,
   stabilityPlot,
 } from "../lib/figures/mod.ts";
 import { studyPlot, studyRows } from "../lib/study/mod.ts";
-import { deltaPoints } from "../lib/analyze/figures.ts";
+import { deltaPoints, forestRows } from "../lib/analyze/figures.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 
 const rows = [

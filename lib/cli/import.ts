@@ -13,7 +13,8 @@ import { nearestName } from "../core/nearest_name.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import { finish } from "./finish.ts";
-import { importTables, readMapping } from "../import/import_tables.ts";
+import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
+import { importFiles } from "../import/files.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
 const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
@@ -104,16 +105,7 @@ async function runTable(args: string[]): Promise<number> {
 /** Writes the import's files through the shared end of every command; prints its gates and summary. */
 async function write(
   out: string,
-  value: {
-    files: Record<string, string | readonly string[]>;
-    rows: number;
-    sources: readonly unknown[];
-    build: {
-      runs: readonly unknown[];
-      gates: readonly { dir: string }[];
-      unrecorded: ReadonlyMap<string, unknown>;
-    };
-  },
+  value: ImportResult,
   quiet: boolean,
   command: string,
 ): Promise<number> {
@@ -124,7 +116,7 @@ async function write(
     command,
     quiet,
     result: () => ({
-      files: value.files,
+      files: importFiles(value),
       details: build.gates.map((g) => `  gate  ${out}/${g.dir}`),
       summary: [
         `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,

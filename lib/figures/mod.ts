@@ -4,5 +4,4 @@ export * from "./forest.ts";
 export * from "./delta_by_count.ts";
 export * from "./stability.ts";
 export * from "./heldout.ts";
-export * from "./adapters.ts";
 export * from "./figure_files.ts";

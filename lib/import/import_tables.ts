@@ -1,7 +1,6 @@
 import type { Issue } from "../core/issue.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { generatorMeta } from "../core/meta.ts";
-import { toJsonText } from "../core/atomic_write.ts";
 import { parseJsonText } from "../load/json_text.ts";
 import { DEFAULT_MAPPING, type ImportMapping, parseMapping } from "./mapping.ts";
 import { type SourceTable, tableFormat } from "./table.ts";
@@ -21,10 +20,12 @@ export interface ImportSource {
   readonly sha256: string;
 }
 
-/** The files an import writes (relative to `--out`), import.json included. */
+/** What an import made: its directories and import.json (their bytes: `importFiles`). */
 export interface ImportResult {
-  readonly files: Record<string, string | readonly string[]>;
+  /** The contract directories, with the bytes of their files. */
   readonly build: ImportBuild;
+  /** import.json. */
+  readonly document: ImportDocument;
   readonly sources: readonly ImportSource[];
   readonly rows: number;
 }
@@ -70,7 +71,7 @@ export interface ImportTablesOptions {
  *
  * @param files The table files, in order (rows keep file order).
  * @param options Mapping, mapping file, command line.
- * @returns The files to write under `--out`, or the issues.
+ * @returns The directories and import.json (`importFiles`: their bytes), or the issues.
  */
 export async function importTables(
   files: readonly string[],
@@ -152,8 +153,8 @@ export async function importTables(
   return {
     ok: true,
     value: {
-      files: { ...built.value.files, "import.json": toJsonText(document) },
       build: built.value,
+      document,
       sources,
       rows: sources.reduce((n, s) => n + s.rows, 0),
     },

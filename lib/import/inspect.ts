@@ -1,7 +1,6 @@
 import { basename } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import { sha256Hex } from "../core/sha256.ts";
-import { toJsonText } from "../core/atomic_write.ts";
 import { parseJsonText } from "../load/json_text.ts";
 import { canonicalJson } from "../validate/provenance.ts";
 import { DEFAULT_MAPPING, type ImportMapping } from "./mapping.ts";
@@ -189,7 +188,7 @@ function headerProvenance(header: Record<string, unknown>): Record<string, unkno
  * @param bare The bare log.
  * @param masked The masked logs, one per round.
  * @param options Mapping, mapping file, command line.
- * @returns The files to write under `--out`, or the issues.
+ * @returns The directories and import.json (`importFiles`: their bytes), or the issues.
  */
 export async function importInspectLogs(
   bare: string,
@@ -397,8 +396,8 @@ export async function importInspectLogs(
   return {
     ok: true,
     value: {
-      files: { ...built.value.files, "import.json": toJsonText(document) },
       build: built.value,
+      document,
       sources,
       rows: rows.length,
     },

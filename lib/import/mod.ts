@@ -11,3 +11,4 @@ export * from "./rows.ts";
 export * from "./build.ts";
 export * from "./import_tables.ts";
 export * from "./import_document.ts";
+export * from "./files.ts";

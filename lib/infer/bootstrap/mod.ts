@@ -3,3 +3,4 @@ export * from "./cluster_sums.ts";
 export * from "./bootstrap_kernel.ts";
 export * from "./bootstrap.ts";
 export * from "./bca.ts";
+export * from "./tables.ts";

@@ -1,2 +1,3 @@
 /** Misfit diagnostics: residuals by count, AMCE, the interaction screen and joint Wald tests. */
 export * from "./diagnostics.ts";
+export * from "./tables.ts";
