@@ -25,6 +25,7 @@ import { type RunScope, scopeTables } from "../report/run_scope.ts";
 import { diagnosticsTables, stabilityTable } from "../report/infer_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
+import { bootstrapStability } from "./figures.ts";
 
 // Parts of the zod-inferred document types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
@@ -419,6 +420,81 @@ export function unverifiableTable(
     rows: entries.map((e) => [e.field, e.message.replace(/^[^:]*: /, "")]),
     notes: ["Listed as provenance_unrecorded warnings in validation.json (docs/import.md)."],
   }];
+}
+
+/**
+ * The coefficient table of one metric, as the report's analysis section
+ * shows it: the table of `metric` (the selection's), or the first when that
+ * metric repeats an earlier one's coefficients or is not given.
+ *
+ * @param contributions contributions.json (or the analysis object).
+ * @param metric The metric whose table to pick (the selection metric).
+ * @returns The table, or null when the analysis has no metric.
+ *
+ * @example
+ * ```ts
+ * import { primaryCoefficientTable } from "./tables.ts";
+ * import { equal } from "node:assert/strict";
+ * const m = (e: number) => ({ masked_mean: 0.5, bare_mean: 0.3, delta_mean: 0.2, coefficients: { a: { estimate: e } } });
+ * const contributions = { columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const }], n_pairs: 3,
+ *   baseline: { run_id: "bare", sha256: "ab" }, metrics: { reward: m(0.3), r_x: m(0.1) } };
+ * equal(primaryCoefficientTable(contributions, "r_x")?.caption, "Paired-delta coefficients, r_x");
+ * equal(primaryCoefficientTable(contributions)?.caption, "Paired-delta coefficients, reward");
+ * ```
+ */
+export function primaryCoefficientTable(
+  contributions: CoefficientTableInput,
+  metric?: string,
+): Table | null {
+  const tables = coefficientTables(contributions);
+  return tables.find((t) => t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`) ??
+    tables[0] ?? null;
+}
+
+/** What {@linkcode analysisPaperTables} reads: the analysis, or its parsed files. */
+export interface AnalysisPaperTablesInput {
+  /** contributions.json (its bootstrap block gives the stability table). */
+  readonly contributions: CoefficientTableInput & { readonly bootstrap?: unknown };
+  /** selection.json. */
+  readonly selection: SelectionTableInput;
+}
+
+/**
+ * The tables of an analysis that a paper (notebook 03's appendix) and the
+ * report's analysis section show: the selection metric's coefficients
+ * ({@linkcode primaryCoefficientTable}), the selection and, when the
+ * bootstrap ran, the selection's stability. Labels are unscoped (the
+ * appendix scopes them by its section). Every metric's coefficients are
+ * {@linkcode analysisTables}, as `gate analyze` writes them.
+ *
+ * @param analysis The analysis (`runAnalysis`) or its parsed files.
+ * @returns Two or three tables, in that order.
+ *
+ * @example
+ * ```ts
+ * import { analysisPaperTables } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = analysisPaperTables({
+ *   contributions: { columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }], n_pairs: 3,
+ *     baseline: { run_id: "bare", sha256: "ab" },
+ *     metrics: { reward: { masked_mean: 0.5, bare_mean: 0.3, delta_mean: 0.2, coefficients: { a: { estimate: 0.3 } } } } },
+ *   selection: { metric: "reward", budget_k: 1, selected: ["a"], decisions: [
+ *     { slot_id: "a", version_id: "a", role: "add", alpha: 0.3, rank: 1, status: "selected", retired: false }] },
+ * });
+ * deepEqual(t.map((x) => x.label), ["tab:coefficients-reward", "tab:selection"]);
+ * ```
+ */
+export function analysisPaperTables(analysis: AnalysisPaperTablesInput): Table[] {
+  const { contributions, selection } = analysis;
+  const primary = primaryCoefficientTable(contributions, selection.metric);
+  const stability = bootstrapStability(contributions);
+  return [
+    ...(primary ? [primary] : []),
+    selectionTable(selection),
+    ...(stability && stability.metric === selection.metric
+      ? [stabilityTable(stability, contributions.columns)]
+      : []),
+  ];
 }
 
 /** The tables `gate analyze` writes, by file: coefficients.md, selection.md, ... */
