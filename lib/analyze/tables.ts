@@ -511,14 +511,15 @@ export interface AnalysisTables {
 
 /** What {@linkcode analysisTables} reads: the analysis's documents. */
 export interface AnalysisTablesInput {
-  readonly contributions: CoefficientTableInput & { readonly columns: readonly NamedColumnRef[] };
+  /** contributions.json: the coefficient tables, and the column names of the others. */
+  readonly contributions: CoefficientTableInput;
+  /** selection.json: the selection table. */
   readonly selection: SelectionTableInput;
+  /** diagnostics.json of the selection metric; null: no diagnostics tables. */
   readonly diagnostics: MisfitDiagnostics | null;
+  /** Selection stability across bootstrap draws; null: no stability table. */
   readonly stability: SelectionStability | null;
 }
-
-/** A design column as the tables name it. */
-type NamedColumnRef = CoefficientTableInput["columns"][number];
 
 /**
  * The tables of an analysis as `gate analyze` writes them: labels and
