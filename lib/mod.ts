@@ -52,12 +52,17 @@ export type {
 // gate analysis: its tables and figures (the notebooks' names)
 export {
   analysisFigures,
+  analysisPaperTables,
+  analysisTables,
   coefficientTables,
   metricMeansTable,
   selectionTable,
 } from "./analyze/mod.ts";
 export type {
   AnalysisFigureInputs,
+  AnalysisPaperTablesInput,
+  AnalysisTables,
+  AnalysisTablesInput,
   CoefficientTableInput,
   DeltaInput,
   ForestInput,
@@ -131,6 +136,7 @@ export {
   loadGroups,
   loadSteps,
   recipeComparisonTable,
+  recipesTables,
   rewardFigures,
   rewardSection,
   rewardSummaryTable,

@@ -11,9 +11,9 @@ import type { ReportSection, ReportSubheading, SectionKind } from "../report/sec
 import type { ContributionsJson, SelectionJson } from "../contract/outputs/mod.ts";
 import { stabilityTable } from "../infer/bootstrap/tables.ts";
 import {
-  coefficientTables,
   metricMeansTable,
   overviewTable,
+  primaryCoefficientTable,
   selectionTable,
   unverifiableTable,
 } from "./tables.ts";
@@ -64,11 +64,7 @@ export function analysisSection(doc: AnalysisSectionInput, dir: string): ReportS
       { subheading: "Coefficients" },
       ...figure("forest"),
     );
-    const tables = coefficientTables(contributions);
-    const primary = tables.find((t) =>
-      t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`
-    ) ??
-      tables[0];
+    const primary = primaryCoefficientTable(contributions, metric);
     if (primary) items.push(primary);
   }
   if (selection) {

@@ -26,6 +26,7 @@ import { stabilityTable } from "../infer/bootstrap/tables.ts";
 import { diagnosticsTables } from "../infer/diagnostics/tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
+import { bootstrapStability } from "./figures.ts";
 
 // Parts of the zod-inferred document types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
@@ -422,6 +423,81 @@ export function unverifiableTable(
   }];
 }
 
+/**
+ * The coefficient table of one metric, as the report's analysis section
+ * shows it: the table of `metric` (the selection's), or the first when that
+ * metric repeats an earlier one's coefficients or is not given.
+ *
+ * @param contributions contributions.json (or the analysis object).
+ * @param metric The metric whose table to pick (the selection metric).
+ * @returns The table, or null when the analysis has no metric.
+ *
+ * @example
+ * ```ts
+ * import { primaryCoefficientTable } from "./tables.ts";
+ * import { equal } from "node:assert/strict";
+ * const m = (e: number) => ({ masked_mean: 0.5, bare_mean: 0.3, delta_mean: 0.2, coefficients: { a: { estimate: e } } });
+ * const contributions = { columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const }], n_pairs: 3,
+ *   baseline: { run_id: "bare", sha256: "ab" }, metrics: { reward: m(0.3), r_x: m(0.1) } };
+ * equal(primaryCoefficientTable(contributions, "r_x")?.caption, "Paired-delta coefficients, r_x");
+ * equal(primaryCoefficientTable(contributions)?.caption, "Paired-delta coefficients, reward");
+ * ```
+ */
+export function primaryCoefficientTable(
+  contributions: CoefficientTableInput,
+  metric?: string,
+): Table | null {
+  const tables = coefficientTables(contributions);
+  return tables.find((t) => t.label === `tab:coefficients-${metric?.replaceAll("_", "-")}`) ??
+    tables[0] ?? null;
+}
+
+/** What {@linkcode analysisPaperTables} reads: the analysis, or its parsed files. */
+export interface AnalysisPaperTablesInput {
+  /** contributions.json (its bootstrap block gives the stability table). */
+  readonly contributions: CoefficientTableInput & { readonly bootstrap?: unknown };
+  /** selection.json. */
+  readonly selection: SelectionTableInput;
+}
+
+/**
+ * The tables of an analysis that a paper (notebook 03's appendix) and the
+ * report's analysis section show: the selection metric's coefficients
+ * ({@linkcode primaryCoefficientTable}), the selection and, when the
+ * bootstrap ran, the selection's stability. Labels are unscoped (the
+ * appendix scopes them by its section). Every metric's coefficients are
+ * {@linkcode analysisTables}, as `gate analyze` writes them.
+ *
+ * @param analysis The analysis (`runAnalysis`) or its parsed files.
+ * @returns Two or three tables, in that order.
+ *
+ * @example
+ * ```ts
+ * import { analysisPaperTables } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = analysisPaperTables({
+ *   contributions: { columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }], n_pairs: 3,
+ *     baseline: { run_id: "bare", sha256: "ab" },
+ *     metrics: { reward: { masked_mean: 0.5, bare_mean: 0.3, delta_mean: 0.2, coefficients: { a: { estimate: 0.3 } } } } },
+ *   selection: { metric: "reward", budget_k: 1, selected: ["a"], decisions: [
+ *     { slot_id: "a", version_id: "a", role: "add", alpha: 0.3, rank: 1, status: "selected", retired: false }] },
+ * });
+ * deepEqual(t.map((x) => x.label), ["tab:coefficients-reward", "tab:selection"]);
+ * ```
+ */
+export function analysisPaperTables(analysis: AnalysisPaperTablesInput): Table[] {
+  const { contributions, selection } = analysis;
+  const primary = primaryCoefficientTable(contributions, selection.metric);
+  const stability = bootstrapStability(contributions);
+  return [
+    ...(primary ? [primary] : []),
+    selectionTable(selection),
+    ...(stability && stability.metric === selection.metric
+      ? [stabilityTable(stability, contributions.columns)]
+      : []),
+  ];
+}
+
 /** The tables `gate analyze` writes, by file: coefficients.md, selection.md, ... */
 export interface AnalysisTables {
   /** coefficients.md/.tex: one table per distinct metric. */
@@ -436,14 +512,15 @@ export interface AnalysisTables {
 
 /** What {@linkcode analysisTables} reads: the analysis's documents. */
 export interface AnalysisTablesInput {
-  readonly contributions: CoefficientTableInput & { readonly columns: readonly NamedColumnRef[] };
+  /** contributions.json: the coefficient tables, and the column names of the others. */
+  readonly contributions: CoefficientTableInput;
+  /** selection.json: the selection table. */
   readonly selection: SelectionTableInput;
+  /** diagnostics.json of the selection metric; null: no diagnostics tables. */
   readonly diagnostics: MisfitDiagnostics | null;
+  /** Selection stability across bootstrap draws; null: no stability table. */
   readonly stability: SelectionStability | null;
 }
-
-/** A design column as the tables name it. */
-type NamedColumnRef = CoefficientTableInput["columns"][number];
 
 /**
  * The tables of an analysis as `gate analyze` writes them: labels and

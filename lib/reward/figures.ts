@@ -7,14 +7,15 @@
  */
 import { forestPlot } from "../figures/forest.ts";
 import type { Figure } from "../figures/render.ts";
-import type { RecipeComparisonDocument } from "./reward_types.ts";
+import type { RecipeComparisonDocument, RecipeComparisonResult } from "./reward_types.ts";
 
 /**
  * The figures of recipe_comparison.json the report shows: `recipe_comparison`,
  * one row per recipe with a difference (file order), none when no recipe
- * has one.
+ * has one. A notebook passes the result of `compareRecipes` itself (its
+ * recipes listed in the same order): the same figure.
  *
- * @param doc recipe_comparison.json (its recipes).
+ * @param doc recipe_comparison.json (its recipes), or the result of `compareRecipes`.
  * @returns The figures.
  *
  * @example
@@ -25,10 +26,17 @@ import type { RecipeComparisonDocument } from "./reward_types.ts";
  *   n_reference: 0, spearman_rho: null };
  * deepEqual(rewardFigures({ recipes: { A: entry } }).map((f) => f.name), ["recipe_comparison"]);
  * deepEqual(rewardFigures({ recipes: { A: { ...entry, difference: null } } }), []);
+ * deepEqual(rewardFigures({ recipes: [{ recipe: "A", ...entry }] })[0]!.svg,
+ *   rewardFigures({ recipes: { A: entry } })[0]!.svg);
  * ```
  */
-export function rewardFigures(doc: Pick<RecipeComparisonDocument, "recipes">): Figure[] {
-  const rows = Object.entries(doc.recipes).filter(([, r]) => r.difference !== null).map((
+export function rewardFigures(
+  doc: Pick<RecipeComparisonDocument, "recipes"> | Pick<RecipeComparisonResult, "recipes">,
+): Figure[] {
+  const recipes = Array.isArray(doc.recipes)
+    ? doc.recipes.map(({ recipe, ...entry }) => [recipe, entry] as const)
+    : Object.entries(doc.recipes);
+  const rows = recipes.filter(([, r]) => r.difference !== null).map((
     [recipe, r],
   ) => ({
     label: `recipe ${recipe}`,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Recipe, RewardLine } from "./recipe.ts";
+import { type Recipe, RECIPES, type RewardLine } from "./recipe.ts";
 import type {
   RecipeComparisonDocument,
   RecipeComparisonEntry,
@@ -198,8 +198,38 @@ export function rewardTables(
   recipe: Recipe,
   comparison: RecipeComparisonTableInput | null,
 ): Table[] {
+  return recipesTables({ [recipe]: lines }, comparison);
+}
+
+/**
+ * The tables of several recipes at once (a notebook's, or a paper
+ * appendix's): each recipe's summary, in the order A, B, C, then the recipe
+ * comparison; {@linkcode rewardTables} of one recipe is this with that
+ * recipe alone.
+ *
+ * @param rewards rewards.jsonl's lines per recipe (`computeRewards`).
+ * @param comparison The recipe comparison (`compareRecipes`), or null without groups.
+ * @returns The tables, summaries first.
+ *
+ * @example
+ * ```ts
+ * import { recipesTables } from "./tables.ts";
+ * import { trajectoryReward } from "./recipe.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const steps = [{ trajectory_id: "a", order: 0, level: 0 }];
+ * const tables = recipesTables({ B: [trajectoryReward(steps, "B")], A: [trajectoryReward(steps, "A")] }, null);
+ * deepEqual(tables.map((t) => t.label), ["tab:rewards-A", "tab:rewards-B"]);
+ * ```
+ */
+export function recipesTables(
+  rewards: Readonly<Partial<Record<Recipe, readonly RewardLine[]>>>,
+  comparison: RecipeComparisonTableInput | null,
+): Table[] {
   return [
-    rewardSummaryTable(lines, recipe),
+    ...RECIPES.flatMap((r) => {
+      const lines = rewards[r];
+      return lines ? [rewardSummaryTable(lines, r)] : [];
+    }),
     ...(comparison ? [recipeComparisonTable(comparison)] : []),
   ];
 }

@@ -228,12 +228,19 @@ export function studyRowsFromAnalysis(
   };
 }
 
+/** The analysis lists its arms; study.json keys them by name. */
+function isAnalysis(doc: StudyRowsInput | StudyAnalysisRowsInput): doc is StudyAnalysisRowsInput {
+  return Array.isArray(doc.arms);
+}
+
 /**
  * The figures of study.json the report shows: `study_arms` (estimates and
  * bounds per arm) and `study_comparisons` (differences with their 95%
  * intervals and bounds, a rule at zero); a figure without rows is left out.
+ * A notebook passes the analysis itself (`analyzeStudy`): the same rows,
+ * so the same figures.
  *
- * @param doc study.json.
+ * @param doc study.json, or the result of `analyzeStudy`.
  * @returns The figures, arms first.
  *
  * @example
@@ -243,10 +250,13 @@ export function studyRowsFromAnalysis(
  * const figures = studyFigures({ arms: { M: { estimate: 0.5, bounds: [0.5, 0.5] } },
  *   comparisons: [] });
  * deepEqual(figures.map((f) => f.name), ["study_arms"]);
+ * const fromAnalysis = studyFigures({ arms: [{ arm: "M", estimate: 0.5, bounds: [0.5, 0.5] }],
+ *   comparisons: [] });
+ * deepEqual(fromAnalysis.map((f) => f.svg), figures.map((f) => f.svg));
  * ```
  */
-export function studyFigures(doc: StudyRowsInput): Figure[] {
-  const { arms, comparisons } = studyRows(doc);
+export function studyFigures(doc: StudyRowsInput | StudyAnalysisRowsInput): Figure[] {
+  const { arms, comparisons } = isAnalysis(doc) ? studyRowsFromAnalysis(doc) : studyRows(doc);
   const figures: Figure[] = [];
   if (arms.length > 0) {
     figures.push(studyPlot(arms, {
