@@ -12,12 +12,12 @@
  *
  * The build is duckdb-wasm 1.28.0 (DuckDB 0.9.1), chosen for its start: the
  * later builds (1.29 to 1.32, DuckDB 1.1 to 1.4) are linked for loadable
- * extensions, and their loader registers every one of tens of thousands of
- * exports in JavaScript before the first query (about 1.2 s of a 1.9 s
- * start on an idle machine), for extensions that gatelab turns off anyway
- * (they would be downloaded). 1.28.0 starts about 2.5 times faster and its
- * package is half the size (69 MB). docs/performance.md ("SQL start") has
- * the measurements.
+ * extensions, and their loader registers each of tens of thousands of
+ * exports in JavaScript before the first query, for extensions that gatelab
+ * turns off anyway (they would be downloaded). Measured in fresh processes on
+ * an idle machine, start and `select 42`: 1.32.0 1.46 to 1.56 s
+ * (instantiation 1.06 to 1.10 s), 1.28.0 0.37 to 0.46 s (0.13 to 0.15 s);
+ * its package is half the size (69 MB). docs/performance.md ("SQL start").
  *
  * @module
  */
@@ -66,7 +66,7 @@ interface DuckDbModule<T> {
 }
 
 /**
- * Starts an in-memory duckdb-wasm database (about 1.5 to 3 s in a fresh
+ * Starts an in-memory duckdb-wasm database (about 0.4 s in a fresh
  * process) with one connection, extension autoloading and autoinstalling
  * off (nothing is ever downloaded at run time). The caller types the Arrow
  * tables its queries return (`T`: a structural view, since they come from
