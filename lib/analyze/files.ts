@@ -24,8 +24,8 @@ import {
   tasksTable,
 } from "./analysis_tables.ts";
 import { analysisTables } from "./tables.ts";
-import { type Table, toLatex, toMarkdown } from "../report/table.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
+import type { Table } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
@@ -125,22 +125,18 @@ export async function analysisFiles(
       estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
     }),
     "selection.json": toJsonText(selection),
-    "coefficients.md": tables.coefficients.map(toMarkdown).join("\n"),
-    "coefficients.tex": tables.coefficients.map(toLatex).join("\n"),
-    "selection.md": toMarkdown(tables.selection),
-    "selection.tex": toLatex(tables.selection),
+    ...tableFiles("coefficients", tables.coefficients),
+    ...tableFiles("selection", [tables.selection]),
     ...await tidyFiles(tidy),
   };
   if (diagnostics !== null) {
     files["diagnostics.json"] = jsonChunks(
       exploratory ? { ...diagnostics, exploratory: true } : diagnostics,
     );
-    files["diagnostics.md"] = tables.diagnostics.map(toMarkdown).join("\n");
-    files["diagnostics.tex"] = tables.diagnostics.map(toLatex).join("\n");
+    Object.assign(files, tableFiles("diagnostics", tables.diagnostics));
   }
   if (tables.stability !== null) {
-    files["stability.md"] = toMarkdown(tables.stability);
-    files["stability.tex"] = toLatex(tables.stability);
+    Object.assign(files, tableFiles("stability", [tables.stability]));
   }
   if (options.legacy === true) {
     const legacy = legacyComparison(dataset, {
@@ -155,8 +151,7 @@ export async function analysisFiles(
         generator: contributions.generator,
       } satisfies z.input<typeof LegacyComparisonSchema>,
     );
-    files["legacy_comparison.md"] = toMarkdown(table);
-    files["legacy_comparison.tex"] = toLatex(table);
+    Object.assign(files, tableFiles("legacy_comparison", [table]));
   }
   // An exploratory analysis never selects: no selection (and no ledger entry).
   if (exploratory) {

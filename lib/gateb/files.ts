@@ -6,8 +6,7 @@
  */
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationJson } from "../contract/outputs/validation.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { ComparisonDocument } from "./comparison_types.ts";
 import { comparisonTidy } from "./comparison_tidy.ts";
@@ -56,8 +55,7 @@ export async function comparisonFiles(
   return {
     "validation.json": toJsonText(options.validation),
     "comparison.json": toJsonText(doc),
-    "comparison.md": tables.map(toMarkdown).join("\n"),
-    "comparison.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("comparison", tables),
     ...await tidyFiles([comparisonTidy(doc)]),
   };
 }

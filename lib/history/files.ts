@@ -7,8 +7,7 @@
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { historyFigures } from "./figures.ts";
 import type { HistoryDocument } from "./history.ts";
@@ -70,8 +69,7 @@ export async function historyFiles(
   return {
     "validation.json": toJsonText(validation),
     "history.json": toJsonText(doc),
-    "history.md": tables.map(toMarkdown).join("\n"),
-    "history.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("history", tables),
     ...figures,
     ...await tidyFiles([historyTidy(doc.chunks)]),
   };

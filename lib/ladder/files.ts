@@ -7,8 +7,7 @@
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { ladderFigures } from "./figures.ts";
 import type { LadderResultDocument } from "./ladder_result.ts";
@@ -62,8 +61,7 @@ export async function ladderFiles(
   return {
     "validation.json": toJsonText(validation),
     "ladder_result.json": toJsonText(doc),
-    "ladder.md": tables.map(toMarkdown).join("\n"),
-    "ladder.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("ladder", tables),
     ...await tidyFiles([ladderTidy(doc.blocks)]),
     ...await figureFiles(ladderFigures(doc), figureOptions),
   };

@@ -16,7 +16,7 @@
  * @module
  */
 import { basename, resolve } from "node:path";
-import type { Table } from "./table.ts";
+import { type Table, toLatex, toMarkdown } from "./table.ts";
 
 /** How a run's labels and captions are scoped. */
 export interface RunScope {
@@ -131,4 +131,28 @@ export function scopeTables(tables: readonly Table[], scope: RunScope): Table[] 
     caption: scopedCaption(t.caption, scope),
     ...(t.label === undefined ? {} : { label: scopedLabel(t.label, scope) }),
   }));
+}
+
+/**
+ * A run's tables as the two files a command writes of them: `<stem>.md`
+ * (Markdown) and `<stem>.tex` (LaTeX), one table after another.
+ *
+ * @param stem The file name without extension (`heldout`, `study_tables`).
+ * @param tables The tables, already scoped ({@linkcode scopeTables}).
+ * @returns `<stem>.md` and `<stem>.tex`, in that order.
+ *
+ * @example
+ * ```ts
+ * import { tableFiles } from "./run_scope.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const files = tableFiles("power", [{ caption: "Plan", columns: [{ label: "n" }], rows: [["1"]] }]);
+ * deepEqual(Object.keys(files), ["power.md", "power.tex"]);
+ * deepEqual(files["power.md"], "**Plan**\n\n| n |\n| :-- |\n| 1 |\n");
+ * ```
+ */
+export function tableFiles(stem: string, tables: readonly Table[]): Record<string, string> {
+  return {
+    [`${stem}.md`]: tables.map(toMarkdown).join("\n"),
+    [`${stem}.tex`]: tables.map(toLatex).join("\n"),
+  };
 }

@@ -5,8 +5,7 @@
  * @module
  */
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { rewardsTidy } from "./rewards_tidy.ts";
 import type { RewardRun } from "./run.ts";
@@ -56,8 +55,7 @@ export async function rewardFiles(
     rewardTables(lines, run.recipe, comparison?.result ?? null),
     options.scope,
   );
-  files["reward_tables.md"] = tables.map(toMarkdown).join("\n");
-  files["reward_tables.tex"] = tables.map(toLatex).join("\n");
+  Object.assign(files, tableFiles("reward_tables", tables));
   Object.assign(files, await tidyFiles([rewardsTidy(lines)]));
   return files;
 }

@@ -7,8 +7,7 @@
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { sequentialFigures } from "./figures.ts";
 import type { SequentialDocument } from "./sequential.ts";
@@ -69,8 +68,7 @@ export async function sequentialFiles(
   return {
     "validation.json": toJsonText(validation),
     "sequential.json": toJsonText(doc),
-    "sequential.md": tables.map(toMarkdown).join("\n"),
-    "sequential.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("sequential", tables),
     ...figures,
     ...await tidyFiles([sequentialTidy(doc)]),
   };

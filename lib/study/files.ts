@@ -5,8 +5,7 @@
  * @module
  */
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { StudyAnalysis } from "./analyze.ts";
 import type { StudyDocument } from "./study_json.ts";
@@ -52,8 +51,7 @@ export async function studyFiles(
   const tables = scopeTables(studyTables(analysis), options.scope);
   return {
     "study.json": toJsonText(doc),
-    "study_tables.md": tables.map(toMarkdown).join("\n"),
-    "study_tables.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("study_tables", tables),
     ...await tidyFiles([studyTidy(doc.comparisons)]),
   };
 }

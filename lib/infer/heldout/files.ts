@@ -6,8 +6,7 @@
  */
 import { type FileValue, toJsonText } from "../../core/atomic_write.ts";
 import type { ValidationDocument } from "../../core/validation_document.ts";
-import { type RunScope, scopeTables } from "../../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../../report/run_scope.ts";
 import { tidyFiles } from "../../tidy/tidy_files.ts";
 import type { HeldoutDocument } from "./heldout.ts";
 import { heldoutTidy } from "./heldout_tidy.ts";
@@ -59,8 +58,7 @@ export async function heldoutFiles(
   return {
     "validation.json": toJsonText(options.validation),
     "heldout.json": toJsonText(doc),
-    "heldout.md": tables.map(toMarkdown).join("\n"),
-    "heldout.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("heldout", tables),
     ...await tidyFiles([heldoutTidy(doc.splits)]),
   };
 }

@@ -5,8 +5,7 @@
  * @module
  */
 import { type FileValue, toJsonText } from "../../core/atomic_write.ts";
-import { type RunScope, scopeTables } from "../../report/run_scope.ts";
-import { toLatex, toMarkdown } from "../../report/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../../report/run_scope.ts";
 import { tidyFiles } from "../../tidy/tidy_files.ts";
 import type { PowerDocument } from "./power.ts";
 import { powerTidy } from "./power_tidy.ts";
@@ -44,8 +43,7 @@ export async function powerFiles(
   const tables = scopeTables(powerTables(doc), options.scope);
   return {
     "power.json": toJsonText(doc),
-    "power.md": tables.map(toMarkdown).join("\n"),
-    "power.tex": tables.map(toLatex).join("\n"),
+    ...tableFiles("power", tables),
     ...await tidyFiles([powerTidy(doc)]),
   };
 }
