@@ -14,30 +14,12 @@ import { runAnalysis } from "../lib/analyze/analyze.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { validationReport } from "../lib/validate/report.ts";
 import { runScope } from "../lib/report/run_scope.ts";
-import type { FileValue } from "../lib/core/atomic_write.ts";
 import { GatelabError } from "../lib/core/issue.ts";
 import { mergeLedger } from "../lib/select/ledger.ts";
 import { quiet, tempDir } from "./fixtures.ts";
+import { fileBytes, sameAsWritten } from "./file_bytes.ts";
 
 const GATE = "data/demo/ckpt-a/gate-a";
-
-/** A file value's bytes (strings, chunks or bytes; never a merge function here). */
-async function bytes(value: FileValue): Promise<Uint8Array> {
-  if (typeof value === "function") throw new Error("a merge function is not a file's bytes");
-  const parts: Uint8Array[] = [];
-  const enc = new TextEncoder();
-  const push = (p: string | Uint8Array) => parts.push(typeof p === "string" ? enc.encode(p) : p);
-  if (typeof value === "string" || value instanceof Uint8Array) push(value);
-  else if (Symbol.asyncIterator in value) { for await (const p of value) push(p); }
-  else for (const p of value) push(p);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 Deno.test("analysisFiles: the bytes gate analyze writes, every file but the ledger", async () => {
   await using dir = await tempDir();
@@ -59,13 +41,8 @@ Deno.test("analysisFiles: the bytes gate analyze writes, every file but the ledg
     validation: validationReport(validation, command),
     scope: runScope(out),
   });
-  const onDisk = [...Deno.readDirSync(out)].map((e) => e.name)
-    .filter((n) => n !== "ledger.jsonl" && n !== ".gatelab-output.json").sort();
-  deepEqual(Object.keys(files).sort(), onDisk);
-  ok(onDisk.includes("stability.md") && onDisk.includes("diagnostics.tex"));
-  for (const name of onDisk) {
-    deepEqual(await bytes(files[name]!), await Deno.readFile(join(out, name)), name);
-  }
+  await sameAsWritten(files, out, (name) => name === "ledger.jsonl");
+  ok("stability.md" in files && "diagnostics.tex" in files);
 });
 
 Deno.test("analysisFiles: exploratory drops the selection and marks tables and documents", async () => {
@@ -79,7 +56,7 @@ Deno.test("analysisFiles: exploratory drops the selection and marks tables and d
     waive: ["seed_mismatch"],
     waived,
   });
-  const text = async (name: string) => new TextDecoder().decode(await bytes(files[name]!));
+  const text = async (name: string) => new TextDecoder().decode(await fileBytes(files[name]));
   equal(files["selection.json"], undefined);
   equal(files["selection.csv"], undefined);
   ok((await text("coefficients.md")).includes("EXPLORATORY (waived: seed_mismatch)"));

@@ -9,7 +9,8 @@ import { main } from "../lib/cli/main.ts";
 import { quiet } from "./fixtures.ts";
 import { firewallAudit, firewallFiles } from "../lib/firewall/mod.ts";
 import { ledgerAudit, ledgerAuditFiles } from "../lib/ledger_audit/mod.ts";
-import { type FileValue, toJsonText } from "../lib/core/atomic_write.ts";
+import { toJsonText } from "../lib/core/atomic_write.ts";
+import { fileBytes } from "./file_bytes.ts";
 
 const DEMO = "data/demo/firewall";
 
@@ -21,22 +22,6 @@ async function written(dir: string): Promise<Record<string, Uint8Array>> {
     }
   }
   return files;
-}
-
-/** The bytes of a file value as writeFilesAtomic writes them (text, bytes, or chunks of either). */
-async function bytes(v: FileValue | undefined): Promise<Uint8Array> {
-  if (v === undefined) throw new Error("no such file");
-  const contents = typeof v === "function" ? await v(null) : v;
-  if (typeof contents === "string") return new TextEncoder().encode(contents);
-  if (contents instanceof Uint8Array) return contents;
-  const parts: Uint8Array[] = [];
-  for await (const c of contents) {
-    parts.push(typeof c === "string" ? new TextEncoder().encode(c) : c);
-  }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) out.set(p, (at += p.length) - p.length);
-  return out;
 }
 
 Deno.test("firewallFiles: the two files gate firewall writes for clean texts, byte for byte", async () => {
@@ -54,7 +39,7 @@ Deno.test("firewallFiles: the two files gate firewall writes for clean texts, by
   deepEqual(Object.keys(files), ["validation.json", "firewall.json"]);
   const disk = await written(`${tmp}/o`);
   deepEqual(Object.keys(disk).sort(), ["firewall.json", "validation.json"]);
-  for (const name of Object.keys(files)) deepEqual(await bytes(files[name]), disk[name], name);
+  for (const name of Object.keys(files)) deepEqual(await fileBytes(files[name]), disk[name], name);
   await Deno.remove(tmp, { recursive: true });
 });
 
@@ -78,7 +63,7 @@ Deno.test("firewallAudit: the demo's planted leaks refuse with every finding, as
   const planted = JSON.parse(await Deno.readTextFile(`${DEMO}/planted.json`)).leaks;
   deepEqual(audit.validation.issues.length, planted.length);
   deepEqual(
-    await bytes(toJsonText(audit.validation)),
+    await fileBytes(toJsonText(audit.validation)),
     await Deno.readFile(`${tmp}/validation.json`),
   );
   await Deno.remove(tmp, { recursive: true });
@@ -113,6 +98,6 @@ Deno.test("ledgerAuditFiles: validation.json, ledger_audit.json and the tidy led
   ]);
   const disk = await written(`${tmp}/o`);
   deepEqual(Object.keys(disk).sort(), Object.keys(files).sort());
-  for (const name of Object.keys(files)) deepEqual(await bytes(files[name]), disk[name], name);
+  for (const name of Object.keys(files)) deepEqual(await fileBytes(files[name]), disk[name], name);
   await Deno.remove(tmp, { recursive: true });
 });

@@ -24,7 +24,6 @@ import {
   StudySchema,
   ValidationSchema,
 } from "../lib/contract/outputs/mod.ts";
-import type { FileContents } from "../lib/core/atomic_write.ts";
 import { DEFAULTS } from "../lib/core/defaults.ts";
 import { runScope } from "../lib/report/run_scope.ts";
 import { type ComparisonDocument, comparisonFiles } from "../lib/gateb/mod.ts";
@@ -38,38 +37,7 @@ import {
   type RewardsMetaDocument,
 } from "../lib/reward/mod.ts";
 import { quiet, tempDir } from "./fixtures.ts";
-
-/** The bytes of one file value (text, bytes or text in chunks). */
-async function bytesOf(value: FileContents): Promise<Uint8Array> {
-  if (typeof value === "string") return new TextEncoder().encode(value);
-  if (value instanceof Uint8Array) return value;
-  const parts: Uint8Array[] = [];
-  const add = (p: string | Uint8Array) =>
-    parts.push(typeof p === "string" ? new TextEncoder().encode(p) : p);
-  if (Symbol.asyncIterator in value) { for await (const p of value) add(p); }
-  else for (const p of value) add(p);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-/** The files in `dir` the command wrote (gatelab's own marker aside). */
-function written(dir: string): string[] {
-  return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => !n.startsWith(".")).sort();
-}
-
-/** Every file of `files` equals the file of that name in `dir`, and `dir` holds no other. */
-async function sameAsWritten(files: Record<string, FileContents>, dir: string): Promise<void> {
-  deepEqual(Object.keys(files).sort(), written(dir));
-  for (const [name, value] of Object.entries(files)) {
-    const disk = await Deno.readFile(join(dir, name));
-    deepEqual(await bytesOf(value), disk, `${name} differs from the command's`);
-  }
-}
+import { sameAsWritten } from "./file_bytes.ts";
 
 const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
 

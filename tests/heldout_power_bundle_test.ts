@@ -13,7 +13,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
-import type { FileValue } from "../lib/core/atomic_write.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { validationReport } from "../lib/validate/report.ts";
 import {
@@ -27,6 +26,7 @@ import { planPower, powerDocument, powerFiles, powerSection } from "../lib/infer
 import { HeldoutSchema, PowerSchema } from "../lib/contract/outputs/mod.ts";
 import { runScope } from "../lib/report/run_scope.ts";
 import { tempDir } from "./fixtures.ts";
+import { sameAsWritten } from "./file_bytes.ts";
 
 const GATE_A = "data/demo/ckpt-a/gate-a";
 const ROUND_1 = "data/demo/ckpt-b/gate-online-r1";
@@ -43,33 +43,6 @@ const silently = async (args: string[]): Promise<number> => {
     console.error = error;
   }
 };
-
-/** The bytes of one file value, as writeFilesAtomic would write them (no previous file). */
-async function bytesOf(value: FileValue): Promise<Uint8Array> {
-  const contents = typeof value === "function" ? await value(null) : value;
-  if (typeof contents === "string") return new TextEncoder().encode(contents);
-  if (contents instanceof Uint8Array) return contents;
-  const parts: Uint8Array[] = [];
-  for (const part of contents as Iterable<string | Uint8Array>) {
-    parts.push(typeof part === "string" ? new TextEncoder().encode(part) : part);
-  }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-/** Every file the command wrote (its output marker aside), by name. */
-async function written(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    if (e.name !== ".gatelab-output.json") names.push(e.name);
-  }
-  return names.sort();
-}
 
 Deno.test("heldoutFiles: the bytes gate heldout writes, file by file (Gate A against round 1)", async () => {
   await using dir = await tempDir();
@@ -95,7 +68,7 @@ Deno.test("heldoutFiles: the bytes gate heldout writes, file by file (Gate A aga
     scope: runScope(out),
     validation: validationReport({ ...validation, inputs }, command),
   });
-  deepEqual(Object.keys(files).sort(), await written(out));
+  await sameAsWritten(files, out);
   deepEqual(Object.keys(files), [
     "validation.json",
     "heldout.json",
@@ -104,9 +77,6 @@ Deno.test("heldoutFiles: the bytes gate heldout writes, file by file (Gate A aga
     "splits.csv",
     "splits.parquet",
   ]);
-  for (const [name, value] of Object.entries(files)) {
-    deepEqual(await bytesOf(value), await Deno.readFile(join(out, name)), name);
-  }
   // 5 folds x 20 repeats, one row each (the tidy CSV is a one-shot iterable, read above: read
   // the file); the table is scoped by the --out name.
   const csv = await Deno.readTextFile(join(out, "splits.csv"));
@@ -134,10 +104,7 @@ Deno.test("powerFiles: the bytes gate plan-power writes; the analytic SE is the 
     plan,
   });
   const files = await powerFiles(doc, { scope: runScope(out) });
-  deepEqual(Object.keys(files).sort(), await written(out));
-  for (const [name, value] of Object.entries(files)) {
-    deepEqual(await bytesOf(value), await Deno.readFile(join(out, name)), name);
-  }
+  await sameAsWritten(files, out);
   equal(doc.analytic.se_beta.toFixed(7), "0.0338062");
   ok((files["power.md"] as string).includes("| SE of a coefficient, analytic | 0.034 |"));
 });
