@@ -15,7 +15,8 @@ import type { ImportDocument } from "./import_document.ts";
  * command writes them through its shared end (lib/cli/finish.ts).
  *
  * @param result What `importTables` or `importInspectLogs` returned.
- * @returns File name (relative to `--out`) to contents (a string, or lines).
+ * @returns File name (relative to `--out`) to contents (a string, or pieces of text that
+ *   together are the file).
  *
  * @example Four tasks of a JSON Lines table, two versions
  * ```ts
@@ -38,7 +39,8 @@ import type { ImportDocument } from "./import_document.ts";
  *   "checkpoint-unrecorded/gate/manifest.json", "checkpoint-unrecorded/gate/traces.jsonl",
  *   "import.json",
  * ]);
- * const masked = files["checkpoint-unrecorded/gate/traces.jsonl"] as readonly string[];
+ * // Lines come in pieces of many lines each: join and split them to read one.
+ * const masked = (files["checkpoint-unrecorded/gate/traces.jsonl"] as readonly string[]).join("").split("\n");
  * ok(masked[3]!.includes('"task_id":"t3","sample_id":0,"attempt":0,"status":"completed","reward":0.8,'));
  * ok(masked[3]!.includes('"injected":["a.v1","b.v1"]'));
  * ok(String(files["import.json"]).startsWith('{\n  "format": "gatelab.import/v1",\n  "kind": "table",'));
