@@ -25,24 +25,14 @@ import {
 import { planPower, powerDocument, powerFiles, powerSection } from "../lib/infer/power/mod.ts";
 import { HeldoutSchema, PowerSchema } from "../lib/contract/outputs/mod.ts";
 import { runScope } from "../lib/report/run_scope.ts";
-import { tempDir } from "./fixtures.ts";
+import { quiet, tempDir } from "./fixtures.ts";
 import { sameAsWritten } from "./file_bytes.ts";
 
 const GATE_A = "data/demo/ckpt-a/gate-a";
 const ROUND_1 = "data/demo/ckpt-b/gate-online-r1";
 const PLAN = "data/plans/heldout-kfold5.json";
 
-const silently = async (args: string[]): Promise<number> => {
-  const log = console.log, error = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await main(args);
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-};
+const silently = (args: string[]): Promise<number> => quiet(() => main(args));
 
 Deno.test("heldoutFiles: the bytes gate heldout writes, file by file (Gate A against round 1)", async () => {
   await using dir = await tempDir();

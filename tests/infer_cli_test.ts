@@ -8,19 +8,9 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
-import { addSlots, tempDir, writeGateFixture } from "./fixtures.ts";
+import { addSlots, quiet, tempDir, writeGateFixture } from "./fixtures.ts";
 
-const quiet = async (args: string[]): Promise<number> => {
-  const log = console.log, error = console.error;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await main(args);
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-};
+const run = (args: string[]): Promise<number> => quiet(() => main(args));
 const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
 
 Deno.test("cli heldout: writes heldout.json with plan, conventions and per-split numbers; a bad plan exits 2", async () => {
@@ -44,7 +34,7 @@ Deno.test("cli heldout: writes heldout.json with plan, conventions and per-split
   );
   const out = join(dir.path, "out");
   deepEqual(
-    await quiet(["heldout", fx.gateDir, "--plan", plan, "--against", fx.gateDir, "--out", out]),
+    await run(["heldout", fx.gateDir, "--plan", plan, "--against", fx.gateDir, "--out", out]),
     0,
   );
   const doc = await readJson(join(out, "heldout.json"));
@@ -71,7 +61,7 @@ Deno.test("cli heldout: writes heldout.json with plan, conventions and per-split
     }),
   );
   const bad = join(dir.path, "bad");
-  deepEqual(await quiet(["heldout", fx.gateDir, "--plan", plan, "--out", bad]), 2);
+  deepEqual(await run(["heldout", fx.gateDir, "--plan", plan, "--out", bad]), 2);
   deepEqual([...Deno.readDirSync(bad)].map((e) => e.name).sort(), [
     ".gatelab-output.json",
     "validation.json",
@@ -91,7 +81,7 @@ Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inpu
   });
   const an = join(dir.path, "an");
   deepEqual(
-    await quiet(["analyze", fx.gateDir, "--bootstrap", "300", "--seed", "9", "--out", an]),
+    await run(["analyze", fx.gateDir, "--bootstrap", "300", "--seed", "9", "--out", an]),
     0,
   );
   const contributions = await readJson(join(an, "contributions.json"));
@@ -110,7 +100,7 @@ Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inpu
 
   const pw = join(dir.path, "pw");
   deepEqual(
-    await quiet(["plan-power", "--from", an, "--sims", "50", "--seed", "2", "--out", pw]),
+    await run(["plan-power", "--from", an, "--sims", "50", "--seed", "2", "--out", pw]),
     0,
   );
   const power = await readJson(join(pw, "power.json"));
@@ -121,7 +111,7 @@ Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inpu
 
   const pw2 = join(dir.path, "pw2");
   deepEqual(
-    await quiet([
+    await run([
       "plan-power",
       "--tasks",
       "400",
@@ -141,13 +131,13 @@ Deno.test("cli analyze + plan-power --from: bootstrap block recorded; power inpu
   const p2 = await readJson(join(pw2, "power.json"));
   // numpy reference (scripts/reference/infer_power.py): 0.029104275004359956
   ok(Math.abs(p2.analytic.se_beta - 0.029104275004359956) < 1e-12);
-  deepEqual(await quiet(["plan-power", "--tasks", "400", "--out", pw2]), 2); // usage error: missing options
+  deepEqual(await run(["plan-power", "--tasks", "400", "--out", pw2]), 2); // usage error: missing options
 
   // A hand-broken analysis is refused with the file and field path of the mismatch.
   contributions.metrics.reward.coefficients.c2.estimate = "0.1";
   await Deno.writeTextFile(join(an, "contributions.json"), JSON.stringify(contributions));
   const pw3 = join(dir.path, "pw3");
-  deepEqual(await quiet(["plan-power", "--from", an, "--sims", "20", "--out", pw3]), 2);
+  deepEqual(await run(["plan-power", "--from", an, "--sims", "20", "--out", pw3]), 2);
   const refused = await readJson(join(pw3, "validation.json"));
   deepEqual(
     refused.issues.map((
@@ -231,7 +221,7 @@ Deno.test("cli heldout on an import's --out: the unrecorded fields are one line,
   }
   await Deno.writeTextFile(join(dir.path, "rows.jsonl"), rows.join("\n") + "\n");
   const imp = join(dir.path, "imp");
-  deepEqual(await quiet(["import", "table", join(dir.path, "rows.jsonl"), "--out", imp]), 0);
+  deepEqual(await run(["import", "table", join(dir.path, "rows.jsonl"), "--out", imp]), 0);
   const plan = join(dir.path, "plan.json");
   await Deno.writeTextFile(
     plan,

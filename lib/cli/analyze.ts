@@ -30,7 +30,7 @@ import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION } from "./label_prefix.ts";
 import { releaseMemory } from "../core/release_memory.ts";
 import { MAX_SAVED_DRAWS } from "../analyze/analysis_tables.ts";
 import { type CommandResult, finish } from "./finish.ts";
-import { unverifiableLine } from "./unverifiable.ts";
+import { printWarnings, unverifiableLine } from "./unverifiable.ts";
 import {
   analysisDetails,
   analysisSummary,
@@ -39,8 +39,6 @@ import {
   checkDatasetOptions,
   exploratorySummary,
 } from "./analyze_options.ts";
-
-export { unverifiableLine };
 
 const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
 
@@ -122,7 +120,7 @@ export async function run(args: string[]): Promise<number> {
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
-  const unverifiable = printWarnings(validation);
+  const unverifiable = printWarnings(validation.warnings ?? []);
   const dataset = validation.ok ? validation.dataset : null;
   // contributions.json's task rows are formatted on another thread while the
   // analysis runs; the worker lives until the files are written.
@@ -205,20 +203,6 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
       analysisSummary(analysis, dataset, out),
     ],
   };
-}
-
-/**
- * Prints validation's warnings, one per line, except the fields an import
- * did not record: those are returned, to be summarised in one line.
- */
-function printWarnings(validation: GateValidation): Issue[] {
-  const unverifiable = (validation.warnings ?? []).filter((w) =>
-    w.code === "provenance_unrecorded"
-  );
-  for (const w of validation.warnings ?? []) {
-    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
-  }
-  return unverifiable;
 }
 
 /** Refuses (throws) when `dir` holds an analysis of another baseline. */

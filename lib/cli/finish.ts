@@ -118,10 +118,6 @@ function refusalOf(
   inputs: readonly unknown[],
 ): ValidationDocument | null {
   if (issues === undefined) return null;
-  let list = issues as IssueList;
-  if (!(issues instanceof IssueList)) {
-    list = new IssueList();
-    list.addAll(issues);
-  }
-  return list.ok ? null : validationDocument(list, command, inputs);
+  const none = issues instanceof IssueList ? issues.ok : issues.length === 0;
+  return none ? null : validationDocument(issues, command, inputs);
 }

@@ -11,13 +11,13 @@
  *
  * @module
  */
-import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import { IssueList } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { finish } from "./finish.ts";
-import { unverifiableLine } from "./analyze.ts";
+import { printWarnings, unverifiableLine } from "./unverifiable.ts";
 import {
   type HeldoutDocument,
   type HeldoutPlan,
@@ -177,17 +177,6 @@ function checkMetric(
     path: "metric",
     message: `metric "${plan.metric}" is not a metric of ${which} (${dataset.metrics.join(", ")})`,
   });
-}
-
-/**
- * Prints every warning but unrecorded fields (an import's) one per line to
- * stderr; returns the unrecorded ones, one line before the summary as in analyze.
- */
-function printWarnings(warnings: readonly Issue[]): Issue[] {
-  for (const w of warnings) {
-    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
-  }
-  return warnings.filter((w) => w.code === "provenance_unrecorded");
 }
 
 /** The `ok: ...` line: splits, rank agreement, overlap, gains, the later gate. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Issue } from "../core/issue.ts";
+import { formatIssue, type Issue } from "../core/issue.ts";
 
 /**
  * The one line about checks that could not be made (fields an import did
@@ -28,4 +28,18 @@ export function unverifiableLine(warnings: readonly Issue[], out: string): strin
   const shown = fields.slice(0, 4).join(", ") + (fields.length > 4 ? ", ..." : "");
   return `unverifiable: ${warnings.length} check(s) not made, fields not recorded (${shown}); ` +
     `listed as provenance_unrecorded warnings in ${out}/validation.json`;
+}
+
+/**
+ * Prints validation's warnings to stderr, one per line, except the fields an
+ * import did not record: those are returned, for {@linkcode unverifiableLine}.
+ *
+ * @param warnings The warnings of every validated input.
+ * @returns The `provenance_unrecorded` warnings, in order.
+ */
+export function printWarnings(warnings: readonly Issue[]): Issue[] {
+  for (const w of warnings) {
+    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
+  }
+  return warnings.filter((w) => w.code === "provenance_unrecorded");
 }
