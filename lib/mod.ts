@@ -71,29 +71,23 @@ export type {
 export type { TidyColumn, TidyKind, TidyTable } from "./tidy/mod.ts";
 
 // bootstrap, diagnostics, held-out, power
-export {
-  againstLaterGate,
-  bootstrapDataset,
-  heldoutCheck,
-  misfitDiagnostics,
-  planPower,
-  powerInputsFromContributions,
-  readHeldoutPlan,
-} from "./infer/mod.ts";
+export { againstLaterGate, heldoutCheck, readHeldoutPlan } from "./heldout/mod.ts";
+export { bootstrapDataset, misfitDiagnostics } from "./infer/mod.ts";
+export { planPower, powerInputsFromContributions } from "./power/mod.ts";
+export type { AcrossGateCheck, HeldoutPlan, HeldoutResult } from "./heldout/mod.ts";
 export type {
-  AcrossGateCheck,
   BootstrapOptions,
   BootstrapResult,
-  HeldoutPlan,
-  HeldoutResult,
   InteractionScreenOptions,
   MisfitDiagnostics,
+} from "./infer/mod.ts";
+export type {
   PowerDesign,
   PowerFromInput,
   PowerInputs,
   PowerPlan,
   SimulatePowerOptions,
-} from "./infer/mod.ts";
+} from "./power/mod.ts";
 
 // compare (Gate B)
 export { compareRunDirs, comparisonSection, comparisonTables } from "./gateb/mod.ts";
@@ -186,7 +180,7 @@ export type {
 
 // figures
 export { figureFiles, rankAgreementPlot } from "./figures/mod.ts";
-export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./infer/mod.ts";
+export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./heldout/mod.ts";
 export type {
   Figure,
   FigureFilesOptions,
@@ -196,8 +190,9 @@ export type {
 } from "./figures/mod.ts";
 
 // tables
-export { diagnosticsTables } from "./infer/mod.ts";
-export { acrossGateTable, heldoutSummaryTable, heldoutTables, powerTables } from "./infer/mod.ts";
+export { diagnosticsTables } from "./analyze/mod.ts";
+export { acrossGateTable, heldoutSummaryTable, heldoutTables } from "./heldout/mod.ts";
+export { powerTables } from "./power/mod.ts";
 export type { NamedColumn, Table } from "./report/mod.ts";
 
 // report and display (notebooks)
@@ -210,7 +205,8 @@ export {
   queryTable,
   valueOrThrow,
 } from "./html/mod.ts";
-export { heldoutSection, powerSection } from "./infer/mod.ts";
+export { heldoutSection } from "./heldout/mod.ts";
+export { powerSection } from "./power/mod.ts";
 export type {
   Displayable,
   DisplayTableOptions,
@@ -259,19 +255,21 @@ export type {
   BootstrapJson,
   BootstrapKernelResult,
   CoefficientBootstrap,
-  HeldoutGainInput,
-  HeldoutSplit,
-  HeldoutStatistic,
-  HeldoutSummaryInput,
   InteractionPair,
   InteractionScreen,
   JointInteractionTest,
   ResidualByCount,
   SelectionStability,
-  SimulatedPower,
-  StatSummary,
   VersionStability,
 } from "./infer/mod.ts";
+export type {
+  HeldoutGainInput,
+  HeldoutSplit,
+  HeldoutStatistic,
+  HeldoutSummaryInput,
+  StatSummary,
+} from "./heldout/mod.ts";
+export type { SimulatedPower } from "./power/mod.ts";
 export type { JsonlRecord, LoadedRun } from "./load/mod.ts";
 export type {
   ReportSection,

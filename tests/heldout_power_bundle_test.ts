@@ -21,8 +21,8 @@ import {
   heldoutFiles,
   heldoutSection,
   readHeldoutPlan,
-} from "../lib/infer/heldout/mod.ts";
-import { planPower, powerDocument, powerFiles, powerSection } from "../lib/infer/power/mod.ts";
+} from "../lib/heldout/mod.ts";
+import { planPower, powerDocument, powerFiles, powerSection } from "../lib/power/mod.ts";
 import { HeldoutSchema, PowerSchema } from "../lib/contract/outputs/mod.ts";
 import { runScope } from "../lib/report/run_scope.ts";
 import { quiet, tempDir } from "./fixtures.ts";

@@ -7,8 +7,8 @@
  * scripts/reference/regenerate.sh), read here.
  */
 import { deepEqual, ok } from "node:assert/strict";
-import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../lib/infer/heldout/heldout.ts";
-import { kendallTauB, spearman } from "../lib/infer/heldout/rank_agreement.ts";
+import { againstLaterGate, heldoutCheck, parseHeldoutPlan } from "../lib/heldout/heldout.ts";
+import { kendallTauB, spearman } from "../lib/heldout/rank_agreement.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
 import { referenceJson } from "./reference_data.ts";
 

@@ -12,8 +12,8 @@ import {
   minimumDetectableEffect,
   planPower,
   simulatePower,
-} from "../lib/infer/power/power.ts";
-import { powerInputsFromContributions } from "../lib/infer/power/power_from.ts";
+} from "../lib/power/power.ts";
+import { powerInputsFromContributions } from "../lib/power/power_from.ts";
 
 const REFERENCE = await referenceJson<{
   cases: { tasks: number; columns: number; p: number; s: number; se: number; mde: number }[];

@@ -24,7 +24,7 @@ import { parseWithSchema } from "../lib/contract/schema_issues.ts";
 import { FIELD_PURPOSES } from "../lib/contract/purposes.ts";
 import { checkOutput } from "../lib/contract/outputs/read_output.ts";
 import { SelectionSchema } from "../lib/contract/outputs/selection.ts";
-import { parseHeldoutPlan } from "../lib/infer/heldout/heldout.ts";
+import { parseHeldoutPlan } from "../lib/heldout/heldout.ts";
 import { main } from "../lib/cli/main.ts";
 import { tempDir } from "./fixtures.ts";
 

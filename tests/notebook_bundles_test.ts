@@ -30,8 +30,8 @@ import {
   HeldoutSchema,
   SelectionSchema,
 } from "../lib/contract/outputs/mod.ts";
-import { heldoutDocument } from "../lib/infer/heldout/document.ts";
-import { heldoutSection } from "../lib/infer/heldout/section.ts";
+import { heldoutDocument } from "../lib/heldout/document.ts";
+import { heldoutSection } from "../lib/heldout/section.ts";
 import { studyDocument } from "../lib/study/study_json.ts";
 import { studySection } from "../lib/study/section.ts";
 import { recipeComparisonDocument } from "../lib/reward/documents.ts";

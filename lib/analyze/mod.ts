@@ -20,5 +20,7 @@ export * from "./files.ts";
 export * from "./figures.ts";
 export * from "./section.ts";
 export * from "./tables.ts";
+export * from "./bootstrap_tables.ts";
+export * from "./diagnostics_tables.ts";
 // The report's decision table; the tidy `selection` table is analysis_tables.ts's.
 export { selectionTable } from "./tables.ts";

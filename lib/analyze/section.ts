@@ -9,7 +9,7 @@ import type { Table } from "../report/table.ts";
 import type { Figure } from "../figures/render.ts";
 import type { ReportSection, ReportSubheading, SectionKind } from "../report/section.ts";
 import type { ContributionsJson, SelectionJson } from "../contract/outputs/mod.ts";
-import { stabilityTable } from "../infer/bootstrap/tables.ts";
+import { stabilityTable } from "./bootstrap_tables.ts";
 import {
   metricMeansTable,
   overviewTable,

@@ -22,8 +22,8 @@ import { escapeLatex, type Table, type TableColumn, type TableNote } from "../re
 import { DEFAULTS } from "../core/defaults.ts";
 import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
 import { type RunScope, scopeTables } from "../report/run_scope.ts";
-import { stabilityTable } from "../infer/bootstrap/tables.ts";
-import { diagnosticsTables } from "../infer/diagnostics/tables.ts";
+import { stabilityTable } from "./bootstrap_tables.ts";
+import { diagnosticsTables } from "./diagnostics_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import { bootstrapStability } from "./figures.ts";

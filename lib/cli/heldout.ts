@@ -22,10 +22,10 @@ import {
   type HeldoutDocument,
   type HeldoutPlan,
   parseHeldoutPlan,
-} from "../infer/heldout/heldout.ts";
-import { heldoutDocument } from "../infer/heldout/document.ts";
-import { heldoutFiles } from "../infer/heldout/files.ts";
-import { heldoutTables } from "../infer/heldout/tables.ts";
+} from "../heldout/heldout.ts";
+import { heldoutDocument } from "../heldout/document.ts";
+import { heldoutFiles } from "../heldout/files.ts";
+import { heldoutTables } from "../heldout/tables.ts";
 import { toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../report/run_scope.ts";

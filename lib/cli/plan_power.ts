@@ -12,11 +12,11 @@
 import { IssueList } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { sha256Hex } from "../core/sha256.ts";
-import { planPower, type PowerDocument, type PowerPlan } from "../infer/power/power.ts";
-import { powerInputsFromContributions } from "../infer/power/power_from.ts";
-import { powerDocument } from "../infer/power/document.ts";
-import { powerFiles } from "../infer/power/files.ts";
-import { powerTables } from "../infer/power/tables.ts";
+import { planPower, type PowerDocument, type PowerPlan } from "../power/power.ts";
+import { powerInputsFromContributions } from "../power/power_from.ts";
+import { powerDocument } from "../power/document.ts";
+import { powerFiles } from "../power/files.ts";
+import { powerTables } from "../power/tables.ts";
 import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
 import { toMarkdown } from "../report/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";

@@ -8,8 +8,8 @@
 import { runScope } from "../report/run_scope.ts";
 import { analysisSection } from "../analyze/section.ts";
 import type { Figure } from "../figures/render.ts";
-import { heldoutSection } from "../infer/heldout/section.ts";
-import { powerSection } from "../infer/power/section.ts";
+import { heldoutSection } from "../heldout/section.ts";
+import { powerSection } from "../power/section.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";

@@ -11,7 +11,7 @@ import { percentileInterval } from "../math/quantile.ts";
 import type { Recipe, RewardLine } from "./recipe.ts";
 import type { GroupRecord } from "./schema.ts";
 import type { RecipeComparison, RecipeComparisonResult } from "./reward_types.ts";
-import { spearman } from "../infer/heldout/rank_agreement.ts";
+import { spearman } from "../heldout/rank_agreement.ts";
 import { mean as ssMean } from "npm:simple-statistics@7.12.1";
 import { DEFAULTS } from "../core/defaults.ts";
 

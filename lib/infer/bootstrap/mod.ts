@@ -3,4 +3,3 @@ export * from "./cluster_sums.ts";
 export * from "./bootstrap_kernel.ts";
 export * from "./bootstrap.ts";
 export * from "./bca.ts";
-export * from "./tables.ts";

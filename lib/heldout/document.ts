@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { generatorMeta } from "../../core/meta.ts";
-import { sha256Hex } from "../../core/sha256.ts";
-import type { PairedDataset } from "../../core/types.ts";
+import { generatorMeta } from "../core/meta.ts";
+import { sha256Hex } from "../core/sha256.ts";
+import type { PairedDataset } from "../core/types.ts";
 import {
   againstLaterGate,
   heldoutCheck,
@@ -48,7 +48,7 @@ function gateRuns(dataset: PairedDataset) {
  * @example Five folds of the demo's Gate A, one repeat
  * ```ts
  * import { heldoutDocument } from "./document.ts";
- * import { datasetOrThrow, validateGates } from "../../mod.ts";
+ * import { datasetOrThrow, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const doc = heldoutDocument({

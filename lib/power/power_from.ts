@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Issue, Result } from "../../core/issue.ts";
-import { GatelabError } from "../../core/issue.ts";
-import type { ContributionsJson } from "../../contract/outputs/mod.ts";
-import { factorDesign } from "../../fit/factor.ts";
-import { fitOls } from "../../fit/ols.ts";
-import { DEFAULTS } from "../../core/defaults.ts";
+import type { Issue, Result } from "../core/issue.ts";
+import { GatelabError } from "../core/issue.ts";
+import type { ContributionsJson } from "../contract/outputs/mod.ts";
+import { factorDesign } from "../fit/factor.ts";
+import { fitOls } from "../fit/ols.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { type Figure } from "../../figures/render.ts";
-import { rankAgreementPlot, type RankPoint } from "../../figures/heldout.ts";
-import { formatStatistic } from "../../report/format.ts";
+import { type Figure } from "../figures/render.ts";
+import { rankAgreementPlot, type RankPoint } from "../figures/heldout.ts";
+import { formatStatistic } from "../report/format.ts";
 import type { AcrossGateCheck, HeldoutSplit } from "./heldout.ts";
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SelectionStability } from "./bootstrap.ts";
+import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import {
   COEFFICIENT,
   columnNames,
@@ -16,8 +16,8 @@ import {
   formatWithInterval,
   intervalHeader,
   type NamedColumn,
-} from "../../report/format.ts";
-import type { Table } from "../../report/table.ts";
+} from "../report/format.ts";
+import type { Table } from "../report/table.ts";
 
 /** The JSON fields of a bootstrap result the tables need. */
 export interface BootstrapTableInput {
@@ -48,8 +48,8 @@ export interface BootstrapTableInput {
  *
  * @example
  * ```ts
- * import { bootstrapTable } from "./tables.ts";
- * import { toMarkdown } from "../../report/table.ts";
+ * import { bootstrapTable } from "./bootstrap_tables.ts";
+ * import { toMarkdown } from "../report/table.ts";
  * import { ok } from "node:assert/strict";
  * const t = bootstrapTable({ draws: 10, seed: 1, interval: "percentile", quantile_rule: "r",
  *   degenerate: { singular_draws: 0, draws_with_absent_column: 0 },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { tidyFromRows, type TidyTable } from "../../tidy/tidy_table.ts";
+import { tidyFromRows, type TidyTable } from "../tidy/tidy_table.ts";
 import type { HeldoutSplit } from "./heldout.ts";
 
 /**

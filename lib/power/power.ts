@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { ProgressCallback } from "../../core/progress.ts";
-import { createPrng, type Prng } from "../../math/prng.ts";
-import { choleskyPacked, choleskySolvePacked, packedSize } from "../../math/packed.ts";
-import { normalQuantile } from "../../math/normal.ts";
-import { DEFAULTS } from "../../core/defaults.ts";
-import type { PowerJson } from "../../contract/outputs/power.ts";
+import type { ProgressCallback } from "../core/progress.ts";
+import { createPrng, type Prng } from "../math/prng.ts";
+import { choleskyPacked, choleskySolvePacked, packedSize } from "../math/packed.ts";
+import { normalQuantile } from "../math/normal.ts";
+import { DEFAULTS } from "../core/defaults.ts";
+import type { PowerJson } from "../contract/outputs/power.ts";
 
 /** A gate design to plan. */
 export interface PowerDesign {
@@ -305,7 +305,7 @@ export type PowerPlan = Omit<
  * ```ts
  * import {
  *   analyzeDataset, datasetOrThrow, planPower, powerInputsFromContributions, validateGates, valueOrThrow,
- * } from "../../mod.ts";
+ * } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const inputs = valueOrThrow(powerInputsFromContributions(analyzeDataset(gateA).contributions), "inputs");

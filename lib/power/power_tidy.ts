@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { tidyFromRows, type TidyTable } from "../../tidy/tidy_table.ts";
+import { tidyFromRows, type TidyTable } from "../tidy/tidy_table.ts";
 
 /**
  * `mde`: `varied` says which of `tasks` and `columns` the row changes

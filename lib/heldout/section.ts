@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ReportSection } from "../../report/section.ts";
-import type { Figure } from "../../figures/render.ts";
-import type { Table } from "../../report/table.ts";
+import type { ReportSection } from "../report/section.ts";
+import type { Figure } from "../figures/render.ts";
+import type { Table } from "../report/table.ts";
 import type { HeldoutDocument } from "./heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "./tables.ts";
 import { acrossGateRankFigure, heldoutGainFigure } from "./figures.ts";
@@ -22,8 +22,8 @@ import { acrossGateRankFigure, heldoutGainFigure } from "./figures.ts";
  * @example
  * ```ts
  * import { heldoutDocument, heldoutSection } from "./mod.ts";
- * import { HeldoutSchema } from "../../contract/outputs/mod.ts";
- * import { datasetOrThrow, validateGates } from "../../mod.ts";
+ * import { HeldoutSchema } from "../contract/outputs/mod.ts";
+ * import { datasetOrThrow, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const written = heldoutDocument({

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { generatorMeta } from "../../core/meta.ts";
+import { generatorMeta } from "../core/meta.ts";
 import type { PowerDocument, PowerPlan } from "./power.ts";
 
 /** What {@linkcode powerDocument} records beside the plan. */

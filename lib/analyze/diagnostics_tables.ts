@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { MisfitDiagnostics } from "./diagnostics.ts";
+import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import {
   COEFFICIENT,
   columnNames,
@@ -14,8 +14,8 @@ import {
   formatP,
   formatStatistic,
   type NamedColumn,
-} from "../../report/format.ts";
-import type { Table } from "../../report/table.ts";
+} from "../report/format.ts";
+import type { Table } from "../report/table.ts";
 
 /**
  * Misfit diagnostics: the AMCE table, the flagged interactions and the
@@ -28,7 +28,7 @@ import type { Table } from "../../report/table.ts";
  *
  * @example The demo's Gate A
  * ```ts
- * import { datasetOrThrow, diagnosticsTables, misfitDiagnostics, validateGates } from "../../mod.ts";
+ * import { datasetOrThrow, diagnosticsTables, misfitDiagnostics, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const tables = diagnosticsTables(misfitDiagnostics(gateA));

@@ -6,8 +6,8 @@
  * @module
  */
 import { ANALYTIC_SE_APPROXIMATION, type PowerPlan } from "./power.ts";
-import { COEFFICIENT, formatCount, formatEstimate, formatRate } from "../../report/format.ts";
-import type { Table } from "../../report/table.ts";
+import { COEFFICIENT, formatCount, formatEstimate, formatRate } from "../report/format.ts";
+import type { Table } from "../report/table.ts";
 
 // The analytic standard error's approximation in mathematics, for the LaTeX notes.
 const ANALYTIC_SE_LATEX = "$M$ independent Bernoulli($p$) columns, no intercept, homoskedastic " +
@@ -29,7 +29,7 @@ const ANALYTIC_SE_LATEX = "$M$ independent Bernoulli($p$) columns, no intercept,
  * import {
  *   analyzeDataset, datasetOrThrow, planPower, powerInputsFromContributions, powerTables, validateGates,
  *   valueOrThrow,
- * } from "../../mod.ts";
+ * } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const inputs = valueOrThrow(powerInputsFromContributions(analyzeDataset(gateA).contributions), "inputs");

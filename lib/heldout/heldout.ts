@@ -17,23 +17,23 @@
  *
  * @module
  */
-import { plainMessage } from "../../contract/plain_issue.ts";
-import { type Issue } from "../../core/issue.ts";
+import { plainMessage } from "../contract/plain_issue.ts";
+import { type Issue } from "../core/issue.ts";
 import {
   type AcrossGateJson,
   type HeldoutJson,
   HeldoutPlanSchema,
-} from "../../contract/outputs/heldout.ts";
-import { createPrng } from "../../math/prng.ts";
-import { lowerQuantileSorted, QUANTILE_RULE } from "../../math/quantile.ts";
-import type { Result } from "../../core/issue.ts";
-import type { PairedDataset } from "../../core/types.ts";
-import { compileSelection } from "../../select/select.ts";
-import { type PointFit, pointFit } from "../../fit/point.ts";
-import { SELECTION_RULE } from "../../select/selection_rule.ts";
+} from "../contract/outputs/heldout.ts";
+import { createPrng } from "../math/prng.ts";
+import { lowerQuantileSorted, QUANTILE_RULE } from "../math/quantile.ts";
+import type { Result } from "../core/issue.ts";
+import type { PairedDataset } from "../core/types.ts";
+import { compileSelection } from "../select/select.ts";
+import { type PointFit, pointFit } from "../fit/point.ts";
+import { SELECTION_RULE } from "../select/selection_rule.ts";
 import { kendallTauB, spearman } from "./rank_agreement.ts";
 import { mean as ssMean, sampleStandardDeviation } from "npm:simple-statistics@7.12.1";
-import { DEFAULTS } from "../../core/defaults.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** A held-out plan (`gatelab.heldout-plan/v1`). */
 export interface HeldoutPlan {
@@ -187,7 +187,7 @@ export const HELDOUT_DEFINITIONS: Readonly<Record<string, string>> = {
  * @throws {RangeError} If the plan's metric is not in the dataset or K is negative.
  * @example Five folds of the demo's Gate A, one repeat
  * ```ts
- * import { datasetOrThrow, heldoutCheck, validateGates } from "../../mod.ts";
+ * import { datasetOrThrow, heldoutCheck, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const result = heldoutCheck(gateA, {
@@ -357,7 +357,7 @@ export type AcrossGateCheck = Omit<AcrossGateJson, "gates" | "baseline">;
  * @throws {RangeError} If the metric is missing in either dataset or a design is singular.
  * @example The demo's Gate A against the first online round of checkpoint B
  * ```ts
- * import { againstLaterGate, datasetOrThrow, validateGates } from "../../mod.ts";
+ * import { againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");

@@ -12,8 +12,8 @@ import {
   formatEstimate,
   formatRate,
   formatStatistic,
-} from "../../report/format.ts";
-import type { Table } from "../../report/table.ts";
+} from "../report/format.ts";
+import type { Table } from "../report/table.ts";
 
 /**
  * What {@linkcode heldoutSummaryTable} reads: a {@linkcode HeldoutResult} or
@@ -42,7 +42,7 @@ const HELDOUT_NAMES: Readonly<Record<string, string>> = {
  *
  * @example Five folds of the demo's Gate A
  * ```ts
- * import { datasetOrThrow, heldoutCheck, heldoutSummaryTable, validateGates } from "../../mod.ts";
+ * import { datasetOrThrow, heldoutCheck, heldoutSummaryTable, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const result = heldoutCheck(gateA, {
@@ -104,7 +104,7 @@ export function heldoutSummaryTable(result: HeldoutSummaryInput): Table {
  *
  * @example The demo's Gate A against the first online round
  * ```ts
- * import { acrossGateTable, againstLaterGate, datasetOrThrow, validateGates } from "../../mod.ts";
+ * import { acrossGateTable, againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");
@@ -152,7 +152,7 @@ export function acrossGateTable(check: AcrossGateCheck): Table {
  *
  * @example
  * ```ts
- * import { againstLaterGate, datasetOrThrow, heldoutCheck, heldoutTables, validateGates } from "../../mod.ts";
+ * import { againstLaterGate, datasetOrThrow, heldoutCheck, heldoutTables, validateGates } from "../mod.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");

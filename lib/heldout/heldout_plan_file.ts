@@ -1,4 +1,4 @@
-import type { Result } from "../../core/issue.ts";
+import type { Result } from "../core/issue.ts";
 import { type HeldoutPlan, parseHeldoutPlan } from "./heldout.ts";
 
 /**

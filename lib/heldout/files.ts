@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { type FileValue, toJsonText } from "../../core/atomic_write.ts";
-import type { ValidationDocument } from "../../core/validation_document.ts";
-import { type RunScope, scopeTables, tableFiles } from "../../report/run_scope.ts";
-import { tidyFiles } from "../../tidy/tidy_files.ts";
+import { type FileValue, toJsonText } from "../core/atomic_write.ts";
+import type { ValidationDocument } from "../core/validation_document.ts";
+import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
+import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { HeldoutDocument } from "./heldout.ts";
 import { heldoutTidy } from "./heldout_tidy.ts";
 import { heldoutTables } from "./tables.ts";
@@ -31,8 +31,8 @@ export interface HeldoutFilesOptions {
  * @example
  * ```ts
  * import { heldoutDocument, heldoutFiles } from "./mod.ts";
- * import { datasetOrThrow, validateGates } from "../../mod.ts";
- * import { validationDocument } from "../../core/validation_document.ts";
+ * import { datasetOrThrow, validateGates } from "../mod.ts";
+ * import { validationDocument } from "../core/validation_document.ts";
  * import { deepEqual, ok } from "node:assert/strict";
  * const validation = await validateGates(["data/demo/ckpt-a/gate-a"]);
  * const doc = heldoutDocument({
