@@ -193,7 +193,7 @@ export type {
 export { diagnosticsTables } from "./analyze/mod.ts";
 export { acrossGateTable, heldoutSummaryTable, heldoutTables } from "./heldout/mod.ts";
 export { powerTables } from "./power/mod.ts";
-export type { NamedColumn, Table } from "./report/mod.ts";
+export type { NamedColumn, Table } from "./table/mod.ts";
 
 // report and display (notebooks)
 export {
@@ -204,7 +204,7 @@ export {
   notebookProgress,
   queryTable,
   valueOrThrow,
-} from "./html/mod.ts";
+} from "./report/mod.ts";
 export { heldoutSection } from "./heldout/mod.ts";
 export { powerSection } from "./power/mod.ts";
 export type {
@@ -212,7 +212,7 @@ export type {
   DisplayTableOptions,
   NotebookProgressOptions,
   QueryTableOptions,
-} from "./html/mod.ts";
+} from "./report/mod.ts";
 
 // paper appendix
 export { appendixFiles, appendixSection } from "./paper/mod.ts";
@@ -249,7 +249,7 @@ export type {
 export type { View } from "./contract/mod.ts";
 export type { CovType, OlsFit } from "./fit/mod.ts";
 export type { ComparedQuantity, ComparedRow } from "./gateb/mod.ts";
-export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./html/mod.ts";
+export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./report/mod.ts";
 export type {
   AmceRow,
   BootstrapJson,
@@ -278,7 +278,7 @@ export type {
   SectionKind,
   TableColumn,
   TableNote,
-} from "./report/mod.ts";
+} from "./table/mod.ts";
 export type { MaskReason, RecipeComparison, VerdictMode } from "./reward/mod.ts";
 export type { SelectionDecision, SelectionStatus } from "./select/mod.ts";
 export type { QueryColumn, SqlGate } from "./sql/mod.ts";

@@ -7,7 +7,7 @@
  * are checked against statsmodels in tests/infer_diagnostics_test.ts; here
  * the pipeline must compute them on the right metric and pass them through.
  */
-import { columnNames } from "../lib/report/format.ts";
+import { columnNames } from "../lib/table/format.ts";
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import {

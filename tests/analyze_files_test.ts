@@ -13,7 +13,7 @@ import { analysisFiles, ledgerFile } from "../lib/analyze/files.ts";
 import { runAnalysis } from "../lib/analyze/analyze.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { validationReport } from "../lib/validate/report.ts";
-import { runScope } from "../lib/report/run_scope.ts";
+import { runScope } from "../lib/table/run_scope.ts";
 import { GatelabError } from "../lib/core/issue.ts";
 import { mergeLedger } from "../lib/select/ledger.ts";
 import { quiet, tempDir } from "./fixtures.ts";

@@ -39,15 +39,15 @@ export const FLOORS: readonly Floor[] = [
   { name: "math", folders: ["math"] },
   { name: "core", folders: ["core"] },
   { name: "contract", folders: ["contract", "tidy"] },
-  {
-    name: "engines",
-    folders: ["fit", "select", "load", "cache", "infer", "report", "figures"],
-  },
+  { name: "engine", folders: ["fit", "select", "load", "cache", "infer"] },
+  { name: "render", folders: ["table", "figures"] },
   {
     name: "stages",
     folders: [
       "validate",
       "analyze",
+      "heldout",
+      "power",
       "reward",
       "study",
       "gateb",
@@ -61,7 +61,7 @@ export const FLOORS: readonly Floor[] = [
       "history",
     ],
   },
-  { name: "assembly", folders: ["paper", "html", "demo"] },
+  { name: "assembly", folders: ["paper", "report", "demo"] },
   { name: "commands", folders: ["cli"] },
   { name: "face", folders: ["mod.ts"] },
 ];
@@ -286,7 +286,7 @@ export async function readImportGraph(
  * names of the functions its `mod.ts` exports for its outputs.
  */
 export interface Bundle {
-  /** The stage's folder under lib/ ("infer/heldout" for a subsystem of infer). */
+  /** The stage's folder under lib/ ("heldout"). */
   readonly folder: string;
   /** `files(doc)`: the bytes of every file its command writes into `--out`. */
   readonly files: string;
@@ -300,8 +300,8 @@ export interface Bundle {
 
 /**
  * Every stage's bundle, as the stages export it. The bootstrap and the
- * diagnostics are not listed: their tables (`lib/infer/bootstrap/tables.ts`,
- * `lib/infer/diagnostics/tables.ts`) are placed by `analysisTables` and
+ * diagnostics are not listed: their tables (`lib/analyze/bootstrap_tables.ts`,
+ * `lib/analyze/diagnostics_tables.ts`) are placed by `analysisTables` and
  * written by `analysisFiles`. `validate`'s tables are the findings of a
  * validation.json, which the audits' sections show; the report shows no
  * section of `gate validate` itself. `import` writes contract directories
@@ -316,13 +316,13 @@ export const BUNDLES: readonly Bundle[] = [
     figures: "analysisFigures",
   },
   {
-    folder: "infer/heldout",
+    folder: "heldout",
     files: "heldoutFiles",
     section: "heldoutSection",
     tables: "heldoutTables",
     figures: "heldoutFigures",
   },
-  { folder: "infer/power", files: "powerFiles", section: "powerSection", tables: "powerTables" },
+  { folder: "power", files: "powerFiles", section: "powerSection", tables: "powerTables" },
   {
     folder: "gateb",
     files: "comparisonFiles",
@@ -432,7 +432,7 @@ export function importedFiles(source: string, file: string): string[] {
 }
 
 /**
- * Checks the report's registry (lib/html/report.ts) against the bundle rule:
+ * Checks the report's registry (lib/report/report.ts) against the bundle rule:
  * it imports a stage only through the stage's `section.ts`, no table or
  * figure builder (a `tables.ts`/`figures.ts`/`*_tables.ts`/`*_figures.ts`
  * anywhere, a file of lib/figures but the `render.ts` types), and it
@@ -446,7 +446,7 @@ export function checkRegistry(
   source: string,
   bundles: readonly Bundle[] = BUNDLES,
   floors: readonly Floor[] = FLOORS,
-  file = "html/report.ts",
+  file = "report/report.ts",
 ): string[] {
   const stages = new Set(floors.find((f) => f.name === "stages")?.folders ?? []);
   const out: string[] = [];

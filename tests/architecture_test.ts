@@ -84,16 +84,18 @@ Deno.test("architecture: an upward import between floors fails; sideways and dow
   const v = checkArchitecture(
     graph([
       ["math/normal.ts", "core/types.ts", true],
-      ["infer/power/power.ts", "fit/ols.ts"],
-      ["analyze/tables.ts", "report/table.ts", true],
-      ["report/table.ts", "fit/ols.ts"],
+      ["power/power.ts", "fit/ols.ts"],
+      ["analyze/tables.ts", "table/table.ts", true],
+      ["table/table.ts", "fit/ols.ts"],
       ["figures/forest.ts", "analyze/types.ts", true],
+      ["infer/bootstrap/tables.ts", "table/format.ts"],
       ["fit/ols.ts", "math/normal.ts"],
     ]),
   );
   deepEqual(v.map((x) => [x.rule, x.where]), [
     ["upward", "math/normal.ts -> core/types.ts"],
     ["upward", "figures/forest.ts -> analyze/types.ts"],
+    ["upward", "infer/bootstrap/tables.ts -> table/format.ts"],
   ]);
   ok(v[0]!.message.includes("floor math") && v[0]!.message.includes("higher floor core"));
   const unplaced = checkArchitecture(graph([["newstage/a.ts", "core/types.ts"]]));
@@ -185,7 +187,7 @@ Deno.test("bundles: each stage's mod.ts exports its files, section, tables and f
   const folders = BUNDLES.map((b) => b.folder);
   equal(new Set(folders).size, folders.length);
   const stages = FLOORS.find((f) => f.name === "stages")!.folders;
-  const withFiles = [...stages, "infer/heldout", "infer/power"].filter((f) => {
+  const withFiles = stages.filter((f) => {
     try {
       return Deno.statSync(`lib/${f}/files.ts`).isFile;
     } catch {
@@ -193,7 +195,7 @@ Deno.test("bundles: each stage's mod.ts exports its files, section, tables and f
     }
   });
   deepEqual(withFiles.filter((f) => !folders.includes(f)), []);
-  ok(folders.every((f) => stages.includes(f) || f.startsWith("infer/")));
+  ok(folders.every((f) => stages.includes(f)));
 });
 
 Deno.test("bundles: a missing export, an export that is not a function, an unloaded module fail", () => {
@@ -224,14 +226,14 @@ Deno.test("bundles: a missing export, an export that is not a function, an unloa
 });
 
 Deno.test("bundles: the report's registry calls stages only through their section.ts and registers every section", async () => {
-  const registry = await Deno.readTextFile("lib/html/report.ts");
+  const registry = await Deno.readTextFile("lib/report/report.ts");
   deepEqual(checkRegistry(registry), []);
 });
 
 Deno.test("bundles: a registry importing a table or figure builder, or a stage's other file, or leaving a section out, fails", () => {
   const bundles = [
     { folder: "analyze", files: "analysisFiles", section: "analysisSection" },
-    { folder: "infer/heldout", files: "heldoutFiles", section: "heldoutSection" },
+    { folder: "heldout", files: "heldoutFiles", section: "heldoutSection" },
     { folder: "ladder", files: "ladderFiles", section: "ladderSection" },
   ];
   const planted = [
@@ -241,27 +243,27 @@ Deno.test("bundles: a registry importing a table or figure builder, or a stage's
     " */",
     'import { analysisSection } from "../analyze/section.ts";',
     'import { analysisTables } from "../analyze/tables.ts";',
-    'import { heldoutSection } from "../infer/heldout/section.ts";',
-    'import { heldoutFigures } from "../infer/heldout/figures.ts";',
+    'import { heldoutSection } from "../heldout/section.ts";',
+    'import { heldoutFigures } from "../heldout/figures.ts";',
     'import { readLadder } from "../ladder/read_ladder.ts";',
     'import { forestPlot } from "../figures/forest.ts";',
     'import type { Figure } from "../figures/render.ts";',
-    'import { runScope } from "../report/run_scope.ts";',
-    'import { type ReportSection, SECTION_ORDER } from "../report/section.ts";',
+    'import { runScope } from "../table/run_scope.ts";',
+    'import { type ReportSection, SECTION_ORDER } from "../table/section.ts";',
     'import { auditCommand } from "./audit_command.ts";',
     "export {",
     "  powerTables,",
-    '} from "../infer/power/tables.ts";',
+    '} from "../power/tables.ts";',
     "",
   ].join("\n");
   const v = checkRegistry(planted, bundles);
   deepEqual(v.map((m) => m.split(":")[0]), [
-    "lib/html/report.ts imports lib/analyze/tables.ts",
-    "lib/html/report.ts imports lib/infer/heldout/figures.ts",
-    "lib/html/report.ts imports lib/ladder/read_ladder.ts",
-    "lib/html/report.ts imports lib/figures/forest.ts",
-    "lib/html/report.ts imports lib/infer/power/tables.ts",
-    "lib/html/report.ts does not register ladderSection (lib/ladder/section.ts)",
+    "lib/report/report.ts imports lib/analyze/tables.ts",
+    "lib/report/report.ts imports lib/heldout/figures.ts",
+    "lib/report/report.ts imports lib/ladder/read_ladder.ts",
+    "lib/report/report.ts imports lib/figures/forest.ts",
+    "lib/report/report.ts imports lib/power/tables.ts",
+    "lib/report/report.ts does not register ladderSection (lib/ladder/section.ts)",
   ]);
   ok(v[0]!.includes("never its tables or figures"));
   ok(v[2]!.includes("never its other files"));

@@ -5,7 +5,7 @@
  * real mouse clicks, take a screenshot.
  */
 
-import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
+import { CHROMIUM_FLAGS } from "../lib/report/print_pdf.ts";
 
 /** A CDP session on one page target. */
 export class CdpPage {

@@ -25,7 +25,7 @@ import {
   ValidationSchema,
 } from "../lib/contract/outputs/mod.ts";
 import { DEFAULTS } from "../lib/core/defaults.ts";
-import { runScope } from "../lib/report/run_scope.ts";
+import { runScope } from "../lib/table/run_scope.ts";
 import { type ComparisonDocument, comparisonFiles } from "../lib/gateb/mod.ts";
 import { analyzeStudy, loadStudyDir, type StudyDocument, studyFiles } from "../lib/study/mod.ts";
 import {

@@ -1,5 +1,5 @@
 /**
- * The held-out and power bundles (lib/infer/heldout, lib/infer/power): their
+ * The held-out and power bundles (lib/heldout, lib/power): their
  * pure `files(doc)` give the very bytes `gate heldout` and `gate plan-power`
  * write (the commands only parse, check paths and hand those files to
  * finish()), and the report section and figures read a parsed heldout.json
@@ -24,7 +24,7 @@ import {
 } from "../lib/heldout/mod.ts";
 import { planPower, powerDocument, powerFiles, powerSection } from "../lib/power/mod.ts";
 import { HeldoutSchema, PowerSchema } from "../lib/contract/outputs/mod.ts";
-import { runScope } from "../lib/report/run_scope.ts";
+import { runScope } from "../lib/table/run_scope.ts";
 import { quiet, tempDir } from "./fixtures.ts";
 import { sameAsWritten } from "./file_bytes.ts";
 

@@ -8,7 +8,7 @@
  * always runs and fails without Chromium (.ci/run installs it:
  * `apt-get install -y chromium`).
  */
-import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
+import { CHROMIUM_FLAGS } from "../lib/report/print_pdf.ts";
 import { deepEqual, ok } from "node:assert/strict";
 import { run } from "../lib/cli/report.ts";
 import { addGateBAndPower, writeAnalysisFixture } from "./html_fixture.ts";

@@ -1,7 +1,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { quiet } from "./fixtures.ts";
 import { run } from "../lib/cli/report.ts";
-import { readAnalysisDir, renderReport, reportSections } from "../lib/html/mod.ts";
+import { readAnalysisDir, renderReport, reportSections } from "../lib/report/mod.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
 import { addGateBAndPower, CONTRIBUTIONS, writeAnalysisFixture } from "./html_fixture.ts";
 

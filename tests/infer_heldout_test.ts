@@ -1,5 +1,5 @@
 /**
- * Held-out ranking checks (lib/infer/heldout/heldout.ts). Reference numbers:
+ * Held-out ranking checks (lib/heldout/heldout.ts). Reference numbers:
  * `python3 scripts/reference/infer_heldout.py` (an independent Fisher-Yates
  * on the Python xoshiro128**, numpy.linalg.lstsq refits of each part,
  * scipy.stats.spearmanr / kendalltau) writes

@@ -1,5 +1,5 @@
 /**
- * Power planning (lib/infer/power/power.ts). Reference numbers: `python3
+ * Power planning (lib/power/power.ts). Reference numbers: `python3
  * scripts/reference/infer_power.py` (numpy 2.4 inverse of
  * p(1-p) I + p^2 J, scipy 1.17 norm.ppf, and a 20000-sim numpy Monte Carlo)
  * writes tests/data/reference/infer_power.json (through

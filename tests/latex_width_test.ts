@@ -8,7 +8,7 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { latexCell, latexCellWidth } from "../lib/report/table.ts";
+import { latexCell, latexCellWidth } from "../lib/table/table.ts";
 import { IN_CI, mayRun } from "./ci_tools.ts";
 
 const ignore = !mayRun("pdflatex") && !IN_CI;

@@ -37,7 +37,7 @@ import { studySection } from "../lib/study/section.ts";
 import { recipeComparisonDocument } from "../lib/reward/documents.ts";
 import { rewardSection } from "../lib/reward/section.ts";
 import { rewardTables } from "../lib/reward/tables.ts";
-import { type Table, toMarkdown } from "../lib/report/table.ts";
+import { type Table, toMarkdown } from "../lib/table/table.ts";
 import type { Figure } from "../lib/figures/render.ts";
 
 /** Tables and figures of a section's items, rendered for comparison. */

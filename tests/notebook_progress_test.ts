@@ -1,5 +1,5 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { notebookProgress } from "../lib/html/notebook_progress.ts";
+import { notebookProgress } from "../lib/report/notebook_progress.ts";
 
 // Outside `deno jupyter`, reading Deno.jupyter throws ("only available in
 // `deno jupyter` subcommand"); the helper must then do nothing, as its

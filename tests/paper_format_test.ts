@@ -11,10 +11,10 @@ import { assertSnapshotFile } from "./study_snapshot.ts";
 import { CONTRIBUTIONS as RAW_CONTRIBUTIONS, SELECTION as RAW_SELECTION } from "./html_fixture.ts";
 import { ContributionsSchema, SelectionSchema } from "../lib/contract/outputs/mod.ts";
 import { coefficientTables, selectionTable } from "../lib/analyze/tables.ts";
-import { toLatex, toMarkdown } from "../lib/report/table.ts";
-import { toHtmlTable } from "../lib/html/html_table.ts";
-import { displayTable, JUPYTER_DISPLAY } from "../lib/html/display.ts";
-import { formatWithInterval, statusLabel } from "../lib/report/format.ts";
+import { toLatex, toMarkdown } from "../lib/table/table.ts";
+import { toHtmlTable } from "../lib/report/html_table.ts";
+import { displayTable, JUPYTER_DISPLAY } from "../lib/report/display.ts";
+import { formatWithInterval, statusLabel } from "../lib/table/format.ts";
 
 // As the report reads them: checked by the output schemas.
 const CONTRIBUTIONS = ContributionsSchema.parse(RAW_CONTRIBUTIONS);

@@ -1,6 +1,6 @@
 /**
  * The demo's whole-study report in a real browser (Debian's headless
- * `chromium`, flags as lib/html/print_pdf.ts): every section is there (the
+ * `chromium`, flags as lib/report/print_pdf.ts): every section is there (the
  * eleven kinds, one ladder card per ladder gate, both audits), the page
  * logs no console message, the page body never scrolls sideways at 800 px
  * or 1400 px (wide tables scroll inside their own box), no interval wraps
@@ -15,7 +15,7 @@
  * test as a failure).
  */
 import { deepEqual, ok } from "node:assert/strict";
-import { CHROMIUM_FLAGS } from "../lib/html/print_pdf.ts";
+import { CHROMIUM_FLAGS } from "../lib/report/print_pdf.ts";
 import { demoOutputs } from "./demo_outputs.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 import { run } from "../lib/cli/report.ts";

@@ -9,7 +9,7 @@ import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
-import { formatEstimate } from "../lib/report/format.ts";
+import { formatEstimate } from "../lib/table/format.ts";
 import { addSlots, quiet, tempDir, writeGateFixture } from "./fixtures.ts";
 
 const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));

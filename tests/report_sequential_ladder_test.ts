@@ -16,8 +16,8 @@ import {
   readAnalysisDir,
   renderReport,
   reportSections,
-} from "../lib/html/mod.ts";
-import type { Table } from "../lib/report/table.ts";
+} from "../lib/report/mod.ts";
+import type { Table } from "../lib/table/table.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
 import { demoOutputs } from "./demo_outputs.ts";
 import { quiet, tempDir } from "./fixtures.ts";

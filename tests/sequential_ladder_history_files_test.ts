@@ -10,7 +10,7 @@
  * Gate A's 400 rows; history: the lineage warnings of --allow-lineage-gaps).
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { runScope } from "../lib/report/run_scope.ts";
+import { runScope } from "../lib/table/run_scope.ts";
 import { sequentialFiles } from "../lib/sequential/files.ts";
 import { ladderFiles } from "../lib/ladder/files.ts";
 import { historyFiles } from "../lib/history/files.ts";

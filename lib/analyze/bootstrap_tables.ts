@@ -1,7 +1,7 @@
 /**
  * Tables of the task bootstrap (lib/infer/bootstrap): bootstrap intervals and
  * selection stability, as {@linkcode Table} models for `toMarkdown` and
- * `toLatex` (lib/report/table.ts).
+ * `toLatex` (lib/table/table.ts).
  *
  * @module
  */
@@ -16,8 +16,8 @@ import {
   formatWithInterval,
   intervalHeader,
   type NamedColumn,
-} from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+} from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 
 /** The JSON fields of a bootstrap result the tables need. */
 export interface BootstrapTableInput {
@@ -49,7 +49,7 @@ export interface BootstrapTableInput {
  * @example
  * ```ts
  * import { bootstrapTable } from "./bootstrap_tables.ts";
- * import { toMarkdown } from "../report/table.ts";
+ * import { toMarkdown } from "../table/table.ts";
  * import { ok } from "node:assert/strict";
  * const t = bootstrapTable({ draws: 10, seed: 1, interval: "percentile", quantile_rule: "r",
  *   degenerate: { singular_draws: 0, draws_with_absent_column: 0 },

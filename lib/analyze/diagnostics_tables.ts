@@ -1,7 +1,7 @@
 /**
  * Tables of the misfit diagnostics (lib/infer/diagnostics): the AMCE table,
  * the interaction screen and the residuals by count, as {@linkcode Table}
- * models for `toMarkdown` and `toLatex` (lib/report/table.ts).
+ * models for `toMarkdown` and `toLatex` (lib/table/table.ts).
  *
  * @module
  */
@@ -14,8 +14,8 @@ import {
   formatP,
   formatStatistic,
   type NamedColumn,
-} from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+} from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 
 /**
  * Misfit diagnostics: the AMCE table, the flagged interactions and the

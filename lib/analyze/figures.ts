@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { Figure } from "../figures/render.ts";
+import type { Figure } from "../table/figure.ts";
 import { forestPlot, type IntervalRow } from "../figures/forest.ts";
 import { deltaByCountPlot, type DeltaPoint } from "../figures/delta_by_count.ts";
 import { stabilityPlot, type StabilityRow } from "../figures/stability.ts";
-import { columnNames } from "../report/format.ts";
+import { columnNames } from "../table/format.ts";
 import { Z975 } from "../math/normal.ts";
 import {
   type ContributionsJson,

@@ -24,8 +24,8 @@ import {
   tasksTable,
 } from "./analysis_tables.ts";
 import { analysisTables } from "./tables.ts";
-import type { Table } from "../report/table.ts";
-import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
+import type { Table } from "../table/table.ts";
+import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
@@ -71,7 +71,7 @@ export interface AnalysisFilesOptions {
  * import { runAnalysis } from "./analyze.ts";
  * import { validateGates } from "../validate/validate_gates.ts";
  * import { validationReport } from "../validate/report.ts";
- * import { runScope } from "../report/run_scope.ts";
+ * import { runScope } from "../table/run_scope.ts";
  * import { equal } from "node:assert/strict";
  * const v = await validateGates(["data/demo/ckpt-a/gate-a"]);
  * const analysis = await runAnalysis(v.dataset!, { draws: 0 });

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import type { Figure } from "../figures/render.ts";
-import type { ReportSection, ReportSubheading, SectionKind } from "../report/section.ts";
+import type { Table } from "../table/table.ts";
+import type { Figure } from "../table/figure.ts";
+import type { ReportSection, ReportSubheading, SectionKind } from "../table/section.ts";
 import type { ContributionsJson, SelectionJson } from "../contract/outputs/mod.ts";
 import { stabilityTable } from "./bootstrap_tables.ts";
 import {

@@ -17,11 +17,11 @@ import {
   formatWithInterval,
   intervalHeader,
   statusLabel,
-} from "../report/format.ts";
-import { escapeLatex, type Table, type TableColumn, type TableNote } from "../report/table.ts";
+} from "../table/format.ts";
+import { escapeLatex, type Table, type TableColumn, type TableNote } from "../table/table.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
-import { type RunScope, scopeTables } from "../report/run_scope.ts";
+import { type RunScope, scopeTables } from "../table/run_scope.ts";
 import { stabilityTable } from "./bootstrap_tables.ts";
 import { diagnosticsTables } from "./diagnostics_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
@@ -147,7 +147,7 @@ function clustered(contributions: CoefficientTableInput): boolean {
  * @example
  * ```ts
  * import { coefficientTables } from "./tables.ts";
- * import { toMarkdown } from "../report/table.ts";
+ * import { toMarkdown } from "../table/table.ts";
  * import { ok } from "node:assert/strict";
  * const t = coefficientTables({
  *   columns: [{ version_id: "a.v1", slot_id: "a", chunk_id: "a", role: "add" }], n_pairs: 3,

@@ -10,7 +10,7 @@ import { DEFAULTS } from "../core/defaults.ts";
 import { COV_TYPES, type CovType, INTERVAL_NAMES, type IntervalType } from "../core/conventions.ts";
 import type { IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
-import type { RunScope } from "../report/run_scope.ts";
+import type { RunScope } from "../table/run_scope.ts";
 import { labelScope } from "./label_prefix.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
 import { MAX_SAVED_DRAWS } from "../analyze/analysis_tables.ts";

@@ -5,7 +5,7 @@
  *
  * Validation runs first (gates, later gates and the plan); any issue exits
  * 2 with `validation.json` only. Otherwise writes the files of
- * `heldoutFiles` (lib/infer/heldout: `heldout.json`, `heldout.md`,
+ * `heldoutFiles` (lib/heldout: `heldout.json`, `heldout.md`,
  * `heldout.tex`, the tidy `splits` table and `validation.json`) in one
  * atomic step through `finish()`.
  *
@@ -18,17 +18,13 @@ import { validationReport } from "../validate/report.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { finish } from "./finish.ts";
 import { printWarnings, unverifiableLine } from "./unverifiable.ts";
-import {
-  type HeldoutDocument,
-  type HeldoutPlan,
-  parseHeldoutPlan,
-} from "../heldout/heldout.ts";
+import { type HeldoutDocument, type HeldoutPlan, parseHeldoutPlan } from "../heldout/heldout.ts";
 import { heldoutDocument } from "../heldout/document.ts";
 import { heldoutFiles } from "../heldout/files.ts";
 import { heldoutTables } from "../heldout/tables.ts";
-import { toMarkdown } from "../report/table.ts";
+import { toMarkdown } from "../table/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
+import { scopeTables } from "../table/run_scope.ts";
 import { parseCommand } from "./args.ts";
 import { type CacheOption, cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type RunScope, runScope } from "../report/run_scope.ts";
+import { type RunScope, runScope } from "../table/run_scope.ts";
 import { UsageError } from "./args.ts";
 
 /** The option's declaration, for a command's `options`. */

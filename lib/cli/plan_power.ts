@@ -4,7 +4,7 @@
  * [--from <analysis_out_dir>] --out <dir>`: analytic SE of beta, the MDE at
  * 80% power and, by simulation, the probability that the truly best K are
  * selected (docs/inference.md). Writes the files of `powerFiles`
- * (lib/infer/power: power.json, power.md, power.tex, the tidy `mde` table)
+ * (lib/power: power.json, power.md, power.tex, the tidy `mde` table)
  * through `finish()`; a `--from` it cannot read refuses with validation.json.
  *
  * @module
@@ -18,9 +18,9 @@ import { powerDocument } from "../power/document.ts";
 import { powerFiles } from "../power/files.ts";
 import { powerTables } from "../power/tables.ts";
 import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
-import { toMarkdown } from "../report/table.ts";
+import { toMarkdown } from "../table/table.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
-import { scopeTables } from "../report/run_scope.ts";
+import { scopeTables } from "../table/run_scope.ts";
 import { join } from "node:path";
 import { intOption, numberOption, parseCommand, seedOption, UsageError } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
@@ -225,7 +225,7 @@ function resolveOptions(given: PowerOptions, past: PastAnalysis | null): PowerOp
   return o;
 }
 
-/** Plans the power (lib/infer/power); a design it cannot plan is a usage error. */
+/** Plans the power (lib/power); a design it cannot plan is a usage error. */
 function plan(o: PowerOptions, quiet: boolean | undefined): PowerPlan {
   try {
     return planPower(

@@ -17,11 +17,11 @@
  */
 import { parseCommand } from "./args.ts";
 import { inputDir, outputDir } from "./paths.ts";
-import { type AnalysisOutputs, readAnalysisDir } from "../html/read_analysis_dir.ts";
-import { reportFiles } from "../html/report_files.ts";
+import { type AnalysisOutputs, readAnalysisDir } from "../report/read_analysis_dir.ts";
+import { reportFiles } from "../report/report_files.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import type { Issue } from "../core/issue.ts";
-import { chromiumStatus } from "../html/print_pdf.ts";
+import { chromiumStatus } from "../report/print_pdf.ts";
 import { finish } from "./finish.ts";
 
 const HELP = `usage: deno task gate report <dir>... --out <dir> [--title TEXT] [--pdf]

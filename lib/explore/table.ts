@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatNumber, type Table } from "../report/table.ts";
+import { formatNumber, type Table } from "../table/table.ts";
 import type { LegacyComparison } from "./legacy_intercept.ts";
 
 /**

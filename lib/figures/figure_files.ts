@@ -10,8 +10,8 @@
  */
 import type { Figure } from "./render.ts";
 import { PAPER_MIN_PT, PAPER_WIDTHS } from "./render.ts";
-import { escapeLatex } from "../report/table.ts";
-import { type RunScope, scopedCaption, scopedLabel } from "../report/run_scope.ts";
+import { escapeLatex } from "../table/table.ts";
+import { type RunScope, scopedCaption, scopedLabel } from "../table/run_scope.ts";
 
 /** The tool that writes PNG and PDF, and where it comes from. */
 export const SVG_CONVERTER = "rsvg-convert (Debian/Ubuntu: apt-get install librsvg2-bin)";

@@ -1,5 +1,5 @@
 /** Figures: Observable Plot rendered headlessly into standalone SVG (and PNG). */
-export type { Figure, PaperFigure } from "./render.ts";
+export type { Figure, PaperFigure } from "../table/figure.ts";
 export * from "./forest.ts";
 export * from "./delta_by_count.ts";
 export * from "./stability.ts";

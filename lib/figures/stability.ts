@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { formatRate } from "../report/format.ts";
+import { formatRate } from "../table/format.ts";
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "./render.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ValidationJson } from "../contract/outputs/mod.ts";
-import type { Table } from "../report/table.ts";
+import type { Table } from "../table/table.ts";
 import { findingsTables } from "../validate/tables.ts";
 
 /**

@@ -6,7 +6,7 @@
  */
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationJson } from "../contract/outputs/validation.ts";
-import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
+import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { ComparisonDocument } from "./comparison_types.ts";
 import { comparisonTidy } from "./comparison_tidy.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 import type { View } from "../contract/outputs/common.ts";
-import { formatCount, formatNumber, formatWithInterval, intervalHeader } from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+import { formatCount, formatNumber, formatWithInterval, intervalHeader } from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 import type { ComparedQuantity, ComparisonDocument } from "./comparison_types.ts";
 
 /**

@@ -8,7 +8,7 @@
  */
 import { type Figure } from "../figures/render.ts";
 import { rankAgreementPlot, type RankPoint } from "../figures/heldout.ts";
-import { formatStatistic } from "../report/format.ts";
+import { formatStatistic } from "../table/format.ts";
 import type { AcrossGateCheck, HeldoutSplit } from "./heldout.ts";
 
 /**

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ReportSection } from "../report/section.ts";
-import type { Figure } from "../figures/render.ts";
-import type { Table } from "../report/table.ts";
+import type { ReportSection } from "../table/section.ts";
+import type { Figure } from "../table/figure.ts";
+import type { Table } from "../table/table.ts";
 import type { HeldoutDocument } from "./heldout.ts";
 import { acrossGateTable, heldoutSummaryTable } from "./tables.ts";
 import { acrossGateRankFigure, heldoutGainFigure } from "./figures.ts";

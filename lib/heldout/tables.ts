@@ -1,7 +1,7 @@
 /**
  * Tables of held-out checks (heldout.json): the summary over splits and the
  * selection checked against a later gate, as {@linkcode Table} models for
- * `toMarkdown` and `toLatex` (lib/report/table.ts).
+ * `toMarkdown` and `toLatex` (lib/table/table.ts).
  *
  * @module
  */
@@ -12,8 +12,8 @@ import {
   formatEstimate,
   formatRate,
   formatStatistic,
-} from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+} from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 
 /**
  * What {@linkcode heldoutSummaryTable} reads: a {@linkcode HeldoutResult} or

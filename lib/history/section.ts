@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ReportSection } from "../report/section.ts";
+import type { ReportSection } from "../table/section.ts";
 import { exposureTable, internalizationTable, lifecycleTable } from "./tables.ts";
 import { lifecycleFigure, trajectoryFigure } from "./figures.ts";
 import type { HistoryDocument } from "./history.ts";

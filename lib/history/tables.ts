@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
+import type { Table } from "../table/table.ts";
 import {
   COEFFICIENT,
   formatCount,
@@ -13,7 +13,7 @@ import {
   formatWithInterval,
   intervalHeader,
   statusLabel,
-} from "../report/format.ts";
+} from "../table/format.ts";
 import type { HistoryDocument } from "./history.ts";
 
 /** A version id shown beside its chunk: `v2` for `chunk.v2`, else the whole id. */

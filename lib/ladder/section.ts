@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import { formatCount, formatNumber } from "../report/format.ts";
-import type { ReportSection } from "../report/section.ts";
+import type { Table } from "../table/table.ts";
+import { formatCount, formatNumber } from "../table/format.ts";
+import type { ReportSection } from "../table/section.ts";
 import { ladderTable } from "./tables.ts";
 import { ladderFigure } from "./figures.ts";
 import type { LadderResultDocument } from "./ladder_result.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { formatNumber, type Table } from "../report/table.ts";
+import { formatNumber, type Table } from "../table/table.ts";
 import type { LadderResultDocument } from "./ladder_result.ts";
 
 /**

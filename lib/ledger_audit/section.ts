@@ -4,7 +4,7 @@
  * @module
  */
 import type { ValidationJson } from "../contract/outputs/mod.ts";
-import type { ReportSection } from "../report/section.ts";
+import type { ReportSection } from "../table/section.ts";
 import { findingsSection } from "../validate/findings_section.ts";
 import { ledgerAuditTables } from "./tables.ts";
 

@@ -3,7 +3,7 @@
  * section (Gate A, online rounds, held-out ranking, power, Gate B, study,
  * reward recipes) holds `Table`s and `Figure`s, and {@linkcode appendixFiles}
  * writes them as the files a paper includes: `tables/<section>_<n>.tex`
- * (booktabs, rendered by `toLatex` from lib/report), `figures/<section>_<name>.svg`
+ * (booktabs, rendered by `toLatex` from lib/table), `figures/<section>_<name>.svg`
  * (and, where `rsvg-convert` may run, `.png` and the vector `.pdf`), a
  * `figures/<section>_<name>.tex` float per figure, and `appendix.tex`, which
  * `\input`s them in order. Labels and captions are scoped by the appendix's
@@ -13,11 +13,11 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import { escapeLatex, toLatex } from "../report/table.ts";
-import type { Figure } from "../figures/render.ts";
+import type { Table } from "../table/table.ts";
+import { escapeLatex, toLatex } from "../table/table.ts";
+import type { Figure } from "../table/figure.ts";
 import { figureFiles } from "../figures/figure_files.ts";
-import { type RunScope, scopedLabel, scopeTables } from "../report/run_scope.ts";
+import { type RunScope, scopedLabel, scopeTables } from "../table/run_scope.ts";
 
 /** One section of the appendix. */
 export interface AppendixSection {

@@ -5,7 +5,7 @@
  * @module
  */
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
-import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
+import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { PowerDocument } from "./power.ts";
 import { powerTidy } from "./power_tidy.ts";

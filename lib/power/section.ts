@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ReportSection } from "../report/section.ts";
+import type { ReportSection } from "../table/section.ts";
 import type { PowerPlan } from "./power.ts";
 import { powerTables } from "./tables.ts";
 

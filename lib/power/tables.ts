@@ -1,13 +1,13 @@
 /**
  * Tables of a power plan (power.json): the headline numbers and the
  * minimum-detectable-effect grids, as {@linkcode Table} models for
- * `toMarkdown` and `toLatex` (lib/report/table.ts).
+ * `toMarkdown` and `toLatex` (lib/table/table.ts).
  *
  * @module
  */
 import { ANALYTIC_SE_APPROXIMATION, type PowerPlan } from "./power.ts";
-import { COEFFICIENT, formatCount, formatEstimate, formatRate } from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+import { COEFFICIENT, formatCount, formatEstimate, formatRate } from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 
 // The analytic standard error's approximation in mathematics, for the LaTeX notes.
 const ANALYTIC_SE_LATEX = "$M$ independent Bernoulli($p$) columns, no intercept, homoskedastic " +

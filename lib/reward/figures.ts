@@ -6,7 +6,7 @@
  * @module
  */
 import { forestPlot } from "../figures/forest.ts";
-import type { Figure } from "../figures/render.ts";
+import type { Figure } from "../table/figure.ts";
 import type { RecipeComparisonDocument, RecipeComparisonResult } from "./reward_types.ts";
 
 /**

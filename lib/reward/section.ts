@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ReportSection } from "../report/section.ts";
+import type { ReportSection } from "../table/section.ts";
 import { rewardFigures } from "./figures.ts";
 import type { RecipeComparisonDocument } from "./reward_types.ts";
 import { recipeComparisonOfDocument, recipeComparisonTable } from "./tables.ts";

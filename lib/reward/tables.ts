@@ -2,7 +2,7 @@
  * Reward tables as {@linkcode Table} models for Markdown and LaTeX: a
  * summary of one recipe's rewards and the recipe comparison, from
  * `compareRecipes` or from recipe_comparison.json. Rewards and differences
- * print as lib/report/format.ts says.
+ * print as lib/table/format.ts says.
  *
  * @module
  */
@@ -18,8 +18,8 @@ import {
   formatStatistic,
   formatWithInterval,
   intervalHeader,
-} from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+} from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 
 /**
  * What {@linkcode recipeComparisonTable} reads: a `compareRecipes` result,

@@ -7,7 +7,7 @@
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts";
-import { type RunScope, scopeTables, tableFiles } from "../report/run_scope.ts";
+import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { sequentialFigures } from "./figures.ts";
 import type { SequentialDocument } from "./sequential.ts";

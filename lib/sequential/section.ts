@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import { formatCount, formatNumber } from "../report/format.ts";
-import type { ReportSection } from "../report/section.ts";
+import type { Table } from "../table/table.ts";
+import { formatCount, formatNumber } from "../table/format.ts";
+import type { ReportSection } from "../table/section.ts";
 import { sequentialTables } from "./tables.ts";
 import { funnelFigure, selectionFigure } from "./figures.ts";
 import type { SequentialDocument } from "./sequential.ts";

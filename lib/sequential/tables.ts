@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import { formatEstimate, formatInterval, formatStatistic } from "../report/format.ts";
+import type { Table } from "../table/table.ts";
+import { formatEstimate, formatInterval, formatStatistic } from "../table/format.ts";
 import type { SequentialDocument } from "./sequential.ts";
 
 /**

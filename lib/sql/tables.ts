@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
+import type { Table } from "../table/table.ts";
 import { type DuckDb, quoteIdentifier } from "./engine.ts";
 
 /** One table of {@linkcode sqlTables}. */

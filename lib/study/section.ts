@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { Figure } from "../figures/render.ts";
-import type { ReportSection } from "../report/section.ts";
-import type { Table } from "../report/table.ts";
+import type { Figure } from "../table/figure.ts";
+import type { ReportSection } from "../table/section.ts";
+import type { Table } from "../table/table.ts";
 import { studyFigures } from "./figures.ts";
 import type { StudyDocument } from "./study_json.ts";
 import { studyArmsFileTable, studyComparisonsFileTable } from "./tables.ts";

@@ -1,6 +1,6 @@
 /**
  * Study tables as {@linkcode Table} models for Markdown and LaTeX, numbers
- * as lib/report/format.ts prints them: from the in-memory analysis the
+ * as lib/table/format.ts prints them: from the in-memory analysis the
  * arms, comparisons and costs that `gate study` writes into
  * study_tables.md and .tex ({@linkcode studyTables}); from study.json the
  * arms and comparisons the report shows. An incomplete arm or comparison
@@ -19,8 +19,8 @@ import {
   formatRate,
   formatWithInterval,
   intervalHeader,
-} from "../report/format.ts";
-import type { Table } from "../report/table.ts";
+} from "../table/format.ts";
+import type { Table } from "../table/table.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).

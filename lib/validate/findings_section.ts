@@ -5,8 +5,8 @@
  * @module
  */
 import type { ValidationJson } from "../contract/outputs/mod.ts";
-import type { ReportSection } from "../report/section.ts";
-import type { Table } from "../report/table.ts";
+import type { ReportSection } from "../table/section.ts";
+import type { Table } from "../table/table.ts";
 import { findingsTables } from "./tables.ts";
 
 /**

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import { formatCount } from "../report/format.ts";
+import type { Table } from "../table/table.ts";
+import { formatCount } from "../table/format.ts";
 import type { ValidationJson } from "../contract/outputs/mod.ts";
 import type { GateValidation } from "./validate_gates.ts";
 import type { ValidationInput } from "./read_inputs.ts";

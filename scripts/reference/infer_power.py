@@ -1,7 +1,7 @@
 """Reference numbers for tests/infer_power_test.ts: the analytic standard
 error of a no-intercept OLS coefficient with M independent Bernoulli(p)
 columns, sqrt(s^2/N * inv(p(1-p) I + p^2 J)[0, 0]) computed with
-numpy.linalg.inv (not the closed form used by lib/infer/power/power.ts), and the
+numpy.linalg.inv (not the closed form used by lib/power/power.ts), and the
 MDE (norm.ppf(0.975) + norm.ppf(0.8)) * se with scipy.stats.norm. Also a
 Monte Carlo SE from numpy (20000 sims) for N=400, M=16, p=0.5, s=0.3.
 

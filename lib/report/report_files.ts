@@ -7,7 +7,7 @@
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { figureFiles } from "../figures/figure_files.ts";
-import type { RunScope } from "../report/run_scope.ts";
+import type { RunScope } from "../table/run_scope.ts";
 import { printToPdf } from "./print_pdf.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { renderReport } from "./report.ts";

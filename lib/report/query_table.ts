@@ -1,4 +1,4 @@
-import type { Table } from "../report/table.ts";
+import type { Table } from "../table/table.ts";
 import type { QueryResult } from "../sql/query_result.ts";
 
 /** Options of {@linkcode queryTable}. */

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Table } from "../report/table.ts";
-import { toLatex, toMarkdown } from "../report/table.ts";
-import type { Figure } from "../figures/render.ts";
+import type { Table } from "../table/table.ts";
+import { toLatex, toMarkdown } from "../table/table.ts";
+import type { Figure } from "../table/figure.ts";
 import { toHtmlTable } from "./html_table.ts";
 import { escapeHtml } from "./escape_html.ts";
 

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { runScope } from "../report/run_scope.ts";
+import { runScope } from "../table/run_scope.ts";
 import { analysisSection } from "../analyze/section.ts";
-import type { Figure } from "../figures/render.ts";
+import type { Figure } from "../table/figure.ts";
 import { heldoutSection } from "../heldout/section.ts";
 import { powerSection } from "../power/section.ts";
 import { generatorMeta } from "../core/meta.ts";
@@ -17,7 +17,7 @@ import { toHtmlTable } from "./html_table.ts";
 import { comparisonSection } from "../gateb/section.ts";
 import { studySection } from "../study/section.ts";
 import { rewardSection } from "../reward/section.ts";
-import { DECIMALS, formatCount, P_FLOOR } from "../report/format.ts";
+import { DECIMALS, formatCount, P_FLOOR } from "../table/format.ts";
 import { historySection } from "../history/section.ts";
 import { ladderSection } from "../ladder/section.ts";
 import { sequentialSection } from "../sequential/section.ts";
@@ -29,7 +29,7 @@ import {
   type ReportSubheading,
   SECTION_ORDER,
   type SectionKind,
-} from "../report/section.ts";
+} from "../table/section.ts";
 
 export { type ReportSection, type ReportSubheading, SECTION_ORDER, type SectionKind };
 

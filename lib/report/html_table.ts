@@ -1,10 +1,10 @@
 /**
  * HTML rendering of the shared {@linkcode Table} model (the third
- * rendering next to Markdown and LaTeX in lib/report/table.ts).
+ * rendering next to Markdown and LaTeX in lib/table/table.ts).
  *
  * @module
  */
-import { noteText, type Table } from "../report/table.ts";
+import { noteText, type Table } from "../table/table.ts";
 import { escapeHtml } from "./escape_html.ts";
 
 /**

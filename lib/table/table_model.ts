@@ -1,6 +1,6 @@
 /**
- * The table model every rendering reads (lib/report/table.ts: Markdown and
- * LaTeX; lib/html/html_table.ts: HTML), in a file of its own so the LaTeX
+ * The table model every rendering reads (lib/table/table.ts: Markdown and
+ * LaTeX; lib/report/html_table.ts: HTML), in a file of its own so the LaTeX
  * layout (latex_model.ts) and the renderers share it without a cycle.
  *
  * @module

@@ -1,13 +1,13 @@
 /**
  * The report's section model, shared by every stage's `section(doc)` and by
- * the HTML report that lays the sections out (lib/html/report.ts): a
+ * the HTML report that lays the sections out (lib/report/report.ts): a
  * section is a heading, then tables, figures and subheadings in order,
  * with the output directory and files it shows.
  *
  * @module
  */
 import type { Table } from "./table.ts";
-import type { Figure } from "../figures/render.ts";
+import type { Figure } from "./figure.ts";
 
 /** A subheading inside a section. */
 export interface ReportSubheading {

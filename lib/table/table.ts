@@ -1,7 +1,7 @@
 /**
  * One table model, three renderings: Markdown (pipe table), LaTeX (booktabs,
- * here) and HTML (lib/html/html_table.ts). Cells are preformatted strings
- * made by lib/report/format.ts, so a quantity prints the same everywhere.
+ * here) and HTML (lib/report/html_table.ts). Cells are preformatted strings
+ * made by lib/table/format.ts, so a quantity prints the same everywhere.
  *
  * @module
  */

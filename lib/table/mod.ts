@@ -1,0 +1,6 @@
+/** The table and section model: tables (Markdown, LaTeX), number formats, run scopes, report sections and the figure model. */
+export * from "./table.ts";
+export * from "./format.ts";
+export * from "./run_scope.ts";
+export * from "./section.ts";
+export * from "./figure.ts";
