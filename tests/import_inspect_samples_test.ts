@@ -7,13 +7,13 @@
  * the keys and the mapping key), a mask stored as an object, samples that
  * errored (an errored sample is a failed attempt, never a completed one:
  * refused as validation would; retried errors are failed attempts before
- * the completed one).
+ * the completed one), and inputs given twice.
  *
  * Needs `deno`.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { exists, gate, ROOT, tempDir } from "./import_gate.ts";
+import { exists, gate, ROOT, smallCsv, tempDir } from "./import_gate.ts";
 import { toyLog, toyMask, writeLog } from "./inspect_logs.ts";
 
 /** The issue lines of a refused import (all but the summary line). */
@@ -233,4 +233,51 @@ Deno.test("import inspect: an errored sample is a failed attempt; its retried er
   );
   const validated = await gate(t, ["validate", "retried", "--out", "v"]);
   equal(validated.code, 0, validated.stdout);
+});
+
+Deno.test("import: an input given twice, or for both arms, is refused in one line naming both", async () => {
+  await using dir = await tempDir();
+  const t = dir.path;
+  await writeLog(t, "bare.eval", toyLog("bare"));
+  await writeLog(t, "masked.eval", toyLog("masked"));
+  await Deno.copyFile(join(t, "masked.eval"), join(t, "copy.eval"));
+  const cases: [string[], RegExp][] = [
+    [
+      ["--masked", "masked.eval", "masked.eval"],
+      /^usage_error {2}--masked masked\.eval and --masked masked\.eval are one file: its rows would be imported twice; give each input once$/,
+    ],
+    [
+      ["--masked", "masked.eval", "copy.eval"],
+      /^usage_error {2}--masked masked\.eval and --masked copy\.eval have the same content \(sha256 [0-9a-f]{12}\.\.\.\): its rows would be imported twice; give each input once$/,
+    ],
+    [
+      ["--masked", "bare.eval"],
+      /^usage_error {2}--bare bare\.eval and --masked bare\.eval are one file: a masked run cannot be its own bare run; give --bare the log of the run without the skill$/,
+    ],
+  ];
+  for (const [masked, line] of cases) {
+    const ran = await gate(t, [
+      "import",
+      "inspect",
+      "--bare",
+      "bare.eval",
+      ...masked,
+      "--out",
+      "o",
+    ]);
+    equal(ran.code, 2, ran.stderr);
+    const lines = ran.stderr.trimEnd().split("\n");
+    equal(lines.length, 1, ran.stderr);
+    match(lines[0]!, line);
+    ok(!exists(join(t, "o")));
+  }
+  await Deno.writeTextFile(join(t, "rows.csv"), smallCsv());
+  await Deno.copyFile(join(t, "rows.csv"), join(t, "again.csv"));
+  const table = await gate(t, ["import", "table", "rows.csv", "again.csv", "--out", "o"]);
+  equal(table.code, 2);
+  match(
+    table.stderr,
+    /^usage_error {2}rows\.csv and again\.csv have the same content \(sha256 [0-9a-f]{12}\.\.\.\): its rows would be imported twice; give each input once\n$/,
+  );
+  ok(!exists(join(t, "o")));
 });

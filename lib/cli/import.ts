@@ -15,6 +15,7 @@ import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import { finish } from "./finish.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
+import { distinctInputs } from "./distinct_inputs.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
 const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
@@ -90,6 +91,7 @@ async function runTable(args: string[]): Promise<number> {
   const { values, positionals, command } = cli;
   const inputs = positionals.map((path) => ({ label: "table file", path }));
   for (const i of inputs) await inputFile(i, "a table file (.csv, .tsv, .parquet, .jsonl)");
+  await distinctInputs(inputs);
   const mapping = await mappingOption(values.map);
   if (!mapping.ok) return refuse(mapping.issues);
   await outputDir({ label: "--out", path: values.out }, [
@@ -159,6 +161,7 @@ async function runInspect(args: string[]): Promise<number> {
   ];
   const maxEntryBytes = byteCount(values["max-entry-bytes"]);
   for (const i of inputs) await inputFile(i, "an inspect_ai log (.eval or .json)");
+  await distinctInputs(inputs);
   const mapping = await mappingOption(values.map);
   if (!mapping.ok) return refuse(mapping.issues);
   await outputDir({ label: "--out", path: values.out }, [
