@@ -182,7 +182,7 @@ Deno.test("import inspect: masked samples without metadata.injected are one line
   );
 });
 
-Deno.test("import inspect: an errored sample is a failed attempt; its retried errors are failed attempts before it", async () => {
+Deno.test("import inspect: an errored sample is a failed attempt; its retried errors are failed attempts before it; a limit is no error", async () => {
   await using dir = await tempDir();
   const t = dir.path;
   await writeLog(t, "masked.eval", toyLog("masked"));
@@ -220,6 +220,8 @@ Deno.test("import inspect: an errored sample is a failed attempt; its retried er
         if (k === 3) {
           s.error_retries = [{ message: "rate limited", traceback: "", traceback_ansi: "" }];
         }
+        // Halted by a limit: scored, not an error, in inspect_ai.
+        if (k === 4) s.limit = { type: "message", limit: 10 };
       },
     }),
   );
@@ -230,6 +232,10 @@ Deno.test("import inspect: an errored sample is a failed attempt; its retried er
   deepEqual(
     bare.filter((l) => l.task_id === "t003").map((l) => [l.attempt, l.status, l.reward, l.error]),
     [[0, "failed", null, "rate limited"], [1, "completed", 0.1, null]],
+  );
+  deepEqual(
+    bare.filter((l) => l.task_id === "t004").map((l) => [l.attempt, l.status, l.reward]),
+    [[0, "completed", 0.8]],
   );
   const validated = await gate(t, ["validate", "retried", "--out", "v"]);
   equal(validated.code, 0, validated.stdout);
