@@ -3,7 +3,8 @@
  * with the process's peak memory measured (tests/peak_rss.ts): zip bombs
  * (an unread 3 GiB entry, a sample entry declaring 3 GiB, one declaring
  * 1,000 bytes and inflating to 3 GiB, 40 overlapping entries of 256 MiB
- * each from a 272 KB file), duplicate entries, an encrypted entry, a bad
+ * each from a 272 KB file), two headers, two different records of one
+ * sample (under one entry name or two), an encrypted entry, a bad
  * CRC, forged sizes (4 GiB, saturated without zip64, zip64 fields that lie,
  * a zip64 end record outside the file, local and central headers that
  * disagree, a wrong entry count). Every archive is built here at test time
@@ -87,12 +88,13 @@ Deno.test("import inspect: hostile archives are refused in one line with bounded
       name: "two-headers",
       bytes: rawZip([...honest, deflated("header.json", JSON.stringify(otherModel))]),
       line:
-        /the file holds two entries named header\.json; gatelab refuses rather than choose one$/,
+        /^parse_error {2}two-headers\.eval header\.json {2}the \.eval log holds 2 entries named header\.json; inspect_ai writes one .*: gatelab refuses rather than choose one$/,
     },
     {
       name: "two-samples",
       bytes: rawZip([...honest, deflated(sample0, JSON.stringify(otherScore))]),
-      line: /the file holds two entries named samples\/t000_epoch_1\.json;/,
+      line:
+        /^parse_error {2}two-samples\.eval:21 id {2}sample t000 epoch 1 is in the log twice with different contents \(samples\/t000_epoch_1\.json, sample 1 and samples\/t000_epoch_1\.json, sample 21\), and the earlier is not an errored run that the later re-ran: gatelab refuses rather than choose one$/,
     },
     {
       name: "two-names",
@@ -101,7 +103,7 @@ Deno.test("import inspect: hostile archives are refused in one line with bounded
         deflated("samples/t000_epoch_1_copy.json", JSON.stringify(otherScore)),
       ]),
       line:
-        /^parse_error {2}two-names\.eval:21 id {2}sample t000 epoch 1 is in the log twice \(samples\/t000_epoch_1\.json and samples\/t000_epoch_1_copy\.json\)/,
+        /^parse_error {2}two-names\.eval:21 id {2}sample t000 epoch 1 is in the log twice with different contents \(samples\/t000_epoch_1\.json, sample 1 and samples\/t000_epoch_1_copy\.json, sample 21\)/,
     },
     {
       name: "encrypted",

@@ -7,14 +7,16 @@
  * the keys and the mapping key), a mask stored as an object, samples that
  * errored (an errored sample is a failed attempt, never a completed one:
  * refused as validation would; retried errors are failed attempts before
- * the completed one), and inputs given twice.
+ * the completed one; a record inspect_ai wrote again supersedes its
+ * errored one), and inputs given twice.
  *
  * Needs `deno`.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { exists, gate, ROOT, smallCsv, tempDir } from "./import_gate.ts";
-import { toyLog, toyMask, writeLog } from "./inspect_logs.ts";
+import { type ToyLog, toyLog, toyMask, writeLog } from "./inspect_logs.ts";
+import { deflated, rawZip } from "./zip_writer.ts";
 
 /** The issue lines of a refused import (all but the summary line). */
 function issueLines(stderr: string): string[] {
@@ -239,6 +241,45 @@ Deno.test("import inspect: an errored sample is a failed attempt; its retried er
   );
   const validated = await gate(t, ["validate", "retried", "--out", "v"]);
   equal(validated.code, 0, validated.stdout);
+});
+
+Deno.test("import inspect: a sample inspect_ai wrote again supersedes its errored record, as inspect_ai reads it", async () => {
+  await using dir = await tempDir();
+  const t = dir.path;
+  await writeLog(t, "masked.eval", toyLog("masked"));
+  const bare = toyLog("bare");
+  const entries = (log: ToyLog) => [
+    deflated("header.json", JSON.stringify(log.header)),
+    ...log.samples.map((s) => deflated(`samples/${s.id}_epoch_1.json`, JSON.stringify(s))),
+  ];
+  // `inspect ctl sample requeue`: the errored record first, the fresh run under the same name.
+  const erroredRun = { ...structuredClone(bare.samples[5]!), error: { message: "sandbox died" } };
+  const requeued = [deflated("samples/t005_epoch_1.json", JSON.stringify(erroredRun))];
+  const honest = entries(bare);
+  await Deno.writeFile(
+    join(t, "requeued.eval"),
+    rawZip([honest[0]!, ...requeued, ...honest.slice(1)]),
+  );
+  const imported = await gate(t, importArgs("requeued.eval", "masked.eval", "out"));
+  equal(imported.code, 0, imported.stderr);
+  const doc = await readJson(join(t, "out", "import.json"));
+  const lines = await traces(join(t, "out", doc.runs[0].dir, "traces.jsonl"));
+  deepEqual(
+    lines.filter((l) => l.task_id === "t005").map((l) => [l.attempt, l.status, l.error]),
+    [[0, "failed", "sandbox died"], [1, "completed", null]],
+  );
+  const validated = await gate(t, ["validate", "out", "--out", "v"]);
+  equal(validated.code, 0, validated.stdout);
+  // The same record written twice is one record: nothing to choose between.
+  await Deno.writeFile(
+    join(t, "twice.eval"),
+    rawZip([...honest, deflated("samples/t005_epoch_1.json", JSON.stringify(bare.samples[5]))]),
+  );
+  const twice = await gate(t, importArgs("twice.eval", "masked.eval", "twice"));
+  equal(twice.code, 0, twice.stderr);
+  const twiceDoc = await readJson(join(t, "twice", "import.json"));
+  const twiceLines = await traces(join(t, "twice", twiceDoc.runs[0].dir, "traces.jsonl"));
+  equal(twiceLines.filter((l) => l.task_id === "t005").length, 1);
 });
 
 Deno.test("import: an input given twice, or for both arms, is refused in one line naming both", async () => {

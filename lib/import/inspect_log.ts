@@ -195,7 +195,14 @@ async function readEvalLog(
       if (!isObject(parsed.value)) return refuse(`${name} is not a JSON object`, name);
       return [parsed.value];
     };
-    const headerEntry = zip.entries.find((e) => e.name === "header.json");
+    const headers = zip.entries.filter((e) => e.name === "header.json");
+    if (headers.length > 1) {
+      return refuse(
+        `the .eval log holds ${headers.length} entries named header.json; inspect_ai writes one (it drops the old one when it rewrites the header): gatelab refuses rather than choose one`,
+        "header.json",
+      );
+    }
+    const headerEntry = headers[0];
     if (headerEntry === undefined) {
       return refuse(
         "the .eval log has no header.json (an unfinished run? inspect_ai writes it when the eval ends)",

@@ -2,9 +2,11 @@
  * What `gate import inspect` reads from each inspect_ai sample
  * (docs/import.md, "inspect_ai logs"): the facts kept of a sample while its
  * log is read (never its messages or events), and the import rows they
- * become once the log's header is known: the retried errors as failed
- * attempts, then the sample's own attempt; an errored sample, two samples
- * of one id and epoch, a sample without injected ids are refused.
+ * become once the log's header is known: the retried errors (and the
+ * errored records a later record of the same sample superseded) as failed
+ * attempts, then the sample's own attempt. An errored sample, two
+ * different records of one sample neither of which is an errored run the
+ * other re-ran, and masked samples without injected ids are refused.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import { basename } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import type { ImportMapping } from "./mapping.ts";
 import type { ImportRow } from "./rows.ts";
+import { canonicalJson } from "../validate/provenance.ts";
 
 type Json = Record<string, unknown>;
 
@@ -157,6 +160,25 @@ function sampleFacts(
   };
 }
 
+function errored(f: SampleFacts): boolean {
+  return f.error !== undefined && f.error !== null;
+}
+
+/** The messages of the errors inspect_ai retried before this record (`error_retries`). */
+function retriedErrors(f: SampleFacts): string[] {
+  return Array.isArray(f.retries) ? f.retries.map(errorMessage) : [];
+}
+
+/** Everything gatelab reads of a record, as text: two records equal in it are one. */
+function readingOf(f: SampleFacts): string {
+  return canonicalJson({
+    scores: f.scores,
+    values: Object.fromEntries(f.values),
+    error: f.error ?? null,
+    retries: f.retries ?? null,
+  });
+}
+
 /** An inspect_ai error's message (an EvalError's `message`, or the error text itself). */
 function errorMessage(error: unknown): string {
   if (typeof error === "string") return error;
@@ -209,36 +231,48 @@ export function logRows(
   const config = ev["model_generate_config"];
   const seed = isObject(config) ? config["seed"] : undefined;
   const jobSeed = typeof seed === "number" && Number.isInteger(seed) ? seed : null;
-  const firstOf = new Map<string, SampleFacts>();
   const noInjected: SampleFacts[] = [];
   const dictReward: [SampleFacts, string, string[]][] = [];
-  const where = (f: SampleFacts) => f.entry ?? `sample ${f.number}`;
+  const where = (f: SampleFacts) =>
+    f.entry === null ? `sample ${f.number}` : `${f.entry}, sample ${f.number}`;
+  // Records of one sample (id and epoch), in log order: inspect_ai supersedes a sample by
+  // writing it again (a requeued errored sample's fresh run); readers take the last.
+  const records = new Map<string, SampleFacts[]>();
   for (const f of facts) {
+    const bad = (path: string, message: string) =>
+      out.issues.push({ code: "schema_error", message, file, line: f.number, path });
+    if (typeof f.id !== "string" && typeof f.id !== "number") bad("id", "sample has no id");
+    else if (typeof f.epoch !== "number" || !Number.isInteger(f.epoch) || f.epoch < 1) {
+      bad("epoch", `epoch ${JSON.stringify(f.epoch)} is not an integer >= 1`);
+    } else {
+      const key = `${f.id}\u0000${f.epoch}`;
+      const list = records.get(key);
+      if (list === undefined) records.set(key, [f]);
+      else list.push(f);
+    }
+  }
+  for (const group of records.values()) {
+    const f = group[group.length - 1]!;
+    const id = f.id as string | number, epoch = f.epoch as number;
     const bad = (path: string, message: string, code: Issue["code"] = "schema_error") =>
-      out.issues.push({ code, message, file: file, line: f.number, path });
-    const { id, epoch } = f;
-    if (typeof id !== "string" && typeof id !== "number") {
-      bad("id", "sample has no id");
-      continue;
-    }
-    if (typeof epoch !== "number" || !Number.isInteger(epoch) || epoch < 1) {
-      bad("epoch", `epoch ${JSON.stringify(epoch)} is not an integer >= 1`);
-      continue;
-    }
-    const key = `${id}\u0000${epoch}`;
-    const first = firstOf.get(key);
-    if (first !== undefined) {
+      out.issues.push({ code, message, file, line: f.number, path });
+    // Earlier records the same as the last in all gatelab reads are one record; else each must
+    // be an errored run the later one re-ran (a failed attempt), never one of two results.
+    const earlier = group.slice(0, -1).filter((e) => readingOf(e) !== readingOf(f));
+    const conflicting = earlier.find((e) => !errored(e));
+    if (conflicting !== undefined) {
       bad(
         "id",
-        `sample ${id} epoch ${epoch} is in the log twice (${where(first)} and ${
+        `sample ${id} epoch ${epoch} is in the log twice with different contents (${
+          where(conflicting)
+        } and ${
           where(f)
-        }); inspect_ai writes each sample once: gatelab refuses rather than choose one`,
+        }), and the earlier is not an errored run that the later re-ran: gatelab refuses rather than choose one`,
         "parse_error",
       );
       continue;
     }
-    firstOf.set(key, f);
-    if (f.error !== undefined && f.error !== null) {
+    if (errored(f)) {
       // An errored sample is a failed attempt: its scores (score_on_error) are not a reward.
       bad(
         "error",
@@ -251,7 +285,13 @@ export function logRows(
       );
       continue;
     }
-    const retries = Array.isArray(f.retries) ? f.retries.map(errorMessage) : [];
+    // The failed attempts before the kept one: the superseded runs' retries and errors, then
+    // the kept run's retried errors.
+    const failures = [...earlier, f].flatMap((record) =>
+      [...retriedErrors(record), ...(record === f ? [] : [errorMessage(record.error)])].map(
+        (message) => ({ message, record }),
+      )
+    );
     const names = Object.keys(f.scores);
     const order = [
       ...scorers.filter((s) => names.includes(s)),
@@ -312,9 +352,9 @@ export function logRows(
       if (typeof ids === "string") bad(injectedPath, `${injectedPath} ${ids}`);
       else injected = ids;
     } else if (arm === "masked") noInjected.push(f);
-    const attempt = (n: number, error: string | null): ImportRow => ({
-      file: file,
-      row: f.number,
+    const attempt = (n: number, error: string | null, record: SampleFacts): ImportRow => ({
+      file,
+      row: record.number,
       split: mapping.split ?? "val",
       task_id: String(id),
       sample_id: epoch - 1,
@@ -329,10 +369,10 @@ export function logRows(
       injected,
       mask: null,
       error,
-      extra: { inspect_uuid: f.uuid },
+      extra: { inspect_uuid: record.uuid },
     });
-    retries.forEach((message, n) => out.rows.push(attempt(n, message)));
-    out.rows.push(attempt(retries.length, null));
+    failures.forEach(({ message, record }, n) => out.rows.push(attempt(n, message, record)));
+    out.rows.push(attempt(failures.length, null, f));
   }
   if (noInjected.length > 0) {
     out.issues.push(missingInjected(file, noInjected, facts.length, injectedPath));

@@ -6,8 +6,10 @@
  * read is inflated as a stream and stopped at the limit; the structure is
  * checked before any entry is: one end record, a central directory that
  * matches it, entries whose data lie inside the archive without overlapping
- * one another, no two entries of one name, no encrypted entry, local headers
- * that agree with the directory.
+ * one another, no encrypted entry, local headers that agree with the
+ * directory. Entries of one name are all listed, in archive order: what two
+ * of them mean is the caller's to decide (inspect_ai supersedes a sample by
+ * writing it again).
  *
  * @module
  */
@@ -211,7 +213,6 @@ async function centralDirectory(file: Deno.FsFile): Promise<ZipEntry[]> {
   const cd = await readAt(file, cdOffset, cdSize);
   const view = new DataView(cd.buffer);
   const entries: ZipEntry[] = [];
-  const names = new Set<string>();
   const spans: { start: number; end: number; name: string }[] = [];
   let at = 0;
   for (let k = 0; k < count; k++) {
@@ -235,12 +236,6 @@ async function centralDirectory(file: Deno.FsFile): Promise<ZipEntry[]> {
       { value: view.getUint32(at + 42, true), what: "local header offset" },
     ], name) as [number, number, number];
     at = next;
-    if (names.has(name)) {
-      throw new ZipRefusal(
-        `holds two entries named ${name}; gatelab refuses rather than choose one`,
-      );
-    }
-    names.add(name);
     if ((flags & ENCRYPTED) !== 0) {
       throw new ZipRefusal(`has an encrypted entry ${name}; gatelab reads no encrypted entry`);
     }
