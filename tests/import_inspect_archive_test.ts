@@ -2,7 +2,7 @@
  * Hostile inspect_ai archives through the real CLI (`gate import inspect`),
  * with the process's peak memory measured (tests/peak_rss.ts): zip bombs
  * (an unread 3 GiB entry, a sample entry declaring 3 GiB, one declaring
- * 1,000 bytes and inflating to 3 GiB, 40 overlapping entries of 256 MiB
+ * 1,000 bytes and inflating to 3 GiB, deflated and Zstandard, 40 overlapping entries of 256 MiB
  * each from a 272 KB file), two headers, two different records of one
  * sample (under one entry name or two), an encrypted entry, a bad
  * CRC, forged sizes (4 GiB, saturated without zip64, zip64 fields that lie,
@@ -21,7 +21,15 @@ import { join } from "node:path";
 import { exists, gate, ROOT, tempDir } from "./import_gate.ts";
 import { gateMeasured } from "./peak_rss.ts";
 import { type Json, toyLog, writeLog } from "./inspect_logs.ts";
-import { deflated, overlappingZip, type RawEntry, rawZip, zeroDeflate } from "./zip_writer.ts";
+import {
+  deflated,
+  overlappingZip,
+  type RawEntry,
+  rawZip,
+  zeroDeflate,
+  zeroZstd,
+  zstded,
+} from "./zip_writer.ts";
 
 const GiB = 1024 ** 3, MiB = 1024 ** 2;
 /** Far above the CLI's own ~100 MB and far below any of these archives inflated (>= 3 GiB). */
@@ -72,6 +80,23 @@ Deno.test("import inspect: hostile archives are refused in one line with bounded
         size: 1000,
       }]),
       line: /entry samples\/big_epoch_1\.json inflates past its declared size of 1000 bytes/,
+    },
+    {
+      name: "zstd-forged",
+      bytes: rawZip([...honest, {
+        name: "samples/big_epoch_1.json",
+        data: zeroZstd(3 * GiB),
+        method: 93,
+        crc: 0,
+        size: 1000,
+      }]),
+      line: /entry samples\/big_epoch_1\.json inflates past its declared size of 1000 bytes/,
+    },
+    {
+      name: "method",
+      bytes: rawZip(third((e) => ({ ...e, method: 12 as 8 }))),
+      line:
+        /entry samples\/t002_epoch_1\.json uses compression method 12; gatelab reads stored \(0\), deflated \(8\) and Zstandard \(93\) entries$/,
     },
     {
       name: "overlap",
@@ -196,9 +221,17 @@ Deno.test("import inspect: hostile archives are refused in one line with bounded
       size: 3 * GiB,
     }]),
   );
-  // A zip64 end record that tells the truth is read as well.
+  // A zip64 end record that tells the truth is read as well; and Zstandard entries, as
+  // inspect_ai writes them, in one frame or several.
   await Deno.writeFile(join(t, "zip64.eval"), rawZip(honest, { zip64: {} }));
-  for (const name of ["unread", "zip64"]) {
+  const zstdEntries = (frames: number) => [
+    zstded("header.json", JSON.stringify(masked.header), frames),
+    ...masked.samples.map((s) => zstded(`samples/${s.id}_epoch_1.json`, JSON.stringify(s), frames)),
+  ];
+  await Deno.writeFile(join(t, "zstd.eval"), rawZip(zstdEntries(1)));
+  await Deno.writeFile(join(t, "zstd-frames.eval"), rawZip(zstdEntries(3)));
+  const gateTraces: Record<string, string> = {};
+  for (const name of ["unread", "zip64", "zstd", "zstd-frames"]) {
     const ran = await gateMeasured(t, [
       "import",
       "inspect",
@@ -213,7 +246,14 @@ Deno.test("import inspect: hostile archives are refused in one line with bounded
     if (ran.peakRss !== null) ok(ran.peakRss < MEMORY_BOUND, `${name}: peak RSS ${ran.peakRss}`);
     const validated = await gate(t, ["validate", `ok-${name}`, "--out", `v-${name}`]);
     equal(validated.code, 0, validated.stdout);
+    const doc = JSON.parse(await Deno.readTextFile(join(t, `ok-${name}`, "import.json")));
+    gateTraces[name] = await Deno.readTextFile(
+      join(t, `ok-${name}`, doc.gates[0].dir, "traces.jsonl"),
+    );
   }
+  // The same samples, however compressed: the same gate.
+  equal(gateTraces["zstd"], gateTraces["unread"]);
+  equal(gateTraces["zstd-frames"], gateTraces["unread"]);
 });
 
 Deno.test("import inspect: logs larger than --max-entry-bytes are read part by part; a larger part is refused", async () => {

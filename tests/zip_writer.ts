@@ -6,14 +6,15 @@
  * time, so no hostile archive is committed. Follows the layout of PKWARE's
  * APPNOTE (local header, data, central directory, end record).
  */
-import { constants, crc32, deflateRawSync } from "node:zlib";
+import { constants, crc32, deflateRawSync, zstdCompressSync } from "node:zlib";
 
 /** One entry as written. Declared fields default to the real ones. */
 export interface RawEntry {
   readonly name: string;
-  /** The entry's bytes as stored (compressed when `method` is 8). */
+  /** The entry's bytes as stored (compressed when `method` is 8 or 93). */
   readonly data: Uint8Array;
-  readonly method?: 0 | 8;
+  /** 0 stored, 8 deflated, 93 Zstandard. */
+  readonly method?: 0 | 8 | 93;
   /** Declared in both headers. */
   readonly crc?: number;
   readonly size?: number;
@@ -37,6 +38,38 @@ export function deflated(name: string, content: string | Uint8Array): RawEntry {
     crc: crc32(bytes) >>> 0,
     size: bytes.length,
   };
+}
+
+/**
+ * An entry of text compressed with Zstandard as inspect_ai writes it: the
+ * bytes cut into `frames` parts, each its own frame (inspect_ai caps a
+ * frame's input, so large entries hold several).
+ */
+export function zstded(name: string, content: string, frames = 1): RawEntry {
+  const bytes = new TextEncoder().encode(content);
+  const step = Math.ceil(bytes.length / frames);
+  const parts: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += step) {
+    parts.push(new Uint8Array(zstdCompressSync(bytes.subarray(at, at + step))));
+  }
+  const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    data.set(p, at);
+    at += p.length;
+  }
+  return { name, data, method: 93, crc: crc32(bytes) >>> 0, size: bytes.length };
+}
+
+/** Zstandard data of `size` zero bytes (a multiple of 64 MiB): one 64 MiB frame, repeated. */
+export function zeroZstd(size: number): Uint8Array {
+  const unit = 64 * 1024 * 1024;
+  if (size % unit !== 0) throw new Error("zeroZstd: a multiple of 64 MiB");
+  const frame = new Uint8Array(zstdCompressSync(new Uint8Array(unit)));
+  const n = size / unit;
+  const out = new Uint8Array(frame.length * n);
+  for (let k = 0; k < n; k++) out.set(frame, k * frame.length);
+  return out;
 }
 
 /**

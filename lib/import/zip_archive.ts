@@ -3,7 +3,8 @@
  * inspect_ai's `.eval` logs (docs/import.md, "Archives"). Nothing is read
  * that the caller does not ask for, so an entry gatelab never needs costs no
  * memory however large it claims or turns out to be. Every entry that is
- * read is inflated as a stream and stopped at the limit; the structure is
+ * read (stored, deflated, or Zstandard as inspect_ai writes it, in one or
+ * more frames) is inflated as a stream and stopped at the limit; the structure is
  * checked before any entry is: one end record, a central directory that
  * matches it, entries whose data lie inside the archive without overlapping
  * one another, no encrypted entry, local headers that agree with the
@@ -18,7 +19,7 @@ import { crc32 } from "node:zlib";
 /** One entry of the central directory. */
 export interface ZipEntry {
   readonly name: string;
-  /** 0 stored, 8 deflated (others are refused when read). */
+  /** 0 stored, 8 deflated, 93 Zstandard (others are refused when read). */
   readonly method: number;
   readonly crc32: number;
   readonly compressedSize: number;
@@ -43,6 +44,8 @@ export interface ZipArchive {
 const EOCD = 0x06054b50, ZIP64_LOCATOR = 0x07064b50, ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50, LOCAL = 0x04034b50;
 const U16 = 0xffff, U32 = 0xffffffff;
+/** Compression method 93: Zstandard (inspect_ai's own choice for its logs). */
+const ZSTD = 93;
 /** Flag bits: 0 encrypted, 6 strong encryption, 13 central directory encrypted. */
 const ENCRYPTED = 0x0001 | 0x0040 | 0x2000;
 /** Flag bit 3: sizes and CRC in a data descriptor after the data (local header holds zeros). */
@@ -324,12 +327,12 @@ async function readEntry(
       return `entry ${name} is stored uncompressed but its two sizes differ (${entry.compressedSize} and ${size}; forged)`;
     }
     out = await readAt(file, entry.dataStart, size);
-  } else if (entry.method === 8) {
-    const inflated = await inflate(file, entry);
+  } else if (entry.method === 8 || entry.method === ZSTD) {
+    const inflated = entry.method === 8 ? await inflate(file, entry) : await unzstd(file, entry);
     if (typeof inflated === "string") return inflated;
     out = inflated;
   } else {
-    return `entry ${name} uses compression method ${entry.method}; gatelab reads stored (0) and deflated (8) entries`;
+    return `entry ${name} uses compression method ${entry.method}; gatelab reads stored (0), deflated (8) and Zstandard (93) entries`;
   }
   const crc = crc32(out) >>> 0;
   if (crc !== entry.crc32) {
@@ -383,6 +386,45 @@ async function inflate(file: Deno.FsFile, entry: ZipEntry): Promise<Uint8Array |
   } catch (error) {
     if (error instanceof ZipRefusal) return `entry ${name}: the archive ${error.message}`;
     return `entry ${name} is not valid deflate data of ${compressedSize} bytes (${
+      error instanceof Error ? error.message : error
+    })`;
+  }
+  if (got !== size) {
+    return `entry ${name} inflates to ${got} bytes, the archive says ${size} (truncated or forged)`;
+  }
+  return out;
+}
+
+/** Thrown from the Zstandard output handler to stop at the declared size. */
+class PastDeclaredSize extends Error {}
+
+/**
+ * Decompresses the entry's Zstandard data (fzstd, every frame) as a
+ * stream, stopping as soon as the output passes the declared size.
+ */
+async function unzstd(file: Deno.FsFile, entry: ZipEntry): Promise<Uint8Array | string> {
+  const { Decompress } = await import("npm:fzstd@0.1.1");
+  const { name, size, compressedSize, dataStart } = entry;
+  const out = new Uint8Array(size);
+  let got = 0;
+  const stream = new Decompress((chunk) => {
+    if (got + chunk.length > size) throw new PastDeclaredSize();
+    out.set(chunk, got);
+    got += chunk.length;
+  });
+  try {
+    for (let done = 0; done < compressedSize;) {
+      const n = Math.min(READ_CHUNK, compressedSize - done);
+      const chunk = await readAt(file, dataStart + done, n);
+      done += n;
+      stream.push(chunk, done === compressedSize);
+    }
+  } catch (error) {
+    if (error instanceof PastDeclaredSize) {
+      return `entry ${name} inflates past its declared size of ${size} bytes (a zip bomb, or forged)`;
+    }
+    if (error instanceof ZipRefusal) return `entry ${name}: the archive ${error.message}`;
+    return `entry ${name} is not valid Zstandard data of ${compressedSize} bytes (${
       error instanceof Error ? error.message : error
     })`;
   }
