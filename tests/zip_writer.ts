@@ -6,7 +6,12 @@
  * time, so no hostile archive is committed. Follows the layout of PKWARE's
  * APPNOTE (local header, data, central directory, end record).
  */
-import { constants, crc32, deflateRawSync, zstdCompressSync } from "node:zlib";
+import * as zlib from "node:zlib";
+import { constants, crc32, deflateRawSync } from "node:zlib";
+
+/** Deno's node:zlib has Zstandard (as Node 22.15 does); the Node 20 types it checks against do not. */
+const zstdCompressSync = (zlib as unknown as { zstdCompressSync(b: Uint8Array): Uint8Array })
+  .zstdCompressSync;
 
 /** One entry as written. Declared fields default to the real ones. */
 export interface RawEntry {
