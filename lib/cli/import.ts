@@ -15,6 +15,7 @@ import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import { finish } from "./finish.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
+import { distinctInputs } from "./distinct_inputs.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
 const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
@@ -30,7 +31,10 @@ per masked round) and import.json into <dir> (docs/import.md).
 
   --map <file>  mapping (gatelab.import-map/v1): column names, arm values,
                 versions, budget_k, stage, primary metric, constant provenance
-  --out <dir>   output directory (replaced whole)`;
+  --out <dir>   output directory (replaced whole)
+  --max-entry-bytes <n>  inspect: the largest part of a log read, uncompressed
+                (a .eval zip entry; a .json log's member or sample); default
+                256MiB; <n> in bytes or with KiB, MiB, GiB`;
 
 const SUBCOMMANDS = ["table", "inspect"];
 
@@ -87,6 +91,7 @@ async function runTable(args: string[]): Promise<number> {
   const { values, positionals, command } = cli;
   const inputs = positionals.map((path) => ({ label: "table file", path }));
   for (const i of inputs) await inputFile(i, "a table file (.csv, .tsv, .parquet, .jsonl)");
+  await distinctInputs(inputs);
   const mapping = await mappingOption(values.map);
   if (!mapping.ok) return refuse(mapping.issues);
   await outputDir({ label: "--out", path: values.out }, [
@@ -135,6 +140,7 @@ async function runInspect(args: string[]): Promise<number> {
       masked: { type: "string", multiple: true },
       map: { type: "string" },
       out: { type: "string" },
+      "max-entry-bytes": { type: "string" },
       quiet: { type: "boolean" },
     },
     // `--masked a.eval b.eval`: the logs after --masked are masked logs too.
@@ -153,7 +159,9 @@ async function runInspect(args: string[]): Promise<number> {
     { label: "--bare", path: values.bare },
     ...masked.map((path) => ({ label: "--masked", path })),
   ];
+  const maxEntryBytes = byteCount(values["max-entry-bytes"]);
   for (const i of inputs) await inputFile(i, "an inspect_ai log (.eval or .json)");
+  await distinctInputs(inputs);
   const mapping = await mappingOption(values.map);
   if (!mapping.ok) return refuse(mapping.issues);
   await outputDir({ label: "--out", path: values.out }, [
@@ -165,7 +173,23 @@ async function runInspect(args: string[]): Promise<number> {
     ...(mapping.mapping ? { mapping: mapping.mapping } : {}),
     mappingFile: mapping.file,
     command,
+    ...(maxEntryBytes !== undefined ? { maxEntryBytes } : {}),
   });
   if (!result.ok) return refuse(result.issues);
   return await write(values.out, result.value, values.quiet === true, command);
+}
+
+const UNITS: Record<string, number> = { "": 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** `--max-entry-bytes`: a whole number of bytes, or of KiB, MiB, GiB. */
+function byteCount(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(text.trim());
+  const n = m === null ? NaN : Number(m[1]) * UNITS[m[2] ?? ""]!;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(
+      `--max-entry-bytes ${text} is not a size; expected a whole number of bytes >= 1, or one with KiB, MiB or GiB (e.g. 1GiB)`,
+    );
+  }
+  return n;
 }

@@ -80,12 +80,18 @@ export const ImportMappingSchema = z.strictObject({
     runtime: z.strictObject({ protocol: z.string(), max_steps: z.int().min(0) }).optional(),
     reward_version: z.string().optional(),
   }).optional(),
-  /** inspect_ai logs: dotted paths inside a sample for reward, components and injected ids. */
+  /**
+   * inspect_ai logs: dotted paths inside a sample for reward, components and
+   * injected ids; `arm_args`, the task (or solver) arguments that are the
+   * arm's own (how the masked arm switches the skill on): left out of the
+   * environment compared between the arms and recorded instead.
+   */
   inspect: z.strictObject({
     reward: z.string().min(1).optional(),
     components: z.record(z.string().regex(/^r_.+/, "a component name starts with r_"), z.string())
       .optional(),
     injected: z.string().min(1).optional(),
+    arm_args: z.array(z.string().min(1)).optional(),
   }).optional(),
 });
 
