@@ -12,7 +12,7 @@ import type { PairedDataset } from "../core/types.ts";
 import type { SequentialJson, SequentialVersionSchema } from "../contract/outputs/sequential.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { compileSelection } from "../select/select.ts";
-import { ESTIMATOR } from "../analyze/types.ts";
+import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { anytimeValid } from "./avlm.ts";
 import { prefixFits } from "./prefix_fits.ts";
 import type { SequentialOrder } from "./order.ts";
