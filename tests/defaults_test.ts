@@ -7,7 +7,9 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULTS } from "../lib/core/defaults.ts";
-import { bootstrapOptions, seedOption } from "../lib/cli/args.ts";
+import { parseCommand } from "../lib/cli/args.ts";
+import { COMMANDS } from "../lib/cli/command_table.ts";
+import { ANALYZE } from "../lib/cli/commands.ts";
 import { resolveAnalyzeOptions } from "../lib/analyze/mod.ts";
 import { studyPlanSchema } from "../lib/study/schema.ts";
 
@@ -39,8 +41,19 @@ Deno.test("defaults: the frozen object holds the documented values", () => {
 });
 
 Deno.test("defaults: the CLI readers and the library boundaries fall back to DEFAULTS", () => {
-  deepEqual(bootstrapOptions({}), { draws: DEFAULTS.draws, seed: DEFAULTS.seed });
-  equal(seedOption(undefined), DEFAULTS.seed);
+  const cli = parseCommand(["g", "--out", "o"], ANALYZE)!.values;
+  deepEqual([cli.bootstrap, cli.seed, cli.interval, cli.cov, cli.metric], [
+    DEFAULTS.draws,
+    DEFAULTS.seed,
+    DEFAULTS.interval,
+    DEFAULTS.covType,
+    DEFAULTS.metric,
+  ]);
+  // One default seed for every command that takes --seed.
+  for (const decl of COMMANDS) {
+    const seed = decl.options.find((o) => o.name === "seed");
+    if (seed !== undefined) equal(seed.default, DEFAULTS.seed, decl.name);
+  }
   const r = resolveAnalyzeOptions({ metrics: ["reward"], gates: [{ budget_k: 1 }] } as never);
   deepEqual([r.metric, r.covType], [DEFAULTS.metric, DEFAULTS.covType]);
   const plan = studyPlanSchema.parse({ format: "gatelab.studyplan/v1", comparisons: [] });
