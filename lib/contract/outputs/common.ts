@@ -50,13 +50,11 @@ export const EstimatorSchema = z.object({
  * deepEqual(EstimatorSchema.parse(ESTIMATOR), { name: "paired_delta_ols_no_intercept", formula: "R_i - B_i = C_i' beta + e_i", intercept: 0 });
  * ```
  */
-export const ESTIMATOR = Object.freeze(
-  {
-    name: "paired_delta_ols_no_intercept",
-    formula: "R_i - B_i = C_i' beta + e_i",
-    intercept: 0.0,
-  } as const satisfies z.input<typeof EstimatorSchema>,
-);
+export const ESTIMATOR = {
+  name: "paired_delta_ols_no_intercept",
+  formula: "R_i - B_i = C_i' beta + e_i",
+  intercept: 0.0,
+} as const satisfies z.input<typeof EstimatorSchema>;
 
 /** One issue as written in validation.json and history.json. */
 export const IssueSchema = z.object({
