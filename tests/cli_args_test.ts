@@ -2,6 +2,7 @@ import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { integerReader, numberReader, parseCommand, UsageError } from "../lib/cli/args.ts";
 import { main } from "../lib/cli/main.ts";
 import { COMMANDS as TABLE } from "../lib/cli/command_table.ts";
+import { captured } from "./fixtures.ts";
 
 const HELP = "usage: deno task gate thing <dir>... --out <dir>";
 
@@ -30,34 +31,6 @@ const SPEC = {
   positionals: { min: 1, max: 2, what: "gate directory" },
   required: ["out", "plan"],
 } as const;
-
-/**
- * Runs `f` with console.log and console.error captured, in a fresh temporary
- * directory as the current directory (the cases' relative paths, `o`, `g`,
- * land there, never in the repository), and checks that it wrote nothing
- * there: a usage error writes no file.
- */
-async function captured<T>(
-  f: () => T | Promise<T>,
-): Promise<{ value: T; log: string; err: string }> {
-  const { log, error } = console;
-  const logs: string[] = [], errs: string[] = [];
-  const cwd = Deno.cwd();
-  const dir = await Deno.makeTempDir({ prefix: "gatelab-args-" });
-  Deno.chdir(dir);
-  console.log = (...a: unknown[]) => logs.push(a.join(" "));
-  console.error = (...a: unknown[]) => errs.push(a.join(" "));
-  try {
-    const value = await f();
-    deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [], "nothing written");
-    return { value, log: logs.join("\n"), err: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    Deno.chdir(cwd);
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 function usageMessage(f: () => unknown): string {
   try {

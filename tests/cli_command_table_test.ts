@@ -13,45 +13,28 @@ import { commandDecl, COMMANDS } from "../lib/cli/command_table.ts";
 import { COMMON } from "../lib/cli/common_options.ts";
 import { commandHelp } from "../lib/cli/help.ts";
 import { gateTaskArgs, ROOT } from "./gate_process.ts";
+import { captured } from "./fixtures.ts";
 
 /** Runs main() with console captured, in an empty directory that must stay empty. */
-async function captured(
+async function run(
   args: string[],
   program?: string,
 ): Promise<{ code: number; log: string; err: string }> {
-  const { log, error } = console;
-  const logs: string[] = [], errs: string[] = [];
-  const cwd = Deno.cwd();
-  const dir = await Deno.makeTempDir({ prefix: "gatelab-table-" });
-  Deno.chdir(dir);
-  console.log = (...a: unknown[]) => logs.push(a.join(" "));
-  console.error = (...a: unknown[]) => errs.push(a.join(" "));
-  try {
-    const code = await main(args, program === undefined ? {} : { program });
-    deepEqual(
-      [...Deno.readDirSync(dir)].map((e) => e.name),
-      [],
-      `${args.join(" ")}: nothing written`,
-    );
-    return { code, log: logs.join("\n"), err: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    Deno.chdir(cwd);
-    await Deno.remove(dir, { recursive: true });
-  }
+  const context = program === undefined ? {} : { program };
+  const { value, log, err } = await captured(() => main(args, context));
+  return { code: value, log, err };
 }
 
 Deno.test("command table: every command's --help is the text written from its declaration", async () => {
   for (const decl of COMMANDS) {
     for (const flag of ["--help", "-h"]) {
-      const { code, log, err } = await captured([...decl.name.split(" "), flag]);
+      const { code, log, err } = await run([...decl.name.split(" "), flag]);
       deepEqual([code, err], [0, ""], `${decl.name} ${flag}`);
       equal(log, commandHelp(decl), `${decl.name} ${flag}`);
     }
   }
   // A group's first word alone prints the group's help (exit 2 without --help).
-  const group = await captured(["import"]);
+  const group = await run(["import"]);
   deepEqual([group.code, group.log], [2, commandHelp(commandDecl("import table")!)]);
 });
 
@@ -78,7 +61,7 @@ Deno.test("command table: every declared option appears in its command's help", 
 });
 
 Deno.test("command table: gate --help lists exactly the table's commands, groups once", async () => {
-  const { code, log } = await captured(["--help"]);
+  const { code, log } = await run(["--help"]);
   equal(code, 0);
   const listed = [...log.matchAll(/^ {2}([a-z][a-z-]*) {2,}(.*)$/gm)].map((m) => [m[1]!, m[2]!]);
   const expected: [string, string][] = [];
@@ -123,7 +106,9 @@ Deno.test("command table: a common option is declared once and shows the default
       if (o === undefined) continue;
       equal(o.type, COMMON[name].type, `${decl.name} --${name}`);
       if (name === "seed") equal(o.default, COMMON.seed.default, `${decl.name}: one default seed`);
-      if (name !== "label-prefix") equal(o.read !== undefined, true, `${decl.name} --${name} is read`);
+      if (name !== "label-prefix") {
+        equal(o.read !== undefined, true, `${decl.name} --${name} is read`);
+      }
     }
   }
   match(
@@ -133,41 +118,41 @@ Deno.test("command table: a common option is declared once and shows the default
 });
 
 Deno.test("help and usage lines name the program as started: gate or deno task gate", async () => {
-  const usage = await captured([], "gate");
+  const usage = await run([], "gate");
   match(usage.log, /^usage: gate <command> \[args\]$/m);
   match(usage.log, /^Run `gate <command> --help` for a command's options;$/m);
   match(usage.log, /^`gate --version` prints the version\.$/m);
   ok(!usage.log.includes("deno task"), usage.log);
   for (const decl of COMMANDS) {
     const words = decl.name.split(" ");
-    const help = await captured([...words, "--help"], "gate");
+    const help = await run([...words, "--help"], "gate");
     equal(help.log, commandHelp(decl, "gate"), decl.name);
     match(help.log, new RegExp(`^(usage: | {7})gate ${decl.name} `, "m"), decl.name);
     ok(!/^usage: deno task gate|^ {7}deno task gate/m.test(help.log), decl.name);
-    const typo = await captured([...words, "--quiett"], "gate");
+    const typo = await run([...words, "--quiett"], "gate");
     match(typo.err, new RegExp(`; see gate ${words[0]} --help$`), decl.name);
   }
-  const unknown = await captured(["analyse"], "gate");
+  const unknown = await run(["analyse"], "gate");
   equal(
     unknown.err,
     `usage_error  unknown command "analyse"; did you mean analyze?; see gate --help`,
   );
-  const kind = await captured(["import", "tabel"], "gate");
+  const kind = await run(["import", "tabel"], "gate");
   equal(
     kind.err,
     `usage_error  import: unknown kind "tabel"; did you mean table? (table or inspect); see gate import --help`,
   );
-  const missing = await captured(["firewall", "--gold", "g", "--out", "o"], "gate");
+  const missing = await run(["firewall", "--gold", "g", "--out", "o"], "gate");
   equal(
     missing.err,
     "usage_error  firewall needs at least one --texts <file>; see gate firewall --help",
   );
-  const power = await captured(["plan-power", "--out", "o", "--tasks", "4"], "gate");
+  const power = await run(["plan-power", "--out", "o", "--tasks", "4"], "gate");
   equal(
     power.err,
     "usage_error  plan-power needs --columns, --p-present, --resid-sd (or --from); see gate plan-power --help",
   );
-  const masked = await captured(["import", "inspect", "--bare", "b", "--out", "o"], "gate");
+  const masked = await run(["import", "inspect", "--bare", "b", "--out", "o"], "gate");
   equal(
     masked.err,
     "usage_error  import inspect needs --masked <log> (one or more); see gate import --help",
@@ -175,7 +160,7 @@ Deno.test("help and usage lines name the program as started: gate or deno task g
 });
 
 Deno.test("the installed script's first argument names the program; deno task gate passes none", async () => {
-  const run = async (args: string[]) => {
+  const spawn = async (args: string[]) => {
     const out = await new Deno.Command("deno", {
       args: [...gateTaskArgs(), ...args],
       cwd: ROOT,
@@ -185,10 +170,10 @@ Deno.test("the installed script's first argument names the program; deno task ga
     const text = (b: Uint8Array) => new TextDecoder().decode(b);
     return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
   };
-  const installed = await run(["--invoked-as=gate", "analyze", "--help"]);
+  const installed = await spawn(["--invoked-as=gate", "analyze", "--help"]);
   equal(installed.code, 0);
   match(installed.stdout, /^usage: gate analyze <gate_dir>\.\.\. --out <dir> \[options\]\n/);
-  const clone = await run(["analyze", "--bootstraps", "1"]);
+  const clone = await spawn(["analyze", "--bootstraps", "1"]);
   equal(clone.code, 2);
   equal(
     clone.stderr,
