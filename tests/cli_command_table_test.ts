@@ -180,3 +180,35 @@ Deno.test("the installed script's first argument names the program; deno task ga
     "usage_error  analyze: unknown option --bootstraps; did you mean --bootstrap?; see deno task gate analyze --help\n",
   );
 });
+
+Deno.test("command table: light, its static imports reach core/, contract/ and the parser, no command or stage", async () => {
+  const out = await new Deno.Command("deno", {
+    args: ["info", "--json", "lib/cli/command_table.ts"],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+  }).output();
+  equal(out.code, 0);
+  const graph: {
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  } = JSON.parse(new TextDecoder().decode(out.stdout));
+  const lib = new URL("lib/", `file://${ROOT}`).href;
+  const byName = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const reached = new Set<string>();
+  const visit = (specifier: string) => {
+    if (reached.has(specifier) || !specifier.startsWith(lib)) return;
+    reached.add(specifier);
+    for (const d of byName.get(specifier)?.dependencies ?? []) {
+      if (d.code && !d.isDynamic) visit(d.code.specifier);
+    }
+  };
+  visit(`${lib}cli/command_table.ts`);
+  const outside = [...reached].map((s) => s.slice(lib.length)).filter((path) =>
+    !/^(core|contract|math)\//.test(path) &&
+    !["command_table", "commands", "common_options", "args", "help", "option_decl"]
+      .some((name) => path === `cli/${name}.ts`)
+  );
+  deepEqual(outside, []);
+});

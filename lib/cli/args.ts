@@ -61,7 +61,7 @@ export interface ParsedCommand<D extends CommandSpec> {
  * (defaults for those not given).
  *
  * @param args The arguments after the command name.
- * @param decl The command's declaration (lib/cli/command_table.ts).
+ * @param decl The command's declaration (lib/cli/commands.ts).
  * @param context How gatelab was started: the program name its help and usage errors give.
  * @returns `null` after printing the help, else the read values, the
  *   positionals and the recorded command line.
