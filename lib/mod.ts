@@ -80,6 +80,7 @@ export type {
   BootstrapResult,
   InteractionScreenOptions,
   MisfitDiagnostics,
+  TaskBootstrapOptions,
 } from "./infer/mod.ts";
 export type {
   PowerDesign,

@@ -153,6 +153,11 @@ Deno.test("analyze: the bootstrap fills se_bootstrap and ci of every coefficient
   const v = await validateGates([fx.gateDir]);
   const skipped = await runAnalysis(v.dataset!, { draws: 0 });
   ok(!("bootstrap" in skipped.contributions));
+  // Draws are resolved and checked once, where runAnalysis is called: a negative count is refused.
+  await rejects(() => runAnalysis(v.dataset!, { draws: -1 }), {
+    name: "RangeError",
+    message: "Cannot bootstrap: draws must be a non-negative integer, got -1",
+  });
   const asked = await runAnalysis(v.dataset!, { draws: 50, seed: 3 });
   const b = asked.contributions.bootstrap as Record<string, unknown>;
   deepEqual([b.draws, b.seed, b.interval], [50, 3, "percentile"]);

@@ -1,49 +1,36 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
-import { intOption, numberOption, parseCommand, UsageError } from "../lib/cli/args.ts";
+import { integerReader, numberReader, parseCommand, UsageError } from "../lib/cli/args.ts";
 import { main } from "../lib/cli/main.ts";
+import { COMMANDS as TABLE } from "../lib/cli/command_table.ts";
+import { captured } from "./fixtures.ts";
 
 const HELP = "usage: deno task gate thing <dir>... --out <dir>";
 
 const SPEC = {
   name: "thing",
-  help: HELP,
-  options: {
-    out: { type: "string" },
-    plan: { type: "string" },
-    cap: { type: "string" },
-    quiet: { type: "boolean" },
-  },
+  synopsis: "<dir>... --out <dir>",
+  options: [
+    {
+      name: "out",
+      type: "string",
+      placeholder: "<dir>",
+      help: "output directory",
+      usageOnly: true,
+    },
+    {
+      name: "plan",
+      type: "string",
+      placeholder: "<file>",
+      requiredAs: "<plan.json>",
+      help: "the plan",
+      usageOnly: true,
+    },
+    { name: "cap", type: "string", help: "cap", usageOnly: true },
+    { name: "quiet", type: "boolean", help: "quiet", usageOnly: true },
+  ],
   positionals: { min: 1, max: 2, what: "gate directory" },
-  required: { out: "<dir>", plan: "<plan.json>" },
+  required: ["out", "plan"],
 } as const;
-
-/**
- * Runs `f` with console.log and console.error captured, in a fresh temporary
- * directory as the current directory (the cases' relative paths, `o`, `g`,
- * land there, never in the repository), and checks that it wrote nothing
- * there: a usage error writes no file.
- */
-async function captured<T>(
-  f: () => T | Promise<T>,
-): Promise<{ value: T; log: string; err: string }> {
-  const { log, error } = console;
-  const logs: string[] = [], errs: string[] = [];
-  const cwd = Deno.cwd();
-  const dir = await Deno.makeTempDir({ prefix: "gatelab-args-" });
-  Deno.chdir(dir);
-  console.log = (...a: unknown[]) => logs.push(a.join(" "));
-  console.error = (...a: unknown[]) => errs.push(a.join(" "));
-  try {
-    const value = await f();
-    deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [], "nothing written");
-    return { value, log: logs.join("\n"), err: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    Deno.chdir(cwd);
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 function usageMessage(f: () => unknown): string {
   try {
@@ -63,6 +50,7 @@ Deno.test("parseCommand: values, positionals and the recorded command line", () 
   equal(parsed.values.plan, "p.json");
   equal(parsed.values.quiet, true);
   equal(parsed.values.cap, undefined);
+  equal(parseCommand(["g1", "--out", "o", "--plan", "p.json"], SPEC)?.values.quiet, false);
   equal(parsed.command, "gate thing g1 --out o --plan p.json --quiet");
 });
 
@@ -132,8 +120,8 @@ Deno.test("parseCommand: a value that starts with a dash is the option's value",
   equal(joined?.values.cap, "-5");
   // So the range message is the same for both spellings.
   equal(
-    usageMessage(() => intOption("cap", spaced?.values.cap, 50, { min: 1 })),
-    usageMessage(() => intOption("cap", joined?.values.cap, 50, { min: 1 })),
+    usageMessage(() => integerReader({ min: 1 })("cap", spaced!.values.cap!)),
+    usageMessage(() => integerReader({ min: 1 })("cap", joined!.values.cap!)),
   );
   // The recorded command line is what the user typed.
   equal(spaced?.command, "gate thing g --out o --plan p --cap -5");
@@ -143,57 +131,109 @@ Deno.test("parseCommand: a value that starts with a dash is the option's value",
   ]);
 });
 
-Deno.test("parseCommand: every command accepts --quiet", () => {
-  const spec = { name: "x", help: "usage: x", options: { out: { type: "string" } } } as const;
-  equal(parseCommand(["--out", "o", "--quiet"], spec)?.values.quiet, true);
+Deno.test("parseCommand: an option not declared is unknown, --quiet included", () => {
+  const spec = { name: "x", synopsis: "", options: [] } as const;
+  equal(
+    usageMessage(() => parseCommand(["--quiet"], spec)),
+    "x: unknown option --quiet; see deno task gate x --help",
+  );
 });
 
-Deno.test("intOption: integers, fallbacks and range errors", () => {
-  equal(intOption("cap", "7", 50, { min: 1 }), 7);
-  equal(intOption("cap", undefined, 50, { min: 1 }), 50);
-  equal(intOption("budget-k", undefined, undefined, { min: 1 }), undefined);
-  equal(intOption("seed", "-3", 0), -3);
-  equal(intOption("k", "5", 0, { min: 1, max: 5 }), 5);
+Deno.test("parseCommand: read values, defaults, flags and repeatable options", () => {
+  const spec = {
+    name: "x",
+    synopsis: "",
+    options: [
+      { name: "cap", type: "string", help: "", default: 50, read: integerReader({ min: 1 }) },
+      { name: "k", type: "string", help: "", read: integerReader({ min: 1 }) },
+      { name: "texts", type: "string", multiple: true, help: "" },
+      { name: "png", type: "boolean", help: "" },
+      { name: "metric", type: "string", help: "", default: "reward" },
+    ],
+  } as const;
+  const none = parseCommand([], spec)!.values;
+  deepEqual([none.cap, none.k, none.texts, none.png, none.metric], [
+    50,
+    undefined,
+    [],
+    false,
+    "reward",
+  ]);
+  const given = parseCommand(
+    ["--cap", "7", "--k", "2", "--texts", "a", "--texts", "b", "--png", "--metric", "cost"],
+    spec,
+  )!.values;
+  deepEqual([given.cap, given.k, given.texts, given.png, given.metric], [
+    7,
+    2,
+    ["a", "b"],
+    true,
+    "cost",
+  ]);
   equal(
-    usageMessage(() => intOption("cap", "0", 50, { min: 1 })),
+    usageMessage(() => parseCommand(["--cap", "0"], spec)),
+    '--cap must be a positive integer, got "0"',
+  );
+});
+
+Deno.test("parseCommand: the program name goes into every usage error", () => {
+  equal(
+    usageMessage(() => parseCommand(["g1"], SPEC, { program: "gate" })),
+    "thing needs --out <dir> and --plan <plan.json>; see gate thing --help",
+  );
+  equal(
+    usageMessage(() => parseCommand(["g", "--nope"], SPEC, { program: "gate" })),
+    "thing: unknown option --nope; see gate thing --help",
+  );
+});
+
+Deno.test("integerReader: integers and range errors", () => {
+  equal(integerReader({ min: 1 })("cap", "7"), 7);
+  equal(integerReader()("seed", "-3"), -3);
+  equal(integerReader({ min: 1, max: 5 })("k", "5"), 5);
+  equal(
+    usageMessage(() => integerReader({ min: 1 })("cap", "0")),
     '--cap must be a positive integer, got "0"',
   );
   equal(
-    usageMessage(() => intOption("bootstrap", "-1", 10, { min: 0 })),
+    usageMessage(() => integerReader({ min: 0 })("bootstrap", "-1")),
     '--bootstrap must be a non-negative integer, got "-1"',
   );
   equal(
-    usageMessage(() => intOption("n", "1", 10, { min: 2 })),
+    usageMessage(() => integerReader({ min: 2 })("n", "1")),
     '--n must be an integer >= 2, got "1"',
   );
   equal(
-    usageMessage(() => intOption("n", "9", 1, { max: 8 })),
+    usageMessage(() => integerReader({ max: 8 })("n", "9")),
     '--n must be an integer <= 8, got "9"',
   );
   equal(
-    usageMessage(() => intOption("k", "6", 1, { min: 1, max: 5 })),
+    usageMessage(() => integerReader({ min: 1, max: 5 })("k", "6")),
     '--k must be an integer in [1, 5], got "6"',
   );
-  equal(usageMessage(() => intOption("seed", "2.5", 1)), '--seed must be an integer, got "2.5"');
-  equal(usageMessage(() => intOption("seed", "ten", 1)), '--seed must be an integer, got "ten"');
-  throws(() => intOption("seed", "1e300", 1), UsageError);
+  equal(usageMessage(() => integerReader()("seed", "2.5")), '--seed must be an integer, got "2.5"');
+  equal(usageMessage(() => integerReader()("seed", "ten")), '--seed must be an integer, got "ten"');
+  throws(() => integerReader()("seed", "1e300"), UsageError);
 });
 
-Deno.test("numberOption: finite numbers, fallbacks and range errors", () => {
-  equal(numberOption("p-present", "0.25", undefined), 0.25);
-  equal(numberOption("p-present", undefined, undefined), undefined);
-  equal(numberOption("resid-sd", "1e-2", 1), 0.01);
+Deno.test("numberReader: finite numbers, range errors and open bounds", () => {
+  equal(numberReader()("p-present", "0.25"), 0.25);
+  equal(numberReader()("resid-sd", "1e-2"), 0.01);
   equal(
-    usageMessage(() => numberOption("resid-sd", "x", 1)),
+    usageMessage(() => numberReader()("resid-sd", "x")),
     '--resid-sd must be a number, got "x"',
   );
   equal(
-    usageMessage(() => numberOption("s", "Infinity", 1)),
+    usageMessage(() => numberReader()("s", "Infinity")),
     '--s must be a number, got "Infinity"',
   );
   equal(
-    usageMessage(() => numberOption("p", "1.5", 0.5, { min: 0, max: 1 })),
+    usageMessage(() => numberReader({ min: 0, max: 1 })("p", "1.5")),
     '--p must be a number in [0, 1], got "1.5"',
+  );
+  equal(
+    usageMessage(() => numberReader({ min: 0, max: 1, open: true })("alpha", "1")),
+    '--alpha must be in (0, 1), got "1"',
   );
 });
 
@@ -257,7 +297,7 @@ const COMMANDS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ["sql", ["g"], /sql needs --query "<SQL>"; see deno task gate sql --help$/],
   ["sql", ["--query", "select 1"], /sql needs at least one gate, run or output directory/],
   ["sql", ["g", "-q", "select 1", "--max-rows=-1"], /--max-rows must be a non-negative/],
-  // One word from a few, read by choiceOption: the same sentence everywhere.
+  // One word from a few, read by choiceReader: the same sentence everywhere.
   [
     "analyze",
     ["g", "--out", "o", "--interval", "bc"],
@@ -312,31 +352,18 @@ Deno.test("every command: usage errors exit 2 with the reason in one line", asyn
   }
 });
 
-const ALL_COMMANDS = [
-  "validate",
-  "analyze",
-  "heldout",
-  "plan-power",
-  "compare",
-  "study",
-  "reward",
-  "report",
-  "sql",
-  "ledger-audit",
-  "firewall",
-  "history",
-  "sequential",
-  "ladder",
-] as const;
+/** Every command of the table, as typed (`import table` is two words). */
+const ALL_COMMANDS = TABLE.map((c) => c.name);
 
 Deno.test("every command: an unknown option is named with the nearest known one, in one line", async () => {
   for (const name of ALL_COMMANDS) {
-    const { value, log, err } = await captured(() => main([name, "--quiett"]));
+    const { value, log, err } = await captured(() => main([...name.split(" "), "--quiett"]));
     equal(value, 2, name);
     equal(log, "", name);
+    const help = name.split(" ")[0];
     equal(
       err,
-      `usage_error  ${name}: unknown option --quiett; did you mean --quiet?; see deno task gate ${name} --help`,
+      `usage_error  ${name}: unknown option --quiett; did you mean --quiet?; see deno task gate ${help} --help`,
     );
   }
 });

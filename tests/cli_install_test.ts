@@ -5,7 +5,8 @@
  * <clone>/deno.json gate` started from an identical directory (the same
  * relative paths and the same command line, so nothing may differ: the
  * recorded command, input paths and generator.version are equal too).
- * `gate --version` works installed; an existing `gate` that gatelab did not
+ * `gate --version` works installed, and its help and usage lines say `gate
+ * ...` where the task's say `deno task gate ...`; an existing `gate` that gatelab did not
  * write is refused by install and uninstall and left as it is; uninstall
  * removes gatelab's.
  *
@@ -86,6 +87,24 @@ Deno.test("deno task install: gate on PATH runs from any directory and writes wh
   const version = await run("sh", [gate, "--version"], user.path, env);
   equal(version.code, 0, version.stderr);
   match(version.stdout, /^gatelab \d+\.\d+\.\d+\ncode /);
+
+  // Installed, its help and usage lines say `gate ...`; the task's say `deno task gate ...`.
+  match(script, /main\.ts' --invoked-as=gate "\$@"$/m);
+  const help = await run("sh", [gate, "analyze", "--help"], user.path, env);
+  equal(help.code, 0, help.stderr);
+  match(help.stdout, /^usage: gate analyze <gate_dir>\.\.\. --out <dir> \[options\]\n/);
+  const typo = await run("sh", [gate, "analyze", "--bootstraps", "1"], user.path, env);
+  equal(typo.code, 2);
+  match(typo.stderr, /; see gate analyze --help\n$/);
+  const listed = await run("sh", [gate, "--help"], user.path, env);
+  match(listed.stdout, /^usage: gate <command> \[args\]\n/);
+  const task = await run(
+    "deno",
+    ["task", "-q", "--config", CONFIG, "gate", "analyze", "--help"],
+    user.path,
+    {},
+  );
+  match(task.stdout, /^usage: deno task gate analyze <gate_dir>\.\.\./);
 
   const args = ["analyze", "gate-a", "--out", "out", "--bootstrap", "200", "--quiet"];
   await copyDemoGate(user.path);

@@ -19,37 +19,19 @@ import { resolveAnalyzeOptions } from "../lib/analyze/mod.ts";
 import { BootstrapBlockSchema } from "../lib/contract/outputs/contributions.ts";
 import { bootstrapDataset, bootstrapToJson } from "../lib/infer/bootstrap/bootstrap.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
+import { captured } from "./fixtures.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
 /** Runs main() with console captured, in an empty directory that must stay empty. */
-async function captured(args: string[]): Promise<{ code: number; log: string; err: string }> {
-  const { log, error } = console;
-  const logs: string[] = [], errs: string[] = [];
-  const cwd = Deno.cwd();
-  const dir = await Deno.makeTempDir({ prefix: "gatelab-conventions-" });
-  Deno.chdir(dir);
-  console.log = (...a: unknown[]) => logs.push(a.join(" "));
-  console.error = (...a: unknown[]) => errs.push(a.join(" "));
-  try {
-    const code = await main(args);
-    deepEqual(
-      [...Deno.readDirSync(dir)].map((e) => e.name),
-      [],
-      `${args.join(" ")}: nothing written`,
-    );
-    return { code, log: logs.join("\n"), err: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    Deno.chdir(cwd);
-    await Deno.remove(dir, { recursive: true });
-  }
+async function run(args: string[]): Promise<{ code: number; log: string; err: string }> {
+  const { value, log, err } = await captured(() => main(args));
+  return { code: value, log, err };
 }
 
 /** The commands `gate --help` lists. */
 async function commandNames(): Promise<string[]> {
-  const { code, log } = await captured(["--help"]);
+  const { code, log } = await run(["--help"]);
   equal(code, 0);
   return [...log.matchAll(/^ {2}([a-z][a-z-]*) {2,}\S/gm)].map((m) => m[1]!);
 }
@@ -98,7 +80,7 @@ Deno.test("conventions: every command's help lists exactly the table's names for
   ok(names.length >= 10 && names.includes("analyze"), names.join(" "));
   const taking: string[] = [];
   for (const name of names) {
-    const { code, log } = await captured([name, "--help"]);
+    const { code, log } = await run([name, "--help"]);
     equal(code, 0, name);
     for (const { option, names: choices } of OPTIONS) {
       const line = log.split("\n").find((l) => l.trimStart().startsWith(`--${option} <`));
@@ -123,14 +105,14 @@ Deno.test("conventions: every command accepts every case of every name and refus
       for (const variant of caseVariants(name)) {
         // The gate directory does not exist: the command gets past its
         // options and refuses the missing directory instead.
-        const r = await captured(["analyze", "missing-gate", "--out", "o", `--${option}`, variant]);
+        const r = await run(["analyze", "missing-gate", "--out", "o", `--${option}`, variant]);
         equal(r.code, 2, `--${option} ${variant}`);
         ok(!r.err.includes(`--${option}`), `--${option} ${variant} refused: ${r.err}`);
         match(r.err, /missing-gate/, `--${option} ${variant}`);
       }
     }
     for (const bad of ["x", `${names[0]}x`, "cr2", ""]) {
-      const r = await captured(["analyze", "missing-gate", "--out", "o", `--${option}`, bad]);
+      const r = await run(["analyze", "missing-gate", "--out", "o", `--${option}`, bad]);
       equal(r.code, 2, `--${option} ${bad}`);
       equal(r.log, "");
       equal(

@@ -7,7 +7,9 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULTS } from "../lib/core/defaults.ts";
-import { bootstrapOptions, seedOption } from "../lib/cli/args.ts";
+import { parseCommand } from "../lib/cli/args.ts";
+import { COMMANDS } from "../lib/cli/command_table.ts";
+import { ANALYZE } from "../lib/cli/commands.ts";
 import { resolveAnalyzeOptions } from "../lib/analyze/mod.ts";
 import { studyPlanSchema } from "../lib/study/schema.ts";
 
@@ -39,8 +41,19 @@ Deno.test("defaults: the frozen object holds the documented values", () => {
 });
 
 Deno.test("defaults: the CLI readers and the library boundaries fall back to DEFAULTS", () => {
-  deepEqual(bootstrapOptions({}), { draws: DEFAULTS.draws, seed: DEFAULTS.seed });
-  equal(seedOption(undefined), DEFAULTS.seed);
+  const cli = parseCommand(["g", "--out", "o"], ANALYZE)!.values;
+  deepEqual([cli.bootstrap, cli.seed, cli.interval, cli.cov, cli.metric], [
+    DEFAULTS.draws,
+    DEFAULTS.seed,
+    DEFAULTS.interval,
+    DEFAULTS.covType,
+    DEFAULTS.metric,
+  ]);
+  // One default seed for every command that takes --seed.
+  for (const decl of COMMANDS) {
+    const seed = decl.options.find((o) => o.name === "seed");
+    if (seed !== undefined) equal(seed.default, DEFAULTS.seed, decl.name);
+  }
   const r = resolveAnalyzeOptions({ metrics: ["reward"], gates: [{ budget_k: 1 }] } as never);
   deepEqual([r.metric, r.covType], [DEFAULTS.metric, DEFAULTS.covType]);
   const plan = studyPlanSchema.parse({ format: "gatelab.studyplan/v1", comparisons: [] });
@@ -82,6 +95,46 @@ Deno.test("defaults: no stray copy of a default literal in lib/ code", async () 
     });
   }
   deepEqual(found, []);
+});
+
+/**
+ * The files that read `DEFAULTS` in code: each option group's resolver (or
+ * the door of a public function whose options no resolver covers), the
+ * CLI's option declarations, and the table builders that read an output
+ * view which may leave a convention out. A default read anywhere else is an
+ * option resolved a second time below its door.
+ */
+const DOORS = [
+  "lib/analyze/analyze_options.ts", // resolveAnalyzeOptions
+  "lib/analyze/tables.ts", // a view of contributions.json without its conventions
+  "lib/cli/commands.ts", // the command table's defaults
+  "lib/cli/common_options.ts", // the common options' defaults
+  "lib/core/bootstrap_options.ts", // resolveBootstrapOptions: every bootstrap's draws and seed
+  "lib/explore/legacy_intercept.ts", // legacyComparison
+  "lib/fit/ols.ts", // fitOls
+  "lib/heldout/heldout.ts", // the heldout plan's metric; againstLaterGate
+  "lib/infer/bootstrap/task_bootstrap_options.ts", // resolveTaskBootstrapOptions
+  "lib/infer/diagnostics/diagnostics.ts", // interactionScreen
+  "lib/power/power.ts", // resolvePowerOptions, the MDE's alpha and power
+  "lib/power/power_from.ts", // powerInputsFromContributions
+  "lib/sequential/order.ts", // rowOrder
+  "lib/sequential/sequential.ts", // resolveSequentialOptions
+  "lib/study/schema.ts", // study.json's bootstrap block
+];
+
+Deno.test("defaults: DEFAULTS is read only where an option group is resolved", async () => {
+  const readers: string[] = [];
+  for (const file of await filesUnder(join(root, "lib"), ".ts")) {
+    const rel = file.slice(root.length);
+    if (rel === "lib/core/defaults.ts" || rel.startsWith("lib/demo/")) continue;
+    const code = (await Deno.readTextFile(file)).split("\n").filter((line) => {
+      const t = line.trim();
+      return !(t.startsWith("*") || t.startsWith("//") || t.startsWith("/*") ||
+        t.startsWith("import"));
+    });
+    if (code.some((line) => /\bDEFAULTS\./.test(line))) readers.push(rel);
+  }
+  deepEqual(readers, DOORS);
 });
 
 Deno.test("defaults: the stray-literal patterns catch what they are meant to", () => {

@@ -444,6 +444,35 @@ export async function writePooledRounds(
   return [a, b];
 }
 
+/**
+ * Runs `f` with console.log and console.error captured, in a fresh temporary
+ * directory as the current directory (the cases' relative paths, `o`, `g`,
+ * land there, never in the repository), and checks that it wrote nothing
+ * there: a usage error writes no file (CLI tests).
+ */
+export async function captured<T>(
+  f: () => T | Promise<T>,
+): Promise<{ value: T; log: string; err: string }> {
+  const { log, error } = console;
+  const logs: string[] = [], errs: string[] = [];
+  const cwd = Deno.cwd();
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-cli-" });
+  Deno.chdir(dir);
+  console.log = (...a: unknown[]) => logs.push(a.join(" "));
+  console.error = (...a: unknown[]) => errs.push(a.join(" "));
+  try {
+    const value = await f();
+    const written = [...Deno.readDirSync(dir)].map((e) => e.name);
+    if (written.length > 0) throw new Error(`nothing may be written, found ${written.join(", ")}`);
+    return { value, log: logs.join("\n"), err: errs.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+    Deno.chdir(cwd);
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** Runs `f` with console.log and console.error silenced (CLI tests). */
 export async function quiet<T>(f: () => Promise<T>): Promise<T> {
   const { log, error } = console;

@@ -18,6 +18,7 @@ import { maskedLines } from "../lib/sequential/masked_lines.ts";
 import { sequentialAnalysis } from "../lib/sequential/sequential.ts";
 import { sequentialOfGate } from "../lib/sequential/sequential_gate.ts";
 import { GatelabError } from "../lib/core/issue.ts";
+import { DEFAULTS } from "../lib/core/defaults.ts";
 import { quiet, tempDir, writePooledRounds } from "./fixtures.ts";
 
 const REF = JSON.parse(
@@ -188,4 +189,23 @@ Deno.test("gate sequential writes its outputs and refuses bad options", async ()
     [...Deno.readDirSync(`${dir.path}/bad`)].map((e) => e.name).filter((f) => !f.startsWith(".")),
     ["validation.json"],
   );
+});
+
+Deno.test("a random order's seed defaults to DEFAULTS.seed, in the library and on the command line", async () => {
+  const dataset = (await validateGates([GATE_A])).dataset!;
+  const implicit = await sequentialOfGate(dataset, { order: "random", every: 100 });
+  const explicit = await sequentialOfGate(dataset, {
+    order: "random",
+    seed: DEFAULTS.seed,
+    every: 100,
+  });
+  equal(implicit.seed, DEFAULTS.seed);
+  deepEqual(implicit.row_order, explicit.row_order);
+  deepEqual(rowOrder(dataset, "random"), rowOrder(dataset, "random", { seed: DEFAULTS.seed }));
+  await using dir = await tempDir();
+  const out = `${dir.path}/seq`;
+  const args = ["sequential", GATE_A, "--order", "random", "--every", "100", "--no-png"];
+  equal(await quiet(() => main([...args, "--out", out])), 0);
+  const doc = JSON.parse(await Deno.readTextFile(`${out}/sequential.json`));
+  deepEqual([doc.seed, doc.row_order], [DEFAULTS.seed, explicit.row_order]);
 });

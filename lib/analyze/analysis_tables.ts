@@ -29,8 +29,7 @@ export interface BootstrapDraws {
   readonly coefficients: Float64Array;
 }
 
-/** Largest number of draw estimates `--save-draws` writes (draws x metrics x versions). */
-export const MAX_SAVED_DRAWS = 1e8;
+export { MAX_SAVED_DRAWS } from "../core/defaults.ts";
 
 /** How `selection.reason` explains each status (the rule of selection.json's conventions). */
 export const SELECTION_REASONS: Readonly<Record<SelectionStatus, string>> = {

@@ -6,14 +6,17 @@
  * @module
  */
 
-import type { IntervalType } from "../core/conventions.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { releaseMemory } from "../core/release_memory.ts";
-import type { ProgressCallback } from "../core/progress.ts";
+import { type BootstrapOptions, resolveBootstrapOptions } from "../core/bootstrap_options.ts";
 import { factorDesign, solveLeastSquaresMany } from "../fit/factor.ts";
 import { fitOls, type OlsFit } from "../fit/ols.ts";
-import { bootstrapDatasetOnCores, type SelectionStability } from "../infer/bootstrap/bootstrap.ts";
+import { runTaskBootstrapOnCores, type SelectionStability } from "../infer/bootstrap/bootstrap.ts";
+import {
+  type TaskBootstrapOptions,
+  taskBootstrapOptions,
+} from "../infer/bootstrap/task_bootstrap_options.ts";
 import { shareMainFit } from "../infer/diagnostics/diagnostics.ts";
 import { amceRows, diagnosticsOutput } from "./diagnostics.ts";
 import type {
@@ -22,7 +25,11 @@ import type {
   MetricOutput,
   SelectionOutput,
 } from "./types.ts";
-import { type AnalyzeOptions, resolveAnalyzeOptions } from "./analyze_options.ts";
+import {
+  type AnalyzeOptions,
+  resolveAnalyzeOptions,
+  type ResolvedAnalyzeOptions,
+} from "./analyze_options.ts";
 import { rowLabeler } from "./row_label.ts";
 import { metricOutput } from "./metric_output.ts";
 import { analysisWarnings } from "./analysis_warnings.ts";
@@ -30,30 +37,14 @@ import { taskRows } from "./task_rows.ts";
 import { contributionsDocument } from "./contributions_document.ts";
 import { selectionDocument } from "./selection_document.ts";
 import { mergeBootstrap } from "./merge_bootstrap.ts";
-import { DEFAULTS } from "../core/defaults.ts";
 import type { BootstrapDraws } from "./analysis_tables.ts";
 
-/** Options of {@linkcode runAnalysis}: the analysis plus the bootstrap. */
-export interface RunAnalysisOptions extends AnalyzeOptions {
-  /**
-   * Bootstrap draws; 0 skips the bootstrap (no `bootstrap` field).
-   * @default {DEFAULTS.draws}
-   */
-  readonly draws?: number;
-  /**
-   * Bootstrap seed.
-   * @default {DEFAULTS.seed}
-   */
-  readonly seed?: number;
-  /**
-   * Bootstrap interval: percentile, or BCa (bias-corrected and accelerated,
-   * jackknife over tasks; docs/inference.md).
-   * @default {DEFAULTS.interval}
-   */
-  readonly interval?: IntervalType;
-  /** Called with (done, total) as bootstrap draws complete. */
-  readonly onProgress?: ProgressCallback;
-}
+/**
+ * Options of {@linkcode runAnalysis}: the analysis plus the bootstrap
+ * (`draws` 0 skips it: no `bootstrap` field).
+ */
+export interface RunAnalysisOptions
+  extends AnalyzeOptions, BootstrapOptions, Pick<TaskBootstrapOptions, "interval"> {}
 
 /** Everything one analysis produces. */
 export interface Analysis {
@@ -107,7 +98,11 @@ export interface Analysis {
  * ```
  */
 export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions = {}): Analysis {
-  const resolved = resolveAnalyzeOptions(dataset, options);
+  return analyzeResolved(dataset, resolveAnalyzeOptions(dataset, options));
+}
+
+/** {@linkcode analyzeDataset} on options resolved at the door. */
+function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOptions): Analysis {
   const { metric } = resolved;
   const factor = factorDesign(dataset.design, [dataset.n, dataset.k]);
   const fits: Record<string, OlsFit> = {};
@@ -181,19 +176,19 @@ export async function runAnalysis(
   dataset: PairedDataset,
   options: RunAnalysisOptions = {},
 ): Promise<Analysis> {
-  const analysis = analyzeDataset(dataset, options);
-  const draws = options.draws ?? DEFAULTS.draws;
-  if (draws <= 0) return analysis;
-  releaseMemory(dataset.n);
-  const result = await bootstrapDatasetOnCores(dataset, {
-    draws,
-    seed: options.seed ?? DEFAULTS.seed,
+  // Every option resolved here, once: the analysis and the bootstrap read them unchanged.
+  const resolved = resolveAnalyzeOptions(dataset, options);
+  const drawing = resolveBootstrapOptions(options, { minDraws: 0 });
+  const bootstrap = drawing.draws === 0 ? null : taskBootstrapOptions(dataset, drawing, {
     ...(options.interval === undefined ? {} : { interval: options.interval }),
     metrics: dataset.metrics,
-    budgetK: analysis.selection.budget_k,
-    selectionMetric: analysis.selection.metric,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    budgetK: resolved.budgetK,
+    selectionMetric: resolved.metric,
   });
+  const analysis = analyzeResolved(dataset, resolved);
+  if (bootstrap === null) return analysis;
+  releaseMemory(dataset.n);
+  const result = await runTaskBootstrapOnCores(dataset, bootstrap);
   return {
     ...analysis,
     contributions: mergeBootstrap(analysis.contributions, result),

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { conventionLabel } from "../core/conventions.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import {
   COEFFICIENT,
@@ -66,7 +67,7 @@ export function bootstrapTable(result: BootstrapTableInput, metric: string): Tab
     columns: [
       { label: "version" },
       {
-        label: intervalHeader(COEFFICIENT, `task bootstrap, ${result.interval}`),
+        label: intervalHeader(COEFFICIENT, `task bootstrap, ${conventionLabel(result.interval)}`),
         align: "right",
       },
       { label: "SE (bootstrap)", align: "right" },

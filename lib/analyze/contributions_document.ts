@@ -4,6 +4,7 @@
  * @module
  */
 
+import { conventionLabel } from "../core/conventions.ts";
 import type { GateInfo, PairedDataset } from "../core/types.ts";
 import { type CovType, LEVERAGE_ONE_TOLERANCE } from "../fit/covariance.ts";
 import { RANK_TOLERANCE } from "../math/rank.ts";
@@ -47,7 +48,7 @@ export function contributionsDocument(
       cov_type: covType,
       se_hc3:
         "HC3: (X'X)^-1 [sum e_i^2/(1-h_i)^2 x_i x_i'] (X'X)^-1; null where a leverage-1 row makes it 0/0",
-      se_robust: `${covType.toUpperCase()} (the --cov choice); t and p use it`,
+      se_robust: `${conventionLabel(covType)} (the --cov choice); t and p use it`,
       se_cluster:
         "CR1 clustered by task (split, task_id): G/(G-1) x (N-1)/(N-K) x (X'X)^-1 [sum_g s_g s_g'] (X'X)^-1",
       p_values: "two-sided, standard normal (z), as statsmodels with robust covariance",

@@ -16,7 +16,6 @@ import {
 } from "../infer/diagnostics/diagnostics.ts";
 import type { AmceRow } from "../infer/diagnostics/diagnostics.ts";
 import { type DiagnosticsOutput, ESTIMATOR } from "./types.ts";
-import { DEFAULTS } from "../core/defaults.ts";
 
 /** What `conventions.amce` of contributions.json says. */
 export const AMCE_CONVENTION =
@@ -94,7 +93,10 @@ export function diagnosticsOutput(
   const { metric } = head;
   let interactions, residuals;
   try {
-    interactions = interactionScreen(dataset, { metric, alpha: options.alpha ?? DEFAULTS.alpha });
+    interactions = interactionScreen(dataset, {
+      metric,
+      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+    });
     residuals = residualsByCount(dataset, { metric });
   } catch (error) {
     if (error instanceof RangeError) return null;

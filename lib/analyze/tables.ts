@@ -20,6 +20,7 @@ import {
 } from "../table/format.ts";
 import { escapeLatex, type Table, type TableColumn, type TableNote } from "../table/table.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+import { conventionLabel } from "../core/conventions.ts";
 import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
 import { type RunScope, scopeTables } from "../table/run_scope.ts";
 import { stabilityTable } from "./bootstrap_tables.ts";
@@ -159,9 +160,10 @@ function clustered(contributions: CoefficientTableInput): boolean {
  * ```
  */
 export function coefficientTables(contributions: CoefficientTableInput): Table[] {
-  const cov = (contributions.conventions?.cov_type ?? DEFAULTS.covType).toUpperCase();
+  // A view without conventions holds the library's default fit.
+  const cov = contributions.conventions?.cov_type ?? DEFAULTS.covType;
   const useCluster = clustered(contributions);
-  const seName = useCluster ? "CR1" : cov;
+  const seName = conventionLabel(useCluster ? "cr1" : cov);
   const names = columnNames(contributions.columns);
   const multiVersion = new Set(contributions.columns.map((c) => c.slot_id)).size <
     contributions.columns.length;
@@ -180,7 +182,10 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
         ...(roles.size > 1 ? [{ label: "role" }] : []),
         {
           label: hasCi
-            ? intervalHeader(COEFFICIENT, `task bootstrap, ${boot?.interval ?? DEFAULTS.interval}`)
+            ? intervalHeader(
+              COEFFICIENT,
+              `task bootstrap, ${conventionLabel(boot?.interval ?? DEFAULTS.interval)}`,
+            )
             : COEFFICIENT,
           align: "right",
         },
@@ -220,8 +225,8 @@ export function coefficientTables(contributions: CoefficientTableInput): Table[]
           formatEstimate(m.bare_mean)
         }, delta ${formatEstimate(m.delta_mean)}.`,
         (useCluster
-          ? "SE and p: CR1 clustered by task (tasks repeat across pooled rounds)"
-          : `SE and p: ${cov} heteroskedasticity-robust`) +
+          ? `SE and p: ${seName} clustered by task (tasks repeat across pooled rounds)`
+          : `SE and p: ${seName} heteroskedasticity-robust`) +
         "; p two-sided, normal; p below 0.001 shown as <0.001" +
         (hasCi && boot?.draws !== undefined
           ? `; intervals from ${formatCount(boot.draws)} task-bootstrap draws, seed ${boot.seed}`

@@ -13,12 +13,7 @@ import type {
 } from "../contract/outputs/mod.ts";
 import type { GateInfo } from "../core/types.ts";
 
-/** The estimator block, fixed metadata: no intercept is ever estimated. */
-export const ESTIMATOR = {
-  name: "paired_delta_ols_no_intercept",
-  formula: "R_i - B_i = C_i' beta + e_i",
-  intercept: 0.0,
-} as const;
+export { ESTIMATOR } from "../contract/outputs/common.ts";
 
 /** Per-gate reference in a pooled analysis (the dataset's {@linkcode GateInfo}). */
 export type GateRef = GateInfo;

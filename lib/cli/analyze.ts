@@ -11,7 +11,8 @@
  */
 import { join, relative, resolve } from "node:path";
 import { parseCommand } from "./args.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { ANALYZE } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import type { FileValue } from "../core/atomic_write.ts";
 import type { PairedDataset } from "../core/types.ts";
@@ -21,14 +22,11 @@ import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts"
 import { type ProgressCallback, stderrProgress } from "../core/progress.ts";
 import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
 import { validationReport } from "../validate/report.ts";
-import { choiceList, COV_TYPES, INTERVAL_NAMES } from "../core/conventions.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
 import { outputDirIssues } from "../analyze/resume.ts";
 import { analysisFiles, ledgerFile } from "../analyze/files.ts";
 import { ledgerEntries } from "../select/ledger.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION } from "./label_prefix.ts";
 import { releaseMemory } from "../core/release_memory.ts";
-import { MAX_SAVED_DRAWS } from "../analyze/analysis_tables.ts";
 import { type CommandResult, finish } from "./finish.ts";
 import { printWarnings, unverifiableLine } from "./unverifiable.ts";
 import {
@@ -40,68 +38,9 @@ import {
   exploratorySummary,
 } from "./analyze_options.ts";
 
-const HELP = `usage: deno task gate analyze <gate_dir>... --out <dir> [options]
-
-Validates the gate(s), fits R_i - B_i = C_i' beta + e_i (no intercept) for
-reward and every reward component, and applies the selection rule
-(docs/analysis.md). Several gate directories sharing one bare run are pooled
-(rows = gate x episode, errors clustered by task). Also writes the AMCE beside
-every coefficient, diagnostics.json/.md/.tex (interaction screen, residuals by
-number of chunks present) and, with the bootstrap, stability.md/.tex.
-
-  --out <dir>        output directory (required)
-  --metric <name>    metric the selection ranks by (default ${DEFAULTS.metric})
-  --bootstrap <B>    task-bootstrap draws; 0 skips (default ${DEFAULTS.draws})
-  --seed <S>         bootstrap seed (default ${DEFAULTS.seed})
-  --interval <rule>  ${
-  choiceList(INTERVAL_NAMES)
-} for the bootstrap ci (default ${DEFAULTS.interval})
-  --budget-k <K>     override the gate's budget_k (exploratory only)
-  --cov <type>       ${choiceList(COV_TYPES)} for se_robust, t, p (default ${DEFAULTS.covType})
-  --ledger <file>    proposal ledger JSONL (default <out>/ledger.jsonl; its directory must exist)
-  --cache <dir>      read runs through the run cache in <dir> (written on a miss);
-                     validation.json records hit/miss per run (default: off)
-  --exploratory <codes>  waive these pairing codes (only provenance_mismatch,
-                     seed_mismatch; comma-separated): the outputs say
-                     "exploratory": true and list every waived issue; no
-                     selection.json and no ledger entry are written
-  --estimator legacy_intercept  also refit R_i - mean(B) = a + C_i' b + e_i and
-                     write legacy_comparison.json/.md/.tex beside the paired fit
-  --save-draws       with --bootstrap B: also write every draw's estimates as
-                     draws.csv/draws.parquet (draw, metric, version_id, estimate;
-                     refused above ${MAX_SAVED_DRAWS.toExponential()} estimates)
-${LABEL_PREFIX_HELP}
-  --quiet            print only the summary
-
-Beside the JSON: tidy tables coefficients, tasks and selection as .csv and
-.parquet (docs/FORMAT.md, "Tidy tables").`;
-
-const OPTIONS = {
-  out: { type: "string" },
-  metric: { type: "string" },
-  bootstrap: { type: "string" },
-  seed: { type: "string" },
-  interval: { type: "string" },
-  "budget-k": { type: "string" },
-  cov: { type: "string" },
-  ledger: { type: "string" },
-  cache: { type: "string" },
-  exploratory: { type: "string" },
-  estimator: { type: "string" },
-  "save-draws": { type: "boolean" },
-  quiet: { type: "boolean" },
-  ...LABEL_PREFIX_OPTION,
-} as const;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "analyze",
-    help: HELP,
-    options: OPTIONS,
-    positionals: { min: 1, what: "gate directory" },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, ANALYZE, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const options = analyzeOptions(values);

@@ -5,32 +5,18 @@
  * @module
  */
 import { join } from "node:path";
-import { bootstrapOptions, conventionOption, intOption, UsageError } from "./args.ts";
-import { DEFAULTS } from "../core/defaults.ts";
-import { COV_TYPES, type CovType, INTERVAL_NAMES, type IntervalType } from "../core/conventions.ts";
+import { UsageError } from "./args.ts";
+import type { ANALYZE } from "./commands.ts";
+import type { Values } from "./option_decl.ts";
+import type { CovType, IntervalType } from "../core/conventions.ts";
+import { ESTIMATOR } from "../contract/outputs/common.ts";
 import type { IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import type { RunScope } from "../table/run_scope.ts";
 import { labelScope } from "./label_prefix.ts";
 import { WAIVABLE_CODES } from "../explore/waivable.ts";
-import { MAX_SAVED_DRAWS } from "../analyze/analysis_tables.ts";
+import { MAX_SAVED_DRAWS } from "../core/defaults.ts";
 import type { Analysis } from "../analyze/analyze.ts";
-
-/** The option values `gate analyze` parses (cli/args.ts). */
-export interface AnalyzeValues {
-  readonly out: string;
-  readonly metric?: string | undefined;
-  readonly bootstrap?: string | undefined;
-  readonly seed?: string | undefined;
-  readonly interval?: string | undefined;
-  readonly "budget-k"?: string | undefined;
-  readonly cov?: string | undefined;
-  readonly ledger?: string | undefined;
-  readonly exploratory?: string | undefined;
-  readonly estimator?: string | undefined;
-  readonly "save-draws"?: boolean | undefined;
-  readonly "label-prefix"?: string | undefined;
-}
 
 /** `gate analyze`'s options with every default applied and checked. */
 export interface AnalyzeCliOptions {
@@ -52,31 +38,31 @@ export interface AnalyzeCliOptions {
 }
 
 /**
- * Resolves the options (usage errors in the order the options are listed in the help).
+ * Resolves the options the table does not read itself (the label scope,
+ * the waived codes, the estimator, the ledger's path), in the order the
+ * help lists them.
  *
- * @param values The parsed option values.
+ * @param values The parsed option values (read by the command table).
  * @returns The options.
  * @throws {UsageError} On a bad value.
  *
  * @example
  * ```ts
  * import { analyzeOptions } from "./analyze_options.ts";
+ * import { parseCommand } from "./args.ts";
+ * import { ANALYZE } from "./commands.ts";
  * import { deepEqual } from "node:assert/strict";
- * const o = analyzeOptions({ out: "out", cov: "HC1", exploratory: "seed_mismatch" });
+ * const cli = parseCommand(["g", "--out", "out", "--cov", "HC1", "--exploratory", "seed_mismatch"], ANALYZE)!;
+ * const o = analyzeOptions(cli.values);
  * deepEqual([o.cov, o.interval, o.metric, o.waive, o.ledgerPath], ["hc1", "percentile", "reward", ["seed_mismatch"], "out/ledger.jsonl"]);
  * ```
  */
-export function analyzeOptions(values: AnalyzeValues): AnalyzeCliOptions {
+export function analyzeOptions(values: Values<typeof ANALYZE>): AnalyzeCliOptions {
   const out = values.out;
   const scope = labelScope(out, values["label-prefix"]);
-  const { draws, seed } = bootstrapOptions(values);
-  const interval = conventionOption("interval", values.interval, INTERVAL_NAMES, DEFAULTS.interval);
-  const budgetK = intOption("budget-k", values["budget-k"], undefined, { min: 1 });
-  const cov = conventionOption("cov", values.cov, COV_TYPES, DEFAULTS.covType);
-  const metric = values.metric ?? DEFAULTS.metric;
   const waive = exploratoryCodes(values.exploratory);
-  const estimator = values.estimator ?? "paired_delta_ols_no_intercept";
-  if (estimator !== "paired_delta_ols_no_intercept" && estimator !== "legacy_intercept") {
+  const estimator = values.estimator ?? ESTIMATOR.name;
+  if (estimator !== ESTIMATOR.name && estimator !== "legacy_intercept") {
     throw new UsageError(
       `--estimator must be legacy_intercept (the paired-delta fit always runs), got "${estimator}"`,
     );
@@ -84,15 +70,15 @@ export function analyzeOptions(values: AnalyzeValues): AnalyzeCliOptions {
   return {
     out,
     scope,
-    draws,
-    seed,
-    interval,
-    budgetK,
-    cov,
-    metric,
+    draws: values.bootstrap,
+    seed: values.seed,
+    interval: values.interval,
+    budgetK: values["budget-k"],
+    cov: values.cov,
+    metric: values.metric,
     waive,
     legacy: estimator === "legacy_intercept",
-    saveDraws: values["save-draws"] === true,
+    saveDraws: values["save-draws"],
     ledgerPath: values.ledger ?? join(out, "ledger.jsonl"),
   };
 }
@@ -109,8 +95,10 @@ export function analyzeOptions(values: AnalyzeValues): AnalyzeCliOptions {
  * @example
  * ```ts
  * import { analyzeOptions, checkDatasetOptions } from "./analyze_options.ts";
+ * import { parseCommand } from "./args.ts";
+ * import { ANALYZE } from "./commands.ts";
  * import { throws } from "node:assert/strict";
- * const o = analyzeOptions({ out: "out", metric: "cost" });
+ * const o = analyzeOptions(parseCommand(["g", "--out", "out", "--metric", "cost"], ANALYZE)!.values);
  * throws(() => checkDatasetOptions(o, { metrics: ["reward"], k: 2 }), /--metric cost is not a metric/);
  * ```
  */

@@ -1,18 +1,28 @@
 /**
- * Command-line argument handling shared by every `deno task gate <command>`:
+ * Command-line argument handling shared by every `gate` command:
  * {@linkcode parseCommand} (options, `--help`, positionals, required
- * options) over the one keyword-option reader {@linkcode readOptions}, and
- * the value readers {@linkcode intOption}, {@linkcode numberOption},
- * {@linkcode choiceOption} and {@linkcode bootstrapOptions}. Every bad
- * usage is a {@linkcode UsageError}, which `lib/cli/main.ts` prints and turns
- * into exit code 2.
+ * options, typed values) by a command's declaration in the command table,
+ * over the one keyword-option reader {@linkcode readOptions}, and the value
+ * readers the table's options name ({@linkcode integerReader},
+ * {@linkcode numberReader}, {@linkcode choiceReader},
+ * {@linkcode conventionReader}). Every bad usage is a
+ * {@linkcode UsageError}, which `lib/cli/main.ts` prints and turns into
+ * exit code 2.
  *
  * @module
  */
 import { nearestName } from "../core/nearest_name.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { DEFAULTS } from "../core/defaults.ts";
 import { conventionName } from "../core/conventions.ts";
+import { commandHelp, DEFAULT_PROGRAM } from "./help.ts";
+import type {
+  CommandContext,
+  CommandSpec,
+  OptionDecl,
+  OptionReader,
+  PositionalDecl,
+  Values,
+} from "./option_decl.ts";
 
 /** Thrown for bad command-line usage; the CLI prints it and exits 2. */
 export class UsageError extends Error {
@@ -25,102 +35,65 @@ export class UsageError extends Error {
 /** Option declarations as node:util `parseArgs` takes them. */
 export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 
-/** The `--help` / `-h` and `--quiet` flags every command gets from {@linkcode parseCommand}. */
-type HelpOption = {
-  readonly help: { readonly type: "boolean"; readonly short: "h" };
-  readonly quiet: { readonly type: "boolean" };
-};
-
-/** Names of the single-valued string options of `T` (the ones that can be required). */
-export type StringOptionName<T extends CommandOptions> = {
-  [K in keyof T & string]: T[K] extends { type: "string"; multiple: true } ? never
-    : T[K] extends { type: "string" } ? K
-    : never;
-}[keyof T & string];
-
 type Parsed<T extends CommandOptions> = ReturnType<
   typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
 >;
 
-/** How many positional arguments a command takes, and what they are. */
-export interface PositionalSpec {
-  /** Fewest positionals. @default 0 */
-  readonly min?: number;
-  /** Most positionals. @default Infinity */
-  readonly max?: number;
-  /** What one positional is, for messages: `"gate directory"`. @default "argument" */
-  readonly what?: string;
-}
-
-/** What {@linkcode parseCommand} checks for one command. */
-export interface CommandSpec<T extends CommandOptions, R extends StringOptionName<T>> {
-  /** Command name as typed after `deno task gate`: `"plan-power"`. */
-  readonly name: string;
-  /** Help text, printed for `--help`; usage errors point to it in one line. */
-  readonly help: string;
-  /**
-   * How the user asks for the help, named at the end of every usage error.
-   * @default {`deno task gate ${name}`}
-   */
-  readonly helpCommand?: string;
-  /** Option declarations; `--help`/`-h` is added. */
-  readonly options: T;
-  /** Positional arguments; omitted means any number, unchecked. */
-  readonly positionals?: PositionalSpec;
-  /**
-   * Required string options, each with the placeholder (and purpose) shown when it is
-   * missing: `{ out: "<dir>" }` gives "needs --out <dir>". An empty value
-   * counts as missing.
-   * @default {}
-   */
-  readonly required?: { readonly [K in R]: string };
-}
-
 /** What {@linkcode parseCommand} returns unless `--help` was given. */
-export interface ParsedCommand<T extends CommandOptions, R extends StringOptionName<T>> {
-  /** Option values; the required ones are strings. */
-  readonly values: Omit<Parsed<T & HelpOption>["values"], R> & { readonly [K in R]: string };
+export interface ParsedCommand<D extends CommandSpec> {
+  /** Option values, read and typed by the declaration (see {@linkcode Values}). */
+  readonly values: Values<D>;
   /** Positional arguments in order. */
   readonly positionals: string[];
   /** The command line as outputs record it: `gate <name> <args...>`. */
   readonly command: string;
+  /** A usage error of this command: the message, then where its help is. */
+  usageError(message: string): UsageError;
 }
 
 /**
- * Parses a command's arguments: option names and values (see
- * `normalizeArgs`: unknown options get a "did you mean", a value may start
- * with a dash), node:util's strict parser, then `--help` (prints the help
- * and returns `null`; the caller returns exit code 0), then the number of
- * positionals, then the required options. Every command also accepts
- * `--quiet` (print only the summary line).
+ * Parses a command's arguments by its declaration: option names and values
+ * (see `normalizeArgs`: unknown options get a "did you mean", a value may
+ * start with a dash), node:util's strict parser, then `--help`/`-h`
+ * (prints the help written from the declaration and returns `null`; the
+ * caller returns exit code 0), then the number of positionals, then the
+ * required options, then each option's reader in the declaration's order
+ * (defaults for those not given).
  *
  * @param args The arguments after the command name.
- * @param spec The command's name, help, options, positionals and required options.
- * @returns `null` after printing the help, else the values (required ones
- *   present), the positionals and the recorded command line.
+ * @param decl The command's declaration (lib/cli/commands.ts).
+ * @param context How gatelab was started: the program name its help and usage errors give.
+ * @returns `null` after printing the help, else the read values, the
+ *   positionals and the recorded command line.
  * @throws {UsageError} For an unknown option, an option without its value,
- *   too few or too many positionals, or missing required options; the
- *   message is one line: what is wrong, then where the help is.
+ *   too few or too many positionals, missing required options or a bad
+ *   value; the message is one line: what is wrong, then (for the shape of
+ *   the command line) where the help is.
  *
- * @example Required option and positionals
+ * @example Required option, positionals and a read value
  * ```ts
  * import { deepEqual, throws } from "node:assert/strict";
- * import { parseCommand, UsageError } from "./args.ts";
+ * import { integerReader, parseCommand, UsageError } from "./args.ts";
  *
- * const spec = {
+ * const decl = {
  *   name: "study",
- *   help: "usage: deno task gate study <study_dir> --out <dir>",
- *   options: { out: { type: "string" }, quiet: { type: "boolean" } },
+ *   synopsis: "<study_dir> --out <dir>",
+ *   options: [
+ *     { name: "out", type: "string", placeholder: "<dir>", help: "output directory" },
+ *     { name: "cap", type: "string", help: "at most", default: 50, read: integerReader({ min: 1 }) },
+ *   ],
  *   positionals: { min: 1, max: 1, what: "study directory" },
- *   required: { out: "<dir>" },
+ *   required: ["out"],
  * } as const;
- * const parsed = parseCommand(["s1", "--out", "o"], spec);
- * deepEqual(parsed?.values.out, "o");
+ * const parsed = parseCommand(["s1", "--out", "o"], decl);
+ * deepEqual([parsed?.values.out, parsed?.values.cap], ["o", 50]);
  * deepEqual(parsed?.positionals, ["s1"]);
  * deepEqual(parsed?.command, "gate study s1 --out o");
- * throws(() => parseCommand(["s1"], spec), UsageError);
- * throws(() => parseCommand(["s1", "s2", "--out", "o"], spec), /study takes one study directory/);
- * throws(() => parseCommand(["s1", "--outt", "o"], spec), /unknown option --outt; did you mean --out\?/);
+ * throws(() => parseCommand(["s1"], decl), UsageError);
+ * throws(() => parseCommand(["s1", "s2", "--out", "o"], decl), /study takes one study directory/);
+ * throws(() => parseCommand(["s1", "--outt", "o"], decl), /unknown option --outt; did you mean --out\?; see deno task gate study --help/);
+ * throws(() => parseCommand(["s1", "--outt", "o"], decl, { program: "gate" }), /; see gate study --help$/);
+ * throws(() => parseCommand(["s1", "--out", "o", "--cap", "0"], decl), /--cap must be a positive integer, got "0"/);
  * ```
  *
  * @example `--help` prints the help and returns null
@@ -129,71 +102,90 @@ export interface ParsedCommand<T extends CommandOptions, R extends StringOptionN
  * import { parseCommand } from "./args.ts";
  *
  * const log = console.log;
- * console.log = () => {};
+ * const printed: string[] = [];
+ * console.log = (line: string) => printed.push(line);
  * try {
- *   equal(parseCommand(["--help"], { name: "x", help: "usage: x", options: {} }), null);
+ *   equal(parseCommand(["--help"], { name: "x", synopsis: "", options: [] }, { program: "gate" }), null);
  * } finally {
  *   console.log = log;
  * }
+ * equal(printed.join("\n"), "usage: gate x");
  * ```
  */
-export function parseCommand<T extends CommandOptions, R extends StringOptionName<T> = never>(
-  args: string[],
-  spec: CommandSpec<T, R>,
-): ParsedCommand<T, R> | null {
-  const { name, help } = spec;
-  const see = seeHelp(name, spec.helpCommand);
-  const options: T & HelpOption = { ...spec.options, ...HELP_OPTION };
-  const parsed = readOptions(args, options, { name, helpCommand: spec.helpCommand });
-  const values = parsed.values;
-  if (Reflect.get(values, "help") === true) {
-    console.log(help);
+export function parseCommand<D extends CommandSpec>(
+  args: readonly string[],
+  decl: D,
+  context: CommandContext = {},
+): ParsedCommand<D> | null {
+  const { name } = decl;
+  const program = context.program ?? DEFAULT_PROGRAM;
+  const helpCommand = `${program} ${decl.group?.name ?? name}`;
+  const see = seeHelp(helpCommand);
+  const parsed = readOptions(args, parserOptions(decl.options), { name, helpCommand });
+  const values: Readonly<Record<string, unknown>> = parsed.values;
+  if (values.help === true) {
+    console.log(commandHelp(decl, program));
     return null;
   }
   const positionals = parsed.positionals;
-  if (spec.positionals !== undefined) {
-    const problem = positionalProblem(name, positionals.length, spec.positionals);
+  if (decl.positionals !== undefined) {
+    const problem = positionalProblem(name, positionals.length, decl.positionals);
     if (problem !== null) throw new UsageError(`${problem}${see}`);
   }
-  if (!requiredGiven(values, spec.required)) {
-    const missing = missingOptions(values, spec.required)
-      .map(([option, placeholder]) => `--${option} ${placeholder}`);
-    throw new UsageError(`${name} needs ${listWords(missing)}${see}`);
+  const missing = (decl.required ?? []).filter((option) =>
+    values[option] === undefined || values[option] === ""
+  );
+  if (missing.length > 0) {
+    const named = missing.map((option) => {
+      const o = decl.options.find((d) => d.name === option);
+      return `--${option} ${o?.requiredAs ?? o?.placeholder ?? "<value>"}`;
+    });
+    throw new UsageError(`${name} needs ${listWords(named)}${see}`);
   }
   return {
-    values,
+    values: readValues(decl.options, values) as Values<D>,
     positionals,
     command: ["gate", name, ...args].join(" "),
+    usageError: (message) => new UsageError(`${message}${see}`),
   };
 }
 
-const HELP_OPTION: HelpOption = {
-  help: { type: "boolean", short: "h" },
-  quiet: { type: "boolean" },
-};
-
-/** The required options (with their placeholders) that are missing or empty in `values`. */
-function missingOptions(
-  values: object,
-  required: Readonly<Record<string, string>> | undefined,
-): [string, string][] {
-  return Object.entries(required ?? {}).filter(([option]) => {
-    const value: unknown = Reflect.get(values, option);
-    return value === undefined || value === "";
-  });
+/** node:util's declarations of the options, with `--help`/`-h`. */
+function parserOptions(options: readonly OptionDecl[]): CommandOptions {
+  const out: CommandOptions = { help: { type: "boolean", short: "h" } };
+  for (const o of options) {
+    out[o.name] = {
+      type: o.type,
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.short !== undefined ? { short: o.short } : {}),
+    };
+  }
+  return out;
 }
 
-/** True when every required option has a value: `values` then holds them as strings. */
-function requiredGiven<V extends object, R extends string>(
-  values: V,
-  required: { readonly [K in R]: string } | undefined,
-): values is V & { readonly [K in R]: string } {
-  return missingOptions(values, required).length === 0;
+/**
+ * Each option's value in declaration order: a flag is true or false, a
+ * repeatable option its list, an option not given its default (or
+ * undefined), a given one its reader's value (or its text).
+ */
+function readValues(
+  options: readonly OptionDecl[],
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const o of options) {
+    const given = values[o.name];
+    if (o.type === "boolean") out[o.name] = given === true;
+    else if (o.multiple) out[o.name] = given ?? [];
+    else if (typeof given !== "string") out[o.name] = o.default;
+    else out[o.name] = o.read === undefined ? given : o.read(o.name, given);
+  }
+  return out;
 }
 
 /** "; see deno task gate analyze --help": the tail of every usage error. */
-function seeHelp(name: string, helpCommand: string | undefined): string {
-  return `; see ${helpCommand ?? `deno task gate ${name}`} --help`;
+function seeHelp(helpCommand: string): string {
+  return `; see ${helpCommand} --help`;
 }
 
 /**
@@ -227,7 +219,7 @@ export function readOptions<T extends CommandOptions>(
   options: T,
   context: { readonly name: string; readonly helpCommand?: string | undefined },
 ): Parsed<T> {
-  const see = seeHelp(context.name, context.helpCommand);
+  const see = seeHelp(context.helpCommand ?? `${DEFAULT_PROGRAM} ${context.name}`);
   const normalized = normalizeArgs(context.name, args, options, see);
   try {
     return parseArgs({ args: normalized, options, allowPositionals: true, strict: true });
@@ -306,7 +298,7 @@ function normalizeArgs(
 }
 
 /** "validate needs at least one gate directory", or null when the count fits. */
-function positionalProblem(name: string, count: number, spec: PositionalSpec): string | null {
+function positionalProblem(name: string, count: number, spec: PositionalDecl): string | null {
   const min = spec.min ?? 0, max = spec.max ?? Infinity, what = spec.what ?? "argument";
   if (count >= min && count <= max) return null;
   if (max === 0) return `${name} takes no positional arguments`;
@@ -321,83 +313,29 @@ function countWords(n: number, what: string): string {
   return `${n} ${/[^aeiou]y$/.test(what) ? `${what.slice(0, -1)}ies` : `${what}s`}`;
 }
 
-/** "a", "a and b", "a, b and c" (or "a, b or c"). */
-function listWords(items: readonly string[], conjunction: "and" | "or" = "and"): string {
+/**
+ * "a", "a and b", "a, b and c" (or "a, b or c").
+ *
+ * @example
+ * ```ts
+ * import { listWords } from "./args.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(listWords(["table", "inspect"], "or"), "table or inspect");
+ * equal(listWords(["--a", "--b", "--c"]), "--a, --b and --c");
+ * ```
+ */
+export function listWords(items: readonly string[], conjunction: "and" | "or" = "and"): string {
   return items.length <= 1
     ? items.join("")
     : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
 
-/** Bounds for {@linkcode intOption} and {@linkcode numberOption}. */
+/** Bounds for {@linkcode integerReader} and {@linkcode numberReader}. */
 export interface RangeOptions {
   /** Smallest allowed value. @default -Infinity */
   readonly min?: number;
   /** Largest allowed value. @default Infinity */
   readonly max?: number;
-}
-
-/**
- * Parses an integer option (JavaScript `Number` syntax, a safe integer)
- * within an optional range.
- *
- * @param name The option name without dashes, for messages.
- * @param value The option's text, or `undefined` when it was not given.
- * @param fallback Returned when `value` is `undefined` (may be `undefined`).
- * @param options Range: `min`, `max` (inclusive).
- * @returns The integer, or `fallback`.
- * @throws {UsageError} When the text is not an integer or out of range:
- *   `--cap must be a positive integer, got "0"`.
- *
- * @example
- * ```ts
- * import { equal, throws } from "node:assert/strict";
- * import { intOption } from "./args.ts";
- *
- * equal(intOption("seed", "42", 1), 42);
- * equal(intOption("seed", undefined, 1), 1);
- * equal(intOption("budget-k", undefined, undefined), undefined);
- * throws(() => intOption("cap", "0", 50, { min: 1 }), /--cap must be a positive integer, got "0"/);
- * throws(() => intOption("seed", "1.5", 1), /--seed must be an integer/);
- * ```
- */
-export function intOption<F extends number | undefined>(
-  name: string,
-  value: string | undefined,
-  fallback: F,
-  options: RangeOptions = {},
-): number | F {
-  return value === undefined ? fallback : rangedNumber("integer", name, value, options);
-}
-
-/**
- * Parses a finite number option (JavaScript `Number` syntax) within an
- * optional range.
- *
- * @param name The option name without dashes, for messages.
- * @param value The option's text, or `undefined` when it was not given.
- * @param fallback Returned when `value` is `undefined` (may be `undefined`).
- * @param options Range: `min`, `max` (inclusive).
- * @returns The number, or `fallback`.
- * @throws {UsageError} When the text is not a finite number or out of range.
- *
- * @example
- * ```ts
- * import { equal, throws } from "node:assert/strict";
- * import { numberOption } from "./args.ts";
- *
- * equal(numberOption("p-present", "0.5", undefined), 0.5);
- * equal(numberOption("p-present", undefined, 0.25), 0.25);
- * throws(() => numberOption("resid-sd", "abc", 1), /--resid-sd must be a number, got "abc"/);
- * throws(() => numberOption("p", "2", 0.5, { min: 0, max: 1 }), /a number in \[0, 1\]/);
- * ```
- */
-export function numberOption<F extends number | undefined>(
-  name: string,
-  value: string | undefined,
-  fallback: F,
-  options: RangeOptions = {},
-): number | F {
-  return value === undefined ? fallback : rangedNumber("number", name, value, options);
 }
 
 /** `Number(value)`, checked to be a safe integer or finite number within the range. */
@@ -430,120 +368,100 @@ function rangeWords(kind: "integer" | "number", min: number, max: number): strin
 }
 
 /**
- * Parses an option that takes one of a few words.
+ * The reader of an integer option (JavaScript `Number` syntax, a safe
+ * integer) within an optional range, for the command table.
  *
- * @param name The option name without dashes, for messages.
- * @param value The option's text, or `undefined` when it was not given.
- * @param choices The allowed words.
- * @param fallback Returned when `value` is `undefined`.
- * @returns The word, or `fallback`.
- * @throws {UsageError} When the word is not one of `choices`:
- *   `--interval must be percentile or bca, got "x"`.
+ * @param range `min`, `max` (inclusive).
+ * @returns The reader.
  *
  * @example
  * ```ts
  * import { equal, throws } from "node:assert/strict";
- * import { choiceOption } from "./args.ts";
- *
- * equal(choiceOption("interval", undefined, ["percentile", "bca"], "percentile"), "percentile");
- * equal(choiceOption("interval", "bca", ["percentile", "bca"], "percentile"), "bca");
- * throws(() => choiceOption("order", "x", ["run", "task", "random"], "run"),
- *   { message: `--order must be run, task or random, got "x"` });
+ * import { integerReader } from "./args.ts";
+ * equal(integerReader({ min: 0 })("seed", "42"), 42);
+ * throws(() => integerReader({ min: 0 })("seed", "-3"), { message: `--seed must be a non-negative integer, got "-3"` });
  * ```
  */
-export function choiceOption<C extends string, F extends C | undefined>(
-  name: string,
-  value: string | undefined,
-  choices: readonly C[],
-  fallback: F,
-): C | F {
-  if (value === undefined) return fallback;
-  if (!(choices as readonly string[]).includes(value)) {
-    throw new UsageError(`--${name} must be ${listWords(choices, "or")}, got "${value}"`);
-  }
-  return value as C;
+export function integerReader(range: RangeOptions = {}): OptionReader<number> {
+  return (name, text) => rangedNumber("integer", name, text, range);
 }
 
 /**
- * Parses an option that names a convention of lib/core/conventions.ts
- * (`--cov`, `--interval`): any case is accepted, the canonical lowercase name
- * is returned (and recorded in outputs).
+ * The reader of a finite number option within an optional range; with
+ * `open`, the bounds themselves are refused too (after the range check).
  *
- * @param name The option name without dashes, for messages.
- * @param value The option's text, or `undefined` when it was not given.
- * @param names The table's names (`COV_TYPES`, `INTERVAL_NAMES`).
- * @param fallback Returned when `value` is `undefined`.
- * @returns The canonical name, or `fallback`.
- * @throws {UsageError} When the word is none of `names` in any case:
- *   `--interval must be percentile or bca, got "x"`.
+ * @param range `min`, `max` (inclusive unless `open`).
+ * @returns The reader.
  *
  * @example
  * ```ts
  * import { equal, throws } from "node:assert/strict";
- * import { conventionOption } from "./args.ts";
- * import { COV_TYPES, INTERVAL_NAMES } from "../core/conventions.ts";
- *
- * equal(conventionOption("interval", "BCA", INTERVAL_NAMES, "percentile"), "bca");
- * equal(conventionOption("cov", "Hc1", COV_TYPES, "hc3"), "hc1");
- * equal(conventionOption("cov", undefined, COV_TYPES, "hc3"), "hc3");
- * throws(() => conventionOption("cov", "cr1", COV_TYPES, "hc3"),
- *   { message: `--cov must be hc0, hc1, hc2 or hc3, got "cr1"` });
+ * import { numberReader } from "./args.ts";
+ * equal(numberReader({ min: 0, max: 1 })("alpha", "0.1"), 0.1);
+ * throws(() => numberReader({ min: 0, max: 1 })("alpha", "2"), /--alpha must be a number in \[0, 1\]/);
+ * throws(() => numberReader({ min: 0, max: 1, open: true })("alpha", "0.0"), { message: `--alpha must be in (0, 1), got "0.0"` });
+ * throws(() => numberReader({ min: 0, open: true })("phi", "0"), { message: `--phi must be positive, got "0"` });
  * ```
  */
-export function conventionOption<N extends string, F extends N>(
-  name: string,
-  value: string | undefined,
-  names: readonly N[],
-  fallback: F,
-): N {
-  if (value === undefined) return fallback;
-  const found = conventionName(names, value);
-  if (found === undefined) {
-    throw new UsageError(`--${name} must be ${listWords(names, "or")}, got "${value}"`);
-  }
-  return found;
-}
-
-/**
- * Reads `--bootstrap B` and `--seed S` the same way for every command that
- * resamples: B an integer >= `minDraws` (default `DEFAULTS.draws`), S a
- * non-negative integer (default `DEFAULTS.seed`).
- *
- * @param values The command's option values.
- * @param options `draws`: the command's default B; `minDraws`: the fewest draws.
- * @returns Draws and seed.
- * @throws {UsageError} As {@linkcode intOption}.
- *
- * @example
- * ```ts
- * import { deepEqual, throws } from "node:assert/strict";
- * import { bootstrapOptions } from "./args.ts";
- *
- * deepEqual(bootstrapOptions({}), { draws: 10000, seed: 20260927 });
- * deepEqual(bootstrapOptions({ bootstrap: "0", seed: "7" }), { draws: 0, seed: 7 });
- * throws(() => bootstrapOptions({ bootstrap: "0" }, { minDraws: 1 }), /--bootstrap must be a positive integer/);
- * throws(() => bootstrapOptions({ seed: "-3" }), /--seed must be a non-negative integer, got "-3"/);
- * ```
- */
-export function bootstrapOptions(
-  values: { readonly bootstrap?: string | undefined; readonly seed?: string | undefined },
-  options: { readonly draws?: number; readonly minDraws?: number } = {},
-): { draws: number; seed: number } {
-  return {
-    draws: intOption("bootstrap", values.bootstrap, options.draws ?? DEFAULTS.draws, {
-      min: options.minDraws ?? 0,
-    }),
-    seed: seedOption(values.seed),
+export function numberReader(
+  range: RangeOptions & { readonly open?: boolean } = {},
+): OptionReader<number> {
+  const { min = -Infinity, max = Infinity } = range;
+  return (name, text) => {
+    const value = rangedNumber("number", name, text, range);
+    if (range.open && (value === min || value === max)) {
+      const words = min === 0 && max === Infinity ? "positive" : `in (${min}, ${max})`;
+      throw new UsageError(`--${name} must be ${words}, got "${text}"`);
+    }
+    return value;
   };
 }
 
 /**
- * Reads `--seed S`: a non-negative integer, default `DEFAULTS.seed`.
+ * The reader of an option that takes one of a few words, exactly as written.
  *
- * @param value The option's text, or `undefined`.
- * @returns The seed.
- * @throws {UsageError} As {@linkcode intOption}.
+ * @param choices The allowed words.
+ * @returns The reader.
+ *
+ * @example
+ * ```ts
+ * import { equal, throws } from "node:assert/strict";
+ * import { choiceReader } from "./args.ts";
+ * equal(choiceReader(["A", "B", "C"])("recipe", "B"), "B");
+ * throws(() => choiceReader(["A", "B", "C"])("recipe", "D"), { message: `--recipe must be A, B or C, got "D"` });
+ * ```
  */
-export function seedOption(value: string | undefined): number {
-  return intOption("seed", value, DEFAULTS.seed, { min: 0 });
+export function choiceReader<C extends string>(choices: readonly C[]): OptionReader<C> {
+  return (name, text) => {
+    const found = choices.find((c) => c === text);
+    if (found === undefined) {
+      throw new UsageError(`--${name} must be ${listWords(choices, "or")}, got "${text}"`);
+    }
+    return found;
+  };
+}
+
+/**
+ * The reader of an option that names a convention of lib/core/conventions.ts
+ * (`--cov`, `--interval`): any case, read as the canonical name.
+ *
+ * @param names The table's names.
+ * @returns The reader.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { conventionReader } from "./args.ts";
+ * import { INTERVAL_NAMES } from "../core/conventions.ts";
+ * equal(conventionReader(INTERVAL_NAMES)("interval", "BCa"), "bca");
+ * ```
+ */
+export function conventionReader<N extends string>(names: readonly N[]): OptionReader<N> {
+  return (name, text) => {
+    const found = conventionName(names, text);
+    if (found === undefined) {
+      throw new UsageError(`--${name} must be ${listWords(names, "or")}, got "${text}"`);
+    }
+    return found;
+  };
 }

@@ -9,8 +9,9 @@
  * @module
  */
 import { readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
-import { bootstrapOptions, parseCommand, UsageError } from "./args.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { COMPARE } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { inputDir, inputFile, outputDir } from "./paths.ts";
 import type { Issue } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
@@ -20,49 +21,16 @@ import { GATE_B_FIELDS, gateBIssues, type GateBPairs, selectionMismatch } from "
 import { compareRuns } from "../gateb/compare.ts";
 import type { ComparisonDocument } from "../gateb/comparison_types.ts";
 import { comparisonFiles } from "../gateb/files.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import { finish } from "./finish.ts";
 
-const HELP =
-  `usage: deno task gate compare --bare <run_dir> --equipped <run_dir> --out <dir> [options]
-
-Gate B: compares the equipped run (the whole frozen selection) with the bare
-run on the same held-out tasks. Refuses unless the runs differ only in the
-skill (checkpoint, model, endpoint, decoding, base prompt, environment,
-runtime, reward must be equal; max_skills null or >= selected chunks).
-
-  --bare <dir>        bare run directory (required)
-  --equipped <dir>    equipped run directory (required)
-  --out <dir>         output directory (required)
-  --selection <file>  Gate A selection.json: the equipped skill must equal its selected set
-  --bootstrap <B>     paired task-bootstrap draws; 0 skips (default ${DEFAULTS.draws})
-  --seed <S>          bootstrap seed (default ${DEFAULTS.seed})
-${LABEL_PREFIX_HELP}
-  --quiet             print only the summary`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "compare",
-    help: HELP,
-    options: {
-      bare: { type: "string" },
-      equipped: { type: "string" },
-      out: { type: "string" },
-      selection: { type: "string" },
-      bootstrap: { type: "string" },
-      seed: { type: "string" },
-      quiet: { type: "boolean" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    positionals: { max: 0 },
-    required: { bare: "<run_dir>", equipped: "<run_dir>", out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, COMPARE, context);
   if (cli === null) return 0;
   const { values, command } = cli;
-  const { bare, equipped, out, quiet } = values;
+  const { bare, equipped, out, quiet, bootstrap: draws, seed } = values;
   const scope = labelScope(out, values["label-prefix"]);
-  const { draws, seed } = bootstrapOptions(values);
   const runs = [{ label: "--bare", path: bare }, { label: "--equipped", path: equipped }];
   for (const r of runs) await inputDir(r, "a run directory (manifest.json, traces.jsonl)");
   const selection = values.selection !== undefined

@@ -7,6 +7,7 @@
  */
 import { main } from "./main.ts";
 import { parseCommand, UsageError } from "./args.ts";
+import { COMMON } from "./common_options.ts";
 
 const DATA = "data/demo";
 const OUT = "reports/demo";
@@ -176,21 +177,20 @@ export const DEMO_STEPS: readonly (readonly [string, readonly string[], number?]
   ]],
 ];
 
-const HELP = `usage: deno task demo
-
-Runs every step of the demo (validate, analyze, held-out, power, compare,
+/** `deno task demo`'s own command line: no arguments (`--quiet` is accepted and changes nothing). */
+const DEMO = {
+  name: "demo",
+  synopsis: "",
+  about: `Runs every step of the demo (validate, analyze, held-out, power, compare,
 study, reward, report...) on ${DATA}/ with the commands a user would type,
-and writes the outputs under ${OUT}/. Takes no arguments.`;
+and writes the outputs under ${OUT}/. Takes no arguments.`,
+  options: [{ ...COMMON.quiet, usageOnly: true }],
+  positionals: { max: 0 },
+} as const;
 
 if (import.meta.main) {
   try {
-    const cli = parseCommand(Deno.args, {
-      name: "demo",
-      helpCommand: "deno task demo",
-      help: HELP,
-      options: {},
-      positionals: { max: 0 },
-    });
+    const cli = parseCommand(Deno.args, DEMO, { program: "deno task" });
     if (cli === null) Deno.exit(0);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

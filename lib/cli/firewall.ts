@@ -8,48 +8,20 @@
  * @module
  */
 import { inputFile, outputDir } from "./paths.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { parseCommand } from "./args.ts";
+import { FIREWALL } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { firewallAudit } from "../firewall/audit.ts";
 import { firewallFiles } from "../firewall/files.ts";
 import { finish } from "./finish.ts";
 
-const HELP =
-  `usage: deno task gate firewall --texts <chunks.jsonl|cards.jsonl>... --gold <gold.jsonl> --out <dir>
-
-Scans every deployable text for gold information: chunk texts, the
-deployable_abstraction of failure cards (their privileged_audit may hold
-gold) and success cards whole. Findings: gold_asin (any ASIN-shaped token),
-task_id_leak, title_leak (a gold title or a long verbatim span of one after
-normalisation), instance_identifier. Exit 2 when anything is found; every
-finding is listed with file, line, field, span and the gold item it matches.
-
-  --texts <file>   a chunks or cards JSONL file (repeat for several)
-  --gold <file>    gold.jsonl: {task_id, gold_asin, product_title, identifiers}
-  --out <dir>      output directory (required)
-  --quiet          print only the summary`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "firewall",
-    help: HELP,
-    options: {
-      texts: { type: "string", multiple: true },
-      gold: { type: "string" },
-      out: { type: "string" },
-      quiet: { type: "boolean" },
-    },
-    positionals: { max: 0 },
-    required: { out: "<dir>", gold: "<gold.jsonl>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, FIREWALL, context);
   if (cli === null) return 0;
   const { values, command } = cli;
-  const texts = values.texts ?? [];
-  if (texts.length === 0) {
-    throw new UsageError(
-      "firewall needs at least one --texts <file>; see deno task gate firewall --help",
-    );
-  }
+  const texts = values.texts;
+  if (texts.length === 0) throw cli.usageError("firewall needs at least one --texts <file>");
   const out = values.out;
   const given = [
     { label: "--gold", path: values.gold },

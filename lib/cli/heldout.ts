@@ -23,46 +23,19 @@ import { heldoutDocument } from "../heldout/document.ts";
 import { heldoutFiles } from "../heldout/files.ts";
 import { heldoutTables } from "../heldout/tables.ts";
 import { toMarkdown } from "../table/table.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../table/run_scope.ts";
 import { parseCommand } from "./args.ts";
+import { HELDOUT } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { type CacheOption, cacheOption, gateDir, inputFile, outputDir } from "./paths.ts";
 
-const HELP =
-  `usage: deno task gate heldout <gate_dir>... --plan <plan.json> --out <dir> [--against <later_gate_dir>]...
-
-Held-out ranking checks: split tasks (not rows), fit on one part, measure on
-the other (Spearman, Kendall tau-b, top-K overlap, predicted vs realised gain
-of the selected set). Several gate dirs are pooled rounds over one bare run.
-
-  --plan <file>      {"format": "gatelab.heldout-plan/v1", "scheme": "kfold" | "split_half",
-                      "folds": 5, "repeats": 20, "seed": 1, "metric": "reward", "budget_k": 10}
-  --against <dir>    a later gate sharing versions (repeat for pooled rounds)
-  --out <dir>        where heldout.json, heldout.md, heldout.tex, validation.json go
-  --cache <dir>      read runs through the run cache in <dir> (written on a miss);
-                     validation.json and heldout.json record hit/miss per run (default: off)
-${LABEL_PREFIX_HELP}
-  --quiet            print only the summary line`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "heldout",
-    help: HELP,
-    options: {
-      plan: { type: "string" },
-      out: { type: "string" },
-      against: { type: "string", multiple: true },
-      cache: { type: "string" },
-      quiet: { type: "boolean" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    positionals: { min: 1, what: "gate directory" },
-    required: { out: "<dir>", plan: "<plan.json>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, HELDOUT, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const out = values.out, planFile = values.plan, against = values.against ?? [];
+  const out = values.out, planFile = values.plan, against = values.against;
   const scope = labelScope(out, values["label-prefix"]);
   const cache = await checkPaths(positionals, against, planFile, out, values.cache);
 

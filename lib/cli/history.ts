@@ -9,58 +9,24 @@
  * @module
  */
 import { cacheOption, inputDir, outputDir } from "./paths.ts";
-import { bootstrapOptions, parseCommand } from "./args.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { parseCommand } from "./args.ts";
+import { HISTORY } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
 import { type ReadHistorySteps, readHistorySteps } from "../history/read_steps.ts";
 import { buildHistory, type HistoryDocument } from "../history/history.ts";
 import { historyFiles } from "../history/files.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import { finish } from "./finish.ts";
 
-const HELP = `usage: deno task gate history <gate_dir_or_analysis_dir>... --out <dir> [options]
-
-Reads the gates of a training history in order (Gate A, then one online gate
-or pooled rounds per later checkpoint): analysis directories as written by
-gate analyze, or gate directories analysed now (rounds sharing one bare run
-are pooled into one step). Checks lineage (lineage_mismatch, version_reused),
-builds every chunk's lifecycle across steps and the descriptive
-internalization screen, and writes history.json, history.md/.tex and the
-figures history_lifecycle and history_trajectories (docs/history.md).
-
-  --out <dir>             output directory (required)
-  --allow-lineage-gaps    record lineage issues as warnings instead of failing
-  --bootstrap <B>         task-bootstrap draws for gates analysed now (default 0)
-  --seed <S>              bootstrap seed (default ${DEFAULTS.seed})
-  --cache <dir>           read runs of gates analysed now through the run cache
-  --no-png                skip PNG copies of the figures
-${LABEL_PREFIX_HELP}
-  --quiet                 print only the summary`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "history",
-    help: HELP,
-    options: {
-      out: { type: "string" },
-      "allow-lineage-gaps": { type: "boolean" },
-      bootstrap: { type: "string" },
-      seed: { type: "string" },
-      cache: { type: "string" },
-      "no-png": { type: "boolean" },
-      quiet: { type: "boolean" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    positionals: { min: 1, what: "gate or analysis directory" },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, HISTORY, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const out = values.out;
+  const { out, bootstrap: draws, seed } = values;
   const scope = labelScope(out, values["label-prefix"]);
-  const { draws, seed } = bootstrapOptions(values, { draws: 0 });
   const steps = positionals.map((path) => ({ label: "step directory", path }));
   for (const s of steps) await inputDir(s, "a gate or analysis directory");
   const cache = cacheOption(values.cache);
@@ -74,7 +40,7 @@ export async function run(args: string[]): Promise<number> {
     quiet: values.quiet,
     refusal: readRefusal(read, command),
     result: async () => {
-      const allowLineageGaps = values["allow-lineage-gaps"] === true;
+      const allowLineageGaps = values["allow-lineage-gaps"];
       const { document, issues } = buildHistory(read.steps, { allowLineageGaps, command });
       const validation = validationDocument(issues, command, read.inputs);
       if (!validation.ok) throw new GatelabError("Cannot build the history", issues);
@@ -82,7 +48,7 @@ export async function run(args: string[]): Promise<number> {
         files: await historyFiles(document, {
           validation,
           scope,
-          png: values["no-png"] !== true,
+          png: !values["no-png"],
           onMissingConverter: (line) => console.error(line),
         }),
         details: [...issues.map(formatIssue), ...stepLines(document)],

@@ -1,6 +1,6 @@
 /**
- * `deno task gate import table <file>... [--map <mapping.json>] --out <dir>`
- * and `deno task gate import inspect --bare <log> --masked <log>... [--map
+ * `gate import table <file>... [--map <mapping.json>] --out <dir>` and
+ * `gate import inspect --bare <log> --masked <log>... [--map
  * <mapping.json>] --out <dir>`: bring rollouts recorded elsewhere into
  * contract directories (docs/import.md). `--out` is one unit, replaced
  * whole; on any input problem nothing is written, one line per issue
@@ -8,53 +8,17 @@
  *
  * @module
  */
-import { parseCommand, UsageError } from "./args.ts";
-import { nearestName } from "../core/nearest_name.ts";
+import { parseCommand } from "./args.ts";
+import { IMPORT_INSPECT, IMPORT_TABLE } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { inputFile, outputDir } from "./paths.ts";
-import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
+import type { Issue } from "../core/issue.ts";
 import { finish } from "./finish.ts";
+import { refuseUnwritten } from "./refuse.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
 import { distinctInputs } from "./distinct_inputs.ts";
 import type { ImportMapping } from "../import/mapping.ts";
-
-const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
-       deno task gate import inspect --bare <log> --masked <log>... [--map <mapping.json>] --out <dir>
-
-Writes contract directories (one bare run per checkpoint and split, one gate
-per masked round) and import.json into <dir> (docs/import.md).
-
-  table     CSV, TSV, Parquet or JSON Lines files, one row per rollout attempt
-            (an arm column), or gatelab's own tasks table (gate analyze's
-            tasks.csv/tasks.parquet: one row per paired row)
-  inspect   inspect_ai logs (.eval or .json): one bare log, one or more masked logs
-
-  --map <file>  mapping (gatelab.import-map/v1): column names, arm values,
-                versions, budget_k, stage, primary metric, constant provenance
-  --out <dir>   output directory (replaced whole)
-  --max-entry-bytes <n>  inspect: the largest part of a log read, uncompressed
-                (a .eval zip entry; a .json log's member or sample); default
-                256MiB; <n> in bytes or with KiB, MiB, GiB`;
-
-const SUBCOMMANDS = ["table", "inspect"];
-
-/** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === undefined || sub === "--help" || sub === "-h") {
-    console.log(HELP);
-    return sub === undefined ? 2 : 0;
-  }
-  if (!SUBCOMMANDS.includes(sub)) {
-    const near = nearestName(sub, SUBCOMMANDS);
-    throw new UsageError(
-      `import: unknown kind "${sub}"${
-        near ? `; did you mean ${near}?` : ""
-      } (table or inspect); see deno task gate import --help`,
-    );
-  }
-  return sub === "table" ? await runTable(rest) : await runInspect(rest);
-}
 
 async function mappingOption(
   path: string | undefined,
@@ -69,31 +33,16 @@ async function mappingOption(
   return { ok: true, mapping: m.value, file: { file: path, sha256: m.sha256 } };
 }
 
-/** Prints the issues (at most 50 per code, then a count) and returns exit code 2. */
-function refuse(issues: readonly Issue[]): number {
-  const list = new IssueList();
-  list.addAll(issues);
-  for (const issue of list.toArray()) console.error(formatIssue(issue));
-  console.error(`not imported: ${list.count} issue(s); nothing written`);
-  return 2;
-}
-
-async function runTable(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "import table",
-    help: HELP,
-    helpCommand: "deno task gate import",
-    options: { map: { type: "string" }, out: { type: "string" }, quiet: { type: "boolean" } },
-    positionals: { min: 1, what: "table file" },
-    required: { out: "<dir>" },
-  });
+/** `gate import table`: runs the command; returns the exit code. */
+export async function runTable(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, IMPORT_TABLE, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const inputs = positionals.map((path) => ({ label: "table file", path }));
   for (const i of inputs) await inputFile(i, "a table file (.csv, .tsv, .parquet, .jsonl)");
   await distinctInputs(inputs);
   const mapping = await mappingOption(values.map);
-  if (!mapping.ok) return refuse(mapping.issues);
+  if (!mapping.ok) return refuseUnwritten(mapping.issues, "imported");
   await outputDir({ label: "--out", path: values.out }, [
     ...inputs,
     ...(values.map ? [{ label: "--map", path: values.map }] : []),
@@ -103,8 +52,8 @@ async function runTable(args: string[]): Promise<number> {
     mappingFile: mapping.file,
     command,
   });
-  if (!result.ok) return refuse(result.issues);
-  return await write(values.out, result.value, values.quiet === true, command);
+  if (!result.ok) return refuseUnwritten(result.issues, "imported");
+  return await write(values.out, result.value, values.quiet, command);
 }
 
 /** Writes the import's files through the shared end of every command; prints its gates and summary. */
@@ -130,40 +79,25 @@ async function write(
   });
 }
 
-async function runInspect(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "import inspect",
-    help: HELP,
-    helpCommand: "deno task gate import",
-    options: {
-      bare: { type: "string" },
-      masked: { type: "string", multiple: true },
-      map: { type: "string" },
-      out: { type: "string" },
-      "max-entry-bytes": { type: "string" },
-      quiet: { type: "boolean" },
-    },
-    // `--masked a.eval b.eval`: the logs after --masked are masked logs too.
-    positionals: { min: 0, what: "masked log" },
-    required: { out: "<dir>", bare: "<log>" },
-  });
+/** `gate import inspect`: runs the command; returns the exit code. */
+export async function runInspect(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, IMPORT_INSPECT, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const masked = [...(values.masked ?? []), ...positionals];
+  // `--masked a.eval b.eval`: the logs after --masked are masked logs too.
+  const masked = [...values.masked, ...positionals];
   if (masked.length === 0) {
-    throw new UsageError(
-      "import inspect needs --masked <log> (one or more); see deno task gate import --help",
-    );
+    throw cli.usageError("import inspect needs --masked <log> (one or more)");
   }
   const inputs = [
     { label: "--bare", path: values.bare },
     ...masked.map((path) => ({ label: "--masked", path })),
   ];
-  const maxEntryBytes = byteCount(values["max-entry-bytes"]);
+  const maxEntryBytes = byteCount(values["max-entry-bytes"], cli.usageError);
   for (const i of inputs) await inputFile(i, "an inspect_ai log (.eval or .json)");
   await distinctInputs(inputs);
   const mapping = await mappingOption(values.map);
-  if (!mapping.ok) return refuse(mapping.issues);
+  if (!mapping.ok) return refuseUnwritten(mapping.issues, "imported");
   await outputDir({ label: "--out", path: values.out }, [
     ...inputs,
     ...(values.map ? [{ label: "--map", path: values.map }] : []),
@@ -175,19 +109,22 @@ async function runInspect(args: string[]): Promise<number> {
     command,
     ...(maxEntryBytes !== undefined ? { maxEntryBytes } : {}),
   });
-  if (!result.ok) return refuse(result.issues);
-  return await write(values.out, result.value, values.quiet === true, command);
+  if (!result.ok) return refuseUnwritten(result.issues, "imported");
+  return await write(values.out, result.value, values.quiet, command);
 }
 
 const UNITS: Record<string, number> = { "": 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
 
 /** `--max-entry-bytes`: a whole number of bytes, or of KiB, MiB, GiB. */
-function byteCount(text: string | undefined): number | undefined {
+function byteCount(
+  text: string | undefined,
+  usageError: (message: string) => Error,
+): number | undefined {
   if (text === undefined) return undefined;
   const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(text.trim());
   const n = m === null ? NaN : Number(m[1]) * UNITS[m[2] ?? ""]!;
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new UsageError(
+    throw usageError(
       `--max-entry-bytes ${text} is not a size; expected a whole number of bytes >= 1, or one with KiB, MiB or GiB (e.g. 1GiB)`,
     );
   }

@@ -8,7 +8,9 @@
  * task needs INIT_CWD only because `deno task` runs from the repository).
  * The script Deno writes starts `deno` from PATH; it is then pinned to the
  * Deno binary that ran the install (under `npx deno` there is no `deno` on
- * PATH afterwards), and marked as gatelab's. An existing `gate` that
+ * PATH afterwards), and marked as gatelab's. Its first argument,
+ * `--invoked-as=gate`, makes its help and usage lines say `gate ...` instead
+ * of `deno task gate ...` (lib/cli/help.ts). An existing `gate` that
  * gatelab did not install is refused, never replaced, and uninstall removes
  * only gatelab's.
  *
@@ -21,6 +23,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { INVOKED_AS } from "./help.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The line that marks an installed script as gatelab's. */
@@ -127,6 +130,9 @@ async function install(): Promise<void> {
     join(ROOT, "deno.json"),
     ...installFlags(String(config.tasks.gate)),
     join(ROOT, "lib", "cli", "main.ts"),
+    // The script's first argument: its help and usage lines then say `gate ...`.
+    "--",
+    `${INVOKED_AS}gate`,
   ]);
   const written = readOrNull(script);
   if (written !== null) Deno.writeTextFileSync(script, pinnedScript(written, Deno.execPath()));

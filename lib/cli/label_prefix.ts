@@ -1,20 +1,13 @@
 /**
  * `--label-prefix <name>`: the run's name in every LaTeX label and caption
  * it writes (default: the output directory's name), read the same way by
- * every command that writes tables or figures.
+ * every command that writes tables or figures (declared in
+ * lib/cli/common_options.ts).
  *
  * @module
  */
 import { type RunScope, runScope } from "../table/run_scope.ts";
 import { UsageError } from "./args.ts";
-
-/** The option's declaration, for a command's `options`. */
-export const LABEL_PREFIX_OPTION = { "label-prefix": { type: "string" } } as const;
-
-/** The option's line in a command's help. */
-export const LABEL_PREFIX_HELP =
-  "  --label-prefix <name>  the run's name in LaTeX labels and captions\n" +
-  "                     (default: the --out directory's name)";
 
 /**
  * The run's scope from `--out` and `--label-prefix`.

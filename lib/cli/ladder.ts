@@ -9,47 +9,19 @@
  */
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
+import { LADDER } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { GatelabError } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import { readLadder } from "../ladder/read_ladder.ts";
 import { ladderResult, type LadderResultDocument } from "../ladder/ladder_result.ts";
 import { ladderFiles } from "../ladder/files.ts";
 import { finish } from "./finish.ts";
 
-const HELP = `usage: deno task gate ladder <ladder_dir> --out <dir> [options]
-
-Reads ladder.json and units.jsonl, pairs the base and candidate arms unit by
-unit (W, L, E, INFRA; an AR pair folds by AND), evaluates the accept and
-reject e-processes after every block and finds the exit (infra_abort, accept,
-reject, budget_exhausted, checked in that order). Writes ladder_result.json,
-ladder.md/.tex and the figure ladder_<task_type>. A decision recorded in
-ladder.json that differs from the recomputed one is decision_mismatch (exit 2).
-
-  --out <dir>          output directory (required)
-  --prefill <file>     a baseline run of the base arm (units.jsonl with
-                       task_type, unit_id, skill_sha256, prompts_version,
-                       members): how many base-arm units a prefilled
-                       content-addressed cache would have served
-  --no-png             skip the PNG copy of the figure
-${LABEL_PREFIX_HELP}
-  --quiet              print only the summary`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "ladder",
-    help: HELP,
-    options: {
-      out: { type: "string" },
-      prefill: { type: "string" },
-      "no-png": { type: "boolean" },
-      quiet: { type: "boolean" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    positionals: { min: 1, max: 1, what: "ladder directory" },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, LADDER, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;
@@ -80,7 +52,7 @@ export async function run(args: string[]): Promise<number> {
         files: await ladderFiles(document, {
           validation: validationDocument([], command, inputs),
           scope,
-          png: values["no-png"] !== true,
+          png: !values["no-png"],
           onMissingConverter: (line) => console.error(line),
         }),
         details: prefillLines(document),

@@ -9,35 +9,15 @@
  */
 import { inputDir, inputFile, outputDir } from "./paths.ts";
 import { parseCommand } from "./args.ts";
+import { LEDGER_AUDIT } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { ledgerAudit } from "../ledger_audit/audit.ts";
 import { ledgerAuditFiles } from "../ledger_audit/files.ts";
 import { finish } from "./finish.ts";
 
-const HELP = `usage: deno task gate ledger-audit <ledger.jsonl> --out <dir> [--history <dir>]
-
-Checks every line of a proposal ledger against the ledger schema
-(docs/FORMAT.md, Extensions) and the proposal rules: operation_invalid,
-rewrite_target_missing, reproposed_rejected, dimension_cap, and with
---history (a gate history output directory) ledger_result_mismatch against
-the analysis of the line's proposal checkpoint.
-
-  --out <dir>       output directory (required)
-  --history <dir>   directory with history.json (gate history) to check results against
-  --quiet           print only the summary`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "ledger-audit",
-    help: HELP,
-    options: {
-      out: { type: "string" },
-      history: { type: "string" },
-      quiet: { type: "boolean" },
-    },
-    positionals: { min: 1, max: 1, what: "ledger file" },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, LEDGER_AUDIT, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const out = values.out;

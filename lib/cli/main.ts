@@ -1,79 +1,59 @@
 /**
- * gatelab command line: `deno task gate <command> ...`.
+ * gatelab command line: `deno task gate <command> ...` from the clone, or
+ * `gate <command> ...` once installed (lib/cli/install.ts).
  *
  * Exit codes: 0 success, 2 input issues (written to validation.json where
- * the command has an --out) or a usage or path mistake (one line), 1 crash. Each command module is imported only
- * when called, so a command that needs no SQL never starts DuckDB.
+ * the command has an --out) or a usage or path mistake (one line), 1 crash.
+ * Commands come from the command table (lib/cli/command_table.ts); each
+ * command module is imported only when called, so a command that needs no
+ * SQL never starts DuckDB.
  *
  * @module
  */
 
-import { UsageError } from "./args.ts";
+import { listWords, UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { PathError } from "../core/path_error.ts";
 import { codeVersion, GATELAB_VERSION } from "../core/meta.ts";
+import { COMMANDS } from "./command_table.ts";
+import { DEFAULT_PROGRAM, groupHelp, INVOKED_AS } from "./help.ts";
+import type { CommandContext, CommandDecl, CommandGroup } from "./option_decl.ts";
 
-type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
+/** The commands and groups by the first word typed, in `gate --help` order. */
+function topLevel(): Map<string, CommandDecl | CommandGroup> {
+  const out = new Map<string, CommandDecl | CommandGroup>();
+  for (const c of COMMANDS) {
+    const entry = c.group ?? c;
+    if (!out.has(entry.name)) out.set(entry.name, entry);
+  }
+  return out;
+}
 
-const COMMANDS: Record<string, Command> = {
-  validate: { summary: "check gate data and pairing", load: () => import("./validate.ts") },
-  analyze: { summary: "refit, bootstrap and select", load: () => import("./analyze.ts") },
-  compare: {
-    summary: "Gate B: equipped vs bare on held-out tasks",
-    load: () => import("./compare.ts"),
-  },
-  heldout: { summary: "held-out ranking checks", load: () => import("./heldout.ts") },
-  "plan-power": {
-    summary: "standard errors, MDE and selection power",
-    load: () => import("./plan_power.ts"),
-  },
-  study: { summary: "paper statistics for a study", load: () => import("./study.ts") },
-  reward: { summary: "level-to-reward recipes", load: () => import("./reward.ts") },
-  report: { summary: "self-contained HTML report", load: () => import("./report.ts") },
-  sql: { summary: "SQL over loaded runs (DuckDB)", load: () => import("./sql.ts") },
-  "ledger-audit": {
-    summary: "audit a proposal ledger",
-    load: () => import("./ledger_audit.ts"),
-  },
-  firewall: {
-    summary: "gold firewall audit of deployable texts",
-    load: () => import("./firewall.ts"),
-  },
-  history: {
-    summary: "chunk lifecycles and lineage across gates",
-    load: () => import("./history.ts"),
-  },
-  sequential: {
-    summary: "anytime-valid confidence sequences over a gate's prefixes",
-    load: () => import("./sequential.ts"),
-  },
-  import: {
-    summary: "import tables (CSV, TSV, Parquet, JSONL) or inspect_ai logs as gates",
-    load: () => import("./import.ts"),
-  },
-  ladder: {
-    summary: "e-process ladder gate: W/L/E/INFRA, four exits, baseline prefill",
-    load: () => import("./ladder.ts"),
-  },
-};
-
-function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+function usage(program: string): string {
+  const entries = [...topLevel().values()];
+  const width = Math.max(...entries.map((c) => c.name.length));
   return [
-    "usage: deno task gate <command> [args]",
+    `usage: ${program} <command> [args]`,
     "",
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    ...entries.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
-    "Run `deno task gate <command> --help` for a command's options;",
-    "`deno task gate --version` prints the version.",
+    `Run \`${program} <command> --help\` for a command's options;`,
+    `\`${program} --version\` prints the version.`,
   ].join("\n");
 }
 
-/** Runs the CLI with the given arguments and returns the exit code. */
-export async function main(args: string[]): Promise<number> {
+/**
+ * Runs the CLI with the given arguments and returns the exit code.
+ *
+ * @param args The arguments after the program.
+ * @param context How gatelab was started (the program name help and usage lines give).
+ * @returns The exit code.
+ */
+export async function main(args: string[], context: CommandContext = {}): Promise<number> {
+  const program = context.program ?? DEFAULT_PROGRAM;
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h") {
-    console.log(usage());
+    console.log(usage(program));
     return name === undefined ? 2 : 0;
   }
   if (name === "--version") {
@@ -81,17 +61,19 @@ export async function main(args: string[]): Promise<number> {
     console.log(`gatelab ${GATELAB_VERSION}\ncode ${codeVersion()} (generator.version of outputs)`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    const near = nearestName(name, Object.keys(COMMANDS));
+  const entry = topLevel().get(name);
+  if (entry === undefined) {
+    const near = nearestName(name, [...topLevel().keys()]);
     console.error(
       `usage_error  unknown command "${name}"${near ? `; did you mean ${near}?` : ""}` +
-        "; see deno task gate --help",
+        `; see ${program} --help`,
     );
     return 2;
   }
+  const found = "members" in entry ? subcommand(entry, rest, program) : { decl: entry, rest };
+  if (typeof found === "number") return found;
   try {
-    return await (await command.load()).run(rest);
+    return await (await found.decl.load()).run(found.rest, { program });
   } catch (error) {
     if (error instanceof UsageError || error instanceof PathError) {
       console.error(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
@@ -102,6 +84,34 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
+/**
+ * The command of a group named by the next word (`import table`), or the exit
+ * code after printing the group's help (no word: 2, `--help`: 0) or refusing
+ * an unknown word.
+ */
+function subcommand(
+  group: CommandGroup,
+  args: readonly string[],
+  program: string,
+): { decl: CommandDecl; rest: string[] } | number {
+  const [word, ...rest] = args;
+  if (word === undefined || word === "--help" || word === "-h") {
+    console.log(groupHelp(group, program));
+    return word === undefined ? 2 : 0;
+  }
+  const words = group.members.map((m) => m.name.slice(group.name.length + 1));
+  const decl = COMMANDS.find((c) => c.name === `${group.name} ${word}`);
+  if (decl === undefined) {
+    const near = nearestName(word, words);
+    console.error(
+      `usage_error  ${group.name}: unknown kind "${word}"${near ? `; did you mean ${near}?` : ""}` +
+        ` (${listWords(words, "or")}); see ${program} ${group.name} --help`,
+    );
+    return 2;
+  }
+  return { decl, rest };
+}
+
 if (import.meta.main) {
   // `deno task` runs from the project root; resolve the user's relative
   // paths against the directory the task was started from (INIT_CWD).
@@ -109,5 +119,10 @@ if (import.meta.main) {
   const env = Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" }).state;
   const initCwd = env === "granted" ? Deno.env.get("INIT_CWD") : undefined;
   if (initCwd) Deno.chdir(initCwd);
-  Deno.exit(await main(Deno.args));
+  // The installed script names the program first; `deno task gate` passes nothing.
+  const [first, ...rest] = Deno.args;
+  const invoked = first?.startsWith(INVOKED_AS) ? first.slice(INVOKED_AS.length) : undefined;
+  Deno.exit(
+    await main(invoked === undefined ? Deno.args : rest, invoked ? { program: invoked } : {}),
+  );
 }

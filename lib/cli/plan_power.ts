@@ -19,55 +19,18 @@ import { powerFiles } from "../power/files.ts";
 import { powerTables } from "../power/tables.ts";
 import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
 import { toMarkdown } from "../table/table.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../table/run_scope.ts";
 import { join } from "node:path";
-import { intOption, numberOption, parseCommand, seedOption, UsageError } from "./args.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { parseCommand, UsageError } from "./args.ts";
+import { PLAN_POWER } from "./commands.ts";
+import type { CommandContext, Values } from "./option_decl.ts";
 import { finish } from "./finish.ts";
 import { inputDir, outputDir } from "./paths.ts";
 
-const HELP =
-  `usage: deno task gate plan-power --tasks N --columns M --p-present p --resid-sd s --out <dir>
-       [--budget-k K] [--effects e1,e2,...] [--sims S] [--seed S] [--from <analysis_out_dir>]
-
-Standard error of beta for a random 0/1 design, the minimum detectable
-effect at 80% power (two-sided alpha 0.05), and by simulation the
-probability that the truly best K versions are selected.
-
-  --from <dir>     take N, M, p, the residual SD and (unless --effects) the
-                   effects from a past gate's contributions.json (and K from
-                   its selection.json); explicit options override
-  --effects list   true effects, one per column (default: zero, or --from's estimates)
-  --budget-k K     active skill budget (default: --from's, else min(${DEFAULTS.powerBudgetCap}, M))
-  --sims S         simulated gates (default ${DEFAULTS.powerSims})
-  --seed S         simulation seed (default ${DEFAULTS.seed})
-  --metric m       metric read with --from (default ${DEFAULTS.metric})
-  --out <dir>      where power.json, power.md, power.tex go (not the --from directory)
-${LABEL_PREFIX_HELP}
-  --quiet          print only the summary line`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "plan-power",
-    help: HELP,
-    options: {
-      tasks: { type: "string" },
-      columns: { type: "string" },
-      "p-present": { type: "string" },
-      "resid-sd": { type: "string" },
-      "budget-k": { type: "string" },
-      effects: { type: "string" },
-      sims: { type: "string" },
-      seed: { type: "string" },
-      metric: { type: "string" },
-      from: { type: "string" },
-      out: { type: "string" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, PLAN_POWER, context);
   if (cli === null) return 0;
   const { values, command } = cli;
   const out = values.out;
@@ -86,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
     inputs: past?.inputs ?? [],
     issues: past?.issues ?? [],
     result: async () => {
-      const options = resolveOptions(given, past);
+      const options = resolveOptions(given, past, cli.usageError);
       const doc = powerDocument({
         command,
         from: past?.source ?? null,
@@ -115,12 +78,9 @@ interface PowerOptions {
   readonly seed: number;
 }
 
-/** Parses the numeric options (a malformed one is a usage error). */
-function givenOptions(
-  values: Readonly<Record<string, string | boolean | undefined>>,
-): PowerOptions {
-  const text = (name: string) => values[name] as string | undefined;
-  const effects = text("effects")?.split(",").map((e, i) => {
+/** The design and simulation options as given, `--effects` read as numbers (a bad entry is a usage error). */
+function givenOptions(values: Values<typeof PLAN_POWER>): PowerOptions {
+  const effects = values.effects?.split(",").map((e, i) => {
     const v = Number(e.trim());
     if (e.trim() === "" || !Number.isFinite(v)) {
       throw new UsageError(`--effects entry ${i + 1} "${e}" is not a number`);
@@ -128,14 +88,14 @@ function givenOptions(
     return v;
   });
   return {
-    tasks: intOption("tasks", text("tasks"), undefined),
-    columns: intOption("columns", text("columns"), undefined),
-    pPresent: numberOption("p-present", text("p-present"), undefined),
-    residSd: numberOption("resid-sd", text("resid-sd"), undefined),
-    budgetK: intOption("budget-k", text("budget-k"), undefined),
+    tasks: values.tasks,
+    columns: values.columns,
+    pPresent: values["p-present"],
+    residSd: values["resid-sd"],
+    budgetK: values["budget-k"],
     effects,
-    sims: intOption("sims", text("sims"), DEFAULTS.powerSims),
-    seed: seedOption(text("seed")),
+    sims: values.sims,
+    seed: values.seed,
   };
 }
 
@@ -196,7 +156,11 @@ async function readFrom(
 }
 
 /** The options given, else `--from`'s; a missing design option is a usage error. */
-function resolveOptions(given: PowerOptions, past: PastAnalysis | null): PowerOptions {
+function resolveOptions(
+  given: PowerOptions,
+  past: PastAnalysis | null,
+  usageError: (message: string) => UsageError,
+): PowerOptions {
   const r = past?.read ?? {};
   const o: PowerOptions = {
     tasks: given.tasks ?? r.tasks,
@@ -215,9 +179,7 @@ function resolveOptions(given: PowerOptions, past: PastAnalysis | null): PowerOp
     ["resid-sd", o.residSd],
   ].filter(([, v]) => v === undefined).map(([k]) => `--${k}`);
   if (missing.length > 0) {
-    throw new UsageError(
-      `plan-power needs ${missing.join(", ")} (or --from); see deno task gate plan-power --help`,
-    );
+    throw usageError(`plan-power needs ${missing.join(", ")} (or --from)`);
   }
   if (o.effects !== undefined && o.effects.length !== o.columns) {
     throw new UsageError(`--effects has ${o.effects.length} values for ${o.columns} columns`);

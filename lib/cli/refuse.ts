@@ -1,5 +1,11 @@
+/**
+ * How every command refuses input with issues, in one voice: one line per
+ * issue, then one summary line that counts them and says what was written.
+ *
+ * @module
+ */
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
-import { formatIssue } from "../core/issue.ts";
+import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 
 /**
@@ -35,4 +41,21 @@ export function refusedWhere(out: string, where: string): string {
   return where === out
     ? `wrote ${out}/validation.json only`
     : `wrote ${where}/validation.json; ${out} keeps its earlier result`;
+}
+
+/**
+ * How a command that writes nothing on failure refuses (`gate import`, whose
+ * `--out` is one unit): one line per issue on stderr (at most 50 per code,
+ * then a count), `not <done>: N issue(s); nothing written`, exit code 2.
+ *
+ * @param issues The issues found.
+ * @param done What the command would have done: `"imported"`.
+ * @returns 2.
+ */
+export function refuseUnwritten(issues: readonly Issue[], done: string): 2 {
+  const list = new IssueList();
+  list.addAll(issues);
+  for (const issue of list.toArray()) console.error(formatIssue(issue));
+  console.error(`not ${done}: ${list.count} issue(s); nothing written`);
+  return 2;
 }

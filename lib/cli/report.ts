@@ -16,51 +16,19 @@
  * @module
  */
 import { parseCommand } from "./args.ts";
+import { REPORT } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { inputDir, outputDir } from "./paths.ts";
 import { type AnalysisOutputs, readAnalysisDir } from "../report/read_analysis_dir.ts";
 import { reportFiles } from "../report/report_files.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import type { Issue } from "../core/issue.ts";
 import { chromiumStatus } from "../report/print_pdf.ts";
 import { finish } from "./finish.ts";
 
-const HELP = `usage: deno task gate report <dir>... --out <dir> [--title TEXT] [--pdf]
-
-Writes <dir>/report.html: one self-contained HTML report (tables, inline SVG
-figures, no script, no network) of every output directory given, in the
-order a paper reads: gate analyses, pooled rounds, sequential re-analyses,
-history, held-out checks, power plan, Gate B, ladder gates, study, reward
-recipes, audits. It reads contributions.json and selection.json (gate analyze),
-sequential.json (sequential), history.json, heldout.json, power.json
-(plan-power), comparison.json (compare), ladder_result.json (ladder),
-study.json, recipe_comparison.json (reward) and the validation.json of
-ledger-audit and firewall (their findings). Each section lists its inputs' sha256,
-generator, seed and draws. Also writes <dir>/figures/<name>.svg, and with
-rsvg-convert .png and the vector .pdf a paper includes, each with a
-<name>.tex float (caption, label); and <dir>/report.json.
-
-  --out <dir>     output directory (required; not one of the inputs)
-  --title <text>  page title (default "gatelab report")
-  --pdf           also print report.pdf with headless Chromium; needs the
-                  chromium program and permission to run it
-                  (deno task report-pdf ... grants it; deno task gate does not)
-${LABEL_PREFIX_HELP}
-  --quiet         print only the summary line (all report prints)`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "report",
-    help: HELP,
-    options: {
-      out: { type: "string" },
-      title: { type: "string" },
-      pdf: { type: "boolean" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    positionals: { min: 1, what: "output directory" },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, REPORT, context);
   if (cli === null) return 0;
   const { values, positionals: dirs, command } = cli;
   const scope = labelScope(values.out, values["label-prefix"]);

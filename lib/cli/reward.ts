@@ -10,54 +10,26 @@
  */
 import type { Issue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import type { RewardInput } from "../reward/documents.ts";
 import { rewardFiles } from "../reward/files.ts";
 import { loadGroups, loadPrmWeights, loadSteps } from "../reward/load.ts";
-import { type Recipe, RECIPES } from "../reward/recipe.ts";
 import type { Trajectories } from "../reward/rewards.ts";
 import { rewardRun } from "../reward/run.ts";
 import type { GroupRecord } from "../reward/schema.ts";
 import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
-import { bootstrapOptions, choiceOption, parseCommand } from "./args.ts";
-import { DEFAULTS } from "../core/defaults.ts";
+import { parseCommand } from "./args.ts";
+import { REWARD } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { finish } from "./finish.ts";
 
-const HELP =
-  `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
-         [--groups groups.jsonl] [--bootstrap ${DEFAULTS.draws}] [--seed ${DEFAULTS.seed}] [--quiet]
-
-Writes <out>/rewards.jsonl, rewards_meta.json, reward_tables.md and .tex; with
---groups also recipe_comparison.json (all recipes A, B, C) and its table.
---prm-weights: JSON object {"<trajectory_id>:<order>": weight > 0}; missing steps weigh 1.
-Input issues: <out>/validation.json only, exit 2.
-
-${LABEL_PREFIX_HELP}`;
-
 /** Runs the `reward` command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "reward",
-    help: HELP,
-    options: {
-      recipe: { type: "string" },
-      "prm-weights": { type: "string" },
-      groups: { type: "string" },
-      bootstrap: { type: "string" },
-      seed: { type: "string" },
-      out: { type: "string" },
-      quiet: { type: "boolean" },
-      ...LABEL_PREFIX_OPTION,
-    },
-    positionals: { min: 1, max: 1, what: "steps file" },
-    required: { recipe: "A|B|C", out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, REWARD, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  // --recipe is required, so the reader never falls back.
-  const recipe: Recipe = choiceOption("recipe", values.recipe, RECIPES, undefined)!;
-  const { draws, seed } = bootstrapOptions(values, { minDraws: 1 });
+  const { recipe, bootstrap: draws, seed } = values;
   const stepsPath = positionals[0]!, out = values.out, quiet = values.quiet;
   const weightsPath = values["prm-weights"];
   const scope = labelScope(out, values["label-prefix"]);

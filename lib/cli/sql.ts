@@ -10,7 +10,9 @@
  *
  * @module
  */
-import { intOption, parseCommand } from "./args.ts";
+import { parseCommand } from "./args.ts";
+import { SQL } from "./commands.ts";
+import type { CommandContext, Values } from "./option_decl.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
 import { cacheOption, inputDir, outputFile } from "./paths.ts";
@@ -24,47 +26,14 @@ import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
 import { tablesNamedIn } from "../sql/named_tables.ts";
 import { SQL_COLUMN_KINDS } from "../sql/sql_schema.ts";
 
-const HELP = `usage: deno task gate sql <dir>... --query "<SQL>" [--out file.csv]
-
-Loads gates (plan, assignments, masked and bare runs), runs and analysis
-outputs (gate analyze --out directories) into DuckDB (in memory) and runs
-one query. Tables: runs, attempts, rewards, injected, gates, versions,
-assignments (see docs/validation.md); from outputs: outputs, coefficients,
-tasks, selection, draws, one row set per output with an \`output\` column
-naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
-output brings its command's table (splits, mde, comparison, ...). Only the
-tables the query names are loaded. An import's --out (gate import) stands
-for its gates. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
-LOAD, SET and writes are refused.
-
-  --query <sql>     the SQL to run (required)
-  --out <file.csv>  write the result as CSV instead of printing it (its directory
-                    must exist; the file is replaced atomically; text cells
-                    starting with = + - @ get a leading ' so spreadsheets
-                    show them as text)
-  --max-rows <n>    rows printed (default 100)
-  --cache <dir>     read runs through the run cache in <dir> (written on a miss)
-  --quiet           no warnings about what could not be loaded`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "sql",
-    help: HELP,
-    options: {
-      query: { type: "string", short: "q" },
-      out: { type: "string" },
-      "max-rows": { type: "string" },
-      cache: { type: "string" },
-    },
-    positionals: { min: 1, what: "gate, run or output directory" },
-    required: { query: '"<SQL>"' },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, SQL, context);
   if (cli === null) return 0;
   const { values } = cli;
   // An import's --out stands for its gates, as in validate and analyze (lib/load/import_dirs.ts).
   const positionals = await expandImportDirs(cli.positionals);
-  const maxRows = intOption("max-rows", values["max-rows"], 100, { min: 0 });
+  const maxRows = values["max-rows"];
   const refusal = readOnlyRefusal(values.query);
   if (refusal !== null) {
     console.error(`sql: ${refusal}`);
@@ -102,7 +71,7 @@ async function runQuery(
   starting: Promise<DuckDb>,
   positionals: readonly string[],
   read: { readonly only: ReadonlySet<string>; readonly cacheDir?: string },
-  values: { readonly query: string; readonly out?: string; readonly quiet?: boolean },
+  values: Pick<Values<typeof SQL>, "query" | "out" | "quiet">,
   maxRows: number,
 ): Promise<number> {
   const { only } = read;

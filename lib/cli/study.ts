@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { formatIssue, GatelabError } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
-import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
+import { labelScope } from "./label_prefix.ts";
 import { analyzeStudy } from "../study/analyze.ts";
 import { studyFiles } from "../study/files.ts";
 import { loadStudyDir } from "../study/load.ts";
@@ -17,25 +17,13 @@ import { type StudyDocument, studyDocument } from "../study/study_json.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { finish } from "./finish.ts";
 import { parseCommand } from "./args.ts";
+import { STUDY } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { inputDir, outputDir } from "./paths.ts";
 
-const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
-
-Reads <study_dir>/study.json (plan), slots.jsonl and attempts.jsonl and writes
-<out>/study.json, <out>/study_tables.md and <out>/study_tables.tex.
-Input issues: <out>/validation.json only, exit 2.
-
-${LABEL_PREFIX_HELP}`;
-
 /** Runs the `study` command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "study",
-    help: HELP,
-    options: { out: { type: "string" }, quiet: { type: "boolean" }, ...LABEL_PREFIX_OPTION },
-    positionals: { min: 1, max: 1, what: "study directory" },
-    required: { out: "<dir>" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, STUDY, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
   const dir = positionals[0]!, out = values.out, quiet = values.quiet;

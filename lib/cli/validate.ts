@@ -8,7 +8,9 @@
  *
  * @module
  */
-import { intOption, parseCommand } from "./args.ts";
+import { parseCommand } from "./args.ts";
+import { VALIDATE } from "./commands.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { cacheOption, gateDir, outputDir } from "./paths.ts";
 import { formatIssue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
@@ -17,35 +19,11 @@ import { validationReport } from "../validate/report.ts";
 import { validateFiles } from "../validate/files.ts";
 import { type CommandResult, finish } from "./finish.ts";
 
-const HELP = `usage: deno task gate validate <gate_dir>... --out <dir>
-
-Checks gate data and the strict bare/masked pairing (docs/validation.md).
-Several gate directories are validated as pooled rounds over one bare run.
-
-  --out <dir>   where validation.json is written (required)
-  --cap <n>     issues listed per code before summarising (default 50)
-  --cache <dir> read bare and masked runs through the run cache in <dir>
-                (parsed runs as <dir>/runs/<key>.run, written on a miss);
-                validation.json records cache hit/miss per run (default: off)
-  --quiet       print only the summary line`;
-
 /** Runs the command; returns the exit code. */
-export async function run(args: string[]): Promise<number> {
-  const cli = parseCommand(args, {
-    name: "validate",
-    help: HELP,
-    options: {
-      out: { type: "string" },
-      cap: { type: "string" },
-      cache: { type: "string" },
-      quiet: { type: "boolean" },
-    },
-    positionals: { min: 1, what: "gate directory" },
-    required: { out: "<dir> for validation.json" },
-  });
+export async function run(args: string[], context?: CommandContext): Promise<number> {
+  const cli = parseCommand(args, VALIDATE, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
-  const cap = intOption("cap", values.cap, 50, { min: 1 });
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
   for (const g of gates) await gateDir(g);
   const cache = cacheOption(values.cache);
@@ -53,7 +31,7 @@ export async function run(args: string[]): Promise<number> {
   await cache.check();
 
   const validation = await validateGates(positionals, {
-    capPerCode: cap,
+    capPerCode: values.cap,
     ...cache.options,
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });

@@ -78,3 +78,9 @@ export const DEFAULTS = Object.freeze(
 
 /** The type of {@linkcode DEFAULTS}. */
 export type Defaults = typeof DEFAULTS;
+
+/**
+ * Largest number of draw estimates `gate analyze --save-draws` writes
+ * (draws x metrics x versions): a limit, not a default.
+ */
+export const MAX_SAVED_DRAWS = 1e8;

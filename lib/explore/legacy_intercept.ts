@@ -7,6 +7,7 @@
  * @module
  */
 import type { PairedDataset } from "../core/types.ts";
+import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { factorDesign } from "../fit/factor.ts";
 import { fitOls } from "../fit/ols.ts";
 import { selectVersions } from "../select/select.ts";
@@ -114,8 +115,7 @@ export function legacyComparison(
     metric,
     budget_k: budgetK,
     estimators: {
-      paired_delta:
-        "paired_delta_ols_no_intercept: R_i - B_i = C_i' beta + e_i (the only estimator that selects)",
+      paired_delta: `${ESTIMATOR.name}: ${ESTIMATOR.formula} (the only estimator that selects)`,
       legacy_intercept:
         "legacy_intercept: R_i - mean(B) = a + C_i' b + e_i, mean(B) over the rows' bare values (comparison only, never selects)",
     },

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ProgressCallback } from "../core/progress.ts";
+import { type BootstrapOptions, resolveBootstrapOptions } from "../core/bootstrap_options.ts";
 import type { LoadedRun } from "../load/read_run.ts";
 import type { GateBPairs } from "./checks.ts";
 import { taskIndex } from "./task_index.ts";
@@ -13,25 +13,18 @@ import { BEHAVIOUR_QUANTITIES, type RatioQuantity, taskSums } from "./task_sums.
 import { pairedTaskBootstrap } from "./paired_bootstrap.ts";
 import { comparedQuantity } from "./compared_quantity.ts";
 import { comparisonDocument } from "./comparison_document.ts";
-import { DEFAULTS } from "../core/defaults.ts";
 import type { ComparedQuantity, ComparisonOutput } from "./comparison_types.ts";
 
 export type { ComparedQuantity, ComparisonOutput } from "./comparison_types.ts";
 
-/** Options of {@linkcode compareRuns}. */
-export interface CompareOptions {
-  /** Bootstrap draws. @default {DEFAULTS.draws} */
-  readonly draws?: number;
-  /** Bootstrap seed. @default {DEFAULTS.seed} */
-  readonly seed?: number;
+/** Options of {@linkcode compareRuns}: the paired bootstrap's (`draws` 0 skips it) and the record's. */
+export interface CompareOptions extends BootstrapOptions {
   /** Command recorded in the generator block. @default {"compare"} */
   readonly command?: string;
   /** Fields checked equal (recorded). @default {[]} */
   readonly checkedFields?: readonly string[];
   /** Gate A selection.json the equipped skill was checked against. */
   readonly selectionFile?: string;
-  /** Called with (done, total) as draws complete. */
-  readonly onProgress?: ProgressCallback;
 }
 
 /**
@@ -51,6 +44,7 @@ export interface CompareOptions {
  * @param pairs Paired completed attempts from `gateBIssues`.
  * @param options See {@linkcode CompareOptions}.
  * @returns The comparison.json document.
+ * @throws {RangeError} When `draws` is not a non-negative integer.
  *
  * @example The demo's Gate B pair, 200 draws
  * ```ts
@@ -77,8 +71,7 @@ export function compareRuns(
   pairs: GateBPairs,
   options: CompareOptions = {},
 ): ComparisonOutput {
-  const draws = options.draws ?? DEFAULTS.draws;
-  const seed = options.seed ?? DEFAULTS.seed;
+  const { draws, seed, onProgress } = resolveBootstrapOptions(options, { minDraws: 0 });
   const index = taskIndex(pairs.episodes);
   const metricNames = ["reward", ...bare.manifest.provenance.reward.components];
   const live = taskSums(bare, equipped, pairs, index, metricNames)
@@ -86,7 +79,7 @@ export function compareRuns(
   const drawsOf = pairedTaskBootstrap(live.map(([, q]) => q), index.size, {
     draws,
     seed,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(onProgress ? { onProgress } : {}),
   });
   const results = new Map(
     live.map(([name, sums], j): [string, ComparedQuantity] => [

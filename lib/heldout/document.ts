@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import type { PairedDataset } from "../core/types.ts";
@@ -69,11 +70,7 @@ export function heldoutDocument(input: HeldoutDocumentInput): HeldoutDocument {
   return {
     format: "gatelab.heldout/v1",
     generator: generatorMeta(input.command),
-    estimator: {
-      name: "paired_delta_ols_no_intercept",
-      formula: "R_i - B_i = C_i' beta + e_i",
-      intercept: 0.0,
-    },
+    estimator: ESTIMATOR,
     baseline: dataset.baseline,
     gates: gateRuns(dataset),
     plan_file: { path: input.planFile.path, sha256: sha256Hex(input.planFile.bytes) },

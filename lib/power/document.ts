@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { PowerDocument, PowerPlan } from "./power.ts";
 
@@ -41,11 +42,7 @@ export function powerDocument(input: PowerDocumentInput): PowerDocument {
   return {
     format: "gatelab.power/v1",
     generator: generatorMeta(input.command),
-    estimator: {
-      name: "paired_delta_ols_no_intercept",
-      formula: "R_i - B_i = C_i' beta + e_i",
-      intercept: 0.0,
-    },
+    estimator: ESTIMATOR,
     from: input.from,
     inputs: input.inputs,
     effects: input.effects,

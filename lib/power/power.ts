@@ -75,8 +75,13 @@ export interface MdeOptions {
  * ```
  */
 export function minimumDetectableEffect(standardError: number, options: MdeOptions = {}): number {
-  const alpha = options.alpha ?? DEFAULTS.alpha, power = options.power ?? DEFAULTS.power;
+  const { alpha, power } = resolveMdeOptions(options);
   return (normalQuantile(1 - alpha / 2) + normalQuantile(power)) * standardError;
+}
+
+/** {@linkcode MdeOptions} with their defaults: what the MDE uses and power.json records. */
+function resolveMdeOptions(options: MdeOptions): Required<MdeOptions> {
+  return { alpha: options.alpha ?? DEFAULTS.alpha, power: options.power ?? DEFAULTS.power };
 }
 
 /** Options of {@linkcode simulatePower}. */
@@ -87,10 +92,55 @@ export interface SimulatePowerOptions {
   readonly budgetK?: number;
   /** Number of simulated gates. @default {DEFAULTS.powerSims} */
   readonly sims?: number;
-  /** Seed of the simulation. */
-  readonly seed: number;
+  /** Seed of the simulation. @default {DEFAULTS.seed} */
+  readonly seed?: number;
   /** Called with (done, total) as simulations complete. */
   readonly onProgress?: ProgressCallback;
+}
+
+/** {@linkcode SimulatePowerOptions} resolved against a design: every field present and checked. */
+export interface ResolvedPowerOptions {
+  readonly effects: readonly number[];
+  readonly budgetK: number;
+  readonly sims: number;
+  readonly seed: number;
+  /** The progress callback; null: none. */
+  readonly onProgress: ProgressCallback | null;
+}
+
+/**
+ * Fills in the defaults of {@linkcode SimulatePowerOptions} once, at the
+ * door (`simulatePower`, `planPower`), and checks them against the design.
+ *
+ * @param design N, M, p, s (checked before).
+ * @param options As the caller gave them.
+ * @returns The resolved options.
+ * @throws {RangeError} On effects of the wrong length or fewer than 2 simulations.
+ *
+ * @example
+ * ```ts
+ * import { resolvePowerOptions } from "./power.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const r = resolvePowerOptions({ tasks: 40, columns: 3, pPresent: 0.5, residSd: 0.1 }, {});
+ * deepEqual([r.effects, r.budgetK, r.sims, r.seed], [[0, 0, 0], 3, 2000, 20260927]);
+ * ```
+ */
+export function resolvePowerOptions(
+  design: PowerDesign,
+  options: SimulatePowerOptions,
+): ResolvedPowerOptions {
+  const m = design.columns;
+  const effects = options.effects ?? new Array<number>(m).fill(0);
+  if (effects.length !== m) {
+    throw new RangeError(`Cannot simulate power: ${effects.length} effects for ${m} columns`);
+  }
+  const budgetK = options.budgetK ?? Math.min(DEFAULTS.powerBudgetCap, m);
+  const sims = options.sims ?? DEFAULTS.powerSims;
+  if (!(Number.isInteger(sims) && sims >= 2)) {
+    throw new RangeError(`Cannot simulate power: sims must be an integer >= 2, got ${sims}`);
+  }
+  const seed = options.seed ?? DEFAULTS.seed;
+  return { effects, budgetK, sims, seed, onProgress: options.onProgress ?? null };
 }
 
 /**
@@ -121,18 +171,18 @@ export type SimulatedPower = PowerJson["simulation"];
  * ok(r.p_exact_best_set === 1); // a 0.2 effect at SE ~ 0.015 is always found
  * ```
  */
-export function simulatePower(design: PowerDesign, options: SimulatePowerOptions): SimulatedPower {
+export function simulatePower(
+  design: PowerDesign,
+  options: SimulatePowerOptions = {},
+): SimulatedPower {
   checkDesign(design);
+  return simulateResolved(design, resolvePowerOptions(design, options));
+}
+
+/** {@linkcode simulatePower} on options resolved at the door. */
+function simulateResolved(design: PowerDesign, options: ResolvedPowerOptions): SimulatedPower {
   const { tasks: n, columns: m, pPresent: p, residSd: s } = design;
-  const effects = options.effects ?? new Array<number>(m).fill(0);
-  if (effects.length !== m) {
-    throw new RangeError(`Cannot simulate power: ${effects.length} effects for ${m} columns`);
-  }
-  const budgetK = options.budgetK ?? Math.min(DEFAULTS.powerBudgetCap, m);
-  const sims = options.sims ?? DEFAULTS.powerSims;
-  if (!(Number.isInteger(sims) && sims >= 2)) {
-    throw new RangeError(`Cannot simulate power: sims must be an integer >= 2, got ${sims}`);
-  }
+  const { effects, budgetK, sims } = options;
   const prng = createPrng(options.seed);
   const normal = normalSource(prng);
   const trueBest = topPositive(effects, budgetK);
@@ -313,10 +363,12 @@ export type PowerPlan = Omit<
  * deepEqual([plan.simulation?.true_best, plan.simulation?.p_exact_best_set], [[2, 0, 6], 0.26]);
  * ```
  */
-export function planPower(design: PowerDesign, options: SimulatePowerOptions): PowerPlan {
+export function planPower(design: PowerDesign, options: SimulatePowerOptions = {}): PowerPlan {
   checkEstimable(design);
   const se = analyticStandardError(design);
-  const simulation = simulatePower(design, options);
+  const resolved = resolvePowerOptions(design, options);
+  const mde = resolveMdeOptions({});
+  const simulation = simulateResolved(design, resolved);
   if (simulation.degenerate_sims === simulation.sims) {
     throw new RangeError(
       `Cannot plan power: all ${simulation.sims} simulated gates were degenerate (a column never ` +
@@ -324,7 +376,6 @@ export function planPower(design: PowerDesign, options: SimulatePowerOptions): P
         `${design.pPresent}); raise the tasks or p_present`,
     );
   }
-  const budgetK = options.budgetK ?? Math.min(DEFAULTS.powerBudgetCap, design.columns);
   const tasksGrid = [0.25, 0.5, 1, 2, 4].map((f) => Math.max(1, Math.round(design.tasks * f)));
   const columnsGrid = [...new Set([4, 8, 12, 16, 24, 32, design.columns])].sort((a, b) => a - b);
   return {
@@ -333,13 +384,13 @@ export function planPower(design: PowerDesign, options: SimulatePowerOptions): P
       columns: design.columns,
       p_present: design.pPresent,
       resid_sd: design.residSd,
-      budget_k: budgetK,
+      budget_k: resolved.budgetK,
     },
     analytic: {
       se_beta: se,
-      mde_80: minimumDetectableEffect(se),
-      alpha: DEFAULTS.alpha,
-      power: DEFAULTS.power,
+      mde_80: minimumDetectableEffect(se, mde),
+      alpha: mde.alpha,
+      power: mde.power,
       approximation: ANALYTIC_SE_APPROXIMATION,
       mde_rule: "(z_0.975 + z_0.80) x se_beta, two-sided z test",
     },
@@ -347,11 +398,11 @@ export function planPower(design: PowerDesign, options: SimulatePowerOptions): P
     se_ratio_simulated_to_analytic: simulation.simulated_se / se,
     mde_by_tasks: tasksGrid.map((tasks) => {
       const s = analyticStandardError({ ...design, tasks });
-      return { tasks, se_beta: s, mde_80: minimumDetectableEffect(s) };
+      return { tasks, se_beta: s, mde_80: minimumDetectableEffect(s, mde) };
     }),
     mde_by_columns: columnsGrid.map((columns) => {
       const s = analyticStandardError({ ...design, columns });
-      return { columns, se_beta: s, mde_80: minimumDetectableEffect(s) };
+      return { columns, se_beta: s, mde_80: minimumDetectableEffect(s, mde) };
     }),
   };
 }

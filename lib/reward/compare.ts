@@ -6,26 +6,22 @@
  * @module
  */
 import { createPrng } from "../math/prng.ts";
-import type { ProgressCallback } from "../core/progress.ts";
+import {
+  type BootstrapOptions,
+  resolveBootstrapOptions,
+  type ResolvedBootstrapOptions,
+} from "../core/bootstrap_options.ts";
 import { percentileInterval } from "../math/quantile.ts";
 import type { Recipe, RewardLine } from "./recipe.ts";
 import type { GroupRecord } from "./schema.ts";
 import type { RecipeComparison, RecipeComparisonResult } from "./reward_types.ts";
 import { spearman } from "../heldout/rank_agreement.ts";
 import { mean as ssMean } from "npm:simple-statistics@7.12.1";
-import { DEFAULTS } from "../core/defaults.ts";
 
 export type { RecipeComparison, RecipeComparisonResult } from "./reward_types.ts";
 
-/** Options of {@linkcode compareRecipes}. */
-export interface CompareRecipesOptions {
-  /** Bootstrap draws. @default {DEFAULTS.draws} */
-  readonly draws?: number;
-  /** Bootstrap seed. @default {DEFAULTS.seed} */
-  readonly seed?: number;
-  /** Called every 1,000 draws and at the end. */
-  readonly onProgress?: ProgressCallback;
-}
+/** Options of {@linkcode compareRecipes}: a bootstrap's (progress every 1,000 draws and at the end). */
+export type CompareRecipesOptions = BootstrapOptions;
 
 const mean = (xs: readonly number[]) => xs.length === 0 ? null : ssMean([...xs]);
 
@@ -44,6 +40,7 @@ const mean = (xs: readonly number[]) => xs.length === 0 ? null : ssMean([...xs])
  * @param options Draws, seed, progress.
  * @returns Per recipe, in the order given, the comparison.
  * @throws {Error} When a group member has no reward line (check first).
+ * @throws {RangeError} When `draws` is not a positive integer.
  *
  * @example
  * ```ts
@@ -63,8 +60,24 @@ export function compareRecipes(
   groups: readonly GroupRecord[],
   options: CompareRecipesOptions = {},
 ): RecipeComparisonResult {
-  const draws = options.draws ?? DEFAULTS.draws;
-  const seed = options.seed ?? DEFAULTS.seed;
+  return compareResolved(rewards, groups, resolveBootstrapOptions(options));
+}
+
+/**
+ * {@linkcode compareRecipes} on a bootstrap's options resolved at a door
+ * (`rewardRun`), read unchanged.
+ *
+ * @param rewards Per recipe, the rewards.jsonl lines of all trajectories.
+ * @param groups Group records (every id must have a reward line).
+ * @param options Draws, seed and progress, resolved.
+ * @returns Per recipe, in the order given, the comparison.
+ */
+export function compareResolved(
+  rewards: Partial<Record<Recipe, readonly RewardLine[]>>,
+  groups: readonly GroupRecord[],
+  options: ResolvedBootstrapOptions,
+): RecipeComparisonResult {
+  const { draws, seed, onProgress } = options;
   const recipes = Object.keys(rewards) as Recipe[];
   const byId = recipes.map((recipe) => {
     const map = new Map<string, number | null>();
@@ -102,9 +115,7 @@ export function compareRecipes(
         for (let i = 0; i < nB; i++) sb += v.bad[bi[i]!]!;
         stats[r]![b] = sg / nG - sb / nB;
       });
-      if (options.onProgress && ((b + 1) % 1000 === 0 || b + 1 === draws)) {
-        options.onProgress(b + 1, draws);
-      }
+      if (onProgress && ((b + 1) % 1000 === 0 || b + 1 === draws)) onProgress(b + 1, draws);
     }
   }
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { ProgressCallback } from "../core/progress.ts";
-import { compareRecipes } from "./compare.ts";
+import { type BootstrapOptions, resolveBootstrapOptions } from "../core/bootstrap_options.ts";
+import { compareResolved } from "./compare.ts";
 import {
   recipeComparisonDocument,
   type RewardDocumentOptions,
@@ -21,18 +21,12 @@ import type {
 } from "./reward_types.ts";
 import type { GroupRecord } from "./schema.ts";
 
-/** Options of {@linkcode rewardRun}. */
-export interface RewardRunOptions extends RewardDocumentOptions {
+/** Options of {@linkcode rewardRun}: the documents', the recipe comparison's bootstrap and its inputs. */
+export interface RewardRunOptions extends RewardDocumentOptions, BootstrapOptions {
   /** Recipe C's PRM weights per trajectory and step order (missing steps weigh 1). */
   readonly weights?: ReadonlyMap<string, ReadonlyMap<number, number>> | undefined;
   /** Labelled groups: compare every recipe on them. */
   readonly groups?: readonly GroupRecord[] | undefined;
-  /** Bootstrap draws of the recipe comparison. */
-  readonly draws: number;
-  /** Bootstrap seed of the recipe comparison. */
-  readonly seed: number;
-  /** Progress of the recipe comparison's bootstrap. */
-  readonly onProgress?: ProgressCallback | undefined;
 }
 
 /** The recipe comparison of a {@linkcode RewardRun}: the result and its document. */
@@ -64,6 +58,7 @@ export interface RewardRun {
  * @param recipe The recipe.
  * @param options Weights, groups, bootstrap, command and inputs.
  * @returns The run.
+ * @throws {RangeError} When `draws` is not a positive integer.
  *
  * @example The demo's steps and groups, 200 draws
  * ```ts
@@ -82,17 +77,14 @@ export function rewardRun(
   options: RewardRunOptions,
 ): RewardRun {
   const { weights, groups } = options;
+  const bootstrap = resolveBootstrapOptions(options);
   const lines = computeRewards(trajectories, recipe, weights);
   const meta = rewardsMetaDocument(lines, recipe, options);
   if (!groups) return { recipe, lines, meta, comparison: null };
   const all = Object.fromEntries(
     RECIPES.map((r) => [r, r === recipe ? lines : computeRewards(trajectories, r, weights)]),
   );
-  const result = compareRecipes(all, groups, {
-    draws: options.draws,
-    seed: options.seed,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
+  const result = compareResolved(all, groups, bootstrap);
   const doc = recipeComparisonDocument(result, all["C"]!, options);
   return { recipe, lines, meta, comparison: { result, doc } };
 }

@@ -8,8 +8,6 @@
  * @module
  */
 
-import { DEFAULTS } from "../core/defaults.ts";
-
 /** One coefficient's anytime-valid quantities at one sample size. */
 export interface AnytimeValid {
   /** log of the e-value against beta_j = 0. */
@@ -30,7 +28,7 @@ export interface AnytimeValid {
  * @param se Its classical standard error s sqrt([(X'X)^-1]_jj).
  * @param s2 The residual variance s^2 = SSR / nu.
  * @param nu Residual degrees of freedom n - M (>= 1).
- * @param options `alpha` (0.05) and `phi` (1), the mixture precision.
+ * @param options `alpha` and `phi`, the mixture precision (resolved by the sequential analysis).
  * @returns log e and the radius (Infinity when the denominator is 0).
  *
  * @example
@@ -38,7 +36,7 @@ export interface AnytimeValid {
  * import { anytimeValid } from "./avlm.ts";
  * import { ok } from "node:assert/strict";
  * // t = 0: the e-value is sqrt(r) = sqrt(1 / (1 + 4)) with z2 = 4.
- * const a = anytimeValid(0, 0.5, 1, 10);
+ * const a = anytimeValid(0, 0.5, 1, 10, { alpha: 0.05, phi: 1 });
  * ok(Math.abs(a.logE - 0.5 * Math.log(0.2)) < 1e-15);
  * // radius = 0.5 sqrt(10 (1 - q) / (q - 0.2)), q = (0.2 * 0.0025)^(1/11)
  * const q = Math.pow(0.0005, 1 / 11);
@@ -50,10 +48,9 @@ export function anytimeValid(
   se: number,
   s2: number,
   nu: number,
-  options: { readonly alpha?: number; readonly phi?: number } = {},
+  options: { readonly alpha: number; readonly phi: number },
 ): AnytimeValid {
-  const alpha = options.alpha ?? DEFAULTS.alpha;
-  const phi = options.phi ?? 1;
+  const { alpha, phi } = options;
   const t = estimate / se;
   const z2 = s2 / (se * se);
   const r = phi / (phi + z2);

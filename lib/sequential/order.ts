@@ -9,6 +9,7 @@
 
 import type { PairedDataset } from "../core/types.ts";
 import { createPrng } from "../math/prng.ts";
+import { DEFAULTS } from "../core/defaults.ts";
 
 /** How rows are ordered. */
 export type SequentialOrder = "run" | "task" | "random";
@@ -19,7 +20,7 @@ export interface RowOrderOptions {
   readonly maskedLines?: ArrayLike<number>;
   /**
    * Seed of the `random` order (xoshiro128** via splitmix32, Fisher-Yates over tasks).
-   * @default {1}
+   * @default {DEFAULTS.seed}
    */
   readonly seed?: number;
 }
@@ -80,7 +81,7 @@ export function rowOrder(
   const grouped = groupByCluster(withinTask, cluster);
   const clusters: number[] = [];
   for (const i of grouped) if (!clusters.includes(cluster[i]!)) clusters.push(cluster[i]!);
-  const prng = createPrng(options.seed ?? 1);
+  const prng = createPrng(options.seed ?? DEFAULTS.seed);
   for (let i = clusters.length - 1; i > 0; i--) {
     const j = prng.nextInt(i + 1);
     [clusters[i], clusters[j]] = [clusters[j]!, clusters[i]!];

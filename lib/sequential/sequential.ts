@@ -12,7 +12,7 @@ import type { PairedDataset } from "../core/types.ts";
 import type { SequentialJson, SequentialVersionSchema } from "../contract/outputs/sequential.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { compileSelection } from "../select/select.ts";
-import { ESTIMATOR } from "../analyze/types.ts";
+import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { anytimeValid } from "./avlm.ts";
 import { prefixFits } from "./prefix_fits.ts";
 import type { SequentialOrder } from "./order.ts";
@@ -36,7 +36,7 @@ export type SequentialDocument = SequentialJson;
 export interface SequentialOptions {
   /** Order name recorded in the output. @default {"run"} */
   readonly order?: SequentialOrder;
-  /** Seed of a random order (recorded). */
+  /** Seed of a random order (recorded). @default {DEFAULTS.seed} */
   readonly seed?: number;
   /** Error level of the confidence sequences. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
@@ -48,6 +48,47 @@ export interface SequentialOptions {
   readonly command?: string;
 }
 
+/** {@linkcode SequentialOptions} resolved: every field present and checked. */
+export type ResolvedSequentialOptions = Required<SequentialOptions>;
+
+/**
+ * Fills in the defaults of {@linkcode SequentialOptions} and checks them,
+ * once, at the door (`sequentialAnalysis`, `sequentialOfGate`).
+ *
+ * @param options As the caller gave them.
+ * @returns The resolved options.
+ * @throws {RangeError} When alpha is outside (0, 1), phi <= 0 or every is not a positive integer.
+ *
+ * @example
+ * ```ts
+ * import { resolveSequentialOptions } from "./sequential.ts";
+ * import { deepEqual, throws } from "node:assert/strict";
+ * deepEqual(resolveSequentialOptions({ order: "random" }), {
+ *   order: "random", seed: 20260927, alpha: 0.05, phi: 1, every: 1, command: "sequential",
+ * });
+ * throws(() => resolveSequentialOptions({ alpha: 1 }), /alpha 1 is outside \(0, 1\)/);
+ * ```
+ */
+export function resolveSequentialOptions(options: SequentialOptions): ResolvedSequentialOptions {
+  const resolved = {
+    order: options.order ?? "run",
+    seed: options.seed ?? DEFAULTS.seed,
+    alpha: options.alpha ?? DEFAULTS.alpha,
+    phi: options.phi ?? 1,
+    every: options.every ?? 1,
+    command: options.command ?? "sequential",
+  };
+  const { alpha, phi, every } = resolved;
+  if (!(alpha > 0 && alpha < 1)) {
+    throw new RangeError(`Cannot run sequentially: alpha ${alpha} is outside (0, 1)`);
+  }
+  if (!(phi > 0)) throw new RangeError(`Cannot run sequentially: phi ${phi} is not positive`);
+  if (!(Number.isSafeInteger(every) && every >= 1)) {
+    throw new RangeError(`Cannot run sequentially: every ${every} is not a positive integer`);
+  }
+  return resolved;
+}
+
 /**
  * Sequential re-analysis of a validated gate in a given row order.
  *
@@ -55,21 +96,34 @@ export interface SequentialOptions {
  * @param rowIndex Row indices in analysis order (a permutation of 0..n-1).
  * @param options See {@linkcode SequentialOptions}.
  * @returns sequential.json's contents.
- * @throws {RangeError} When n < k + 2, alpha is outside (0, 1), phi <= 0 or the order is not a permutation.
+ * @throws {RangeError} When n < k + 2, an option is out of range (see
+ *   {@linkcode resolveSequentialOptions}) or the order is not a permutation.
  */
 export function sequentialAnalysis(
   dataset: PairedDataset,
   rowIndex: ArrayLike<number>,
   options: SequentialOptions = {},
 ): SequentialDocument {
+  return sequentialResolved(dataset, rowIndex, resolveSequentialOptions(options));
+}
+
+/**
+ * {@linkcode sequentialAnalysis} on options resolved at the door
+ * (`sequentialOfGate` resolves them before ordering the rows).
+ *
+ * @param dataset The paired dataset (validated).
+ * @param rowIndex Row indices in analysis order.
+ * @param options Resolved by {@linkcode resolveSequentialOptions}.
+ * @returns sequential.json's contents.
+ * @throws {RangeError} When n < k + 2 or the order is not a permutation.
+ */
+export function sequentialResolved(
+  dataset: PairedDataset,
+  rowIndex: ArrayLike<number>,
+  options: ResolvedSequentialOptions,
+): SequentialDocument {
   const { n: N, k, columns, metrics } = dataset;
-  const alpha = options.alpha ?? DEFAULTS.alpha;
-  const phi = options.phi ?? 1;
-  const every = options.every ?? 1;
-  if (!(alpha > 0 && alpha < 1)) {
-    throw new RangeError(`Cannot run sequentially: alpha ${alpha} is outside (0, 1)`);
-  }
-  if (!(phi > 0)) throw new RangeError(`Cannot run sequentially: phi ${phi} is not positive`);
+  const { alpha, phi, every } = options;
   if (rowIndex.length !== N || new Set(Array.from(rowIndex)).size !== N) {
     throw new RangeError("Cannot run sequentially: the row order is not a permutation of the rows");
   }
@@ -178,8 +232,8 @@ export function sequentialAnalysis(
   });
   return {
     format: "gatelab.sequential/v1",
-    order: options.order ?? "run",
-    seed: options.order === "random" ? options.seed ?? 1 : null,
+    order: options.order,
+    seed: options.order === "random" ? options.seed : null,
     alpha,
     phi,
     every,
@@ -217,7 +271,7 @@ export function sequentialAnalysis(
       gate_dir: g.gate_dir,
       masked: g.masked,
     })),
-    generator: generatorMeta(options.command ?? "sequential"),
+    generator: generatorMeta(options.command),
   };
 }
 

@@ -10,16 +10,18 @@ import { GatelabError } from "../core/issue.ts";
 import { maskedLines } from "./masked_lines.ts";
 import { rowOrder } from "./order.ts";
 import {
-  sequentialAnalysis,
+  resolveSequentialOptions,
   type SequentialDocument,
   type SequentialOptions,
+  sequentialResolved,
 } from "./sequential.ts";
 
 /**
  * Orders the rows of a validated gate and runs {@linkcode sequentialAnalysis}.
  *
  * @param dataset A validated dataset (for the `run` order its gates' masked traces are read).
- * @param options Order (default `run`), seed, alpha, phi, every and command.
+ * @param options Order (default `run`), seed, alpha, phi, every and command
+ *   (see `resolveSequentialOptions`).
  * @returns sequential.json's contents.
  * @throws {GatelabError} `not_identifiable` when fewer than 2 residual degrees of
  *   freedom are left (n < k + 2), and the issues of an unreadable trace.
@@ -45,10 +47,11 @@ export async function sequentialOfGate(
         `${dataset.n} paired rows leave fewer than 2 residual degrees of freedom for ${dataset.k} columns`,
     }]);
   }
-  const order = options.order ?? "run";
+  const resolved = resolveSequentialOptions(options);
+  const { order, seed } = resolved;
   const rows = rowOrder(dataset, order, {
-    seed: options.seed ?? 1,
+    seed,
     ...(order === "run" ? { maskedLines: await maskedLines(dataset) } : {}),
   });
-  return sequentialAnalysis(dataset, rows, options);
+  return sequentialResolved(dataset, rows, resolved);
 }

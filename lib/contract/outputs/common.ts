@@ -38,6 +38,24 @@ export const EstimatorSchema = z.object({
   intercept: z.number(),
 });
 
+/**
+ * The estimator block itself, one declaration for every output that carries
+ * it (contributions.json, heldout.json, power.json, sequential.json): the
+ * paired-delta, no-intercept OLS; no intercept is ever estimated.
+ *
+ * @example
+ * ```ts
+ * import { ESTIMATOR, EstimatorSchema } from "./common.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(EstimatorSchema.parse(ESTIMATOR), { name: "paired_delta_ols_no_intercept", formula: "R_i - B_i = C_i' beta + e_i", intercept: 0 });
+ * ```
+ */
+export const ESTIMATOR = {
+  name: "paired_delta_ols_no_intercept",
+  formula: "R_i - B_i = C_i' beta + e_i",
+  intercept: 0.0,
+} as const satisfies z.input<typeof EstimatorSchema>;
+
 /** One issue as written in validation.json and history.json. */
 export const IssueSchema = z.object({
   code: z.string(),

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { INTERVAL_NAMES, type IntervalType, resolveConvention } from "../../core/conventions.ts";
-import type { ProgressCallback } from "../../core/progress.ts";
+import type { IntervalType } from "../../core/conventions.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../../math/quantile.ts";
 import type { DesignColumn, PairedDataset } from "../../core/types.ts";
 import { compileSelection } from "../../select/select.ts";
@@ -18,7 +17,11 @@ import { drawSummaries, scalarDrawSummaries } from "./_wasm_summary.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
 import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
 import { bootstrapKernelParallel, STREAM_LAYOUT } from "./bootstrap_parallel.ts";
-import { DEFAULTS } from "../../core/defaults.ts";
+import {
+  type ResolvedTaskBootstrapOptions,
+  resolveTaskBootstrapOptions,
+  type TaskBootstrapOptions,
+} from "./task_bootstrap_options.ts";
 
 /** How degenerate draws are handled; recorded in every output. */
 export const DEGENERATE_POLICY =
@@ -32,28 +35,6 @@ export const DEGENERATE_POLICY =
 export const DRAW_ORDER =
   "one stream createPrng(seed) (xoshiro128**, lib/math/prng.ts); draw d = 0..B-1 makes G calls " +
   "of nextInt(G), G = number of tasks in first-seen order; each call adds one to that task's count";
-
-/** Options of {@linkcode bootstrapDataset}. */
-export interface BootstrapOptions {
-  /** Number of draws B. @default {DEFAULTS.draws} */
-  readonly draws?: number;
-  /** Seed of the draw stream. */
-  readonly seed: number;
-  /** Metrics to bootstrap. @default {all metrics of the dataset} */
-  readonly metrics?: readonly string[];
-  /** Metric whose coefficients drive selection stability. @default {"reward" if present, else the first metric} */
-  readonly selectionMetric?: string;
-  /** Active skill budget K for stability. @default {the first gate's budget_k} */
-  readonly budgetK?: number;
-  /**
-   * Which interval goes into `ci`. `bca` also needs a jackknife over tasks.
-   * The percentile interval is always reported as `ci_percentile`.
-   * @default {DEFAULTS.interval}
-   */
-  readonly interval?: IntervalType;
-  /** Called with (done, total) as draws complete. */
-  readonly onProgress?: ProgressCallback;
-}
 
 /** Bootstrap summary of one coefficient. */
 export interface CoefficientBootstrap {
@@ -203,11 +184,19 @@ export interface BootstrapResult {
  */
 export function bootstrapDataset(
   dataset: PairedDataset,
-  options: BootstrapOptions,
+  options: TaskBootstrapOptions = {},
+): BootstrapResult {
+  return runTaskBootstrap(dataset, resolveTaskBootstrapOptions(dataset, options));
+}
+
+/** {@linkcode bootstrapDataset} on resolved options, on this thread. */
+function runTaskBootstrap(
+  dataset: PairedDataset,
+  options: ResolvedTaskBootstrapOptions,
 ): BootstrapResult {
   const prep = prepareBootstrap(dataset, options);
   const kernel = bootstrapKernel(prep.sums, {
-    draws: prep.draws,
+    draws: options.draws,
     seed: options.seed,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
@@ -226,13 +215,26 @@ export function bootstrapDataset(
  */
 export async function bootstrapDatasetParallel(
   dataset: PairedDataset,
-  options: BootstrapOptions & { readonly workers: number },
+  options: TaskBootstrapOptions & { readonly workers: number },
+): Promise<BootstrapResult> {
+  return await bootstrapParallel(
+    dataset,
+    resolveTaskBootstrapOptions(dataset, options),
+    options.workers,
+  );
+}
+
+/** {@linkcode bootstrapDatasetParallel} on resolved options. */
+async function bootstrapParallel(
+  dataset: PairedDataset,
+  options: ResolvedTaskBootstrapOptions,
+  workers: number,
 ): Promise<BootstrapResult> {
   const prep = prepareBootstrap(dataset, options);
   const kernel = await bootstrapKernelParallel(prep.sums, {
-    draws: prep.draws,
+    draws: options.draws,
     seed: options.seed,
-    workers: options.workers,
+    workers,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   return finishBootstrap(dataset, options, prep, kernel);
@@ -271,68 +273,60 @@ export const PARALLEL_MIN_WORK = 2_000_000;
  */
 export async function bootstrapDatasetOnCores(
   dataset: PairedDataset,
-  options: BootstrapOptions,
+  options: TaskBootstrapOptions = {},
+): Promise<BootstrapResult> {
+  return await runTaskBootstrapOnCores(dataset, resolveTaskBootstrapOptions(dataset, options));
+}
+
+/**
+ * {@linkcode bootstrapDatasetOnCores} on options already resolved at a door
+ * (`runAnalysis`), passed down unchanged.
+ *
+ * @param dataset A validated paired dataset.
+ * @param options Resolved by {@linkcode resolveTaskBootstrapOptions}.
+ * @returns The bootstrap result.
+ */
+export async function runTaskBootstrapOnCores(
+  dataset: PairedDataset,
+  options: ResolvedTaskBootstrapOptions,
 ): Promise<BootstrapResult> {
   const workers = Math.min(8, navigator.hardwareConcurrency ?? 1);
-  const draws = options.draws ?? DEFAULTS.draws;
-  if (workers > 1 && dataset.n * draws >= PARALLEL_MIN_WORK) {
+  if (workers > 1 && dataset.n * options.draws >= PARALLEL_MIN_WORK) {
     try {
-      return await bootstrapDatasetParallel(dataset, { ...options, workers });
+      return await bootstrapParallel(dataset, options, workers);
     } catch (error) {
       // Workers unavailable (e.g. a sandbox that cannot load the worker
       // module): the same numbers on this thread.
       if (error instanceof RangeError) throw error;
     }
   }
-  return bootstrapDataset(dataset, options);
+  return runTaskBootstrap(dataset, options);
 }
 
+/** The full-data fit and per-task sums every draw starts from. */
 interface PreparedBootstrap {
-  readonly draws: number;
-  readonly metrics: readonly string[];
-  readonly interval: IntervalType;
-  readonly selectionMetric: string | undefined;
-  readonly budgetK: number;
   readonly sums: ClusterSums;
   readonly point: Float64Array;
   readonly tolerances: Float64Array;
 }
 
-function prepareBootstrap(dataset: PairedDataset, options: BootstrapOptions): PreparedBootstrap {
-  const draws = options.draws ?? DEFAULTS.draws;
-  const metrics = options.metrics ?? dataset.metrics;
-  const interval = resolveConvention(
-    "interval",
-    INTERVAL_NAMES,
-    options.interval,
-    DEFAULTS.interval,
-  );
-  const selectionMetric = options.selectionMetric ??
-    (metrics.includes("reward") ? "reward" : metrics[0]);
-  const budgetK = options.budgetK ?? dataset.gates[0]?.budget_k ?? 0;
-  if (!(Number.isInteger(budgetK) && budgetK >= 0)) {
-    throw new RangeError(`Cannot bootstrap: budget K ${budgetK} is not a non-negative integer`);
-  }
-  if (selectionMetric !== undefined && !metrics.includes(selectionMetric)) {
-    throw new RangeError(
-      `Cannot bootstrap: selection metric "${selectionMetric}" is not among ${metrics.join(", ")}`,
-    );
-  }
-  if (!(Number.isSafeInteger(draws) && draws >= 1)) {
-    throw new RangeError(`Cannot bootstrap: draws must be a positive integer, got ${draws}`);
-  }
-  const sums = datasetClusterSums(dataset, metrics);
-  const { coefficients: point, tolerances } = pointEstimates(dataset, metrics);
-  return { draws, metrics, interval, selectionMetric, budgetK, sums, point, tolerances };
+function prepareBootstrap(
+  dataset: PairedDataset,
+  options: ResolvedTaskBootstrapOptions,
+): PreparedBootstrap {
+  const sums = datasetClusterSums(dataset, options.metrics);
+  const { coefficients: point, tolerances } = pointEstimates(dataset, options.metrics);
+  return { sums, point, tolerances };
 }
 
 function finishBootstrap(
   dataset: PairedDataset,
-  options: BootstrapOptions,
+  options: ResolvedTaskBootstrapOptions,
   prep: PreparedBootstrap,
   kernel: BootstrapKernelResult,
 ): BootstrapResult {
-  const { draws, metrics, interval, selectionMetric, budgetK, sums, point, tolerances } = prep;
+  const { draws, metrics, interval, selectionMetric, budgetK } = options;
+  const { sums, point, tolerances } = prep;
   const { k } = sums;
   const m = metrics.length;
   const jackknife = interval === "bca" ? jackknifeEstimates(sums) : null;
@@ -392,7 +386,7 @@ function finishBootstrap(
     }
     metricsOut[metrics[mm]!] = { coefficients };
   }
-  const stability = selectionMetric === undefined ? null : selectionStability(
+  const stability = selectionMetric === null ? null : selectionStability(
     dataset.columns,
     kernel,
     metrics.indexOf(selectionMetric),

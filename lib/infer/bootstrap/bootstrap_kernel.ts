@@ -171,9 +171,8 @@ export function bootstrapKernel(
 ): BootstrapKernelResult {
   const { draws, seed, onProgress } = options;
   const { k, metricCount: m, clusterCount: g } = sums;
-  if (!(Number.isSafeInteger(draws) && draws >= 1)) {
-    throw new RangeError(`Cannot bootstrap: draws must be a positive integer, got ${draws}`);
-  }
+  // The draw count was checked where the options were resolved
+  // (core/bootstrap_options.ts); the range check below refuses any other.
   if (g < 1) throw new RangeError("Cannot bootstrap: the data has no tasks");
   const first = options.first ?? 0, last = options.last ?? draws;
   if (
