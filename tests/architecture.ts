@@ -61,7 +61,7 @@ export const FLOORS: readonly Floor[] = [
       "history",
     ],
   },
-  { name: "assembly", folders: ["paper", "report", "demo"] },
+  { name: "assembly", folders: ["paper", "report", "demo", "build"] },
   { name: "commands", folders: ["cli"] },
   { name: "face", folders: ["mod.ts"] },
 ];
