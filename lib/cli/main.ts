@@ -55,6 +55,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "e-process ladder gate: W/L/E/INFRA, four exits, baseline prefill",
     load: () => import("./ladder.ts"),
   },
+  build: {
+    summary: "build a study (gatelab.yaml): every step, incrementally, in parallel",
+    load: () => import("./build.ts"),
+  },
 };
 
 function usage(): string {
