@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { intOption, parseCommand } from "./args.ts";
+import { intOption, parseCommand, UsageError } from "./args.ts";
+import { isStudyFile, studyOutputDirs } from "../build/study_dirs.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
 import { cacheOption, inputDir, outputFile } from "./paths.ts";
@@ -24,7 +25,7 @@ import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
 import { tablesNamedIn } from "../sql/named_tables.ts";
 import { SQL_COLUMN_KINDS } from "../sql/sql_schema.ts";
 
-const HELP = `usage: deno task gate sql <dir>... --query "<SQL>" [--out file.csv]
+const HELP = `usage: deno task gate sql <dir or gatelab.yaml>... --query "<SQL>" [--out file.csv]
 
 Loads gates (plan, assignments, masked and bare runs), runs and analysis
 outputs (gate analyze --out directories) into DuckDB (in memory) and runs
@@ -34,7 +35,8 @@ tasks, selection, draws, one row set per output with an \`output\` column
 naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
 output brings its command's table (splits, mde, comparison, ...). Only the
 tables the query names are loaded. An import's --out (gate import) stands
-for its gates. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
+for its gates, a study file (gatelab.yaml) for every output its gate build
+wrote. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
 LOAD, SET and writes are refused.
 
   --query <sql>     the SQL to run (required)
@@ -62,8 +64,9 @@ export async function run(args: string[]): Promise<number> {
   });
   if (cli === null) return 0;
   const { values } = cli;
-  // An import's --out stands for its gates, as in validate and analyze (lib/load/import_dirs.ts).
-  const positionals = await expandImportDirs(cli.positionals);
+  // A study file (gate build) stands for its built outputs, and an import's --out
+  // for its gates, as in validate and analyze (lib/load/import_dirs.ts).
+  const positionals = await expandImportDirs(expandStudyFiles(cli.positionals));
   const maxRows = intOption("max-rows", values["max-rows"], 100, { min: 0 });
   const refusal = readOnlyRefusal(values.query);
   if (refusal !== null) {
@@ -95,6 +98,24 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     await (await starting).close();
   }
+}
+
+/** Each study file (gatelab.yaml) replaced by its built output directories. */
+function expandStudyFiles(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    if (!isStudyFile(path)) {
+      out.push(path);
+      continue;
+    }
+    const study = studyOutputDirs(path, Deno.cwd());
+    if ("issues" in study) throw new UsageError(`${path}: ${formatIssue(study.issues[0]!)}`);
+    if (study.dirs.length === 0) {
+      throw new UsageError(`${path}: no output of this study is built yet; run gate build ${path}`);
+    }
+    out.push(...study.dirs);
+  }
+  return out;
 }
 
 /** Reads the sources, loads them into the starting DuckDB and runs the query; returns the exit code. */
