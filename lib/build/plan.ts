@@ -57,25 +57,26 @@ export interface NodePlan {
  * @param facts Code version, input hashes, outputs and the build state.
  * @returns Id to plan.
  *
- * @example An option and an upstream change
+ * @example An input, an option and an upstream change
  * ```ts
  * import { planNodes } from "./plan.ts";
+ * import type { OutputRecord } from "./state.ts";
  * import { deepEqual } from "node:assert/strict";
  * const a = { id: "a", command: "analyze", argv: ["analyze", "g", "--out", "o/a"], options: { "<inputs>": "g" }, upstream: [] };
  * const p = { id: "p", command: "plan-power", argv: ["plan-power", "--from", "o/a", "--out", "o/p"], options: { from: "a" }, upstream: ["a"] };
- * const out = { ino: 1, marker_sha256: "m" };
- * const facts = (recorded: Map<string, never>) => ({
+ * const output = { ino: 1, marker_sha256: "m" };
+ * const facts = (recorded: Map<string, OutputRecord>, traces = "t1") => ({
  *   code: "v1",
- *   inputs: new Map([["a", { "g/traces.jsonl": "t1" }], ["p", {}]]),
- *   outputs: new Map([["a", out], ["p", out]]),
+ *   inputs: new Map([["a", { "g/traces.jsonl": traces }], ["p", {}]]),
+ *   outputs: new Map([["a", output], ["p", output]]),
  *   recorded,
  * });
  * const first = planNodes([a, p], facts(new Map()));
- * deepEqual(first.get("a")!.reasons, ["no output yet"]);
- * const recorded = new Map([...first].map(([id, plan]) => [id, { ...plan.record, output: out }]));
- * deepEqual(planNodes([a, p], facts(recorded as never)).get("p")!.reasons, []);
- * const changed = { ...facts(recorded as never), inputs: new Map([["a", { "g/traces.jsonl": "t2" }], ["p", {}]]) };
- * const again = planNodes([a, { ...p, argv: [...p.argv, "--sims", "9"], options: { from: "a", sims: "9" } }], changed);
+ * deepEqual(first.get("a")!.reasons, ["not built by gate build yet"]); // an output, no record
+ * const recorded = new Map([...first].map(([id, plan]) => [id, { ...plan.record, output }]));
+ * deepEqual(planNodes([a, p], facts(recorded)).get("p")!.reasons, []);
+ * const p2 = { ...p, argv: [...p.argv, "--sims", "9"], options: { from: "a", sims: "9" } };
+ * const again = planNodes([a, p2], facts(recorded, "t2"));
  * deepEqual(again.get("a")!.reasons, ["input changed: g/traces.jsonl"]);
  * deepEqual(again.get("p")!.reasons, ["option changed: sims", "upstream rebuilt: a"]);
  * ```

@@ -91,12 +91,12 @@ export function reservedIds(study: Pick<StudyFile, "report" | "paper">): string[
  * `<out>/<id>` and a cycle are issues, one per mistake, with the line.
  *
  * The default id of a step is the name of its first input (the last part
- * of its path without an extension; for a directory named `gate`, as `gate
- * import` names a checkpoint's only gate, the part before it), several
- * pooled inputs joined with `+`; for any command but `analyze` the
- * command's name comes first: `heldout-gate-a`. Derived ids never depend
- * on other steps, so adding a step renames none; two equal ones are an
- * issue asking for an `id:`.
+ * of its path without an extension; a gate directory as `gate import` names
+ * them, `<checkpoint>/gate` or `<checkpoint>/gate-<round>`, by both:
+ * `ck-200`, `ck-200-r1`), several pooled inputs joined with `+`; for any
+ * command but `analyze` the command's name comes first:
+ * `heldout-ck-200`. Derived ids never depend on other steps, so adding a
+ * step renames none; two equal ones are an issue asking for an `id:`.
  *
  * @example
  * ```ts
@@ -183,11 +183,12 @@ export function resolveStudy(
       const head = v.text.split("/")[0]!;
       const explicit = v.text.startsWith("./") || v.text.startsWith("../") || isAbsolute(v.text);
       const path = resolve(dir, v.text);
-      if (!explicit && head === id) {
+      // A step cannot read its own output: its own id names a path there (an import from logs/).
+      if (!explicit && head === id && !exists(path)) {
         issue("dependency_cycle", v, `${entry.command} ${id} reads its own output`);
         return v.text;
       }
-      if (!explicit && byId.has(head)) {
+      if (!explicit && head !== id && byId.has(head)) {
         // An id alone is always the step; a path under it may be meant as a path too.
         if (v.text !== head && exists(path)) {
           issue(
@@ -201,12 +202,14 @@ export function resolveStudy(
         return shown(join(out, v.text));
       }
       if (!exists(path)) {
-        const near = nearestName(head, [...byId.keys()]);
+        const near = nearestName(head, [...byId.keys()].filter((k) => k !== id));
         issue(
           "input_missing",
           v,
-          `${shown(path)} does not exist, and ${head} is no import or step of this study` +
-            (near ? `; did you mean ${near}?` : ""),
+          `${shown(path)} does not exist` + (explicit ? "" : (
+            `, and ${head} is no import or step of this study` +
+            (near ? `; did you mean ${near}?` : "")
+          )),
         );
       }
       inputs.push(path);
@@ -314,11 +317,22 @@ function defaultId(entry: StudyEntry): string {
   return name === "" ? command : `${command}-${name}`;
 }
 
-/** `runs/ck-200/gate` -> `ck-200`, `steps/steps.jsonl` -> `steps`. */
+/**
+ * An input's name: its last part without an extension (`steps/steps.jsonl`
+ * -> `steps`); a gate directory as `gate import` names it, `<checkpoint>/gate`
+ * or `<checkpoint>/gate-<round>`, is named by both (`runs/ck-200/gate` ->
+ * `ck-200`, `runs/ck-200/gate-r1` -> `ck-200-r1`).
+ */
 function nameOf(text: string): string {
   const parts = text.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
   const last = parts.pop() ?? "";
-  if (last === "gate" && parts.length > 0) return parts.pop()!;
+  const gate = /^gate(?:-(.+))?$/.exec(last);
+  if (gate !== null && parts.length > 0) {
+    const checkpoint = parts.pop()!;
+    return gate[1] === undefined || gate[1] === checkpoint
+      ? checkpoint
+      : `${checkpoint}-${gate[1]}`;
+  }
   return last.replace(/(?<=.)\.[A-Za-z][A-Za-z0-9]*$/, "");
 }
 

@@ -22,11 +22,12 @@ import { formatIssue } from "../core/issue.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { writeFilesAtomic } from "../core/atomic_write.ts";
 import { acquireLock } from "../core/output_lock.ts";
+import { fsProblem, PathError } from "../core/path_error.ts";
 import { parseStudyFile } from "../build/study_file.ts";
 import { resolveStudy, shownPath, type Study, type StudyNode } from "../build/resolve.ts";
 import { graphDot, graphMermaid, graphText, withUpstream } from "../build/graph.ts";
 import { fileHashes, inputFiles, type StatCache } from "../build/input_hashes.ts";
-import { type NodePlan, type PlanNode, planNodes } from "../build/plan.ts";
+import { type NodePlan, planNodes } from "../build/plan.ts";
 import {
   type BuildState,
   outputFingerprint,
@@ -108,11 +109,16 @@ export async function run(args: string[]): Promise<number> {
     whole: only.length === 0,
   };
   if (values["dry-run"]) return await dryRun(build);
-  await Deno.mkdir(study.out, { recursive: true });
-  const lock = await acquireLock(join(study.out, "gatelab-build"), {
-    onWait: (pid) =>
-      console.error(`waiting: another gate build (pid ${pid ?? "?"}) is building ${shownOut}`),
-  });
+  let lock;
+  try {
+    await Deno.mkdir(study.out, { recursive: true });
+    lock = await acquireLock(join(study.out, "gatelab-build"), {
+      onWait: (pid) =>
+        console.error(`waiting: another gate build (pid ${pid ?? "?"}) is building ${shownOut}`),
+    });
+  } catch (error) {
+    throw new PathError(shownOut, `cannot be written: ${fsProblem(error)}`);
+  }
   try {
     return await runBuild(build);
   } finally {
@@ -193,7 +199,7 @@ async function planBuild(build: Build): Promise<Planned> {
     : seen;
   const cacheChanged = statCache.size !== state.statCache.size ||
     [...statCache].some(([f, e]) => JSON.stringify(state.statCache.get(f)) !== JSON.stringify(e));
-  const plans = planNodes(selected.map(planNode), {
+  const plans = planNodes(selected, {
     code: codeVersion(),
     inputs,
     outputs,
@@ -217,16 +223,6 @@ function notebookFiles(node: StudyNode): string[] {
   }
 }
 
-function planNode(node: StudyNode): PlanNode {
-  return {
-    id: node.id,
-    command: node.command,
-    argv: node.argv,
-    options: node.options,
-    upstream: node.upstream,
-  };
-}
-
 /** `--dry-run`: what would run and why; nothing written. */
 async function dryRun(build: Build): Promise<number> {
   const { plans } = await planBuild(build);
@@ -242,9 +238,9 @@ async function dryRun(build: Build): Promise<number> {
   });
   console.log(
     would === 0
-      ? `up to date: ${countWords(total, "step")} in ${build.shownOut}; nothing would be built`
+      ? `up to date: ${nodesWords(build.selected)} in ${build.shownOut}; nothing would be built`
       : `dry run: ${would} of ${
-        countWords(total, "step")
+        nodesWords(build.selected)
       } would be built; nothing was run or written`,
   );
   return 0;
@@ -270,7 +266,7 @@ async function runBuild(build: Build): Promise<number> {
     const unitPlans = await planAssembly(build, units, all, plans, state);
     if (units.every((u) => unitPlans.get(u)!.plan.reasons.length === 0)) {
       if (planned.cacheChanged) await saveState(study.out, state, planned.statCache);
-      const what = [countWords(selected.length, "step"), ...units].join(", ");
+      const what = [nodesWords(selected), ...units].join(", ");
       console.log(
         `up to date: ${what} in ${shownOut}; nothing to build` +
           (build.whole && units.length === 0 ? `; ${assemblyAbsence(study)}` : ""),
@@ -356,9 +352,11 @@ async function runBuild(build: Build): Promise<number> {
   } else if (build.whole && !quiet) console.error(assemblyAbsence(study));
   const count = (o: Outcome) => [...outcome.values()].filter((x) => x === o).length;
   const skipped = selected.filter((n) => outcome.get(n.id) === "skipped").map((n) => n.id);
+  const order = [...selected.map((n) => n.id), ...units];
+  failures.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   if (failures.length === 0) {
     console.log(
-      `ok: ${countWords(selected.length, "step")} in ${shownOut}: ${count("built")} built, ` +
+      `ok: ${nodesWords(selected)} in ${shownOut}: ${count("built")} built, ` +
         `${count("up to date")} up to date`,
     );
     return 0;
@@ -521,6 +519,10 @@ function position(i: number, total: number): string {
   return `[${String(i + 1).padStart(String(total).length)}/${total}]`;
 }
 
-function countWords(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? "" : "s"}`;
+/** "4 imports and 14 steps", "1 step". */
+function nodesWords(nodes: readonly StudyNode[]): string {
+  const words = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const imports = nodes.filter((n) => n.kind === "import").length;
+  const steps = words(nodes.length - imports, "step");
+  return imports === 0 ? steps : `${words(imports, "import")} and ${steps}`;
 }
