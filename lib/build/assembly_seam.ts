@@ -24,7 +24,9 @@ export interface StudyLayout {
     /** Built or up to date in this build. */
     readonly ok: boolean;
   }[];
+  /** `paper:`: its class, or false for none. */
   readonly paper: { readonly class: "acm" | "ieee" | "article" } | false;
+  /** `report:`. */
   readonly report: boolean;
 }
 

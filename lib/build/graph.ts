@@ -6,7 +6,8 @@
  */
 import type { StudyNode } from "./resolve.ts";
 
-type GraphNode = Pick<StudyNode, "id" | "command" | "upstream">;
+/** What the graph needs of a node. */
+export type GraphNode = Pick<StudyNode, "id" | "command" | "upstream">;
 
 /**
  * The ids `--only` builds: the ones named and everything they read, in

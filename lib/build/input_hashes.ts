@@ -12,10 +12,15 @@ import { join, resolve } from "node:path";
 
 /** What the stat cache knows of one file. */
 export interface StatEntry {
+  /** Bytes. */
   readonly size: number;
+  /** Modification time, ms since the epoch (null where the system gives none). */
   readonly mtime_ms: number | null;
+  /** Status-change time, ms since the epoch (null where the system gives none). */
   readonly ctime_ms: number | null;
+  /** Inode (null where the system gives none). */
   readonly ino: number | null;
+  /** sha256 of the bytes, lowercase hex. */
   readonly sha256: string;
 }
 

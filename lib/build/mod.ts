@@ -33,7 +33,14 @@ export {
   type Study,
   type StudyNode,
 } from "./resolve.ts";
-export { downstreamOf, graphDot, graphMermaid, graphText, withUpstream } from "./graph.ts";
+export {
+  downstreamOf,
+  graphDot,
+  graphMermaid,
+  type GraphNode,
+  graphText,
+  withUpstream,
+} from "./graph.ts";
 export { fileHashes, inputFiles, type StatCache, type StatEntry } from "./input_hashes.ts";
 export { type NodePlan, type PlanFacts, type PlanNode, planNodes } from "./plan.ts";
 export {

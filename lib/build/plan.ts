@@ -12,10 +12,15 @@ import type { OutputFingerprint, OutputRecord } from "./state.ts";
 
 /** What the plan needs of an import or step. */
 export interface PlanNode {
+  /** Its id (its output is `<out>/<id>`). */
   readonly id: string;
+  /** The command it runs. */
   readonly command: string;
+  /** Its command line, resolved. */
   readonly argv: readonly string[];
+  /** Its options (and positionals) as written. */
   readonly options: Readonly<Record<string, string>>;
+  /** The ids it reads. */
   readonly upstream: readonly string[];
 }
 
@@ -37,6 +42,7 @@ export interface PlanFacts {
 
 /** One node's plan. */
 export interface NodePlan {
+  /** sha256 of the record (hex). */
   readonly key: string;
   /** The record to write once it is built (its output filled in then). */
   readonly record: Omit<OutputRecord, "output">;

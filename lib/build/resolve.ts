@@ -19,14 +19,17 @@ import { STUDY_ID, type StudyEntry, type StudyFile, type WrittenValue } from "./
 export interface StudyNode {
   /** Its output directory's name under the study's `out`. */
   readonly id: string;
+  /** An entry of `imports:` or of `steps:`. */
   readonly kind: "import" | "step";
   /** `analyze`, ..., `import table`, `import inspect`, `notebook`. */
   readonly command: string;
+  /** `title:`, if any. */
   readonly title?: string;
   /** `expect: refused`: exit 2 is its success. */
   readonly refused: boolean;
-  /** Where it is written, for messages. */
+  /** Its line in the study file, for messages. */
   readonly line: number;
+  /** Its field in the study file, for messages: `steps[2]`. */
   readonly field: string;
   /**
    * What the build runs: for a command, the arguments of `gate` (`["analyze",
@@ -55,7 +58,9 @@ export interface Study {
   readonly out: string;
   /** Imports first, then steps, each in file order. */
   readonly nodes: readonly StudyNode[];
+  /** `report:`. */
   readonly report: boolean;
+  /** `paper:`. */
   readonly paper: StudyFile["paper"];
 }
 

@@ -66,9 +66,13 @@ export type OutputFingerprint = z.output<typeof OutputSchema>;
 
 /** The build state in memory. */
 export interface BuildState {
+  /** The study's name. */
   readonly study: string;
+  /** Imports and steps by id. */
   readonly steps: Map<string, OutputRecord>;
+  /** The study-wide outputs by name. */
   readonly assembly: Map<string, OutputRecord>;
+  /** The stat cache of the input files. */
   readonly statCache: StatCache;
 }
 

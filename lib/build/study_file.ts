@@ -68,6 +68,7 @@ export interface WrittenValue {
 
 /** An option of an entry: a flag, or its values (several for a repeatable option). */
 export interface WrittenOption {
+  /** The option's name (its flag without dashes). */
   readonly name: string;
   /** `true` for a flag given; a flag given `false` is left out. */
   readonly values: readonly WrittenValue[] | true;
@@ -107,7 +108,9 @@ export interface StudyFile {
   readonly name: string;
   /** `out:` as written (relative to the file's directory), if any. */
   readonly out?: WrittenValue;
+  /** `imports:`, in file order. */
   readonly imports: readonly StudyEntry[];
+  /** `steps:`, in file order. */
   readonly steps: readonly StudyEntry[];
   /** `report:` (default true). */
   readonly report: boolean;
