@@ -137,6 +137,49 @@ Deno.test({
 });
 
 Deno.test({
+  name: "build: gate sql gatelab.yaml opens every output the build wrote",
+  ignore,
+  fn: async () => {
+    const sql = await gate(MAIN, [
+      "sql",
+      "gatelab.yaml",
+      "--quiet",
+      "--query",
+      "select distinct output from coefficients order by output",
+    ]);
+    equal(sql.code, 0, sql.stderr);
+    const analyses = [
+      "ck-1-pooled",
+      "ck-1-r1",
+      "ck-1-r2",
+      "ck-2-r1",
+      "ck-2-r2",
+      "ck-3-r1",
+      "ck-3-r2",
+    ];
+    deepEqual(
+      sql.stdout.trimEnd().split("\n").slice(2, -1).map((l) => l.trim()),
+      [...analyses, "logs-analysis"].map((id) => `out/${id}`),
+    );
+  },
+});
+
+Deno.test({
+  name: "build: --only builds a step and what it reads, nothing else",
+  ignore,
+  fn: async () => {
+    const only = join(ROOT, "only");
+    await copyStudy(MAIN, only);
+    const built = await gate(only, ["build", "--only", "ck-2-r1"]);
+    equal(built.code, 0, built.stderr);
+    deepEqual(builtIds(built.stderr), ["b", "ck-2-r1"]);
+    equal(built.stdout, "ok: 1 import and 1 step in out: 2 built, 0 up to date\n");
+    const dry = await gate(only, ["build", "--dry-run"]);
+    match(dry.stdout, /^dry run: 16 of 4 imports and 14 steps would be built;/m);
+  },
+});
+
+Deno.test({
   name:
     "build: one changed row of one CSV rebuilds that import and exactly the steps downstream of it",
   ignore,
