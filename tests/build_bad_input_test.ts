@@ -66,6 +66,10 @@ Deno.test("build: an unknown key, command or option is named with the nearest kn
     "schema_error  gatelab.yaml:4 steps[0].bootstrap  expected a text or a number",
     NOTHING,
   ]);
+  await refused("study: s\nimports:\n  - table: t.csv\n", [
+    "schema_error  gatelab.yaml:3 imports[0]  import table needs id:",
+    NOTHING,
+  ]);
   await refused("study: s\nsteps:\n  - heldout: <gate>\n", [
     "schema_error  gatelab.yaml:3 steps[0]  heldout needs plan:",
     NOTHING,

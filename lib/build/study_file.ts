@@ -374,7 +374,7 @@ function entryProblems(
       }
     }
   }
-  for (const name of fact.required) {
+  for (const name of [...(kind === "import" ? ["id"] : []), ...fact.required]) {
     if (!(name in entry)) {
       problems.push({ path: [], message: `${fact.name} needs ${name}:` });
     }
