@@ -17,7 +17,8 @@
  *
  * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts),
  * `deno task bench --import [--rows 200000]` the import benchmark (bench/import.ts),
- * `deno task bench --sql` the SQL start-up benchmark (bench/sql.ts).
+ * `deno task bench --sql` the SQL start-up benchmark (bench/sql.ts),
+ * `deno task bench --build` the study build benchmark (bench/build.ts).
  *
  * @module
  */
@@ -35,12 +36,22 @@ const { values } = parseArgs({
     import: { type: "boolean", default: false },
     rows: { type: "string", default: "200000" },
     sql: { type: "boolean", default: false },
+    build: { type: "boolean", default: false },
     sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
 if (values.import) {
   const { runImport } = await import("./import.ts");
   await runImport({ rows: Number(values.rows), repeats: Number(values.repeats) });
+  Deno.exit(0);
+}
+if (values.build) {
+  const { runBuildBench } = await import("./build.ts");
+  await runBuildBench({
+    repeats: Number(
+      values.repeats === "3" && !Deno.args.includes("--repeats") ? 1 : values.repeats,
+    ),
+  });
   Deno.exit(0);
 }
 if (values.sql) {

@@ -62,7 +62,7 @@ export const FLOORS: readonly Floor[] = [
     ],
   },
   { name: "assembly", folders: ["paper", "report", "demo"] },
-  { name: "commands", folders: ["cli"] },
+  { name: "commands", folders: ["cli", "build"] },
   { name: "face", folders: ["mod.ts"] },
 ];
 

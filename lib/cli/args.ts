@@ -193,7 +193,7 @@ function seeHelp(helpCommand: string): string {
  * name against the declarations (an unknown one is named with the nearest
  * known one), reads values that start with a dash, then runs node:util's
  * strict parser. {@linkcode parseCommand} uses it for every `gate`
- * command; `deno task lab` and `deno task demo` use it directly.
+ * command; `deno task lab` uses it directly.
  *
  * @param args The arguments after the command name.
  * @param options Option declarations (node:util `parseArgs` form).

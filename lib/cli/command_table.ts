@@ -11,6 +11,7 @@
 import type { CommandDecl } from "./option_decl.ts";
 import {
   ANALYZE,
+  BUILD,
   COMPARE,
   FIREWALL,
   HELDOUT,
@@ -57,6 +58,7 @@ export const COMMANDS: readonly CommandDecl[] = Object.freeze([
   { ...IMPORT_TABLE, load: async () => ({ run: (await import("./import.ts")).runTable }) },
   { ...IMPORT_INSPECT, load: async () => ({ run: (await import("./import.ts")).runInspect }) },
   { ...LADDER, load: () => import("./ladder.ts") },
+  { ...BUILD, load: () => import("./build.ts") },
 ]);
 
 /**

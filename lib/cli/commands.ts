@@ -400,7 +400,7 @@ chromium program and permission to run it
 export const SQL = command({
   name: "sql",
   summary: "SQL over loaded runs (DuckDB)",
-  synopsis: '<dir>... --query "<SQL>" [--out file.csv]',
+  synopsis: '<dir or gatelab.yaml>... --query "<SQL>" [--out file.csv]',
   about: `Loads gates (plan, assignments, masked and bare runs), runs and analysis
 outputs (gate analyze --out directories) into DuckDB (in memory) and runs
 one query. Tables: runs, attempts, rewards, injected, gates, versions,
@@ -409,7 +409,8 @@ tasks, selection, draws, one row set per output with an \`output\` column
 naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
 output brings its command's table (splits, mde, comparison, ...). Only the
 tables the query names are loaded. An import's --out (gate import) stands
-for its gates. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
+for its gates, a study file (gatelab.yaml) for every output its gate build
+wrote. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
 LOAD, SET and writes are refused.`,
   width: 18,
   positionals: { min: 1, what: "gate, run or output directory", role: "input" },
@@ -704,4 +705,47 @@ content-addressed cache would have served`,
     quiet,
   ],
   required: ["out"],
+});
+
+/** `gate build`. */
+export const BUILD = command({
+  name: "build",
+  summary: "build a study (gatelab.yaml): every step, incrementally, in parallel",
+  synopsis: "[gatelab.yaml] [options]",
+  about: `Builds the study the file declares (default ./gatelab.yaml; docs/build.md):
+its imports and steps in dependency order, each into <out>/<id>/ exactly as
+the command run by hand writes it, independent ones at once. A step whose
+command, options, inputs, upstream steps and gatelab code are those of its
+last build is up to date and not run again.`,
+  width: 14,
+  positionals: { max: 1, what: "study file", role: "input" },
+  options: [
+    { ...out, help: "output root (default: the file's out:, relative to the file)" },
+    {
+      name: "jobs",
+      type: "string",
+      placeholder: "<N>",
+      help: "steps run at once (default: the number of cores)",
+      read: integerReader({ min: 1 }),
+    },
+    {
+      name: "dry-run",
+      type: "boolean",
+      help: "print what would run and why; run and write nothing",
+    },
+    {
+      name: "only",
+      type: "string",
+      multiple: true,
+      placeholder: "<id>",
+      help: "build this step and what it reads (repeatable)",
+    },
+    {
+      name: "graph",
+      type: "boolean",
+      help: `print the dependency graph; write it as <out>/graph/study.mmd
+(Mermaid) and study.dot (Graphviz); run nothing else`,
+    },
+    { ...quiet, help: "print only the summary line and failures" },
+  ],
 });

@@ -10,9 +10,10 @@
  *
  * @module
  */
-import { parseCommand } from "./args.ts";
+import { parseCommand, UsageError } from "./args.ts";
 import { SQL } from "./commands.ts";
 import type { CommandContext, Values } from "./option_decl.ts";
+import { isStudyFile, studyOutputDirs } from "../build/study_dirs.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
 import { cacheOption, inputDir, outputFile } from "./paths.ts";
@@ -31,8 +32,9 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const cli = parseCommand(args, SQL, context);
   if (cli === null) return 0;
   const { values } = cli;
-  // An import's --out stands for its gates, as in validate and analyze (lib/load/import_dirs.ts).
-  const positionals = await expandImportDirs(cli.positionals);
+  // A study file (gate build) stands for its built outputs, and an import's --out
+  // for its gates, as in validate and analyze (lib/load/import_dirs.ts).
+  const positionals = await expandImportDirs(expandStudyFiles(cli.positionals));
   const maxRows = values["max-rows"];
   const refusal = readOnlyRefusal(values.query);
   if (refusal !== null) {
@@ -64,6 +66,24 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   } finally {
     await (await starting).close();
   }
+}
+
+/** Each study file (gatelab.yaml) replaced by its built output directories. */
+function expandStudyFiles(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    if (!isStudyFile(path)) {
+      out.push(path);
+      continue;
+    }
+    const study = studyOutputDirs(path, Deno.cwd());
+    if ("issues" in study) throw new UsageError(`${path}: ${formatIssue(study.issues[0]!)}`);
+    if (study.dirs.length === 0) {
+      throw new UsageError(`${path}: no output of this study is built yet; run gate build ${path}`);
+    }
+    out.push(...study.dirs);
+  }
+  return out;
 }
 
 /** Reads the sources, loads them into the starting DuckDB and runs the query; returns the exit code. */

@@ -66,6 +66,11 @@ export const EXTENSION_CODES = [
   "block_overflow",
   "member_mismatch",
   "decision_mismatch",
+  // gate build's study file (docs/FORMAT.md, Extensions: the study file)
+  "input_missing",
+  "input_ambiguous",
+  "duplicate_id",
+  "dependency_cycle",
 ] as const;
 
 /** A stable issue code. */

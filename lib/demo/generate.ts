@@ -24,6 +24,7 @@ import {
 import { generateHistoryDemo } from "./history_demo.ts";
 import { generateLadderDemo } from "./ladder_demo.ts";
 import { demoReadme } from "./readme.ts";
+import { DEMO_STUDY_FILE } from "./study_file.ts";
 import { refitSelection } from "./refit.ts";
 import { type SimulatedRun, simulateRun } from "./run.ts";
 import { simulateSteps } from "./steps.ts";
@@ -378,6 +379,7 @@ export function generateDemo(): Record<string, string> {
     steps: steps.truth,
   };
   files["truth.json"] = JSON.stringify(truth, null, 2) + "\n";
+  files["gatelab.yaml"] = DEMO_STUDY_FILE;
   files["README.md"] = demoReadme({
     gateATrueSelection: trueTopK,
     gateARefitSelection: s0,
