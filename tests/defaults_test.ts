@@ -35,6 +35,7 @@ Deno.test("defaults: the frozen object holds the documented values", () => {
     interval: "percentile",
     powerSims: 2000,
     powerBudgetCap: 10,
+    sqlTimeoutSeconds: 60,
   });
 });
 

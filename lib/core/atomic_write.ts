@@ -41,6 +41,7 @@ import {
 } from "./_output_swap.ts";
 import { dirState, MOUNT_POINT, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
 import { writeTextPieces } from "./text_pieces.ts";
+import { holdTemporary } from "./interrupt.ts";
 
 export { recover } from "./_output_swap.ts";
 export { checkReplaceable, OUTPUT_MARKER } from "./_output_state.ts";
@@ -293,6 +294,7 @@ export async function writeFileAtomic(path: string, contents: FileContents): Pro
     dirname(path),
     `.${basename(path)}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   );
+  const release = holdTemporary(temp);
   try {
     await writeContents(temp, contents);
     await Deno.rename(temp, path);
@@ -300,6 +302,8 @@ export async function writeFileAtomic(path: string, contents: FileContents): Pro
     await Deno.remove(temp).catch(() => {});
     if (isDiskFull(error)) throw diskFull(path, "nothing was written");
     throw error;
+  } finally {
+    release();
   }
 }
 
