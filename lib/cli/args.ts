@@ -13,6 +13,7 @@ import { nearestName } from "../core/nearest_name.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DEFAULTS } from "../core/defaults.ts";
 import { conventionName } from "../core/conventions.ts";
+import { printLine } from "../core/terminal_text.ts";
 
 /** Thrown for bad command-line usage; the CLI prints it and exits 2. */
 export class UsageError extends Error {
@@ -147,7 +148,7 @@ export function parseCommand<T extends CommandOptions, R extends StringOptionNam
   const parsed = readOptions(args, options, { name, helpCommand: spec.helpCommand });
   const values = parsed.values;
   if (Reflect.get(values, "help") === true) {
-    console.log(help);
+    printLine(help);
     return null;
   }
   const positionals = parsed.positionals;

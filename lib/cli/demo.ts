@@ -7,6 +7,7 @@
  */
 import { main } from "./main.ts";
 import { parseCommand, UsageError } from "./args.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const DATA = "data/demo";
 const OUT = "reports/demo";
@@ -194,19 +195,19 @@ if (import.meta.main) {
     if (cli === null) Deno.exit(0);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`usage_error  ${error.message}`);
+    printError(`usage_error  ${error.message}`);
     Deno.exit(2);
   }
   let failed = 0;
   for (const [title, args, expected = 0] of DEMO_STEPS) {
-    console.error(`\n== ${title}\n$ deno task gate ${args.join(" ")}`);
+    printError(`\n== ${title}\n$ deno task gate ${args.join(" ")}`);
     const code = await main([...args]);
     if (code !== expected) {
-      console.error(`step failed with exit code ${code} (expected ${expected}): ${title}`);
+      printError(`step failed with exit code ${code} (expected ${expected}): ${title}`);
       failed++;
     }
   }
-  console.error(
+  printError(
     failed === 0 ? `\ndemo done: outputs in ${OUT}/` : `\ndemo: ${failed} step(s) failed`,
   );
   Deno.exit(failed === 0 ? 0 : 1);

@@ -18,6 +18,7 @@ import { buildHistory, type HistoryDocument } from "../history/history.ts";
 import { historyFiles } from "../history/files.ts";
 import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_prefix.ts";
 import { finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task gate history <gate_dir_or_analysis_dir>... --out <dir> [options]
 
@@ -83,7 +84,7 @@ export async function run(args: string[]): Promise<number> {
           validation,
           scope,
           png: values["no-png"] !== true,
-          onMissingConverter: (line) => console.error(line),
+          onMissingConverter: (line) => printError(line),
         }),
         details: [...issues.map(formatIssue), ...stepLines(document)],
         summary: [summaryLine(document, issues, out)],

@@ -16,6 +16,7 @@ import { finish } from "./finish.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
 import type { ImportMapping } from "../import/mapping.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
        deno task gate import inspect --bare <log> --masked <log>... [--map <mapping.json>] --out <dir>
@@ -38,7 +39,7 @@ const SUBCOMMANDS = ["table", "inspect"];
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === "--help" || sub === "-h") {
-    console.log(HELP);
+    printLine(HELP);
     return sub === undefined ? 2 : 0;
   }
   if (!SUBCOMMANDS.includes(sub)) {
@@ -69,8 +70,8 @@ async function mappingOption(
 function refuse(issues: readonly Issue[]): number {
   const list = new IssueList();
   list.addAll(issues);
-  for (const issue of list.toArray()) console.error(formatIssue(issue));
-  console.error(`not imported: ${list.count} issue(s); nothing written`);
+  for (const issue of list.toArray()) printError(formatIssue(issue));
+  printError(`not imported: ${list.count} issue(s); nothing written`);
   return 2;
 }
 

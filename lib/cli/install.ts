@@ -21,6 +21,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The line that marks an installed script as gatelab's. */
@@ -130,7 +131,7 @@ async function install(): Promise<void> {
   ]);
   const written = readOrNull(script);
   if (written !== null) Deno.writeTextFileSync(script, pinnedScript(written, Deno.execPath()));
-  console.log(
+  printLine(
     `installed ${script} (runs ${ROOT}lib/cli/main.ts with ${Deno.execPath()})` +
       (onPath(bin) ? "" : `; ${bin} is not on PATH: add it, e.g. export PATH="${bin}:$PATH"`),
   );
@@ -140,27 +141,27 @@ async function uninstall(): Promise<void> {
   const script = join(binDir(), "gate");
   const existing = readOrNull(script);
   if (existing === null) {
-    console.log(`no gate command in ${binDir()}; nothing removed`);
+    printLine(`no gate command in ${binDir()}; nothing removed`);
     return;
   }
   if (!existing.includes(MARKER)) {
     throw new RefusedError(`${script} was not installed by gatelab; left as it is`);
   }
   await deno(["uninstall", "--global", "--quiet", "gate"]);
-  console.log(`removed ${script}`);
+  printLine(`removed ${script}`);
 }
 
 if (import.meta.main) {
   const [what, ...rest] = Deno.args;
   if ((what !== "install" && what !== "uninstall") || rest.length > 0) {
-    console.error("usage_error  usage: deno task install | deno task uninstall (no arguments)");
+    printError("usage_error  usage: deno task install | deno task uninstall (no arguments)");
     Deno.exit(2);
   }
   try {
     await (what === "install" ? install() : uninstall());
   } catch (error) {
     if (!(error instanceof RefusedError)) throw error;
-    console.error(`usage_error  ${what}: ${error.message}`);
+    printError(`usage_error  ${what}: ${error.message}`);
     Deno.exit(2);
   }
 }

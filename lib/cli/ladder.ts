@@ -16,6 +16,7 @@ import { readLadder } from "../ladder/read_ladder.ts";
 import { ladderResult, type LadderResultDocument } from "../ladder/ladder_result.ts";
 import { ladderFiles } from "../ladder/files.ts";
 import { finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task gate ladder <ladder_dir> --out <dir> [options]
 
@@ -81,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
           validation: validationDocument([], command, inputs),
           scope,
           png: values["no-png"] !== true,
-          onMissingConverter: (line) => console.error(line),
+          onMissingConverter: (line) => printError(line),
         }),
         details: prefillLines(document),
         summary: [summaryLine(document, out)],

@@ -12,6 +12,7 @@ import { UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { PathError } from "../core/path_error.ts";
 import { codeVersion, GATELAB_VERSION } from "../core/meta.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
 
@@ -73,18 +74,18 @@ function usage(): string {
 export async function main(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h") {
-    console.log(usage());
+    printLine(usage());
     return name === undefined ? 2 : 0;
   }
   if (name === "--version") {
     // The release, then the code version every output records in generator.version.
-    console.log(`gatelab ${GATELAB_VERSION}\ncode ${codeVersion()} (generator.version of outputs)`);
+    printLine(`gatelab ${GATELAB_VERSION}\ncode ${codeVersion()} (generator.version of outputs)`);
     return 0;
   }
   const command = COMMANDS[name];
   if (!command) {
     const near = nearestName(name, Object.keys(COMMANDS));
-    console.error(
+    printError(
       `usage_error  unknown command "${name}"${near ? `; did you mean ${near}?` : ""}` +
         "; see deno task gate --help",
     );
@@ -94,10 +95,10 @@ export async function main(args: string[]): Promise<number> {
     return await (await command.load()).run(rest);
   } catch (error) {
     if (error instanceof UsageError || error instanceof PathError) {
-      console.error(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
+      printError(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
       return 2;
     }
-    console.error(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
+    printError(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
     return 1;
   }
 }

@@ -1,6 +1,7 @@
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { formatIssue } from "../core/issue.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
+import { printLine } from "../core/terminal_text.ts";
 
 /**
  * How every command refuses input with issues: print one line per issue
@@ -20,10 +21,10 @@ export async function refuse(
   const where = await writeFilesAtomic(out, { "validation.json": toJsonText(doc) }, {
     failure: true,
   });
-  if (!options.quiet) { for (const issue of doc.issues) console.log(formatIssue(issue)); }
+  if (!options.quiet) { for (const issue of doc.issues) printLine(formatIssue(issue)); }
   const total = Object.values(doc.counts).reduce((a, b) => a + b, 0);
   const byCode = Object.entries(doc.counts).map(([code, n]) => `${code} ${n}`).join(", ");
-  console.log(`not ok: ${total} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
+  printLine(`not ok: ${total} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
   return 2;
 }
 

@@ -23,6 +23,7 @@ import { LABEL_PREFIX_HELP, LABEL_PREFIX_OPTION, labelScope } from "./label_pref
 import type { Issue } from "../core/issue.ts";
 import { chromiumStatus } from "../report/print_pdf.ts";
 import { finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task gate report <dir>... --out <dir> [--title TEXT] [--pdf]
 
@@ -71,7 +72,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.pdf) {
     const status = chromiumStatus();
     if (status !== "ok") {
-      console.error(`report: cannot print report.pdf: ${status}; nothing written`);
+      printError(`report: cannot print report.pdf: ${status}; nothing written`);
       return 2;
     }
   }
@@ -94,7 +95,7 @@ export async function run(args: string[]): Promise<number> {
         title: values.title,
         scope,
         pdf: values.pdf,
-        onMissingConverter: (line) => console.error(line),
+        onMissingConverter: (line) => printError(line),
       });
       const n = dirs.length;
       return {

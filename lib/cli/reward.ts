@@ -23,6 +23,7 @@ import { bootstrapOptions, choiceOption, parseCommand } from "./args.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const HELP =
   `usage: deno task gate reward <steps.jsonl> --recipe A|B|C --out <dir> [--prm-weights FILE]
@@ -93,7 +94,7 @@ export async function run(args: string[]): Promise<number> {
       return { files: await rewardFiles(reward, { scope }), summary: [] };
     },
   });
-  for (const line of after) console.error(line);
+  for (const line of after) printError(line);
   return code;
 }
 

@@ -19,6 +19,7 @@ import { sequentialOfGate } from "../sequential/sequential_gate.ts";
 import { sequentialFiles } from "../sequential/files.ts";
 import { finish } from "./finish.ts";
 import { suggestGateDir } from "./paths.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const ORDERS: readonly SequentialOrder[] = ["run", "task", "random"];
 
@@ -88,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
           validation: validationDocument([], command, inputs),
           scope,
           png: values["no-png"] !== true,
-          onMissingConverter: (line) => console.error(line),
+          onMissingConverter: (line) => printError(line),
         }),
         details: signLines(document),
         summary: [summaryLine(document, options.order, out)],

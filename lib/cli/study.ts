@@ -18,6 +18,7 @@ import { validationDocument } from "../core/validation_document.ts";
 import { finish } from "./finish.ts";
 import { parseCommand } from "./args.ts";
 import { inputDir, outputDir } from "./paths.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task gate study <study_dir> --out <dir> [--quiet]
 
@@ -61,13 +62,13 @@ export async function run(args: string[]): Promise<number> {
         ...(quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
       });
       if (!analysis.ok) throw new GatelabError("Cannot analyse the study", analysis.issues);
-      for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
+      for (const issue of analysis.issues) printError(`warning ${formatIssue(issue)}`);
       const doc = studyDocument(analysis.value, { command, inputs, issues: analysis.issues });
       if (!quiet) after.push(studyLine(doc, out));
       return { files: await studyFiles(doc, analysis.value, { scope }), summary: [] };
     },
   });
-  for (const line of after) console.error(line);
+  for (const line of after) printError(line);
   return code;
 }
 

@@ -16,6 +16,7 @@ import { type GateValidation, validateGates } from "../validate/validate_gates.t
 import { validationReport } from "../validate/report.ts";
 import { validateFiles } from "../validate/files.ts";
 import { type CommandResult, finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task gate validate <gate_dir>... --out <dir>
 
@@ -57,7 +58,7 @@ export async function run(args: string[]): Promise<number> {
     ...cache.options,
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });
-  for (const w of validation.warnings ?? []) console.error(formatIssue(w));
+  for (const w of validation.warnings ?? []) printError(formatIssue(w));
   // The report is validate's result, ok or not: it always replaces --out.
   return await finish({
     out: values.out,

@@ -42,6 +42,7 @@ import {
 import { dirState, MOUNT_POINT, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
 import { writeTextPieces } from "./text_pieces.ts";
 import { holdTemporary } from "./interrupt.ts";
+import { printError } from "./terminal_text.ts";
 
 export { recover } from "./_output_swap.ts";
 export { checkReplaceable, OUTPUT_MARKER } from "./_output_state.ts";
@@ -175,7 +176,7 @@ export async function writeFilesAtomic(
   const lockOptions = {
     onWait: options.onWait ??
       ((pid: number | null) =>
-        console.error(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${dir}`)),
+        printError(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${dir}`)),
   };
   const paths = [...new Set([target, ...alongside.map((a) => a.path)])].sort();
   const locks: HeldLock[] = [];
