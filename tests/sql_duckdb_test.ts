@@ -173,7 +173,7 @@ Deno.test("gate sql refuses COPY, EXPORT, ATTACH, INSTALL, LOAD and writes with 
     }
     deepEqual(code, 2, query);
     deepEqual(lines.length, 1, `${query}: ${lines.join(" | ")}`);
-    ok(/^sql_read_only  .+  .*the SQL session is read-only/.test(lines[0]!), lines[0]);
+    ok(/^sql_read_only {2}.+ {2}.*the SQL session is read-only/.test(lines[0]!), lines[0]);
   }
   deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["bare-val", "gate"]);
 });
