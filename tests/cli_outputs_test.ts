@@ -25,7 +25,6 @@ import { gateTask, gateTaskArgs } from "./gate_process.ts";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DEMO = join(ROOT, "data", "demo");
 
-
 interface Ran {
   readonly code: number;
   readonly stdout: string;

@@ -10,7 +10,6 @@ import { gateTask, gateTaskArgs } from "./gate_process.ts";
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-
 /** What a CLI run printed and returned. */
 export interface Ran {
   readonly code: number;
