@@ -164,6 +164,8 @@ export {
   loadIntoDuckDb,
   openDuckDb,
   readSqlSources,
+  SqlError,
+  sqlErrorLine,
   sqlTables,
   sqlTablesTable,
 } from "./sql/mod.ts";
@@ -173,6 +175,8 @@ export type {
   OutputTableName,
   QueryResult,
   ReadSourcesOptions,
+  SqlErrorCode,
+  SqlOptions,
   SqlOutput,
   SqlSources,
   SqlTableInfo,

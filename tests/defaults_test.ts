@@ -136,6 +136,7 @@ const DOC_CLAIMS: readonly [RegExp, keyof typeof DEFAULTS][] = [
   [/--sims`?, default (\d+)/g, "powerSims"],
   [/alpha`? \((0\.\d+)\)/g, "alpha"],
   [/\[--alpha (0\.\d+)\]/g, "alpha"],
+  [/`--timeout`, default (\d+) seconds/g, "sqlTimeoutSeconds"],
   // README's "In notebooks and code".
   [/Defaults \(seed (\d+),/g, "seed"],
   [/, ([\d,]+) bootstrap draws, alpha/g, "draws"],

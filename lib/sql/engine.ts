@@ -36,14 +36,23 @@ export type SqlErrorCode = "sql_error" | "sql_read_only" | "sql_timeout" | "sql_
  * the time limit) or `sql_engine` (the engine itself failed and is closed).
  */
 export class SqlError extends Error {
+  /** `"SqlError"`. */
   override readonly name = "SqlError";
+  /** What went wrong. */
+  readonly code: SqlErrorCode;
+  /** The query text. */
+  readonly query: string;
   /**
+   * An error of one query.
+   *
    * @param code What went wrong.
    * @param message DuckDB's or gatelab's message (may span lines; see `sqlErrorLine`).
    * @param query The query text.
    */
-  constructor(readonly code: SqlErrorCode, message: string, readonly query: string) {
+  constructor(code: SqlErrorCode, message: string, query: string) {
     super(message);
+    this.code = code;
+    this.query = query;
   }
 }
 

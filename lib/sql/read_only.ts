@@ -161,7 +161,11 @@ export function readOnlyStatement(sql: string, engine: StatementEngine): Checked
         `first creates a type from the data): name the pivoted values with IN (...); ${allowed()}`,
     };
   }
-  if (failed !== null) return { code: "sql_error", message: failed };
+  // A syntax error is the user's; a binder error waits until the statement
+  // is known to be a query (a write that does not bind is still a write).
+  if (failed !== null && (failed.startsWith("Parser Error") || SHOW_STARTS.has(start))) {
+    return { code: "sql_error", message: failed };
+  }
   if (SHOW_STARTS.has(start)) return { sql: text };
   // EXPLAIN [ANALYZE] <query>: the query is what follows.
   let query = text;
@@ -187,5 +191,6 @@ export function readOnlyStatement(sql: string, engine: StatementEngine): Checked
       }: ${allowed()}`,
     };
   }
+  if (failed !== null) return { code: "sql_error", message: failed };
   return { sql: text };
 }
