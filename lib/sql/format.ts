@@ -29,7 +29,7 @@ export function defuseFormula(text: string): string {
 }
 
 /** Rows of CSV per piece written (so a large result is never one string). */
-const CSV_ROWS_PER_PIECE = 10_000;
+const CSV_ROWS_PER_PIECE = 8192;
 
 /**
  * A query result as RFC 4180 CSV, in pieces of text: header line, one line
