@@ -2,8 +2,9 @@
  * Running gatelab never modifies a tracked file: the commands that may
  * start the SQL engine run with deno.sql.lock, frozen (deno.lock plus
  * duckdb-wasm's packages, scripts/sql_lock.ts), so Deno records nothing;
- * the notebooks' kernel finds notebooks/deno.json, which names the same
- * lock. Checked on the files and on a copy of the clone, where `gate sql`,
+ * the notebooks' kernel (and the runner's `deno check` of their cells)
+ * finds notebooks/deno.json, which names the same lock and the library's
+ * compiler options. Checked on the files and on a copy of the clone, where `gate sql`,
  * a library script in notebooks/ and the test runner start DuckDB and
  * `git status --porcelain` stays empty.
  */
@@ -18,7 +19,8 @@ type Lock = {
   npm: Record<string, { integrity: string }>;
   workspace: unknown;
 };
-const readLock = (name: string): Lock => JSON.parse(Deno.readTextFileSync(join(ROOT, name)));
+const readLock = (name: string): Lock =>
+  JSON.parse(Deno.readTextFileSync(join(ROOT, name)));
 
 Deno.test("deno.sql.lock is deno.lock plus duckdb-wasm's packages, with the same integrity for every other", () => {
   const plain = readLock("deno.lock"), sql = readLock("deno.sql.lock");
@@ -28,7 +30,11 @@ Deno.test("deno.sql.lock is deno.lock plus duckdb-wasm's packages, with the same
     equal(sql.specifiers[specifier], version, specifier);
   }
   for (const [name, entry] of Object.entries(plain.npm)) {
-    equal(sql.npm[name]?.integrity, entry.integrity, `${name}: run scripts/sql_lock.ts`);
+    equal(
+      sql.npm[name]?.integrity,
+      entry.integrity,
+      `${name}: run scripts/sql_lock.ts`,
+    );
   }
   deepEqual(
     Object.keys(sql.specifiers).filter((s) => !(s in plain.specifiers)),
@@ -45,15 +51,23 @@ Deno.test("the run tasks and the notebooks' config use deno.sql.lock, frozen, wi
     ok(line.includes("DENO_UNSTABLE_NPM_LAZY_CACHING=1 "), task);
     ok(/ --lock=deno\.sql\.lock --frozen /.test(line), task);
   }
-  const notebooks = JSON.parse(Deno.readTextFileSync(join(ROOT, "notebooks", "deno.json")));
+  const notebooks = JSON.parse(
+    Deno.readTextFileSync(join(ROOT, "notebooks", "deno.json")),
+  );
   deepEqual(notebooks, {
     importMap: "../deno.json",
+    compilerOptions: config.compilerOptions, // notebook cells are checked as the library is
     nodeModulesDir: "none",
     lock: { path: "../deno.sql.lock", frozen: true },
   });
 });
 
-async function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+async function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+) {
   const o = await new Deno.Command(command, {
     args,
     cwd,
@@ -72,9 +86,13 @@ Deno.test({
   async fn() {
     await using copy = await tempDir();
     // The clone as a user has it: the files git tracks, committed in a fresh repository.
-    const files =
-      (await run("git", ["ls-files", "--cached", "--others", "--exclude-standard"], ROOT))
-        .stdout.split("\n").filter((f) => f !== "");
+    const files = (await run("git", [
+      "ls-files",
+      "--cached",
+      "--others",
+      "--exclude-standard",
+    ], ROOT))
+      .stdout.split("\n").filter((f) => f !== "");
     for (const file of files) {
       const to = join(copy.path, file);
       await Deno.mkdir(join(to, ".."), { recursive: true });
