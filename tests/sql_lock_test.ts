@@ -19,8 +19,7 @@ type Lock = {
   npm: Record<string, { integrity: string }>;
   workspace: unknown;
 };
-const readLock = (name: string): Lock =>
-  JSON.parse(Deno.readTextFileSync(join(ROOT, name)));
+const readLock = (name: string): Lock => JSON.parse(Deno.readTextFileSync(join(ROOT, name)));
 
 Deno.test("deno.sql.lock is deno.lock plus duckdb-wasm's packages, with the same integrity for every other", () => {
   const plain = readLock("deno.lock"), sql = readLock("deno.sql.lock");
