@@ -165,6 +165,8 @@ export {
   loadIntoDuckDb,
   openDuckDb,
   readSqlSources,
+  SqlError,
+  sqlErrorLine,
   sqlTables,
   sqlTablesTable,
 } from "./sql/mod.ts";
@@ -174,6 +176,8 @@ export type {
   OutputTableName,
   QueryResult,
   ReadSourcesOptions,
+  SqlErrorCode,
+  SqlOptions,
   SqlOutput,
   SqlSources,
   SqlTableInfo,

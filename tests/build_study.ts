@@ -13,6 +13,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gateTask } from "./gate_process.ts";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -173,18 +174,12 @@ export async function copyStudy(from: string, to: string): Promise<void> {
   }
 }
 
-/** The `gate` task's arguments (deno.json): `run --allow-... lib/cli/main.ts`. */
-export function gateTaskArgs(): string[] {
-  const task: string = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.gate;
-  return task.split(/\s+/).slice(1);
-}
-
 /** A `deno task gate` process as a user in `cwd` starts it. */
 export function gateCommand(cwd: string, args: readonly string[]): Deno.Command {
   return new Deno.Command("deno", {
-    args: [...gateTaskArgs(), ...args],
+    args: [...gateTask().args, ...args],
     cwd: ROOT,
-    env: { INIT_CWD: cwd, NO_COLOR: "1", GATELAB_NO_PROGRESS: "1" },
+    env: { ...gateTask().env, INIT_CWD: cwd, NO_COLOR: "1", GATELAB_NO_PROGRESS: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -12,7 +12,7 @@ import { main } from "../lib/cli/main.ts";
 import { commandDecl, COMMANDS } from "../lib/cli/command_table.ts";
 import { COMMON } from "../lib/cli/common_options.ts";
 import { commandHelp } from "../lib/cli/help.ts";
-import { gateTaskArgs, ROOT } from "./gate_process.ts";
+import { gateTask, gateTaskArgs, ROOT } from "./gate_process.ts";
 import { captured } from "./fixtures.ts";
 
 /** Runs main() with console captured, in an empty directory that must stay empty. */
@@ -164,7 +164,7 @@ Deno.test("the installed script's first argument names the program; deno task ga
     const out = await new Deno.Command("deno", {
       args: [...gateTaskArgs(), ...args],
       cwd: ROOT,
-      env: { NO_COLOR: "1" },
+      env: { ...gateTask().env, NO_COLOR: "1" },
       stdin: "null",
     }).output();
     const text = (b: Uint8Array) => new TextDecoder().decode(b);

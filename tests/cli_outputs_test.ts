@@ -20,17 +20,10 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256Hex } from "../lib/core/sha256.ts";
+import { gateTask, gateTaskArgs } from "./gate_process.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DEMO = join(ROOT, "data", "demo");
-
-/** The `gate` task's command line from deno.json, split: `run --allow-... lib/cli/main.ts`. */
-function gateTaskArgs(): string[] {
-  const task: string = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.gate;
-  const [deno, ...args] = task.split(/\s+/);
-  equal(deno, "deno", "the gate task starts with deno");
-  return args;
-}
 
 interface Ran {
   readonly code: number;
@@ -43,7 +36,7 @@ function spawnGate(cwd: string, args: readonly string[], piped = true): Deno.Chi
   return new Deno.Command("deno", {
     args: [...gateTaskArgs(), ...args],
     cwd: ROOT,
-    env: { INIT_CWD: cwd, NO_COLOR: "1" },
+    env: { ...gateTask().env, INIT_CWD: cwd, NO_COLOR: "1" },
     stdin: "null",
     stdout: piped ? "piped" : "null",
     stderr: piped ? "piped" : "null",

@@ -37,6 +37,7 @@ Deno.test("defaults: the frozen object holds the documented values", () => {
     interval: "percentile",
     powerSims: 2000,
     powerBudgetCap: 10,
+    sqlTimeoutSeconds: 60,
   });
 });
 
@@ -188,6 +189,7 @@ const DOC_CLAIMS: readonly [RegExp, keyof typeof DEFAULTS][] = [
   [/--sims`?, default (\d+)/g, "powerSims"],
   [/alpha`? \((0\.\d+)\)/g, "alpha"],
   [/\[--alpha (0\.\d+)\]/g, "alpha"],
+  [/`--timeout`, default (\d+) seconds/g, "sqlTimeoutSeconds"],
   // README's "In notebooks and code".
   [/Defaults \(seed (\d+),/g, "seed"],
   [/, ([\d,]+) bootstrap draws, alpha/g, "draws"],

@@ -12,12 +12,26 @@ import { fileURLToPath } from "node:url";
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const DEMO = join(ROOT, "data", "demo");
 
+/**
+ * The `gate` task of deno.json as a command: the environment it sets
+ * (`DENO_UNSTABLE_NPM_LAZY_CACHING=1`) and the words after `deno`
+ * (`run --lock=deno.sql.lock --frozen --allow-... lib/cli/main.ts`).
+ */
+export function gateTask(): { env: Record<string, string>; args: string[] } {
+  const task: string = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.gate;
+  const words = task.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0]!)) {
+    const [name, value] = words.shift()!.split("=") as [string, string];
+    env[name] = value;
+  }
+  equal(words.shift(), "deno", "the gate task runs deno");
+  return { env, args: words };
+}
+
 /** The `gate` task's command line from deno.json, split: `run --allow-... lib/cli/main.ts`. */
 export function gateTaskArgs(): string[] {
-  const task: string = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.gate;
-  const [deno, ...args] = task.split(/\s+/);
-  equal(deno, "deno", "the gate task starts with deno");
-  return args;
+  return gateTask().args;
 }
 
 /** What a finished run printed. */
@@ -32,7 +46,7 @@ export function spawnGate(cwd: string, args: readonly string[]): Deno.ChildProce
   return new Deno.Command("deno", {
     args: [...gateTaskArgs(), ...args],
     cwd: ROOT,
-    env: { INIT_CWD: cwd, NO_COLOR: "1" },
+    env: { ...gateTask().env, INIT_CWD: cwd, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -3,21 +3,12 @@
  * (the gate task's permissions from deno.json, INIT_CWD set), temporary
  * directories, and small tables.
  */
-import { equal } from "node:assert/strict";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ImportDocumentSchema } from "../lib/import/import_document.ts";
+import { gateTask, gateTaskArgs } from "./gate_process.ts";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
-
-/** The `gate` task's command line from deno.json, split: `run --allow-... lib/cli/main.ts`. */
-export function gateTaskArgs(): string[] {
-  const task: string = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.gate;
-  const [deno, ...args] = task.split(/\s+/);
-  equal(deno, "deno", "the gate task starts with deno");
-  return args;
-}
 
 /** What a CLI run printed and returned. */
 export interface Ran {
@@ -31,7 +22,7 @@ export async function gate(cwd: string, args: readonly string[]): Promise<Ran> {
   const { code, stdout, stderr } = await new Deno.Command("deno", {
     args: [...gateTaskArgs(), ...args],
     cwd: ROOT,
-    env: { INIT_CWD: cwd, NO_COLOR: "1" },
+    env: { ...gateTask().env, INIT_CWD: cwd, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -4,7 +4,8 @@
  * resident set of the process, in KiB). Without `time` (not on PATH, or not
  * granted to the tests) the command still runs and its peak is null.
  */
-import { gateTaskArgs, type Ran, ROOT } from "./import_gate.ts";
+import { type Ran } from "./import_gate.ts";
+import { gateTask, gateTaskArgs, ROOT } from "./gate_process.ts";
 import { IN_CI, mayRun, warnSkip } from "./ci_tools.ts";
 
 /** What a CLI run printed and returned, and its peak RSS in bytes (null without GNU time). */
@@ -26,7 +27,7 @@ export async function gateMeasured(cwd: string, args: readonly string[]): Promis
   const out = await new Deno.Command(timed ? "time" : "deno", {
     args: timed ? ["-f", `${MARK} %M`, "deno", ...command] : command,
     cwd: ROOT,
-    env: { INIT_CWD: cwd, NO_COLOR: "1" },
+    env: { ...gateTask().env, INIT_CWD: cwd, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

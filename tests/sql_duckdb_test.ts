@@ -173,7 +173,7 @@ Deno.test("gate sql refuses COPY, EXPORT, ATTACH, INSTALL, LOAD and writes with 
     }
     deepEqual(code, 2, query);
     deepEqual(lines.length, 1, `${query}: ${lines.join(" | ")}`);
-    ok(/^sql: [A-Z]+ is not allowed: the SQL session is read-only/.test(lines[0]!), lines[0]);
+    ok(/^sql_read_only {2}.+ {2}.*the SQL session is read-only/.test(lines[0]!), lines[0]);
   }
   deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["bare-val", "gate"]);
 });
@@ -183,8 +183,8 @@ Deno.test("the DuckDB session itself is read-only and has no file access", async
   const db = await openDuckDb();
   try {
     await rejects(() => db.query(`copy (select 1) to '${dir.path}/x.csv'`), /read-only/);
-    await rejects(() => db.query("select 1 as x; create table t as select 1"), /CREATE/);
-    // Past the word check (a query), DuckDB's own lock still refuses files.
+    await rejects(() => db.query("select 1 as x; create table t as select 1"), /2 statements/);
+    // A query, yet DuckDB's own lock still refuses files.
     await rejects(() => db.query("select * from read_csv('/etc/hostname')"), /disabled/);
     deepEqual((await db.query("select 'COPY' as \"set\"")).column("set"), ["COPY"]);
   } finally {

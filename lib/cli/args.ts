@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { printLine } from "../core/terminal_text.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { conventionName } from "../core/conventions.ts";
@@ -124,7 +125,7 @@ export function parseCommand<D extends CommandSpec>(
   const parsed = readOptions(args, parserOptions(decl.options), { name, helpCommand });
   const values: Readonly<Record<string, unknown>> = parsed.values;
   if (values.help === true) {
-    console.log(commandHelp(decl, program));
+    printLine(commandHelp(decl, program));
     return null;
   }
   const positionals = parsed.positionals;

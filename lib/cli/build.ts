@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { printError, printLine } from "../core/terminal_text.ts";
 import { join, relative, resolve } from "node:path";
 import { parseCommand } from "./args.ts";
 import { BUILD } from "./commands.ts";
@@ -50,15 +51,15 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const file = positionals[0] ?? "gatelab.yaml";
   const study = await loadStudy(file, values.out);
   if (!("nodes" in study)) {
-    for (const issue of study.issues) console.error(formatIssue(issue));
-    console.error(`not built: ${study.issues.length} issue(s) in ${file}; nothing ran`);
+    for (const issue of study.issues) printError(formatIssue(issue));
+    printError(`not built: ${study.issues.length} issue(s) in ${file}; nothing ran`);
     return 2;
   }
   const only = values.only ?? [];
   for (const id of only) {
     if (!study.nodes.some((n) => n.id === id)) {
       const near = nearestName(id, study.nodes.map((n) => n.id));
-      console.error(
+      printError(
         `usage_error  --only ${id}: no import or step of ${file} has this id` +
           (near ? `; did you mean ${near}?` : ""),
       );
@@ -85,7 +86,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     await Deno.mkdir(study.out, { recursive: true });
     lock = await acquireLock(join(study.out, "gatelab-build"), {
       onWait: (pid) =>
-        console.error(`waiting: another gate build (pid ${pid ?? "?"}) is building ${shownOut}`),
+        printError(`waiting: another gate build (pid ${pid ?? "?"}) is building ${shownOut}`),
     });
   } catch (error) {
     throw new PathError(shownOut, `cannot be written: ${fsProblem(error)}`);
@@ -122,12 +123,12 @@ async function loadStudy(file: string, out: string | undefined) {
 
 /** `--graph`: the graph as text on stdout, and as Mermaid and DOT under `<out>/graph/`. */
 async function writeGraph(study: Study, shownOut: string): Promise<number> {
-  console.log(graphText(study.nodes).trimEnd());
+  printLine(graphText(study.nodes).trimEnd());
   await writeFilesAtomic(join(study.out, "graph"), {
     "study.mmd": graphMermaid(study.nodes),
     "study.dot": graphDot(study.name, study.nodes),
   });
-  console.log(`wrote ${join(shownOut, "graph")}/study.mmd and study.dot`);
+  printLine(`wrote ${join(shownOut, "graph")}/study.mmd and study.dot`);
   return 0;
 }
 
@@ -145,7 +146,7 @@ interface Planned {
 async function planBuild(build: Build): Promise<Planned> {
   const { study, selected } = build;
   const { state, note } = await readBuildState(study.out, study.name);
-  if (note !== undefined) console.error(`note: ${note}`);
+  if (note !== undefined) printError(`note: ${note}`);
   const seen: StatCache = new Map(state.statCache);
   const inputs = new Map<string, Record<string, string>>();
   const outputs = new Map<string, Awaited<ReturnType<typeof outputFingerprint>>>();
@@ -203,11 +204,11 @@ async function dryRun(build: Build): Promise<number> {
     const reasons = plans.get(node.id)!.reasons;
     if (reasons.length === 0) return;
     would++;
-    console.log(
+    printLine(
       `${position(i, total)} ${node.command} ${node.id}: would build (${reasons.join("; ")})`,
     );
   });
-  console.log(
+  printLine(
     would === 0
       ? `up to date: ${nodesWords(build.selected)} in ${build.shownOut}; nothing would be built`
       : `dry run: ${would} of ${
@@ -229,7 +230,7 @@ async function runBuild(build: Build): Promise<number> {
   const total = selected.length + units.length;
   const outcome = new Map<string, Outcome>();
   const say = (i: number, what: string, text: string) => {
-    if (!quiet) console.error(`${position(i, total)} ${what} ${text}`);
+    if (!quiet) printError(`${position(i, total)} ${what} ${text}`);
   };
   const stale = selected.filter((n) => plans.get(n.id)!.reasons.length > 0);
   if (stale.length === 0) {
@@ -238,7 +239,7 @@ async function runBuild(build: Build): Promise<number> {
     if (units.every((u) => unitPlans.get(u)!.plan.reasons.length === 0)) {
       if (planned.cacheChanged) await saveState(study.out, state, planned.statCache);
       const what = [nodesWords(selected), ...units].join(", ");
-      console.log(
+      printLine(
         `up to date: ${what} in ${shownOut}; nothing to build` +
           (build.whole && units.length === 0 ? `; ${assemblyAbsence(study)}` : ""),
       );
@@ -290,8 +291,8 @@ async function runBuild(build: Build): Promise<number> {
     const why = node.refused && result.code === 0
       ? "exited 0, but expect: refused says it should refuse (exit 2)"
       : `exit ${result.code}`;
-    console.error(`${position(i, total)} ${what} ... failed (${why}) ${seconds}`);
-    for (const line of firstIssueLines(result.lines)) console.error(`    ${line}`);
+    printError(`${position(i, total)} ${what} ... failed (${why}) ${seconds}`);
+    for (const line of firstIssueLines(result.lines)) printError(`    ${line}`);
     failures.push(node.id);
   });
   await saving;
@@ -309,10 +310,10 @@ async function runBuild(build: Build): Promise<number> {
       const started = performance.now();
       const result = await inWorker({ kind: unit, layout, dir });
       if (result.code !== 0) {
-        console.error(
+        printError(
           `${position(i, total)} ${unit} ... failed (exit ${result.code}) ${secondsSince(started)}`,
         );
-        for (const line of firstIssueLines(result.lines)) console.error(`    ${line}`);
+        for (const line of firstIssueLines(result.lines)) printError(`    ${line}`);
         failures.push(unit);
         continue;
       }
@@ -320,19 +321,19 @@ async function runBuild(build: Build): Promise<number> {
       await saveState(study.out, state, planned.statCache);
       say(i, unit, `... built ${secondsSince(started)}`);
     }
-  } else if (build.whole && !quiet) console.error(assemblyAbsence(study));
+  } else if (build.whole && !quiet) printError(assemblyAbsence(study));
   const count = (o: Outcome) => [...outcome.values()].filter((x) => x === o).length;
   const skipped = selected.filter((n) => outcome.get(n.id) === "skipped").map((n) => n.id);
   const order = [...selected.map((n) => n.id), ...units];
   failures.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   if (failures.length === 0) {
-    console.log(
+    printLine(
       `ok: ${nodesWords(selected)} in ${shownOut}: ${count("built")} built, ` +
         `${count("up to date")} up to date`,
     );
     return 0;
   }
-  console.log(
+  printLine(
     `not ok: ${failures.length} failed (${failures.join(", ")})` +
       (skipped.length > 0 ? `, ${skipped.length} skipped (${skipped.join(", ")})` : "") +
       `; ${count("built")} built, ${count("up to date")} up to date; ` +

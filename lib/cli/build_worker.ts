@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { printError, printLine } from "../core/terminal_text.ts";
 import { join, relative } from "node:path";
 import { writeFilesAtomic } from "../core/atomic_write.ts";
 import { formatIssue, GatelabError } from "../core/issue.ts";
@@ -42,16 +43,16 @@ export async function runJob(
     await writeFilesAtomic(job.dir, files);
   } catch (error) {
     if (error instanceof PathError) {
-      console.error(`${error.code}  ${error.message}`);
+      printError(`${error.code}  ${error.message}`);
       return 2;
     }
     if (error instanceof GatelabError) {
-      for (const issue of error.issues) console.error(formatIssue(issue));
+      for (const issue of error.issues) printError(formatIssue(issue));
       return 2;
     }
     throw error;
   }
-  console.log(`ok: wrote ${job.dir}/ (${Object.keys(files).length} files)`);
+  printLine(`ok: wrote ${job.dir}/ (${Object.keys(files).length} files)`);
   return 0;
 }
 
@@ -65,7 +66,7 @@ async function runNotebook(argv: readonly string[], out: string): Promise<number
   try {
     const code = await run([...argv, "--out", stage], { quiet: true });
     if (code !== 0) {
-      console.error(`the notebook runner exited ${code}`);
+      printError(`the notebook runner exited ${code}`);
       return code === 1 ? 2 : code;
     }
     const files: Record<string, Uint8Array> = {};
@@ -78,7 +79,7 @@ async function runNotebook(argv: readonly string[], out: string): Promise<number
     };
     await walk(stage);
     await writeFilesAtomic(out, files);
-    console.log(`ok: wrote ${out}/ (${Object.keys(files).length} files)`);
+    printLine(`ok: wrote ${out}/ (${Object.keys(files).length} files)`);
     return 0;
   } finally {
     await Deno.remove(stage, { recursive: true }).catch(() => {});

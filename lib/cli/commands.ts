@@ -410,9 +410,11 @@ naming its directory (docs/FORMAT.md, "Tidy tables"); any other gatelab
 output brings its command's table (splits, mde, comparison, ...). Only the
 tables the query names are loaded. An import's --out (gate import) stands
 for its gates, a study file (gatelab.yaml) for every output its gate build
-wrote. The session is read-only: COPY, EXPORT, ATTACH, INSTALL,
-LOAD, SET and writes are refused.`,
-  width: 18,
+wrote. The session is read-only: it runs one statement that DuckDB
+reads as a query (SELECT, WITH ... SELECT, VALUES, FROM, TABLE, PIVOT,
+UNPIVOT, DESCRIBE, SHOW, SUMMARIZE or EXPLAIN); anything else, or a second
+statement, is refused.`,
+  width: 20,
   positionals: { min: 1, what: "gate, run or output directory", role: "input" },
   options: [
     {
@@ -427,9 +429,9 @@ LOAD, SET and writes are refused.`,
       ...out,
       placeholder: "<file.csv>",
       help: `write the result as CSV instead of printing it (its directory
-must exist; the file is replaced atomically; text cells
-starting with = + - @ get a leading ' so spreadsheets
-show them as text)`,
+must exist and it must not be inside an input; the file is
+replaced atomically; numbers are exact; text cells starting
+with = + - @ get a leading ' so spreadsheets show them as text)`,
     },
     {
       name: "max-rows",
@@ -438,6 +440,20 @@ show them as text)`,
       help: "rows printed",
       default: 100,
       read: integerReader({ min: 0 }),
+    },
+    {
+      name: "full-precision",
+      type: "boolean",
+      help: `print doubles exactly (shortest round-trip form) instead of
+the shortest decimal within 1e-12 of each`,
+    },
+    {
+      name: "timeout",
+      type: "string",
+      placeholder: "<seconds>",
+      help: "stop the query after this long; 0: no limit",
+      default: DEFAULTS.sqlTimeoutSeconds,
+      read: numberReader({ min: 0 }),
     },
     cache,
     { ...quiet, help: "no warnings about what could not be loaded" },

@@ -8,6 +8,7 @@ import { type FileValue, writeFilesAtomic, type WriteOptions } from "../core/ato
 import { GatelabError, type Issue, IssueList } from "../core/issue.ts";
 import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
 import { refuse } from "./refuse.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 /** What a command's library call produced: every file it writes and what it prints. */
 export interface CommandResult {
@@ -106,9 +107,9 @@ export async function finish(spec: Finish): Promise<number> {
     if (!(error instanceof GatelabError)) throw error;
     return await refuse(out, validationDocument(error.issues, command, inputs), { quiet });
   }
-  for (const line of result.warnings ?? []) console.error(line);
-  if (!quiet) { for (const line of result.details ?? []) console.log(line); }
-  for (const line of result.summary) console.log(line);
+  for (const line of result.warnings ?? []) printError(line);
+  if (!quiet) { for (const line of result.details ?? []) printLine(line); }
+  for (const line of result.summary) printLine(line);
   return result.exitCode ?? 0;
 }
 

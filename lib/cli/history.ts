@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { printError } from "../core/terminal_text.ts";
 import { cacheOption, inputDir, outputDir } from "./paths.ts";
 import { parseCommand } from "./args.ts";
 import { HISTORY } from "./commands.ts";
@@ -49,7 +50,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
           validation,
           scope,
           png: !values["no-png"],
-          onMissingConverter: (line) => console.error(line),
+          onMissingConverter: (line) => printError(line),
         }),
         details: [...issues.map(formatIssue), ...stepLines(document)],
         summary: [summaryLine(document, issues, out)],

@@ -20,6 +20,7 @@
 import { join } from "node:path";
 import { KERNEL_NAME, writeProjectKernelSpec } from "./kernelspec.ts";
 import { readOptions, UsageError } from "./args.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task kernel [--sys-prefix]
 
@@ -114,23 +115,23 @@ export async function run(args: readonly string[]): Promise<number> {
     }, { name: "kernel", helpCommand: "deno task kernel" }));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`usage_error  ${error.message}`);
+    printError(`usage_error  ${error.message}`);
     return 2;
   }
   if (values.help) {
-    console.log(HELP);
+    printLine(HELP);
     return 0;
   }
   if (positionals.length > 0) {
-    console.error(`usage_error  kernel: takes no positional arguments, got "${positionals[0]}"`);
+    printError(`usage_error  kernel: takes no positional arguments, got "${positionals[0]}"`);
     return 2;
   }
   const result = await installKernel(values["sys-prefix"] ? "sys-prefix" : "user");
   if ("error" in result) {
-    console.error(result.error);
+    printError(result.error);
     return 2;
   }
-  console.log(`kernel: ${KERNEL_NAME} (Deno at ${Deno.execPath()}) installed in ${result.dir}`);
+  printLine(`kernel: ${KERNEL_NAME} (Deno at ${Deno.execPath()}) installed in ${result.dir}`);
   return 0;
 }
 

@@ -23,6 +23,7 @@ import { jupyterPath, PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.
 import { installKernel } from "./kernel.ts";
 import { pythonStatus, runPython } from "./python.ts";
 import { readOptions, UsageError } from "./args.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 const HELP = `usage: deno task lab [--no-browser] [--port N] [--sys-prefix] [-- JUPYTERLAB_ARGS...]
 
@@ -169,29 +170,29 @@ export const NEEDS_PYTHON =
 export async function run(args: readonly string[]): Promise<number> {
   const options = parseLabArgs(args);
   if (options === "help") {
-    console.log(HELP);
+    printLine(HELP);
     return 0;
   }
   if ("error" in options) {
-    console.error(`usage_error  ${options.error}`);
+    printError(`usage_error  ${options.error}`);
     return 2;
   }
   const status = await pythonStatus(["jupyterlab", "pip"]);
   if (!status.python) {
-    console.error(NEEDS_PYTHON);
+    printError(NEEDS_PYTHON);
     return 2;
   }
   if (status.missing.includes("jupyterlab")) {
     if (status.missing.includes("pip")) {
-      console.error(NEEDS_PYTHON);
+      printError(NEEDS_PYTHON);
       return 2;
     }
-    console.error(
+    printError(
       "lab: JupyterLab is not installed; installing it: python3 -m pip install jupyterlab",
     );
     const code = await runPython(["-m", "pip", "install", "jupyterlab"]);
     if (code !== 0) {
-      console.error(
+      printError(
         `usage_error  pip  python3 -m pip install jupyterlab failed (exit ${code}); ` +
           "install JupyterLab yourself (see docs/notebooks.md), then run deno task lab again",
       );
@@ -200,20 +201,20 @@ export async function run(args: readonly string[]): Promise<number> {
   }
   const kernel = await installKernel(options.sysPrefix ? "sys-prefix" : "user");
   if ("error" in kernel) {
-    console.error(kernel.error);
+    printError(kernel.error);
     return 2;
   }
-  console.error(`lab: kernelspec gatelab-deno -> ${Deno.execPath()} (${kernel.dir})`);
+  printError(`lab: kernelspec gatelab-deno -> ${Deno.execPath()} (${kernel.dir})`);
   const jupyterDir = await writeProjectKernelSpec();
   const root = Deno.uid() === 0;
-  if (root) console.error("lab: running as root, so JupyterLab is started with --allow-root");
+  if (root) printError("lab: running as root, so JupyterLab is started with --allow-root");
   const lab = labInvocation(
     PROJECT_ROOT,
     jupyterDir,
     { ...options, root },
     Deno.env.get("JUPYTER_PATH"),
   );
-  console.error(`lab: starting JupyterLab on notebooks/ (stop it with Ctrl-C)`);
+  printError(`lab: starting JupyterLab on notebooks/ (stop it with Ctrl-C)`);
   return await runUntilStopped(lab);
 }
 
@@ -235,7 +236,7 @@ async function runUntilStopped(lab: Invocation): Promise<number> {
   let stopped: string | null = null;
   const listeners = (["SIGINT", "SIGTERM"] as const).map((signal) => {
     const listener = () => {
-      if (stopped === null) console.error(`lab: ${signal}: stopping JupyterLab and its kernels`);
+      if (stopped === null) printError(`lab: ${signal}: stopping JupyterLab and its kernels`);
       stopped = signal;
       try {
         child.kill("SIGTERM");
@@ -249,7 +250,7 @@ async function runUntilStopped(lab: Invocation): Promise<number> {
   try {
     const status = await child.status;
     if (stopped !== null || status.success) return 0;
-    console.error(
+    printError(
       `usage_error  jupyterlab  JupyterLab exited with ${
         status.signal ?? status.code
       } (its message is above); see deno task lab --help`,

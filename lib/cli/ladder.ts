@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { printError } from "../core/terminal_text.ts";
 import { join } from "node:path";
 import { parseCommand } from "./args.ts";
 import { LADDER } from "./commands.ts";
@@ -53,7 +54,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
           validation: validationDocument([], command, inputs),
           scope,
           png: !values["no-png"],
-          onMissingConverter: (line) => console.error(line),
+          onMissingConverter: (line) => printError(line),
         }),
         details: prefillLines(document),
         summary: [summaryLine(document, out)],

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { printError, printLine } from "../core/terminal_text.ts";
 import { listWords, UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { PathError } from "../core/path_error.ts";
@@ -53,18 +54,18 @@ export async function main(args: string[], context: CommandContext = {}): Promis
   const program = context.program ?? DEFAULT_PROGRAM;
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h") {
-    console.log(usage(program));
+    printLine(usage(program));
     return name === undefined ? 2 : 0;
   }
   if (name === "--version") {
     // The release, then the code version every output records in generator.version.
-    console.log(`gatelab ${GATELAB_VERSION}\ncode ${codeVersion()} (generator.version of outputs)`);
+    printLine(`gatelab ${GATELAB_VERSION}\ncode ${codeVersion()} (generator.version of outputs)`);
     return 0;
   }
   const entry = topLevel().get(name);
   if (entry === undefined) {
     const near = nearestName(name, [...topLevel().keys()]);
-    console.error(
+    printError(
       `usage_error  unknown command "${name}"${near ? `; did you mean ${near}?` : ""}` +
         `; see ${program} --help`,
     );
@@ -76,10 +77,10 @@ export async function main(args: string[], context: CommandContext = {}): Promis
     return await (await found.decl.load()).run(found.rest, { program });
   } catch (error) {
     if (error instanceof UsageError || error instanceof PathError) {
-      console.error(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
+      printError(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
       return 2;
     }
-    console.error(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
+    printError(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
     return 1;
   }
 }
@@ -96,14 +97,14 @@ function subcommand(
 ): { decl: CommandDecl; rest: string[] } | number {
   const [word, ...rest] = args;
   if (word === undefined || word === "--help" || word === "-h") {
-    console.log(groupHelp(group, program));
+    printLine(groupHelp(group, program));
     return word === undefined ? 2 : 0;
   }
   const words = group.members.map((m) => m.name.slice(group.name.length + 1));
   const decl = COMMANDS.find((c) => c.name === `${group.name} ${word}`);
   if (decl === undefined) {
     const near = nearestName(word, words);
-    console.error(
+    printError(
       `usage_error  ${group.name}: unknown kind "${word}"${near ? `; did you mean ${near}?` : ""}` +
         ` (${listWords(words, "or")}); see ${program} ${group.name} --help`,
     );

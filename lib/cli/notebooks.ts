@@ -20,6 +20,7 @@ import { join, resolve } from "node:path";
 import { parse as parseYaml } from "npm:yaml@2.9.1";
 import { PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
 import { runPython } from "./python.ts";
+import { printError } from "../core/terminal_text.ts";
 
 /**
  * The runner's arguments: the user's, then the Deno binary, the kernelspec
@@ -137,7 +138,7 @@ export async function run(
   const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
   const expanded = yamlParameters(args, cwd);
   if (!Array.isArray(expanded)) {
-    for (const line of (expanded as { errors: string[] }).errors) console.error(line);
+    for (const line of (expanded as { errors: string[] }).errors) printError(line);
     return 2;
   }
   const jupyterDir = await writeProjectKernelSpec();
@@ -149,7 +150,7 @@ export async function run(
     );
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    console.error(
+    printError(
       "usage_error  python3  deno task notebooks needs Python 3 with jupyter_client, nbformat and " +
         "nbconvert: install python3, then python3 -m pip install jupyter_client nbformat nbconvert",
     );

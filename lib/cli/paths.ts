@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { UsageError } from "./args.ts";
 import { fsProblem, PathError } from "../core/path_error.ts";
 import { checkReplaceable } from "../core/atomic_write.ts";
@@ -197,6 +197,56 @@ export async function outputFile(p: GivenPath, what = "a file"): Promise<void> {
     );
   }
   if (!dir.isDirectory) throw new UsageError(`${shown(p)}: ${parent} is not a directory`);
+}
+
+/** `path` with symbolic links resolved: the real path, or for a new file its directory's real path and its name. */
+async function realOrNew(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch {
+    try {
+      return join(await Deno.realPath(dirname(path)), basename(path));
+    } catch {
+      return resolve(path);
+    }
+  }
+}
+
+/**
+ * An output file must not replace or sit inside what the command reads:
+ * `--out` naming one of the inputs, or a file inside an input directory
+ * (a gate's traces.jsonl, a file in its bare run), is refused. Paths are
+ * compared with symbolic links resolved.
+ *
+ * @param p The output file.
+ * @param inputs The files and directories the command reads.
+ * @throws {UsageError} `--out g/traces.jsonl is inside g, which this command reads; write it elsewhere`.
+ *
+ * @example
+ * ```ts
+ * import { outputFileOutside } from "./paths.ts";
+ * import { rejects } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/gate`);
+ * await rejects(
+ *   outputFileOutside({ label: "--out", path: `${dir}/gate/traces.jsonl` }, [{ label: "gate directory", path: `${dir}/gate` }]),
+ *   /traces\.jsonl is inside .*gate, which this command reads; write it elsewhere$/,
+ * );
+ * await outputFileOutside({ label: "--out", path: `${dir}/x.csv` }, [{ label: "gate directory", path: `${dir}/gate` }]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function outputFileOutside(p: GivenPath, inputs: readonly GivenPath[]): Promise<void> {
+  const out = await realOrNew(p.path);
+  for (const input of inputs) {
+    const read = await realOrNew(input.path);
+    if (!within(read, out)) continue;
+    throw new UsageError(
+      out === read
+        ? `${shown(p)} is ${input.path}, which this command reads; write it elsewhere`
+        : `${shown(p)} is inside ${input.path}, which this command reads; write it elsewhere`,
+    );
+  }
 }
 
 /**

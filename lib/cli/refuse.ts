@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { printError, printLine } from "../core/terminal_text.ts";
 import { toJsonText, writeFilesAtomic } from "../core/atomic_write.ts";
 import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
@@ -26,10 +27,10 @@ export async function refuse(
   const where = await writeFilesAtomic(out, { "validation.json": toJsonText(doc) }, {
     failure: true,
   });
-  if (!options.quiet) { for (const issue of doc.issues) console.log(formatIssue(issue)); }
+  if (!options.quiet) { for (const issue of doc.issues) printLine(formatIssue(issue)); }
   const total = Object.values(doc.counts).reduce((a, b) => a + b, 0);
   const byCode = Object.entries(doc.counts).map(([code, n]) => `${code} ${n}`).join(", ");
-  console.log(`not ok: ${total} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
+  printLine(`not ok: ${total} issue(s) (${byCode}); ${refusedWhere(out, where)}`);
   return 2;
 }
 
@@ -55,7 +56,7 @@ export function refusedWhere(out: string, where: string): string {
 export function refuseUnwritten(issues: readonly Issue[], done: string): 2 {
   const list = new IssueList();
   list.addAll(issues);
-  for (const issue of list.toArray()) console.error(formatIssue(issue));
-  console.error(`not ${done}: ${list.count} issue(s); nothing written`);
+  for (const issue of list.toArray()) printError(formatIssue(issue));
+  printError(`not ${done}: ${list.count} issue(s); nothing written`);
   return 2;
 }

@@ -25,6 +25,7 @@ import { labelScope } from "./label_prefix.ts";
 import type { Issue } from "../core/issue.ts";
 import { chromiumStatus } from "../report/print_pdf.ts";
 import { finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -39,7 +40,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   if (values.pdf) {
     const status = chromiumStatus();
     if (status !== "ok") {
-      console.error(`report: cannot print report.pdf: ${status}; nothing written`);
+      printError(`report: cannot print report.pdf: ${status}; nothing written`);
       return 2;
     }
   }
@@ -62,7 +63,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
         title: values.title,
         scope,
         pdf: values.pdf,
-        onMissingConverter: (line) => console.error(line),
+        onMissingConverter: (line) => printError(line),
       });
       const n = dirs.length;
       return {

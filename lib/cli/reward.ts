@@ -23,6 +23,7 @@ import { REWARD } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 /** Runs the `reward` command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -65,7 +66,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
       return { files: await rewardFiles(reward, { scope }), summary: [] };
     },
   });
-  for (const line of after) console.error(line);
+  for (const line of after) printError(line);
   return code;
 }
 

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { printError } from "../core/terminal_text.ts";
 import { parseCommand } from "./args.ts";
 import { SEQUENTIAL } from "./commands.ts";
 import type { CommandContext, Values } from "./option_decl.ts";
@@ -47,7 +48,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
           validation: validationDocument([], command, inputs),
           scope,
           png: !values["no-png"],
-          onMissingConverter: (line) => console.error(line),
+          onMissingConverter: (line) => printError(line),
         }),
         details: signLines(document),
         summary: [summaryLine(document, out)],

@@ -12,17 +12,18 @@
  */
 import { parseCommand, UsageError } from "./args.ts";
 import { SQL } from "./commands.ts";
-import type { CommandContext, Values } from "./option_decl.ts";
+import type { CommandContext } from "./option_decl.ts";
 import { isStudyFile, studyOutputDirs } from "../build/study_dirs.ts";
 import { formatIssue } from "../core/issue.ts";
 import { writeFileAtomic } from "../core/atomic_write.ts";
-import { cacheOption, inputDir, outputFile } from "./paths.ts";
-import { type DuckDb, openDuckDb } from "../sql/engine.ts";
+import { exitOnSignals } from "../core/interrupt.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
+import { cacheOption, type GivenPath, inputDir, outputFile, outputFileOutside } from "./paths.ts";
+import { type DuckDb, openDuckDb, SqlError, sqlErrorLine } from "../sql/engine.ts";
 import { loadIntoDuckDb } from "../sql/load_tables.ts";
 import { readSqlSources } from "../sql/read_sources.ts";
 import { expandImportDirs } from "../load/import_dirs.ts";
-import { toCsv, toTextTable } from "../sql/format.ts";
-import { readOnlyRefusal } from "../sql/read_only.ts";
+import { csvPieces, type TextTableOptions, toTextTable } from "../sql/format.ts";
 import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
 import { tablesNamedIn } from "../sql/named_tables.ts";
 import { SQL_COLUMN_KINDS } from "../sql/sql_schema.ts";
@@ -36,35 +37,46 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   // for its gates, as in validate and analyze (lib/load/import_dirs.ts).
   const positionals = await expandImportDirs(expandStudyFiles(cli.positionals));
   const maxRows = values["max-rows"];
-  const refusal = readOnlyRefusal(values.query);
-  if (refusal !== null) {
-    console.error(`sql: ${refusal}`);
-    return 2;
-  }
+  const timeout = values.timeout;
   for (const path of positionals) {
     await inputDir({ label: "directory", path }, "a gate, run or output directory");
     if (await sqlSourceKind(path) === null) {
-      console.error(
+      printError(
         `usage_error  ${path} is not a gate (gate.json), a run (manifest.json) or a gatelab ` +
           "output (contributions.json or .gatelab-output.json): gate sql reads those directories",
       );
       return 2;
     }
   }
-  if (values.out !== undefined) {
-    await outputFile({ label: "--out", path: values.out }, "a CSV file");
-  }
+  const out: GivenPath | undefined = values.out === undefined
+    ? undefined
+    : { label: "--out", path: values.out };
+  if (out !== undefined) await outputFile(out, "a CSV file");
   const cache = cacheOption(values.cache);
   await cache.check();
 
   const only = tablesNamedIn(values.query, await outputTableNames(positionals));
-  // DuckDB starts while the sources are read: its 18 MB wasm compiles on
-  // V8's background threads meanwhile. Every return below closes it.
-  const starting = openDuckDb();
+  // DuckDB starts while the sources are read: its wasm compiles meanwhile.
+  // Every return below closes it.
+  const starting = openDuckDb({ timeoutSeconds: timeout === 0 ? Infinity : timeout });
   try {
-    return await runQuery(starting, positionals, { only, ...cache.options }, values, maxRows);
+    // Ctrl-C or SIGTERM while the query runs or the CSV is written: the
+    // earlier CSV stays whole and no temporary is left (exit 130 or 143).
+    return await exitOnSignals(
+      () =>
+        runQuery(starting, positionals, { only, ...cache.options }, { ...values, out }, {
+          maxRows,
+          fullPrecision: values["full-precision"],
+        }, cache.inputs),
+      () =>
+        printError(
+          `sql: interrupted; ${
+            out === undefined ? "nothing written" : `${out.path} left as it was`
+          }`,
+        ),
+    );
   } finally {
-    await (await starting).close();
+    await starting.then((db) => db.close(), () => {});
   }
 }
 
@@ -91,43 +103,68 @@ async function runQuery(
   starting: Promise<DuckDb>,
   positionals: readonly string[],
   read: { readonly only: ReadonlySet<string>; readonly cacheDir?: string },
-  values: Pick<Values<typeof SQL>, "query" | "out" | "quiet">,
-  maxRows: number,
+  values: {
+    readonly query: string;
+    readonly out?: GivenPath | undefined;
+    readonly quiet?: boolean;
+  },
+  print: TextTableOptions,
+  others: readonly GivenPath[],
 ): Promise<number> {
   const { only } = read;
   const sources = await readSqlSources(positionals, read);
-  if (!values.quiet) { for (const note of sources.notes) console.error(`note: ${note}`); }
+  if (values.out !== undefined) {
+    // Never write over what the query reads: the gates, their runs (a bare
+    // run outside the gate directory too), the outputs, the cache.
+    const dirs = [
+      ...positionals,
+      ...sources.runs.map((r) => r.dir),
+      ...sources.gates.map((g) => g.dir),
+      ...sources.outputs.map((o) => o.dir),
+    ];
+    await outputFileOutside(values.out, [
+      ...dirs.map((path) => ({ label: "input", path })),
+      ...others,
+    ]);
+  }
+  if (!values.quiet) { for (const note of sources.notes) printError(`note: ${note}`); }
   const shown = values.quiet ? [] : sources.issues.slice(0, 20);
-  for (const issue of shown) console.error(`warning: ${formatIssue(issue)}`);
+  for (const issue of shown) printError(`warning: ${formatIssue(issue)}`);
   if (!values.quiet && sources.issues.length > 20) {
-    console.error(`warning: ... and ${sources.issues.length - 20} more issues`);
+    printError(`warning: ... and ${sources.issues.length - 20} more issues`);
   }
   if (sources.runs.length === 0 && sources.outputs.length === 0) {
     if (![...only].some((t) => t in SQL_COLUMN_KINDS)) {
-      console.error(
+      printError(
         `sql: the query names only tables of analysis outputs (${
           [...only].join(", ")
         }), and no directory given is an analysis output`,
       );
       return 2;
     }
-    console.error("sql: nothing could be loaded from the given directories");
+    printError("sql: nothing could be loaded from the given directories");
     return 2;
   }
-  const db = await starting;
-  await loadIntoDuckDb(db, sources, { only });
   let result;
   try {
+    const db = await starting;
+    await loadIntoDuckDb(db, sources, { only });
     result = await db.query(values.query);
   } catch (error) {
-    console.error(`sql: the query failed: ${error instanceof Error ? error.message : error}`);
+    if (!(error instanceof SqlError)) throw error;
+    // A failed query writes nothing: the earlier --out file stays as it was.
+    printError(
+      sqlErrorLine(
+        error.query === "" ? new SqlError(error.code, error.message, values.query) : error,
+      ),
+    );
     return 2;
   }
   if (values.out !== undefined) {
-    await writeFileAtomic(values.out, toCsv(result));
-    console.log(`wrote ${result.numRows} rows to ${values.out}`);
+    await writeFileAtomic(values.out.path, csvPieces(result));
+    printLine(`wrote ${result.numRows} rows to ${values.out.path}`);
   } else {
-    console.log(toTextTable(result, maxRows).trimEnd());
+    printLine(toTextTable(result, print).trimEnd());
   }
   return 0;
 }

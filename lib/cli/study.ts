@@ -20,6 +20,7 @@ import { parseCommand } from "./args.ts";
 import { STUDY } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
 import { inputDir, outputDir } from "./paths.ts";
+import { printError } from "../core/terminal_text.ts";
 
 /** Runs the `study` command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -49,13 +50,13 @@ export async function run(args: string[], context?: CommandContext): Promise<num
         ...(quiet ? {} : { onProgress: stderrProgress("study bootstrap") }),
       });
       if (!analysis.ok) throw new GatelabError("Cannot analyse the study", analysis.issues);
-      for (const issue of analysis.issues) console.error(`warning ${formatIssue(issue)}`);
+      for (const issue of analysis.issues) printError(`warning ${formatIssue(issue)}`);
       const doc = studyDocument(analysis.value, { command, inputs, issues: analysis.issues });
       if (!quiet) after.push(studyLine(doc, out));
       return { files: await studyFiles(doc, analysis.value, { scope }), summary: [] };
     },
   });
-  for (const line of after) console.error(line);
+  for (const line of after) printError(line);
   return code;
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { formatIssue, type Issue } from "../core/issue.ts";
+import { printError } from "../core/terminal_text.ts";
 
 /**
  * The one line about checks that could not be made (fields an import did
@@ -39,7 +40,7 @@ export function unverifiableLine(warnings: readonly Issue[], out: string): strin
  */
 export function printWarnings(warnings: readonly Issue[]): Issue[] {
   for (const w of warnings) {
-    if (w.code !== "provenance_unrecorded") console.error(formatIssue(w));
+    if (w.code !== "provenance_unrecorded") printError(formatIssue(w));
   }
   return warnings.filter((w) => w.code === "provenance_unrecorded");
 }

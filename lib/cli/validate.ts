@@ -18,6 +18,7 @@ import { type GateValidation, validateGates } from "../validate/validate_gates.t
 import { validationReport } from "../validate/report.ts";
 import { validateFiles } from "../validate/files.ts";
 import { type CommandResult, finish } from "./finish.ts";
+import { printError } from "../core/terminal_text.ts";
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -35,7 +36,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     ...cache.options,
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });
-  for (const w of validation.warnings ?? []) console.error(formatIssue(w));
+  for (const w of validation.warnings ?? []) printError(formatIssue(w));
   // The report is validate's result, ok or not: it always replaces --out.
   return await finish({
     out: values.out,

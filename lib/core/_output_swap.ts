@@ -5,6 +5,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { printError } from "./terminal_text.ts";
 
 /**
  * Finishes or undoes a swap that a killed run left at `target`, and
@@ -83,7 +84,7 @@ export async function removeOld(
 
 /** The default of `onLeftover`: one line on stderr. */
 export function reportLeftover(path: string, why: string): void {
-  console.error(
+  printError(
     `warning: the earlier result moved aside to ${path} cannot be removed (${why}); ` +
       "the next run into the same --out removes it, or remove it yourself",
   );

@@ -41,6 +41,8 @@ import {
 } from "./_output_swap.ts";
 import { dirState, MOUNT_POINT, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
 import { writeTextPieces } from "./text_pieces.ts";
+import { holdTemporary } from "./interrupt.ts";
+import { printError } from "./terminal_text.ts";
 
 export { recover } from "./_output_swap.ts";
 export { checkReplaceable, OUTPUT_MARKER } from "./_output_state.ts";
@@ -174,7 +176,7 @@ export async function writeFilesAtomic(
   const lockOptions = {
     onWait: options.onWait ??
       ((pid: number | null) =>
-        console.error(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${dir}`)),
+        printError(`waiting: another gatelab run (pid ${pid ?? "?"}) is writing ${dir}`)),
   };
   const paths = [...new Set([target, ...alongside.map((a) => a.path)])].sort();
   const locks: HeldLock[] = [];
@@ -293,6 +295,7 @@ export async function writeFileAtomic(path: string, contents: FileContents): Pro
     dirname(path),
     `.${basename(path)}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   );
+  const release = holdTemporary(temp);
   try {
     await writeContents(temp, contents);
     await Deno.rename(temp, path);
@@ -300,6 +303,8 @@ export async function writeFileAtomic(path: string, contents: FileContents): Pro
     await Deno.remove(temp).catch(() => {});
     if (isDiskFull(error)) throw diskFull(path, "nothing was written");
     throw error;
+  } finally {
+    release();
   }
 }
 

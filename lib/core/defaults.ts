@@ -73,6 +73,12 @@ export const DEFAULTS = Object.freeze(
      * @default {10}
      */
     powerBudgetCap: 10,
+    /**
+     * Seconds a SQL query may run (`gate sql --timeout`, `openDuckDb`)
+     * before it is stopped.
+     * @default {60}
+     */
+    sqlTimeoutSeconds: 60,
   } as const,
 );
 

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { terminalText } from "./terminal_text.ts";
 
 /** Called with the units done so far and the total. */
 export type ProgressCallback = (done: number, total: number) => void;
@@ -51,12 +52,13 @@ export function stderrProgress(
   const write = options.write ?? ((text: string) => Deno.stderr.writeSync(encoder.encode(text)));
   const terminal = options.terminal ?? Deno.stderr.isTerminal();
   const intervalMs = options.intervalMs ?? 250;
+  const shownLabel = terminalText(label);
   let last = -Infinity;
   let lastDecile = -1;
   return (done, total) => {
     const finished = done >= total;
     const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
-    const text = `${label} ${done}/${total} (${pct}%)`;
+    const text = `${shownLabel} ${done}/${total} (${pct}%)`;
     if (terminal) {
       const now = performance.now();
       if (!finished && now - last < intervalMs) return;

@@ -1,14 +1,16 @@
 /**
- * duckdb-wasm, started on call: the one place that names the package, for
- * `gate sql` (lib/sql/engine.ts).
+ * duckdb-wasm, started on call: the one place that names the package and
+ * knows its bindings, for the SQL engine's worker (lib/sql/engine_worker.ts).
  *
  * Deno installs, when any program starts, every npm package that the module
  * graph names (a literal dynamic import counts) and every package of the
  * import map and of deno.lock; on a fresh machine that made every command,
  * `--help` included, download duckdb-wasm (69 MB). So duckdb-wasm is named
  * only here, in a variable (not in deno.json, not statically in the graph),
- * and the committed deno.lock does not hold it: it is fetched the first time
- * SQL runs (tests/sql_lazy_test.ts checks all three).
+ * and the committed deno.lock does not hold it (tests/sql_lazy_test.ts
+ * checks all three). The commands that may run SQL use deno.sql.lock
+ * instead, frozen: deno.lock plus duckdb-wasm's packages, installed only
+ * when SQL first runs (docs/validation.md, "The engine's lock").
  *
  * The build is duckdb-wasm 1.28.0 (DuckDB 0.9.1), chosen for its start: the
  * later builds (1.29 to 1.32, DuckDB 1.1 to 1.4) are linked for loadable
@@ -19,6 +21,12 @@
  * (instantiation 1.06 to 1.10 s), 1.28.0 0.37 to 0.46 s (0.13 to 0.15 s);
  * its package is half the size (69 MB). docs/performance.md ("SQL start").
  *
+ * SQL text goes to the engine through the wasm heap, never as an argument
+ * string: the bundle's own calls copy a string argument onto the 256 KiB
+ * wasm stack at 4 bytes per character, so a query of about 64,000
+ * characters overwrote the engine's memory (`memory access out of bounds`
+ * on every later call).
+ *
  * @module
  */
 import { fileURLToPath } from "node:url";
@@ -26,41 +34,83 @@ import { fileURLToPath } from "node:url";
 const DUCKDB_PACKAGE = "npm:@duckdb/duckdb-wasm@1.28.0";
 const DUCKDB_MODULE = `${DUCKDB_PACKAGE}/blocking`;
 
-/** A connection of duckdb-wasm's blocking bundle; `T` is the Arrow table its queries return. */
-export interface DuckDbConnection<T> {
-  /** Runs SQL and returns its result as an Arrow table. */
-  query(sql: string): T;
-  /** Creates (or appends to) a table from an Arrow IPC stream. */
-  insertArrowFromIPCStream(
-    ipc: Uint8Array,
-    options: { name: string; create?: boolean; schema?: string },
-  ): void;
-  /** Closes the connection. */
+/** The engine's tokens of SQL text: UTF-8 byte offsets and token types. */
+export interface SqlTokens {
+  /** Byte offset of each token in the UTF-8 text. */
+  readonly offsets: readonly number[];
+  /** 0 identifier, 1 number, 2 string, 3 operator, 4 keyword, 5 comment. */
+  readonly types: readonly number[];
+}
+
+/** One connection of an in-memory duckdb-wasm database (blocking bundle). */
+export interface SqlEngine {
+  /** Runs a statement of gatelab's own (settings, schemas, views); throws DuckDB's message. */
+  run(sql: string): void;
+  /** The engine's tokens of `sql` (its lexer: strings, escapes, nested comments as DuckDB reads them). */
+  tokens(sql: string): SqlTokens;
+  /** Prepares `sql` without running it: DuckDB's message when that fails, else null. */
+  prepareError(sql: string): string | null;
+  /**
+   * Starts `sql` as a pending query and steps it to the end: the Arrow IPC
+   * stream of its result (schema then record batches). Throws DuckDB's
+   * message when the query fails, at any step (a failing cast in the middle
+   * of a scan included: the bundle's one-call `query` loses those and
+   * returns the rows fetched before the failure, often none). Between
+   * steps (at most about 0.1 s of work each, unless one operation takes
+   * longer) `stop` is asked; when it says so the query is cancelled and
+   * {@linkcode QueryStopped} thrown.
+   */
+  execute(sql: string, stop?: () => boolean): Uint8Array;
+  /** Creates table `name` (in `schema`) from an Arrow IPC stream. */
+  insertArrowIpc(name: string, ipc: Uint8Array, schema?: string): void;
+  /** Closes the connection and frees the database. */
   close(): void;
 }
 
-/** The database of duckdb-wasm's blocking bundle, as far as gatelab uses it. */
-export interface DuckDbDatabase {
-  /** Makes `bytes` readable by SQL under `name` (DuckDB opens no file itself). */
-  registerFileBuffer(name: string, bytes: Uint8Array): void;
-  /** Forgets a registered buffer. */
-  dropFile(name: string): void;
-  /** Frees the database. */
+/** Thrown by `SqlEngine.execute` when its `stop` asked to cancel the query. */
+export class QueryStopped extends Error {
+  override readonly name = "QueryStopped";
+  constructor() {
+    super("the query was cancelled");
+  }
+}
+
+interface Emscripten {
+  _malloc(size: number): number;
+  _free(pointer: number): void;
+  HEAPU8: Uint8Array;
+  HEAPF64: Float64Array;
+  ccall(name: string, returns: null, types: string[], args: number[]): void;
+  stackSave(): number;
+  stackAlloc(size: number): number;
+  stackRestore(pointer: number): void;
+}
+
+interface Bindings {
+  readonly mod: Emscripten;
+  instantiate(): Promise<unknown>;
+  open(config: { path: string }): void;
+  connect(): {
+    useUnsafe<R>(f: (bindings: unknown, conn: number) => R): R;
+    query(sql: string): unknown;
+    insertArrowFromIPCStream(
+      ipc: Uint8Array,
+      options: { name: string; create?: boolean; schema?: string },
+    ): void;
+    close(): void;
+  };
+  pollPendingQuery(conn: number): Uint8Array | null;
+  cancelPendingQuery(conn: number): boolean;
+  fetchQueryResults(conn: number): Uint8Array;
   reset(): void;
 }
 
-interface DuckDbModule<T> {
+interface DuckDbModule {
   createDuckDB(
     bundles: Record<string, { mainModule: string; mainWorker: string }>,
     logger: unknown,
     runtime: unknown,
-  ): Promise<
-    DuckDbDatabase & {
-      instantiate(): Promise<unknown>;
-      open(config: { path: string }): void;
-      connect(): DuckDbConnection<T>;
-    }
-  >;
+  ): Promise<Bindings>;
   VoidLogger: new () => unknown;
   NODE_RUNTIME: unknown;
 }
@@ -68,18 +118,15 @@ interface DuckDbModule<T> {
 /**
  * Starts an in-memory duckdb-wasm database (about 0.4 s in a fresh
  * process) with one connection, extension autoloading and autoinstalling
- * off (nothing is ever downloaded at run time). The caller types the Arrow
- * tables its queries return (`T`: a structural view, since they come from
- * duckdb-wasm's own copy of apache-arrow).
+ * off (nothing is ever downloaded at run time). Run it off the main thread
+ * (lib/sql/engine_worker.ts): a query runs to its end once started.
  *
  * Permissions: `--allow-read` (the wasm bundle) and `--allow-sys=cpus`.
  *
- * @returns The database and its connection.
+ * @returns The engine.
  */
-export async function startDuckDb<T>(): Promise<
-  { db: DuckDbDatabase; conn: DuckDbConnection<T> }
-> {
-  const duckdb: DuckDbModule<T> = await import(DUCKDB_MODULE);
+export async function startSqlEngine(): Promise<SqlEngine> {
+  const duckdb: DuckDbModule = await import(DUCKDB_MODULE);
   const file = (p: string) => fileURLToPath(import.meta.resolve(`${DUCKDB_PACKAGE}/${p}`));
   const bundles = {
     mvp: {
@@ -95,7 +142,113 @@ export async function startDuckDb<T>(): Promise<
   await db.instantiate();
   db.open({ path: ":memory:" });
   const conn = db.connect();
-  conn.query("SET autoload_known_extensions=false");
-  conn.query("SET autoinstall_known_extensions=false");
-  return { db, conn };
+  const id = conn.useUnsafe((_, c) => c);
+  const mod = db.mod;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  /** Calls `fn(response, [conn,] text)` with the text on the heap; returns [status, data, size]. */
+  const callWithText = (fn: string, text: string, withConnection: boolean) => {
+    const bytes = encoder.encode(text);
+    const pointer = mod._malloc(bytes.length + 1);
+    mod.HEAPU8.set(bytes, pointer);
+    mod.HEAPU8[pointer + bytes.length] = 0;
+    const stack = mod.stackSave();
+    const response = mod.stackAlloc(3 * 8);
+    try {
+      const types = withConnection ? ["number", "number", "number"] : ["number", "number"];
+      const args = withConnection ? [response, id, pointer] : [response, pointer];
+      mod.ccall(fn, null, types, args);
+      const at = response >> 3;
+      return [mod.HEAPF64[at]!, mod.HEAPF64[at + 1]!, mod.HEAPF64[at + 2]!] as const;
+    } finally {
+      mod.stackRestore(stack);
+      mod._free(pointer);
+    }
+  };
+  const clear = () => mod.ccall("duckdb_web_clear_response", null, [], []);
+  const text = (data: number, size: number) =>
+    decoder.decode(mod.HEAPU8.subarray(data, data + size));
+  /** The response's bytes (copied), null for an empty one; throws DuckDB's message on failure. */
+  const answer = ([status, data, size]: readonly [number, number, number]) => {
+    try {
+      if (status !== 0) throw new Error(text(data, size));
+      return data === 0 ? null : mod.HEAPU8.slice(data, data + size);
+    } finally {
+      clear();
+    }
+  };
+
+  const engine: SqlEngine = {
+    run(sql) {
+      conn.query(sql);
+    },
+    tokens(sql) {
+      const bytes = answer(callWithText("duckdb_web_tokenize", sql, false));
+      return JSON.parse(bytes === null ? "{}" : decoder.decode(bytes)) as SqlTokens;
+    },
+    prepareError(sql) {
+      const [status, data, size] = callWithText("duckdb_web_prepared_create", sql, true);
+      if (status !== 0) {
+        const message = text(data, size);
+        clear();
+        return message;
+      }
+      clear();
+      const stack = mod.stackSave();
+      const response = mod.stackAlloc(3 * 8);
+      try {
+        mod.ccall("duckdb_web_prepared_close", null, ["number", "number", "number"], [
+          response,
+          id,
+          data,
+        ]);
+      } finally {
+        mod.stackRestore(stack);
+        clear();
+      }
+      return null;
+    },
+    execute(sql, stop) {
+      let header: Uint8Array | null = answer(
+        callWithText("duckdb_web_pending_query_start", sql, true),
+      );
+      while (header === null) {
+        if (stop?.()) {
+          db.cancelPendingQuery(id);
+          throw new QueryStopped();
+        }
+        header = db.pollPendingQuery(id);
+      }
+      const parts: Uint8Array[] = [header];
+      let length = header.length;
+      for (;;) {
+        const batch = db.fetchQueryResults(id);
+        if (batch === null || batch.length === 0) break;
+        parts.push(batch);
+        length += batch.length;
+      }
+      const stream = new Uint8Array(length);
+      let at = 0;
+      for (const part of parts) {
+        stream.set(part, at);
+        at += part.length;
+      }
+      return stream;
+    },
+    insertArrowIpc(name, ipc, schema) {
+      conn.insertArrowFromIPCStream(ipc, {
+        name,
+        create: true,
+        ...(schema === undefined ? {} : { schema }),
+      });
+    },
+    close() {
+      conn.close();
+      db.reset();
+    },
+  };
+  engine.run("SET autoload_known_extensions=false");
+  engine.run("SET autoinstall_known_extensions=false");
+  return engine;
 }

@@ -5,10 +5,11 @@
  * @module
  */
 import { writeDemo } from "./write.ts";
+import { printError } from "../core/terminal_text.ts";
 
 if (import.meta.main) {
   const dir = Deno.args[0] ?? "data/demo";
   const { written, removed } = await writeDemo(dir);
-  console.error(`gen-demo: wrote ${written.length} files to ${dir}/`);
-  for (const path of removed) console.error(`gen-demo: removed stale ${path}`);
+  printError(`gen-demo: wrote ${written.length} files to ${dir}/`);
+  for (const path of removed) printError(`gen-demo: removed stale ${path}`);
 }
