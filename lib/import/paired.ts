@@ -154,7 +154,7 @@ export function unpairTable(
       }
     }
     if (!complete) continue;
-    const key = JSON.stringify(keyColumns.map((c) => String(cell(c, i))));
+    const key = JSON.stringify(keyColumns.map((c) => keyText(cell(c, i))));
     const first = firstBare.get(key);
     if (first === undefined) {
       firstBare.set(key, i);
@@ -286,6 +286,20 @@ function pairedColumns(
       ...Object.values(named.mask ?? {}),
     ]),
   };
+}
+
+/**
+ * A key column's cell as text for finding an episode's rows: a list or an
+ * object by its JSON, so two of them never fall together as `[object
+ * Object]` (the attempt rows then refuse them as ids that are not text).
+ */
+function keyText(v: unknown): string {
+  if (v === null || typeof v !== "object") return String(v);
+  try {
+    return `\u0001${JSON.stringify(v, (_k, x) => typeof x === "bigint" ? String(x) : x)}`;
+  } catch {
+    return `\u0001${String(v)}`;
+  }
 }
 
 function show(v: unknown): string {

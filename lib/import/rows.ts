@@ -62,6 +62,10 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number];
 const REQUIRED: readonly Field[] = ["task_id", "arm", "reward"];
+/** The fields read as text. */
+type TextField = "task_id" | "split" | "round" | "checkpoint_id" | "arm" | "status" | "error";
+/** The id fields: text, or integers read as their digits (never a list, an object or a fraction). */
+const ID_FIELDS: ReadonlySet<Field> = new Set(["task_id", "split", "round", "checkpoint_id"]);
 /** A column as a table holds it. */
 type Column = SourceTable["data"][string];
 
@@ -209,10 +213,24 @@ function rowReader(
   const cols = Object.fromEntries(
     FIELDS.map((f) => [f, fields[f] === undefined ? null : table.data[fields[f]]!]),
   ) as Record<Field, Column | null>;
-  const textAt = (values: Column | null, i: number, fallback: string | null): string | null => {
+  // A text field's cell: text, an integer as its digits (ids), a number or boolean as JSON
+  // writes it (arm, status, error); anything else is an issue (undefined), never `String(v)`.
+  const textAt = (f: TextField, i: number, fallback: string | null): string | null | undefined => {
+    const values = cols[f];
     const v = values === null ? null : values[i] ?? null;
     if (v === null || v === "") return fallback;
-    return typeof v === "string" ? v : String(v);
+    if (typeof v === "string") return v;
+    const text = ID_FIELDS.has(f) ? idText(v) : valueText(v);
+    if (text === undefined) {
+      bad(
+        i,
+        fields[f]!,
+        ID_FIELDS.has(f)
+          ? `${f} ${show(v)} is not text: an id is text, or an integer (read as its digits)`
+          : `${f} ${show(v)} is not text`,
+      );
+    }
+    return text;
   };
   const rewardsOf = componentReader(table, use, bad);
   const maskOf = maskReader(table, use, bad);
@@ -221,11 +239,14 @@ function rowReader(
   const split = mapping.split ?? "val";
   const checkpoint = mapping.provenance?.checkpoint_id ?? null;
   return (i) => {
-    const taskId = textAt(cols.task_id, i, null);
+    const taskId = textAt("task_id", i, null);
     if (taskId === null) bad(i, fields.task_id!, "task_id is empty");
-    const armText = textAt(cols.arm, i, null);
-    const arm = armText === null ? null : armOf(armText);
-    if (arm === null) {
+    const splitText = textAt("split", i, split);
+    const round = textAt("round", i, null);
+    const checkpointId = textAt("checkpoint_id", i, checkpoint);
+    const armText = textAt("arm", i, null);
+    const arm = armText == null ? null : armOf(armText);
+    if (arm === null && armText !== undefined) {
       bad(
         i,
         fields.arm!,
@@ -234,9 +255,9 @@ function rowReader(
         })`,
       );
     }
-    const statusText = textAt(cols.status, i, "completed");
-    const status = statusOf(statusText!);
-    if (status === null) {
+    const statusText = textAt("status", i, "completed");
+    const status = statusText === undefined ? null : statusOf(statusText!);
+    if (status === null && statusText !== undefined) {
       bad(i, fields.status!, `status "${statusText}" is neither completed nor failed`);
     }
     const sampleId = intValue(cols.sample_id?.[i], 0);
@@ -265,19 +286,21 @@ function rowReader(
     const mask = maskOf(i);
     const injected = injectedOf(i);
     const extra = extraOf(i);
+    const error = textAt("error", i, null);
     if (
-      taskId === null || arm === null || status === null || sampleId === undefined ||
-      sampleId < 0 || attempt === undefined || jobSeed === undefined
+      taskId == null || arm === null || status === null || sampleId === undefined ||
+      sampleId < 0 || attempt === undefined || jobSeed === undefined || splitText == null ||
+      round === undefined || checkpointId === undefined || error === undefined
     ) return null;
     return {
       file,
       row: i + 1,
-      split: textAt(cols.split, i, split)!,
+      split: splitText,
       task_id: taskId,
       sample_id: sampleId,
       arm,
-      round: textAt(cols.round, i, null),
-      checkpoint_id: textAt(cols.checkpoint_id, i, checkpoint),
+      round,
+      checkpoint_id: checkpointId,
       attempt,
       status,
       reward: reward === undefined ? null : reward,
@@ -285,7 +308,7 @@ function rowReader(
       job_seed: jobSeed,
       injected,
       mask,
-      error: textAt(cols.error, i, null),
+      error,
       extra,
     };
   };
@@ -475,7 +498,7 @@ function show(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
   if (typeof v === "bigint") return v.toString();
   try {
-    return JSON.stringify(v) ?? String(v);
+    return JSON.stringify(plainValue(v)) ?? String(v);
   } catch {
     return String(v);
   }
@@ -500,6 +523,20 @@ const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 function isNumberText(v: unknown): boolean {
   return typeof v === "string" && NUMBER_TEXT.test(v);
+}
+
+/** An id that is not a string: an integer as its digits, else undefined (not an id). */
+function idText(v: unknown): string | undefined {
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
+  return undefined;
+}
+
+/** A value that is not a string as text: a number or a boolean as JSON writes it, else undefined. */
+function valueText(v: unknown): string | undefined {
+  if (typeof v === "bigint") return v.toString();
+  if ((typeof v === "number" && Number.isFinite(v)) || typeof v === "boolean") return String(v);
+  return undefined;
 }
 
 /** A number; null for empty; undefined when the value is not a number. */

@@ -1,0 +1,137 @@
+/**
+ * The border of `gate import table`, through the real CLI: ids that are not
+ * text, source values that would share a directory, an import whose own
+ * output would not validate, the first import without a mapping, and job
+ * seeds recorded without `provenance.send_seed`. Each case asserts the
+ * exit code, the lines printed and what is (or is not) written.
+ *
+ * Needs `deno`, and `python3` with pyarrow for the Parquet cases.
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { checkedImport, exists, gate, tempDir } from "./import_gate.ts";
+import { ignoreWithout } from "./ci_tools.ts";
+
+const jsonl = (rows: readonly Record<string, unknown>[]) =>
+  rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+/** A clean table of `n` tasks (a bare and a masked row each), versions a.v1 and b.v1. */
+function rows(n = 4, over: (t: number, arm: string) => Record<string, unknown> = () => ({})) {
+  return Array.from({ length: n }, (_, t) => [
+    {
+      task_id: `t${t}`,
+      arm: "bare",
+      reward: 0.5,
+      "mask:a.v1": 0,
+      "mask:b.v1": 0,
+      ...over(t, "bare"),
+    },
+    {
+      task_id: `t${t}`,
+      arm: "masked",
+      reward: 0.5 + t / 10,
+      "mask:a.v1": t & 1,
+      "mask:b.v1": (t >> 1) & 1,
+      ...over(t, "masked"),
+    },
+  ]).flat();
+}
+
+/** Runs `gate import table` on the files written into a fresh directory. */
+async function importIn(
+  files: Readonly<Record<string, string>>,
+  args: readonly string[],
+): Promise<
+  { code: number; stdout: string; stderr: string; dir: string; cleanup(): Promise<void> }
+> {
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-import-border-" });
+  for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(join(dir, name), text);
+  const ran = await gate(dir, ["import", "table", ...args]);
+  return { ...ran, dir, cleanup: () => Deno.remove(dir, { recursive: true }) };
+}
+
+/** The refusal's lines without the summary, and checks of the summary and that nothing was written. */
+function refused(ran: { code: number; stderr: string; dir: string }): string[] {
+  equal(ran.code, 2, ran.stderr);
+  const lines = ran.stderr.trimEnd().split("\n");
+  match(lines.at(-1)!, /^not imported: \d+ issue\(s\); nothing written$/);
+  ok(!exists(join(ran.dir, "out")), "nothing written");
+  ok(!ran.stderr.includes("    at "), "no stack trace");
+  return lines.slice(0, -1);
+}
+
+Deno.test("gate import table: ids that are not text are schema_error naming file, row and column", async () => {
+  const table = rows(
+    2,
+    (t, arm) =>
+      t === 1 && arm === "masked"
+        ? { task_id: { id: 1 }, round: ["r", 1], split: 1.5, checkpoint_id: true, error: { e: 1 } }
+        : {},
+  );
+  const ran = await importIn({ "t.jsonl": jsonl(table) }, ["t.jsonl", "--out", "out"]);
+  try {
+    deepEqual(refused(ran), [
+      'schema_error  t.jsonl:4 task_id  task_id {"id":1} is not text: an id is text, or an integer (read as its digits)',
+      "schema_error  t.jsonl:4 split  split 1.5 is not text: an id is text, or an integer (read as its digits)",
+      'schema_error  t.jsonl:4 round  round ["r",1] is not text: an id is text, or an integer (read as its digits)',
+      "schema_error  t.jsonl:4 checkpoint_id  checkpoint_id true is not text: an id is text, or an integer (read as its digits)",
+      'schema_error  t.jsonl:4 error  error {"e":1} is not text',
+    ]);
+  } finally {
+    await ran.cleanup();
+  }
+  // Integers are ids written as their digits.
+  const ints = await importIn({
+    "t.jsonl": jsonl(rows(2, (t) => ({ task_id: 100 + t, checkpoint_id: 7 }))),
+  }, ["t.jsonl", "--out", "out"]);
+  try {
+    equal(ints.code, 0, ints.stderr);
+    const manifest = JSON.parse(
+      await Deno.readTextFile(join(ints.dir, "out/7/bare-val/manifest.json")),
+    );
+    deepEqual([manifest.tasks, manifest.provenance.checkpoint_id], [["100", "101"], "7"]);
+  } finally {
+    await ints.cleanup();
+  }
+});
+
+Deno.test({
+  name:
+    "gate import table: a Parquet task_id that is a struct or a list is schema_error, not [object Object]",
+  ignore: ignoreWithout("python3", "import table: Parquet ids"),
+  fn: async () => {
+    await using dir = await tempDir();
+    const script = `
+import pyarrow as pa, pyarrow.parquet as pq
+n = 4
+arm = ["bare", "masked"] * n
+reward = [0.5, 0.6] * n
+bits = [0, 1] * n
+pq.write_table(pa.table({
+    "task_id": [{"a": i // 2, "b": "x"} for i in range(2 * n)],
+    "arm": arm, "reward": reward, "mask:a.v1": bits}), "struct.parquet")
+pq.write_table(pa.table({
+    "task_id": [["a", "b"] for i in range(2 * n)],
+    "arm": arm, "reward": reward, "mask:a.v1": bits}), "list.parquet")
+`;
+    const py = await new Deno.Command("python3", { args: ["-c", script], cwd: dir.path }).output();
+    equal(py.code, 0, new TextDecoder().decode(py.stderr));
+    for (
+      const [file, shown] of [["struct.parquet", '{"a":0,"b":"x"}'], [
+        "list.parquet",
+        '["a","b"]',
+      ]] as const
+    ) {
+      const ran = await gate(dir.path, ["import", "table", file, "--out", "out"]);
+      equal(ran.code, 2, ran.stderr);
+      const lines = ran.stderr.trimEnd().split("\n");
+      equal(
+        lines[0],
+        `schema_error  ${file}:1 task_id  task_id ${shown} is not text: an id is text, or an integer (read as its digits)`,
+      );
+      equal(lines.length, 9, ran.stderr); // one per row, and the summary
+      ok(!ran.stderr.includes("[object Object]"), ran.stderr);
+      ok(!exists(join(dir.path, "out")));
+    }
+  },
+});
