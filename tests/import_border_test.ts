@@ -11,6 +11,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { checkedImport, exists, gate, tempDir } from "./import_gate.ts";
 import { ignoreWithout } from "./ci_tools.ts";
+import { createHash } from "node:crypto";
 
 const jsonl = (rows: readonly Record<string, unknown>[]) =>
   rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -134,4 +135,90 @@ pq.write_table(pa.table({
       ok(!exists(join(dir.path, "out")));
     }
   },
+});
+
+/** The first 8 hex digits of a value's SHA-256 (node:crypto, not gatelab's own). */
+const hash8 = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 8);
+
+Deno.test("gate import table: distinct rounds, splits and checkpoints never share a directory; names are stable", async () => {
+  // Rounds "r 1" and "r-1" (both gate-r-1), "x" and "gate-x" (both gate-x), "R2" and "r2" (one
+  // directory on a file system that ignores case), all over one bare run.
+  const rounds = ["r 1", "r-1", "x", "gate-x", "R2", "r2"];
+  const table = rows(4).flatMap((r) =>
+    r.arm === "bare" ? [r] : rounds.map((round) => ({ ...r, round }))
+  );
+  const want = [
+    `gate-r-1-${hash8("r 1")}`,
+    `gate-r-1-${hash8("r-1")}`,
+    `gate-x-${hash8("x")}`,
+    "gate-x",
+    `gate-R2-${hash8("R2")}`,
+    `gate-r2-${hash8("r2")}`,
+  ].map((d) => `checkpoint-unrecorded/${d}`);
+  for (const order of ["as written", "reversed"]) {
+    const ran = await importIn(
+      { "t.jsonl": jsonl(order === "reversed" ? [...table].reverse() : table) },
+      ["t.jsonl", "--out", "out"],
+    );
+    try {
+      equal(ran.code, 0, ran.stderr);
+      const doc = checkedImport(
+        JSON.parse(await Deno.readTextFile(join(ran.dir, "out/import.json"))),
+      );
+      const gates = doc.gates.map((g: { round: string; dir: string }) => [g.round, g.dir]);
+      const byRound = Object.fromEntries(gates);
+      deepEqual(rounds.map((r) => byRound[r]), want, order);
+      for (const [round, dir] of gates) {
+        const g = JSON.parse(await Deno.readTextFile(join(ran.dir, "out", dir, "gate.json")));
+        equal(g.gate_id, round, `${dir} holds its own gate`);
+      }
+      deepEqual(
+        doc.renamed.map((r: { value: string }) => r.value).sort(),
+        ["R2", "r 1", "r-1", "r2", "x"],
+      );
+      ok(
+        ran.stdout.includes(
+          `  renamed  round "x": out/${want[2]} (another value also makes gate-x)\n`,
+        ),
+      );
+    } finally {
+      await ran.cleanup();
+    }
+  }
+  // Splits "val 1" and "val-1": two bare runs of one checkpoint; "val-1" keeps its own name.
+  const splits = [
+    ...rows(2, () => ({ split: "val 1", round: "a" })),
+    ...rows(2, () => ({ split: "val-1", round: "b" })),
+  ]
+    .map((r) => r.arm === "bare" ? { ...r, round: null } : r);
+  const ran = await importIn({ "t.jsonl": jsonl(splits) }, ["t.jsonl", "--out", "out"]);
+  try {
+    equal(ran.code, 0, ran.stderr);
+    const doc = checkedImport(
+      JSON.parse(await Deno.readTextFile(join(ran.dir, "out/import.json"))),
+    );
+    deepEqual(doc.runs.map((r: { split: string; dir: string }) => [r.split, r.dir]), [
+      ["val 1", `checkpoint-unrecorded/bare-val-1-${hash8("val 1")}`],
+      ["val-1", "checkpoint-unrecorded/bare-val-1"],
+    ]);
+    deepEqual(
+      doc.gates.map((
+        g: { round: string; dir: string; bare_run_dir: string },
+      ) => [g.round, g.dir, g.bare_run_dir]),
+      [
+        [
+          "a",
+          `checkpoint-unrecorded/gate-a-val-1-${hash8("val 1")}`,
+          `checkpoint-unrecorded/bare-val-1-${hash8("val 1")}`,
+        ],
+        ["b", "checkpoint-unrecorded/gate-b-val-1", "checkpoint-unrecorded/bare-val-1"],
+      ],
+    );
+    for (const r of doc.runs) {
+      const m = JSON.parse(await Deno.readTextFile(join(ran.dir, "out", r.dir, "manifest.json")));
+      equal(m.split, r.split);
+    }
+  } finally {
+    await ran.cleanup();
+  }
 });

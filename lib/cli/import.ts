@@ -117,7 +117,14 @@ async function write(
     quiet,
     result: () => ({
       files: importFiles(value),
-      details: build.gates.map((g) => `  gate  ${out}/${g.dir}`),
+      details: [
+        ...build.renamed.map((r) =>
+          `  renamed  ${r.field} ${
+            r.value === null ? "(unrecorded)" : JSON.stringify(r.value)
+          }: ${out}/${r.dir} (another value also makes ${r.name})`
+        ),
+        ...build.gates.map((g) => `  gate  ${out}/${g.dir}`),
+      ],
       summary: [
         `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
       ],

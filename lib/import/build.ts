@@ -11,10 +11,12 @@ import {
 } from "./build_versions.ts";
 import { groupRuns, numberAttempts, pairRounds, planBareRuns, roundMasks } from "./build_runs.ts";
 import { buildFiles, type ImportedDir } from "./build_files.ts";
+import type { Renamed } from "./build_names.ts";
 
 export type { BuildContext } from "./build_state.ts";
 export type { ImportedDir } from "./build_files.ts";
-export { slug } from "./build_files.ts";
+export type { Renamed } from "./build_names.ts";
+export { slug } from "./dir_names.ts";
 
 /** The files of an import (paths relative to `--out`) and what import.json says about them. */
 export interface ImportBuild {
@@ -25,6 +27,8 @@ export interface ImportBuild {
   readonly unrecorded: ReadonlyMap<string, string[]>;
   /** Values gatelab chose because the source did not say (documented defaults). */
   readonly defaults: readonly ImportDefault[];
+  /** Source values whose directory got a suffix: another value makes the same name. */
+  readonly renamed: readonly Renamed[];
 }
 
 /**
@@ -62,8 +66,8 @@ export function buildImport(
   pairRounds(s);
   roundMasks(s);
   if (s.issues.length > 0) return { ok: false, issues: s.issues };
-  const { files, runs, gates, unrecorded } = buildFiles(s);
-  return { ok: true, value: { files, runs, gates, unrecorded, defaults: s.defaults } };
+  const { files, runs, gates, unrecorded, renamed } = buildFiles(s);
+  return { ok: true, value: { files, runs, gates, unrecorded, defaults: s.defaults, renamed } };
 }
 
 /** The unrecorded fields of an import as import.json lists them. */

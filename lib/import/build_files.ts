@@ -10,6 +10,7 @@
 import { toJsonText } from "../core/atomic_write.ts";
 import { type BarePlan, type BuildState, checkpointKey, NONE } from "./build_state.ts";
 import { LineChunks, PLAIN_TEXT, SAMPLE_SLOTS, slotsWriter, traceWriter } from "./lines.ts";
+import { type ImportNames, importNames, type Renamed } from "./build_names.ts";
 
 /** One directory an import writes, for import.json. */
 export interface ImportedDir {
@@ -29,40 +30,30 @@ export interface BuiltFiles {
   readonly runs: ImportedDir[];
   readonly gates: ImportedDir[];
   readonly unrecorded: Map<string, string[]>;
+  /** Values whose directory got a suffix (another value makes the same name). */
+  readonly renamed: readonly Renamed[];
 }
 
 /** What every file of one import shares: the state, the names, the writers. */
 interface Writing {
   readonly s: BuildState;
   readonly out: BuiltFiles;
-  readonly checkpoints: readonly string[];
-  readonly dirOfCheckpoint: ReadonlyMap<string, string>;
-  readonly splitsOf: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly names: ImportNames;
   readonly budgetK: number;
   readonly stage: "cold_start" | "online";
   readonly traceLine: ReturnType<typeof traceWriter>;
-  readonly bareDir: Map<string, string>;
 }
 
 /** Every file of the import, from a state that passed every check. */
 export function buildFiles(s: BuildState): BuiltFiles {
-  const checkpoints = [...new Set(s.rows.map((r) => checkpointKey(r.checkpoint_id)))];
-  const ckptDir = uniqueSlugs(checkpoints.map((c) => c === "" ? "checkpoint-unrecorded" : c));
-  const splitsOf = new Map<string, Set<string>>();
-  for (const p of s.plans.values()) {
-    const c = checkpointKey(p.checkpoint);
-    splitsOf.set(c, (splitsOf.get(c) ?? new Set()).add(p.split));
-  }
+  const names = importNames(s);
   const w: Writing = {
     s,
-    out: { files: {}, runs: [], gates: [], unrecorded: new Map() },
-    checkpoints,
-    dirOfCheckpoint: new Map(checkpoints.map((c, i) => [c, ckptDir[i]!])),
-    splitsOf,
+    out: { files: {}, runs: [], gates: [], unrecorded: new Map(), renamed: names.renamed },
+    names,
     budgetK: s.mapping.budget_k ?? s.versions.size,
     stage: s.mapping.stage ?? "cold_start",
     traceLine: traceWriter(),
-    bareDir: new Map(),
   };
   if (s.mapping.budget_k === undefined) {
     s.defaults.push({
@@ -148,9 +139,8 @@ function manifest(
 function writeBareRun(w: Writing, plan: BarePlan): void {
   const { rows, attemptOf } = w.s;
   const c = checkpointKey(plan.checkpoint);
-  const dir = `${w.dirOfCheckpoint.get(c)}/bare-${slug(plan.split)}`;
-  w.bareDir.set(plan.key, dir);
-  const runId = `${w.dirOfCheckpoint.get(c)}-${slug(plan.split)}-bare`;
+  const { dir, split } = w.names.bare.get(plan.key)!;
+  const runId = `${w.names.checkpointDir.get(c)}-${split}-bare`;
   w.out.files[`${dir}/manifest.json`] = toJsonText(
     manifest(w, `${dir}/manifest.json`, runId, "bare", plan, null),
   );
@@ -170,7 +160,6 @@ function writeBareRun(w: Writing, plan: BarePlan): void {
 /** Every round's gate directory: gate.json, assignments.jsonl, manifest.json, traces.jsonl. */
 function writeGates(w: Writing): void {
   const { s } = w;
-  const gateIds = new Set<string>();
   const slotList = [...s.slots].map(([slot_id, list]) => ({
     slot_id,
     versions: list.map((v) => ({
@@ -184,17 +173,9 @@ function writeGates(w: Writing): void {
   for (const [k, list] of s.roundRows) {
     const plan = s.roundPlan.get(k)!;
     const first = s.rows[list[0]!]!;
-    const c = checkpointKey(first.checkpoint_id);
-    const multipleCkpts = w.checkpoints.length > 1;
-    let gateId = first.round ?? (multipleCkpts ? `gate-${w.dirOfCheckpoint.get(c)}` : "gate");
-    for (let n = 2; gateIds.has(gateId); n++) gateId = `${first.round ?? "gate"}-${n}`;
-    gateIds.add(gateId);
-    const name = slug(gateId);
-    const splitPart = (w.splitsOf.get(c)?.size ?? 1) > 1 ? `-${slug(plan.split)}` : "";
-    const dir = `${w.dirOfCheckpoint.get(c)}/${
-      name.startsWith("gate") ? name : `gate-${name}`
-    }${splitPart}`;
-    const bareRel = `../${w.bareDir.get(plan.key)!.split("/").pop()}`;
+    const { id: gateId, dir } = w.names.gate.get(k)!;
+    const bareDir = w.names.bare.get(plan.key)!.dir;
+    const bareRel = `../${bareDir.split("/").pop()}`;
     const gateUnrecorded: string[] = [];
     if (s.mapping.mask_seed === undefined) gateUnrecorded.push("mask_seed");
     if (s.mapping.p_present === undefined) gateUnrecorded.push("p_present");
@@ -234,7 +215,7 @@ function writeGates(w: Writing): void {
       split: plan.split,
       rows: list.length,
       round: first.round,
-      bare_run_dir: w.bareDir.get(plan.key)!,
+      bare_run_dir: bareDir,
     });
   }
 }
@@ -281,20 +262,4 @@ function maskedTraces(w: Writing, list: readonly number[]): string[] {
     } else w.traceLine(r, attemptOf[i]!, NONE, "[]", traces);
   }
   return traces.done();
-}
-
-/** A directory-safe name: letters, digits, `.`, `_`, `-`; anything else becomes `-`. */
-export function slug(name: string): string {
-  const s = name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "");
-  return s === "" ? "x" : s;
-}
-
-function uniqueSlugs(names: readonly string[]): string[] {
-  const used = new Set<string>();
-  return names.map((n) => {
-    let s = slug(n);
-    for (let k = 2; used.has(s); k++) s = `${slug(n)}-${k}`;
-    used.add(s);
-    return s;
-  });
 }

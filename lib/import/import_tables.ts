@@ -298,6 +298,7 @@ export function importDocument(input: {
     })),
     unrecorded: unrecordedList(build.unrecorded),
     defaults: build.defaults,
+    ...(build.renamed.length > 0 ? { renamed: build.renamed } : {}),
     columns: input.columns,
     conventions: {
       rows:
