@@ -222,3 +222,40 @@ Deno.test("gate import table: distinct rounds, splits and checkpoints never shar
     await ran.cleanup();
   }
 });
+
+Deno.test("gate import table: a first import without a mapping names --map, the keys it needs and the docs", async () => {
+  const csv = ["problem,condition,score,q"];
+  for (let t = 0; t < 4; t++) csv.push(`p${t},base,0.5,0`, `p${t},skill,0.${t + 5},${t & 1}`);
+  const ran = await importIn({ "t.csv": csv.join("\n") + "\n" }, ["t.csv", "--out", "out"]);
+  try {
+    deepEqual(refused(ran), [
+      'schema_error  t.csv task_id  required column "task_id" is missing',
+      'schema_error  t.csv arm  required column "arm" is missing',
+      'schema_error  t.csv reward  required column "reward" (the primary metric) is missing',
+      'schema_error  t.csv injected  no mask: give one 0/1 column per version named "mask:<version_id>", or a list column "injected" (or map them)',
+      'hint: a table with other column names imports through a mapping: --map <file> with columns.task_id, columns.arm, columns.reward (or primary), columns.mask and columns.injected set to them (docs/import.md, "The mapping file")',
+    ]);
+    // The keys the hint names are the mapping that imports the table.
+    await Deno.writeTextFile(
+      join(ran.dir, "m.json"),
+      JSON.stringify({
+        format: "gatelab.import-map/v1",
+        columns: { task_id: "problem", arm: "condition", reward: "score", mask: { "q.v1": "q" } },
+        arm_values: { bare: "base", masked: "skill" },
+      }),
+    );
+    const mapped = await gate(ran.dir, [
+      "import",
+      "table",
+      "t.csv",
+      "--map",
+      "m.json",
+      "--out",
+      "out",
+    ]);
+    equal(mapped.code, 0, mapped.stderr);
+    match(mapped.stdout, /^ok: imported 8 rows from 1 file\(s\)/m);
+  } finally {
+    await ran.cleanup();
+  }
+});

@@ -65,11 +65,12 @@ async function mappingOption(
   return { ok: true, mapping: m.value, file: { file: path, sha256: m.sha256 } };
 }
 
-/** Prints the issues (at most 50 per code, then a count) and returns exit code 2. */
-function refuse(issues: readonly Issue[]): number {
+/** Prints the issues (at most 50 per code, then a count) and the hint, and returns exit code 2. */
+function refuse(issues: readonly Issue[], hint?: string): number {
   const list = new IssueList();
   list.addAll(issues);
   for (const issue of list.toArray()) console.error(formatIssue(issue));
+  if (hint !== undefined) console.error(hint);
   console.error(`not imported: ${list.count} issue(s); nothing written`);
   return 2;
 }
@@ -98,7 +99,7 @@ async function runTable(args: string[]): Promise<number> {
     mappingFile: mapping.file,
     command,
   });
-  if (!result.ok) return refuse(result.issues);
+  if (!result.ok) return refuse(result.issues, result.hint);
   return await write(values.out, result.value, values.quiet === true, command);
 }
 

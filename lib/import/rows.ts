@@ -77,12 +77,15 @@ type Column = SourceTable["data"][string];
  *
  * @param table The table as read.
  * @param mapping The import mapping.
- * @returns The rows and what each column was used as, or the issues.
+ * @returns The rows and what each column was used as, or the issues (and
+ *   `unmapped`: the mapping keys that would name canonical columns found missing).
  */
 export function tableRows(
   table: SourceTable,
   mapping: ImportMapping,
-): { ok: true; rows: ImportRow[]; use: ColumnUse } | { ok: false; issues: Issue[] } {
+):
+  | { ok: true; rows: ImportRow[]; use: ColumnUse }
+  | { ok: false; issues: Issue[]; unmapped?: readonly string[] } {
   const columns = columnUse(table, mapping);
   if (!columns.ok) return columns;
   const { use, consumed } = columns;
@@ -106,7 +109,9 @@ export function tableRows(
 function columnUse(
   table: SourceTable,
   mapping: ImportMapping,
-): { ok: true; use: ColumnUse; consumed: Set<string> } | { ok: false; issues: Issue[] } {
+):
+  | { ok: true; use: ColumnUse; consumed: Set<string> }
+  | { ok: false; issues: Issue[]; unmapped: string[] } {
   const issues: Issue[] = [];
   const has = new Set(table.columns);
   const file = table.file;
@@ -114,7 +119,7 @@ function columnUse(
     const near = nearestName(column, table.columns);
     issues.push({
       code: "schema_error",
-      message: `required column "${column}" (${what}) is missing${
+      message: `required column "${column}"${what === column ? "" : ` (${what})`} is missing${
         near ? `; nearest existing column: "${near}"` : ""
       }`,
       file,
@@ -123,6 +128,8 @@ function columnUse(
   };
   const fields: Partial<Record<Field, string>> = {};
   const named = mapping.columns ?? {};
+  // The mapping keys that would name the canonical columns found missing.
+  const unmapped: string[] = [];
   for (const f of FIELDS) {
     // The primary metric is the mapping's `primary` column when it names one.
     const column = (f === "reward" ? mapping.primary : undefined) ?? named[f] ?? f;
@@ -130,7 +137,13 @@ function columnUse(
     else if (
       REQUIRED.includes(f) || named[f] !== undefined || (f === "reward" && mapping.primary)
     ) {
-      missing(column, f === "reward" ? "the primary metric, reward" : f);
+      missing(
+        column,
+        f !== "reward" ? f : column === f ? "the primary metric" : "the primary metric, reward",
+      );
+      if (named[f] === undefined && !(f === "reward" && mapping.primary)) {
+        unmapped.push(f === "reward" ? "columns.reward (or primary)" : `columns.${f}`);
+      }
     }
   }
   const components: [string, string][] = [];
@@ -179,8 +192,9 @@ function columnUse(
       file,
       path: "injected",
     });
+    unmapped.push("columns.mask", "columns.injected");
   }
-  if (issues.length > 0) return { ok: false, issues };
+  if (issues.length > 0) return { ok: false, issues, unmapped };
   return {
     ok: true,
     use: { components, mask, injected, fields: fields as Record<string, string> },
