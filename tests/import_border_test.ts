@@ -83,14 +83,17 @@ Deno.test("gate import table: ids that are not text are schema_error naming file
   }
   // Integers are ids written as their digits.
   const ints = await importIn({
-    "t.jsonl": jsonl(rows(2, (t) => ({ task_id: 100 + t, checkpoint_id: 7 }))),
+    "t.jsonl": jsonl(rows(4, (t) => ({ task_id: 100 + t, checkpoint_id: 7 }))),
   }, ["t.jsonl", "--out", "out"]);
   try {
     equal(ints.code, 0, ints.stderr);
     const manifest = JSON.parse(
       await Deno.readTextFile(join(ints.dir, "out/7/bare-val/manifest.json")),
     );
-    deepEqual([manifest.tasks, manifest.provenance.checkpoint_id], [["100", "101"], "7"]);
+    deepEqual([manifest.tasks, manifest.provenance.checkpoint_id], [
+      ["100", "101", "102", "103"],
+      "7",
+    ]);
   } finally {
     await ints.cleanup();
   }
@@ -187,8 +190,8 @@ Deno.test("gate import table: distinct rounds, splits and checkpoints never shar
   }
   // Splits "val 1" and "val-1": two bare runs of one checkpoint; "val-1" keeps its own name.
   const splits = [
-    ...rows(2, () => ({ split: "val 1", round: "a" })),
-    ...rows(2, () => ({ split: "val-1", round: "b" })),
+    ...rows(4, () => ({ split: "val 1", round: "a" })),
+    ...rows(4, () => ({ split: "val-1", round: "b" })),
   ]
     .map((r) => r.arm === "bare" ? { ...r, round: null } : r);
   const ran = await importIn({ "t.jsonl": jsonl(splits) }, ["t.jsonl", "--out", "out"]);
@@ -257,5 +260,53 @@ Deno.test("gate import table: a first import without a mapping names --map, the 
     match(mapped.stdout, /^ok: imported 8 rows from 1 file\(s\)/m);
   } finally {
     await ran.cleanup();
+  }
+});
+
+Deno.test("gate import table: an import whose gates would not validate is refused with validation's codes, nothing written", async () => {
+  const versions = (extra: Record<string, unknown>) => ({
+    format: "gatelab.import-map/v1",
+    versions: { "a.v1": {}, "b.v1": {}, ...extra },
+  });
+  const cases: [string, Record<string, unknown>[], unknown, string[]][] = [
+    ["versions naming a version the table never uses", rows(), versions({ "z.v1": {} }), [
+      "not_identifiable  out/checkpoint-unrecorded/gate/gate.json z.v1  version z.v1 is never present in 4 rows; its coefficient cannot be estimated",
+      "not_identifiable  out/checkpoint-unrecorded/gate/gate.json z.v1  design matrix has rank 2 of 3 columns (4 rows): z.v1 is never present",
+    ]],
+    [
+      "an old version without its new",
+      rows(),
+      { format: "gatelab.import-map/v1", versions: { "a.v1": { role: "old" }, "b.v1": {} } },
+      [
+        'family_invalid  out/checkpoint-unrecorded/gate/gate.json slots.0  REWRITE family "a" is malformed: no new version (need at least 1)',
+      ],
+    ],
+    [
+      "a reward of 1e308, named by its source row",
+      rows(4, (t, arm) => (t === 2 && arm === "masked" ? { reward: 1e308 } : {})),
+      undefined,
+      [
+        "reward_out_of_range  t.jsonl:6 reward [val/t2/0]  reward is 1e+308; magnitudes above 1e+100 cannot be analysed (their squares and sums overflow) (line 3 of checkpoint-unrecorded/gate/traces.jsonl)",
+      ],
+    ],
+  ];
+  for (const [name, table, mapping, want] of cases) {
+    const files: Record<string, string> = { "t.jsonl": jsonl(table) };
+    if (mapping !== undefined) files["m.json"] = JSON.stringify(mapping);
+    const ran = await importIn(files, [
+      "t.jsonl",
+      ...(mapping === undefined ? [] : ["--map", "m.json"]),
+      "--out",
+      "out",
+    ]);
+    try {
+      deepEqual(refused(ran), want, name);
+      deepEqual(
+        [...Deno.readDirSync(ran.dir)].map((e) => e.name).sort(),
+        Object.keys(files).sort(),
+      );
+    } finally {
+      await ran.cleanup();
+    }
   }
 });

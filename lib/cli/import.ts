@@ -15,6 +15,7 @@ import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
 import { finish } from "./finish.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
+import { ImportRefused, verifyImport } from "../import/verify.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
 const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
@@ -65,10 +66,19 @@ async function mappingOption(
   return { ok: true, mapping: m.value, file: { file: path, sha256: m.sha256 } };
 }
 
-/** Prints the issues (at most 50 per code, then a count) and the hint, and returns exit code 2. */
-function refuse(issues: readonly Issue[], hint?: string): number {
+/**
+ * Prints the issues (at most 50 per code, then a count) and the hint, and
+ * returns exit code 2. `counts` (per code, past a cap too) when the issues
+ * were capped already.
+ */
+function refuse(
+  issues: readonly Issue[],
+  hint?: string,
+  counts?: Readonly<Record<string, number>>,
+): number {
   const list = new IssueList();
-  list.addAll(issues);
+  if (counts === undefined) list.addAll(issues);
+  else list.addReport({ issues, counts });
   for (const issue of list.toArray()) console.error(formatIssue(issue));
   if (hint !== undefined) console.error(hint);
   console.error(`not imported: ${list.count} issue(s); nothing written`);
@@ -103,7 +113,12 @@ async function runTable(args: string[]): Promise<number> {
   return await write(values.out, result.value, values.quiet === true, command);
 }
 
-/** Writes the import's files through the shared end of every command; prints its gates and summary. */
+/**
+ * Writes the import's files through the shared end of every command, once
+ * `gate validate`'s validator accepted the gates in the new directory
+ * (lib/import/verify.ts; refused: one line per issue, exit 2, nothing
+ * written); prints its gates and summary.
+ */
 async function write(
   out: string,
   value: ImportResult,
@@ -112,25 +127,54 @@ async function write(
 ): Promise<number> {
   const { build } = value;
   const unrecorded = build.unrecorded.size;
-  return await finish({
-    out,
-    command,
-    quiet,
-    result: () => ({
-      files: importFiles(value),
-      details: [
-        ...build.renamed.map((r) =>
-          `  renamed  ${r.field} ${
-            r.value === null ? "(unrecorded)" : JSON.stringify(r.value)
-          }: ${out}/${r.dir} (another value also makes ${r.name})`
-        ),
-        ...build.gates.map((g) => `  gate  ${out}/${g.dir}`),
-      ],
-      summary: [
-        `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
-      ],
-    }),
-  });
+  try {
+    return await finish({
+      out,
+      command,
+      quiet,
+      result: () => ({
+        files: released(importFiles(value)),
+        write: { verify: (staged) => verifyImport(staged, build, out) },
+        details: [
+          ...build.renamed.map((r) =>
+            `  renamed  ${r.field} ${
+              r.value === null ? "(unrecorded)" : JSON.stringify(r.value)
+            }: ${out}/${r.dir} (another value also makes ${r.name})`
+          ),
+          ...build.gates.map((g) => `  gate  ${out}/${g.dir}`),
+        ],
+        summary: [
+          `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
+        ],
+      }),
+    });
+  } catch (error) {
+    if (error instanceof ImportRefused) return refuse(error.issues, undefined, error.counts);
+    throw error;
+  }
+}
+
+/**
+ * The files with each one in pieces handed to the writer once: a piece is
+ * let go as it is written, so the text of a large import is not held while
+ * its gates are validated.
+ */
+function released(
+  files: Record<string, string | readonly string[]>,
+): Record<string, string | Iterable<string>> {
+  const out: Record<string, string | Iterable<string>> = {};
+  for (const [name, value] of Object.entries(files)) {
+    out[name] = typeof value === "string" ? value : letGo(value as string[]);
+  }
+  return out;
+}
+
+function* letGo(pieces: string[]): Generator<string> {
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    pieces[i] = "";
+    yield piece;
+  }
 }
 
 async function runInspect(args: string[]): Promise<number> {

@@ -2,7 +2,8 @@
  * gatelab command line: `deno task gate <command> ...`.
  *
  * Exit codes: 0 success, 2 input issues (written to validation.json where
- * the command has an --out) or a usage or path mistake (one line), 1 crash. Each command module is imported only
+ * the command has an --out) or a usage or path mistake (one line), 130 or
+ * 143 when SIGINT or SIGTERM stopped the write of an output (left whole), 1 crash. Each command module is imported only
  * when called, so a command that needs no SQL never starts DuckDB.
  *
  * @module
@@ -11,6 +12,7 @@
 import { UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { PathError } from "../core/path_error.ts";
+import { Interrupted } from "../core/interrupt.ts";
 import { codeVersion, GATELAB_VERSION } from "../core/meta.ts";
 
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
@@ -96,6 +98,11 @@ export async function main(args: string[]): Promise<number> {
     if (error instanceof UsageError || error instanceof PathError) {
       console.error(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
       return 2;
+    }
+    if (error instanceof Interrupted) {
+      // Ctrl-C or SIGTERM during a write: the output is whole (lib/core/interrupt.ts).
+      console.error(`interrupted  ${error.signal}: ${error.message}`);
+      return error.exitCode;
     }
     console.error(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
     return 1;

@@ -12,10 +12,12 @@ import {
 import { groupRuns, numberAttempts, pairRounds, planBareRuns, roundMasks } from "./build_runs.ts";
 import { buildFiles, type ImportedDir } from "./build_files.ts";
 import type { Renamed } from "./build_names.ts";
+import type { RowOrigins } from "./row_origins.ts";
 
 export type { BuildContext } from "./build_state.ts";
 export type { ImportedDir } from "./build_files.ts";
 export type { Renamed } from "./build_names.ts";
+export { RowOrigins } from "./row_origins.ts";
 export { slug } from "./dir_names.ts";
 
 /** The files of an import (paths relative to `--out`) and what import.json says about them. */
@@ -29,6 +31,8 @@ export interface ImportBuild {
   readonly defaults: readonly ImportDefault[];
   /** Source values whose directory got a suffix: another value makes the same name. */
   readonly renamed: readonly Renamed[];
+  /** The source file and row of each traces.jsonl line. */
+  readonly origins: RowOrigins;
 }
 
 /**
@@ -66,8 +70,8 @@ export function buildImport(
   pairRounds(s);
   roundMasks(s);
   if (s.issues.length > 0) return { ok: false, issues: s.issues };
-  const { files, runs, gates, unrecorded, renamed } = buildFiles(s);
-  return { ok: true, value: { files, runs, gates, unrecorded, defaults: s.defaults, renamed } };
+  const built = buildFiles(s);
+  return { ok: true, value: { ...built, defaults: s.defaults } };
 }
 
 /** The unrecorded fields of an import as import.json lists them. */

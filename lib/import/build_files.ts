@@ -11,6 +11,7 @@ import { toJsonText } from "../core/atomic_write.ts";
 import { type BarePlan, type BuildState, checkpointKey, NONE } from "./build_state.ts";
 import { LineChunks, PLAIN_TEXT, SAMPLE_SLOTS, slotsWriter, traceWriter } from "./lines.ts";
 import { type ImportNames, importNames, type Renamed } from "./build_names.ts";
+import { RowOrigins } from "./row_origins.ts";
 
 /** One directory an import writes, for import.json. */
 export interface ImportedDir {
@@ -32,6 +33,8 @@ export interface BuiltFiles {
   readonly unrecorded: Map<string, string[]>;
   /** Values whose directory got a suffix (another value makes the same name). */
   readonly renamed: readonly Renamed[];
+  /** The source row of each traces.jsonl line. */
+  readonly origins: RowOrigins;
 }
 
 /** What every file of one import shares: the state, the names, the writers. */
@@ -49,7 +52,14 @@ export function buildFiles(s: BuildState): BuiltFiles {
   const names = importNames(s);
   const w: Writing = {
     s,
-    out: { files: {}, runs: [], gates: [], unrecorded: new Map(), renamed: names.renamed },
+    out: {
+      files: {},
+      runs: [],
+      gates: [],
+      unrecorded: new Map(),
+      renamed: names.renamed,
+      origins: new RowOrigins(s.rows),
+    },
     names,
     budgetK: s.mapping.budget_k ?? s.versions.size,
     stage: s.mapping.stage ?? "cold_start",
@@ -147,6 +157,7 @@ function writeBareRun(w: Writing, plan: BarePlan): void {
   const lines = new LineChunks();
   for (const i of plan.rows) w.traceLine(rows[i]!, attemptOf[i]!, NONE, "[]", lines);
   w.out.files[`${dir}/traces.jsonl`] = lines.done();
+  w.out.origins.record(`${dir}/traces.jsonl`, plan.rows);
   w.out.runs.push({
     dir,
     kind: "bare",
@@ -207,6 +218,7 @@ function writeGates(w: Writing): void {
       manifest(w, `${dir}/manifest.json`, runId, "masked", plan, first.round),
     );
     w.out.files[`${dir}/traces.jsonl`] = maskedTraces(w, list);
+    w.out.origins.record(`${dir}/traces.jsonl`, list);
     w.out.gates.push({
       dir,
       kind: "gate",
