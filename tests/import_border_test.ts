@@ -310,3 +310,71 @@ Deno.test("gate import table: an import whose gates would not validate is refuse
     }
   }
 });
+
+Deno.test("gate import table: job seeds mapped without provenance.send_seed are said to be not compared, and differences are a warning with their count", async () => {
+  // Seeds in both arms; the masked seed of task 1 is off by one.
+  const table = rows(
+    4,
+    (t, arm) => ({ job_seed: 1000 + t + (t === 1 && arm === "masked" ? 1 : 0) }),
+  );
+  const said =
+    "job seeds are recorded but not compared: set provenance.send_seed in the mapping if the harness sent them";
+  const ran = await importIn({ "t.jsonl": jsonl(table) }, ["t.jsonl", "--out", "out"]);
+  try {
+    equal(ran.code, 0, ran.stderr);
+    equal(
+      ran.stdout.trim().split("\n").at(-1),
+      `ok: imported 8 rows from 1 file(s): 1 bare run(s), 1 gate(s); 14 field(s) not recorded (listed in out/import.json); ${said}; wrote out/`,
+    );
+    const warning =
+      `job seeds differ in 1 of 4 episode(s) (first: bare 1001 at line 2, masked 1002); ${said}`;
+    equal(
+      ran.stderr.trim(),
+      `seed_mismatch (warning)  t.jsonl:4 job_seed [val/t1/0]  ${warning} (line 2 of checkpoint-unrecorded/gate/traces.jsonl)`,
+    );
+    const validated = await gate(ran.dir, ["validate", "out", "--out", "v"]);
+    equal(validated.code, 0, validated.stderr);
+    ok(
+      validated.stderr.includes(
+        `seed_mismatch (warning)  out/checkpoint-unrecorded/gate/traces.jsonl:2 job_seed [val/t1/0]  ${warning}\n`,
+      ),
+      validated.stderr,
+    );
+    const analysed = await gate(ran.dir, ["analyze", "out", "--out", "a", "--bootstrap", "0"]);
+    equal(analysed.code, 0, analysed.stderr);
+    ok(
+      analysed.stderr.includes(
+        `seed_mismatch (warning)  out/checkpoint-unrecorded/gate/traces.jsonl:2`,
+      ),
+      analysed.stderr,
+    );
+    const unverifiable = analysed.stdout.split("\n").find((l) => l.startsWith("unverifiable: "));
+    ok(
+      unverifiable?.endsWith(
+        `; ${said}; listed as provenance_unrecorded warnings in a/validation.json`,
+      ),
+      unverifiable,
+    );
+    // Declared sent, the same seeds are compared: the off-by-one seed refuses the import.
+    await Deno.writeTextFile(
+      join(ran.dir, "m.json"),
+      JSON.stringify({ format: "gatelab.import-map/v1", provenance: { send_seed: true } }),
+    );
+    const sent = await gate(ran.dir, [
+      "import",
+      "table",
+      "t.jsonl",
+      "--map",
+      "m.json",
+      "--out",
+      "sent",
+    ]);
+    equal(sent.code, 2, sent.stderr);
+    match(
+      sent.stderr,
+      /^seed_mismatch {2}t\.jsonl:4 job_seed \[val\/t1\/0\] {2}job seeds differ with send_seed on: bare 1001 \(line 2\), masked 1002 \(line 2 of checkpoint-unrecorded\/gate\/traces\.jsonl\)$/m,
+    );
+  } finally {
+    await ran.cleanup();
+  }
+});

@@ -16,6 +16,7 @@ import { finish } from "./finish.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
 import { ImportRefused, verifyImport } from "../import/verify.ts";
+import { SEEDS_NOT_COMPARED } from "../validate/validate_gates.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
 const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
@@ -127,14 +128,19 @@ async function write(
 ): Promise<number> {
   const { build } = value;
   const unrecorded = build.unrecorded.size;
+  // Job seeds without send_seed: validation counts their differences as warnings, said after.
+  const seeds = build.seedsRecorded && build.unrecorded.has("provenance.send_seed")
+    ? `${SEEDS_NOT_COMPARED}; `
+    : "";
+  const warnings: Issue[] = [];
   try {
-    return await finish({
+    const code = await finish({
       out,
       command,
       quiet,
       result: () => ({
         files: released(importFiles(value)),
-        write: { verify: (staged) => verifyImport(staged, build, out) },
+        write: { verify: (staged) => verifyImport(staged, build, out, (w) => warnings.push(w)) },
         details: [
           ...build.renamed.map((r) =>
             `  renamed  ${r.field} ${
@@ -144,10 +150,12 @@ async function write(
           ...build.gates.map((g) => `  gate  ${out}/${g.dir}`),
         ],
         summary: [
-          `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
+          `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); ${seeds}wrote ${out}/`,
         ],
       }),
     });
+    for (const w of warnings) console.error(formatIssue(w));
+    return code;
   } catch (error) {
     if (error instanceof ImportRefused) return refuse(error.issues, undefined, error.counts);
     throw error;

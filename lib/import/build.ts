@@ -33,6 +33,8 @@ export interface ImportBuild {
   readonly renamed: readonly Renamed[];
   /** The source file and row of each traces.jsonl line. */
   readonly origins: RowOrigins;
+  /** Whether some row records a job seed. */
+  readonly seedsRecorded: boolean;
 }
 
 /**

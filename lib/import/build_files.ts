@@ -35,6 +35,8 @@ export interface BuiltFiles {
   readonly renamed: readonly Renamed[];
   /** The source row of each traces.jsonl line. */
   readonly origins: RowOrigins;
+  /** Whether some row records a job seed. */
+  readonly seedsRecorded: boolean;
 }
 
 /** What every file of one import shares: the state, the names, the writers. */
@@ -59,6 +61,7 @@ export function buildFiles(s: BuildState): BuiltFiles {
       unrecorded: new Map(),
       renamed: names.renamed,
       origins: new RowOrigins(s.rows),
+      seedsRecorded: s.rows.some((r) => r.job_seed !== null),
     },
     names,
     budgetK: s.mapping.budget_k ?? s.versions.size,

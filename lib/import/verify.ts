@@ -41,9 +41,16 @@ export class ImportRefused extends Error {
  * @param dir The directory holding the import's files.
  * @param build What the import built (its gates and their source rows).
  * @param shown The output directory as the user gave it.
+ * @param onWarning Told each warning of validation but the unrecorded fields
+ *   (import.json lists those): job seeds recorded but not compared that differ.
  * @throws {ImportRefused} When the gates do not validate.
  */
-export async function verifyImport(dir: string, build: ImportBuild, shown: string): Promise<void> {
+export async function verifyImport(
+  dir: string,
+  build: ImportBuild,
+  shown: string,
+  onWarning: (warning: Issue) => void = () => {},
+): Promise<void> {
   const groups = new Map<string, string[]>();
   for (const g of build.gates) {
     const key = g.bare_run_dir ?? "";
@@ -52,6 +59,9 @@ export async function verifyImport(dir: string, build: ImportBuild, shown: strin
   const issues = new IssueList();
   for (const gates of groups.values()) {
     const v = await validateGates(gates.map((g) => join(dir, g)));
+    for (const w of v.warnings ?? []) {
+      if (w.code !== "provenance_unrecorded") onWarning(named(w, dir, build, shown));
+    }
     if (v.ok) continue;
     issues.addReport({
       issues: v.issues.map((i) => named(i, dir, build, shown)),
