@@ -1,5 +1,5 @@
 /**
- * `deno task gate import table <file>... [--map <mapping.json>] --out <dir>`
+ * `deno task gate import table <file>... [--map <mapping.json>] [--max-rows <n>] --out <dir>`
  * and `deno task gate import inspect --bare <log> --masked <log>... [--map
  * <mapping.json>] --out <dir>`: bring rollouts recorded elsewhere into
  * contract directories (docs/import.md). `--out` is one unit, replaced
@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parseCommand, UsageError } from "./args.ts";
+import { intOption, parseCommand, UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { inputFile, outputDir } from "./paths.ts";
 import { formatIssue, type Issue, IssueList } from "../core/issue.ts";
@@ -18,8 +18,10 @@ import { importFiles } from "../import/files.ts";
 import { ImportRefused, verifyImport } from "../import/verify.ts";
 import { SEEDS_NOT_COMPARED } from "../validate/validate_gates.ts";
 import type { ImportMapping } from "../import/mapping.ts";
+import { DEFAULT_MAX_ROWS } from "../import/limits.ts";
 
-const HELP = `usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>
+const HELP =
+  `usage: deno task gate import table <file>... [--map <mapping.json>] [--max-rows <n>] --out <dir>
        deno task gate import inspect --bare <log> --masked <log>... [--map <mapping.json>] --out <dir>
 
 Writes contract directories (one bare run per checkpoint and split, one gate
@@ -32,6 +34,8 @@ per masked round) and import.json into <dir> (docs/import.md).
 
   --map <file>  mapping (gatelab.import-map/v1): column names, arm values,
                 versions, budget_k, stage, primary metric, constant provenance
+  --max-rows <n>  table: rows read at most over all files, and 512 bytes of
+                input per row (default 1000000; docs/import.md, "Limits")
   --out <dir>   output directory (replaced whole)`;
 
 const SUBCOMMANDS = ["table", "inspect"];
@@ -91,12 +95,21 @@ async function runTable(args: string[]): Promise<number> {
     name: "import table",
     help: HELP,
     helpCommand: "deno task gate import",
-    options: { map: { type: "string" }, out: { type: "string" }, quiet: { type: "boolean" } },
+    options: {
+      map: { type: "string" },
+      "max-rows": { type: "string" },
+      out: { type: "string" },
+      quiet: { type: "boolean" },
+    },
     positionals: { min: 1, what: "table file" },
     required: { out: "<dir>" },
   });
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
+  const maxRows = intOption("max-rows", values["max-rows"], DEFAULT_MAX_ROWS, {
+    min: 1,
+    max: 1e12,
+  });
   const inputs = positionals.map((path) => ({ label: "table file", path }));
   for (const i of inputs) await inputFile(i, "a table file (.csv, .tsv, .parquet, .jsonl)");
   const mapping = await mappingOption(values.map);
@@ -109,6 +122,7 @@ async function runTable(args: string[]): Promise<number> {
     ...(mapping.mapping ? { mapping: mapping.mapping } : {}),
     mappingFile: mapping.file,
     command,
+    maxRows,
   });
   if (!result.ok) return refuse(result.issues, result.hint);
   return await write(values.out, result.value, values.quiet === true, command);

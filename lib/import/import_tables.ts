@@ -7,6 +7,7 @@ import { type SourceTable, tableFormat } from "./table.ts";
 import { readParquetTable } from "./read_parquet.ts";
 import { readJsonlTable } from "./read_jsonl.ts";
 import { readCsvTable } from "./read_csv.ts";
+import { DEFAULT_MAX_ROWS, InputBudget } from "./limits.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
 import { isPairedTable, unpairTable } from "./paired.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
@@ -59,6 +60,12 @@ export interface ImportTablesOptions {
   readonly mappingFile?: { readonly file: string; readonly sha256: string } | null;
   /** The command line, for `generator`. */
   readonly command?: string;
+  /**
+   * Rows read at most over all files (and 512 bytes of input per row;
+   * lib/import/limits.ts). `gate import table --max-rows`.
+   * @default {1000000}
+   */
+  readonly maxRows?: number;
 }
 
 /**
@@ -84,6 +91,7 @@ export async function importTables(
   const issues: Issue[] = [];
   const tables: SourceTable[] = [];
   const sources: ImportSource[] = [];
+  const budget = new InputBudget(options.maxRows ?? DEFAULT_MAX_ROWS);
   for (const file of files) {
     const format = tableFormat(file);
     if (format === null) {
@@ -96,12 +104,14 @@ export async function importTables(
     }
     let read: SourceTable | Issue | Issue[];
     if (format === "csv" || format === "tsv") {
-      read = await readCsvTable(file, format, textColumns(mapping));
-    } else if (format === "parquet") read = await readParquetTable(file);
-    else read = await readJsonlTable(file);
+      read = await readCsvTable(file, format, textColumns(mapping), { budget });
+    } else if (format === "parquet") read = await readParquetTable(file, budget);
+    else read = await readJsonlTable(file, budget);
     if (Array.isArray(read)) { for (const i of read) issues.push(i); }
     else if ("code" in read) issues.push(read);
     else tables.push(read);
+    // Past the limits: the files after it are not read.
+    if (issues.at(-1)?.code === "usage_error") break;
   }
   if (issues.length > 0) return { ok: false, issues };
 
