@@ -120,6 +120,32 @@ Deno.test("gate import table: rows and bytes past --max-rows are one line naming
     ["wide.csv", "--max-rows", "10"],
     `usage_error  wide.csv  is ${size} bytes; the import reads at most 5120 bytes of input (512 per row of --max-rows 10); a larger --max-rows raises the limit`,
   );
+  // A paired row (gatelab's own tasks table) is two attempts.
+  await Deno.writeTextFile(
+    join(t, "tasks.csv"),
+    [
+      "task_id,reward_masked,reward_bare,mask:a.v1",
+      "t0,0.6,0.5,1",
+      "t1,0.5,0.5,0",
+      "t2,0.7,0.4,1",
+      "t3,0.2,0.3,0",
+    ]
+      .join("\n") + "\n",
+  );
+  await refused(
+    ["tasks.csv", "--max-rows", "7"],
+    "usage_error  tasks.csv  holds 4 paired rows, 8 attempt rows once unfolded; the import reads at most 7 rows (all input files together); --max-rows N raises the limit",
+  );
+  const paired = await gate(t, [
+    "import",
+    "table",
+    "tasks.csv",
+    "--max-rows",
+    "8",
+    "--out",
+    "paired",
+  ]);
+  equal(paired.code, 0, paired.stderr);
   // At the limit, and by default, the table imports.
   const at = await gate(t, ["import", "table", "a.csv", "--max-rows", "8", "--out", "out"]);
   equal(at.code, 0, at.stderr);

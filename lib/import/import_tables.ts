@@ -109,7 +109,12 @@ export async function importTables(
     else read = await readJsonlTable(file, budget);
     if (Array.isArray(read)) { for (const i of read) issues.push(i); }
     else if ("code" in read) issues.push(read);
-    else tables.push(read);
+    else {
+      // A paired row unfolds into two attempts: its second counts too.
+      const paired = isPairedTable(read, mapping) ? budget.takePairedRows(file, read.rows) : null;
+      if (paired) issues.push(paired);
+      else tables.push(read);
+    }
     // Past the limits: the files after it are not read.
     if (issues.at(-1)?.code === "usage_error") break;
   }

@@ -68,6 +68,23 @@ export class InputBudget {
     return this.#rowIssue(file, `declares ${rows} rows${before}`);
   }
 
+  /**
+   * Counts the second attempt of each of the `rows` paired rows of `file`,
+   * whose rows were counted as read: a paired row unfolds into two.
+   */
+  takePairedRows(file: string, rows: number): Issue | null {
+    if (this.#rows + rows <= this.maxRows) {
+      this.#rows += rows;
+      return null;
+    }
+    const others = this.#rows - rows;
+    const before = others > 0 ? ` (${others + 2 * rows} with the files before it)` : "";
+    return this.#rowIssue(
+      file,
+      `holds ${rows} paired rows, ${2 * rows} attempt rows once unfolded${before}`,
+    );
+  }
+
   /** The issue of a file found, as it is read, to have more rows than are left. */
   pastRows(file: string): Issue {
     const before = this.#rows > 0 ? ` (more than ${this.maxRows} with the files before it)` : "";
