@@ -14,7 +14,9 @@
  */
 export function gateArgs(args: readonly string[]): string[] {
   const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
-  const [program, ...task] = String(config.tasks.gate).trim().split(/\s+/);
+  // The task's leading VAR=value words (lazy npm caching) only matter on a fresh cache.
+  const words = String(config.tasks.gate).trim().split(/\s+/).filter((w) => !/^[A-Z_]+=/.test(w));
+  const [program, ...task] = words;
   if (program !== "deno") throw new Error(`deno.json's gate task does not start deno: ${program}`);
   return [...task, ...args];
 }

@@ -13,14 +13,8 @@
  * @module
  */
 import { join } from "node:path";
-import {
-  copyStudy,
-  filesOf,
-  gateTaskArgs,
-  HAND_COMMANDS,
-  ROOT,
-  writeStudy,
-} from "../tests/build_study.ts";
+import { copyStudy, filesOf, HAND_COMMANDS, ROOT, writeStudy } from "../tests/build_study.ts";
+import { gateTask } from "../tests/gate_process.ts";
 
 const decoder = new TextDecoder();
 
@@ -32,7 +26,7 @@ async function timed(
   const out = await new Deno.Command("/usr/bin/time", {
     args: ["-f", "GATELAB_TIME %e %U %S", ...args],
     cwd: ROOT,
-    env: { NO_COLOR: "1", GATELAB_NO_PROGRESS: "1", ...env },
+    env: { ...gateTask().env, NO_COLOR: "1", GATELAB_NO_PROGRESS: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -48,14 +42,17 @@ async function timed(
 
 /** `gate build` in `dir` as `deno task gate build` starts it there. */
 function build(dir: string, args: readonly string[]) {
-  return timed(["deno", ...gateTaskArgs(), "build", ...args], { INIT_CWD: dir });
+  return timed(["deno", ...gateTask().args, "build", ...args], { INIT_CWD: dir });
 }
 
 /** The script of the same commands, one `deno run` each, run from the project root. */
 function script(dir: string): string {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const envWords = Object.entries(gateTask().env).map(([k, v]) => `${k}=${quote(v)}`).join(" ");
   const lines = HAND_COMMANDS.map((argv) =>
-    `INIT_CWD=${quote(dir)} deno ${[...gateTaskArgs(), ...argv].map(quote).join(" ")} >/dev/null`
+    `${envWords} INIT_CWD=${quote(dir)} deno ${
+      [...gateTask().args, ...argv].map(quote).join(" ")
+    } >/dev/null`
   );
   return ["#!/bin/sh", "set -e", `cd ${quote(ROOT)}`, ...lines, ""].join("\n");
 }

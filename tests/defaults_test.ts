@@ -38,6 +38,7 @@ Deno.test("defaults: the frozen object holds the documented values", () => {
     powerSims: 2000,
     powerBudgetCap: 10,
     sqlTimeoutSeconds: 60,
+    importMaxRows: 1_000_000,
   });
 });
 
@@ -114,12 +115,14 @@ const DOORS = [
   "lib/explore/legacy_intercept.ts", // legacyComparison
   "lib/fit/ols.ts", // fitOls
   "lib/heldout/heldout.ts", // the heldout plan's metric; againstLaterGate
+  "lib/import/limits.ts", // the import's --max-rows default, DEFAULT_MAX_ROWS
   "lib/infer/bootstrap/task_bootstrap_options.ts", // resolveTaskBootstrapOptions
   "lib/infer/diagnostics/diagnostics.ts", // interactionScreen
   "lib/power/power.ts", // resolvePowerOptions, the MDE's alpha and power
   "lib/power/power_from.ts", // powerInputsFromContributions
   "lib/sequential/order.ts", // rowOrder
   "lib/sequential/sequential.ts", // resolveSequentialOptions
+  "lib/sql/engine.ts", // openDuckDb's timeout
   "lib/study/schema.ts", // study.json's bootstrap block
 ];
 

@@ -45,7 +45,8 @@ const CASES: readonly Case[] = [
     file: "t.csv",
     text: smallCsv(2).replace("task_id", "taskid"),
     lines: [
-      /^schema_error {2}t\.csv task_id {2}required column "task_id" \(task_id\) is missing; nearest existing column: "taskid"$/,
+      /^schema_error {2}t\.csv task_id {2}required column "task_id" is missing; nearest existing column: "taskid"$/,
+      /^hint: a table with other column names imports through a mapping: --map <file> with columns\.task_id set to them \(docs\/import\.md, "The mapping file"\)$/,
     ],
   },
   {

@@ -6,7 +6,7 @@
  * include r_strict. Validation turns each listed field into one
  * provenance_unrecorded warning, never an error.
  */
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { RunManifestSchema } from "../lib/contract/manifest.ts";
 import { GatePlanSchema } from "../lib/contract/gate.ts";
 import { parseWithSchema } from "../lib/contract/schema_issues.ts";
@@ -89,10 +89,19 @@ Deno.test("validation: each unrecorded field is one warning; send_seed unrecorde
     m.unrecorded = ["provenance.send_seed"];
     await Deno.writeTextFile(path, JSON.stringify(m));
   }
+  // The seeds are recorded in both runs, so their differences are counted: a warning.
   const v = await validateGates([gate]);
   equal(v.ok, true, JSON.stringify(v.issues));
   deepEqual(v.warnings?.map((w) => [w.code, w.path, w.severity]), [
     ["provenance_unrecorded", "provenance.send_seed", "warning"],
+    ["seed_mismatch", "job_seed", "warning"],
   ]);
-  ok(v.warnings![0]!.message.includes("(2 files)"));
+  equal(
+    v.warnings![0]!.message,
+    "provenance.send_seed not recorded (2 files): job seeds are recorded but not compared: set provenance.send_seed in the mapping if the harness sent them",
+  );
+  match(
+    v.warnings![1]!.message,
+    /^job seeds differ in \d+ of \d+ episode\(s\) \(first: bare \d+ at line \d+, masked 7\); job seeds are recorded but not compared/,
+  );
 });

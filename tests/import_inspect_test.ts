@@ -118,6 +118,9 @@ Deno.test({
     const bare = JSON.parse(await Deno.readTextFile(join(t, "bare.json")));
     bare.samples[3].error = { message: "sandbox timeout", traceback: "", traceback_ansi: "" };
     await Deno.writeTextFile(join(t, "bare-error.json"), JSON.stringify(bare));
+    // The import validates the gates it would write (lib/import/verify.ts): both problems refuse
+    // it with validation's lines, and nothing is written. The errored sample is a failed attempt,
+    // so its episode has no completed bare attempt.
     const args = ["import", "inspect", "--bare", "bare-error.json", "--masked", "other.json"];
     const errored = await gate(t, [...args, "--map", "mapping.json", "--out", "imp"]);
     equal(errored.code, 2, errored.stderr);
@@ -134,7 +137,7 @@ Deno.test({
       traceback_ansi: "",
     }];
     await Deno.writeTextFile(join(t, "bare-retried.json"), JSON.stringify(bare));
-    const retried = ["import", "inspect", "--bare", "bare-retried.json", "--masked", "other.json"];
+    const retried = ["import", "inspect", "--bare", "bare-retried.json", "--masked", "gate-a.json"];
     const imported = await gate(t, [...retried, "--map", "mapping.json", "--out", "imp"]);
     equal(imported.code, 0, imported.stderr);
     const doc = checkedImport(
@@ -147,19 +150,27 @@ Deno.test({
       failed.map((l) => [l.task_id, l.attempt, l.reward, l.error]),
       [["ws-val-0003", 0, null, "sandbox timeout"]],
     );
+    // The import validated what it wrote: the failed attempt does not leave the episode uncovered.
     const validated = await gate(t, ["validate", join("imp", doc.gates[0].dir), "--out", "v"]);
-    equal(validated.code, 2);
-    const lines = validated.stdout.split("\n");
+    equal(validated.code, 0, validated.stdout);
+    // Another model's masked log: refused with validation's line, nothing written.
+    const otherArgs = ["import", "inspect", "--bare", "bare.json", "--masked", "other.json"];
+    const other = await gate(t, [...otherArgs, "--map", "mapping.json", "--out", "imp2"]);
+    equal(other.code, 2, other.stderr);
     ok(
-      lines.some((l) =>
+      other.stderr.split("\n").some((l) =>
         /^provenance_mismatch .*manifest\.json provenance\.model {2}provenance\.model differs: bare "qwen3\.5-4b-instruct", masked "another-model"$/
           .test(l)
       ),
-      validated.stdout,
+      other.stderr,
     );
-    ok(!lines.some((l) => l.startsWith("coverage_incomplete")), validated.stdout);
+    ok(!exists(join(t, "imp2")));
 
-    // Several masked logs after one --masked: one gate (round) each, named after the file.
+    // Several masked logs after one --masked: one gate (round) each, named after the file (a second
+    // round of the same model: another run of the masked log).
+    const round = JSON.parse(await Deno.readTextFile(join(t, "gate-a.json")));
+    round.eval.run_id = `${round.eval.run_id}-again`;
+    await Deno.writeTextFile(join(t, "again.json"), JSON.stringify(round));
     const two = await gate(t, [
       "import",
       "inspect",
@@ -167,7 +178,7 @@ Deno.test({
       "bare.eval",
       "--masked",
       "gate-a.eval",
-      "other.json",
+      "again.json",
       "--map",
       "mapping.json",
       "--out",
@@ -177,7 +188,7 @@ Deno.test({
     const twoDoc = checkedImport(
       JSON.parse(await Deno.readTextFile(join(t, "two", "import.json"))),
     );
-    deepEqual(twoDoc.gates.map((g: { gate_id: string }) => g.gate_id), ["gate-a", "other"]);
+    deepEqual(twoDoc.gates.map((g: { gate_id: string }) => g.gate_id), ["gate-a", "again"]);
 
     // A truncated .eval: exit 2, one line naming the file, nothing written.
     const bytes = await Deno.readFile(join(t, "bare.eval"));

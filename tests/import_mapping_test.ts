@@ -76,6 +76,6 @@ Deno.test("gate import: usage mistakes are one line, exit 2; --help exits 0", as
   const help = await run(["import", "--help"]);
   deepEqual([help.code, help.out.split("\n")[0]], [
     0,
-    "usage: deno task gate import table <file>... [--map <mapping.json>] --out <dir>",
+    "usage: deno task gate import table <file>... [--map <mapping.json>] [--max-rows <n>] --out <dir>",
   ]);
 });

@@ -209,7 +209,8 @@ Deno.test({
     const lines = analysed.stdout.split("\n").filter((l) => l.startsWith("unverifiable:"));
     deepEqual(lines, [
       "unverifiable: 11 check(s) not made, fields not recorded (provenance.model, provenance.endpoint, " +
-      "provenance.sampling, provenance.send_seed, ...); listed as provenance_unrecorded warnings in an/validation.json",
+      "provenance.sampling, provenance.send_seed, ...); job seeds are recorded but not compared: " +
+      "set provenance.send_seed in the mapping if the harness sent them; listed as provenance_unrecorded warnings in an/validation.json",
     ]);
     ok(!analysed.stderr.includes("provenance_unrecorded"), "no per-field lines from analyze");
     const validation = JSON.parse(await Deno.readTextFile(join(t, "an", "validation.json")));
@@ -217,7 +218,7 @@ Deno.test({
     deepEqual(validation.warnings.map((w: { path: string }) => w.path), fields);
     match(
       validation.warnings.find((w: { path: string }) => w.path === "provenance.send_seed").message,
-      /seed_mismatch cannot be detected/,
+      /job seeds are recorded but not compared: set provenance\.send_seed in the mapping/,
     );
     // contributions.json and the HTML report say which checks were not made.
     const contributions = JSON.parse(await Deno.readTextFile(join(t, "an", "contributions.json")));
@@ -226,7 +227,7 @@ Deno.test({
     equal(report.code, 0, report.stderr);
     const html = await Deno.readTextFile(join(t, "rep", "report.html"));
     ok(html.includes("Checks not made: 11 field(s) not recorded by the inputs"), "report table");
-    ok(html.includes("whether job seeds were sent is unknown"), "report row");
+    ok(html.includes("job seeds are recorded but not compared"), "report row");
     // A truncated Parquet file: exit 2, one line naming it, nothing written.
     const parquet = await Deno.readFile(join(t, "table.parquet"));
     await Deno.writeFile(join(t, "cut.parquet"), parquet.subarray(0, parquet.length - 100));

@@ -143,6 +143,7 @@ Deno.test("control characters in cells and in task ids reach the terminal as esc
   equal(analyzed, 2);
   const text = printed.join("\n");
   ok(text.includes("owned"), text);
+  // deno-lint-ignore no-control-regex
   ok(!/[\x07\x1b]/.test(text), text);
 });
 

@@ -8,7 +8,7 @@
  * this replaced ran the INSERT, CREATE and DROP hidden behind `LIKE '\'`
  * and a nested comment.
  */
-import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match } from "node:assert/strict";
 import { join } from "node:path";
 import { loadIntoDuckDb, openDuckDb, readSqlSources, SqlError } from "../lib/mod.ts";
 import { main } from "../lib/cli/main.ts";

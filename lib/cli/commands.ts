@@ -628,9 +628,22 @@ const IMPORT_TABLE_COMMAND = command({
   summary: `CSV, TSV, Parquet or JSON Lines files, one row per rollout attempt
 (an arm column), or gatelab's own tasks table (gate analyze's
 tasks.csv/tasks.parquet: one row per paired row)`,
-  synopsis: "<file>... [--map <mapping.json>] --out <dir>",
+  synopsis: "<file>... [--map <mapping.json>] [--max-rows <n>] --out <dir>",
   positionals: { min: 1, what: "table file", role: "input" },
-  options: [IMPORT_MAP, IMPORT_OUT, quiet],
+  options: [
+    IMPORT_MAP,
+    {
+      name: "max-rows",
+      type: "string",
+      placeholder: "<n>",
+      help: `table: rows read at most over all files, and 512 bytes of
+input per row (docs/import.md, "Limits")`,
+      default: DEFAULTS.importMaxRows,
+      read: integerReader({ min: 1, max: 1e12 }),
+    },
+    IMPORT_OUT,
+    quiet,
+  ],
   required: ["out"],
 });
 

@@ -1,5 +1,5 @@
 /**
- * `gate import table <file>... [--map <mapping.json>] --out <dir>` and
+ * `gate import table <file>... [--map <mapping.json>] [--max-rows <n>] --out <dir>` and
  * `gate import inspect --bare <log> --masked <log>... [--map
  * <mapping.json>] --out <dir>`: bring rollouts recorded elsewhere into
  * contract directories (docs/import.md). `--out` is one unit, replaced
@@ -12,12 +12,15 @@ import { parseCommand } from "./args.ts";
 import { IMPORT_INSPECT, IMPORT_TABLE } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
 import { inputFile, outputDir } from "./paths.ts";
-import type { Issue } from "../core/issue.ts";
+import { formatIssue, type Issue } from "../core/issue.ts";
+import { printError } from "../core/terminal_text.ts";
 import { finish } from "./finish.ts";
 import { refuseUnwritten } from "./refuse.ts";
 import { type ImportResult, importTables, readMapping } from "../import/import_tables.ts";
 import { importFiles } from "../import/files.ts";
 import { distinctInputs } from "./distinct_inputs.ts";
+import { ImportRefused, verifyImport } from "../import/verify.ts";
+import { SEEDS_NOT_COMPARED } from "../validate/validate_gates.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 
 async function mappingOption(
@@ -51,12 +54,22 @@ export async function runTable(args: string[], context?: CommandContext): Promis
     ...(mapping.mapping ? { mapping: mapping.mapping } : {}),
     mappingFile: mapping.file,
     command,
+    maxRows: values["max-rows"],
   });
-  if (!result.ok) return refuseUnwritten(result.issues, "imported");
+  if (!result.ok) {
+    return refuseUnwritten(result.issues, "imported", {
+      ...(result.hint !== undefined ? { hint: result.hint } : {}),
+    });
+  }
   return await write(values.out, result.value, values.quiet, command);
 }
 
-/** Writes the import's files through the shared end of every command; prints its gates and summary. */
+/**
+ * Writes the import's files through the shared end of every command, once
+ * `gate validate`'s validator accepted the gates in the new directory
+ * (lib/import/verify.ts; refused: one line per issue, exit 2, nothing
+ * written); prints its gates and summary.
+ */
 async function write(
   out: string,
   value: ImportResult,
@@ -65,18 +78,63 @@ async function write(
 ): Promise<number> {
   const { build } = value;
   const unrecorded = build.unrecorded.size;
-  return await finish({
-    out,
-    command,
-    quiet,
-    result: () => ({
-      files: importFiles(value),
-      details: build.gates.map((g) => `  gate  ${out}/${g.dir}`),
-      summary: [
-        `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); wrote ${out}/`,
-      ],
-    }),
-  });
+  // Job seeds without send_seed: validation counts their differences as warnings, said after.
+  const seeds = build.seedsRecorded && build.unrecorded.has("provenance.send_seed")
+    ? `${SEEDS_NOT_COMPARED}; `
+    : "";
+  const warnings: Issue[] = [];
+  try {
+    const code = await finish({
+      out,
+      command,
+      quiet,
+      result: () => ({
+        files: released(importFiles(value)),
+        write: { verify: (staged) => verifyImport(staged, build, out, (w) => warnings.push(w)) },
+        details: [
+          ...build.renamed.map((r) =>
+            `  renamed  ${r.field} ${
+              r.value === null ? "(unrecorded)" : JSON.stringify(r.value)
+            }: ${out}/${r.dir} (another value also makes ${r.name})`
+          ),
+          ...build.gates.map((g) => `  gate  ${out}/${g.dir}`),
+        ],
+        summary: [
+          `ok: imported ${value.rows} rows from ${value.sources.length} file(s): ${build.runs.length} bare run(s), ${build.gates.length} gate(s); ${unrecorded} field(s) not recorded (listed in ${out}/import.json); ${seeds}wrote ${out}/`,
+        ],
+      }),
+    });
+    for (const w of warnings) printError(formatIssue(w));
+    return code;
+  } catch (error) {
+    if (error instanceof ImportRefused) {
+      return refuseUnwritten(error.issues, "imported", { counts: error.counts });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The files with each one in pieces handed to the writer once: a piece is
+ * let go as it is written, so the text of a large import is not held while
+ * its gates are validated.
+ */
+function released(
+  files: Record<string, string | readonly string[]>,
+): Record<string, string | Iterable<string>> {
+  const out: Record<string, string | Iterable<string>> = {};
+  for (const [name, value] of Object.entries(files)) {
+    out[name] = typeof value === "string" ? value : letGo(value as string[]);
+  }
+  return out;
+}
+
+function* letGo(pieces: string[]): Generator<string> {
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    pieces[i] = "";
+    yield piece;
+  }
 }
 
 /** `gate import inspect`: runs the command; returns the exit code. */

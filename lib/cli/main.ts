@@ -3,10 +3,11 @@
  * `gate <command> ...` once installed (lib/cli/install.ts).
  *
  * Exit codes: 0 success, 2 input issues (written to validation.json where
- * the command has an --out) or a usage or path mistake (one line), 1 crash.
- * Commands come from the command table (lib/cli/command_table.ts); each
- * command module is imported only when called, so a command that needs no
- * SQL never starts DuckDB.
+ * the command has an --out) or a usage or path mistake (one line), 130 or
+ * 143 when SIGINT or SIGTERM stopped the write of an output (left whole),
+ * 1 crash. Commands come from the command table (lib/cli/command_table.ts);
+ * each command module is imported only when called, so a command that
+ * needs no SQL never starts DuckDB.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { printError, printLine } from "../core/terminal_text.ts";
 import { listWords, UsageError } from "./args.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { PathError } from "../core/path_error.ts";
+import { Interrupted } from "../core/interrupt.ts";
 import { codeVersion, GATELAB_VERSION } from "../core/meta.ts";
 import { COMMANDS } from "./command_table.ts";
 import { DEFAULT_PROGRAM, groupHelp, INVOKED_AS } from "./help.ts";
@@ -79,6 +81,11 @@ export async function main(args: string[], context: CommandContext = {}): Promis
     if (error instanceof UsageError || error instanceof PathError) {
       printError(`${error instanceof PathError ? error.code : "usage_error"}  ${error.message}`);
       return 2;
+    }
+    if (error instanceof Interrupted) {
+      // Ctrl-C or SIGTERM during a write: the output is whole (lib/core/interrupt.ts).
+      printError(`interrupted  ${error.signal}: ${error.message}`);
+      return error.exitCode;
     }
     printError(`gatelab ${name} crashed: ${error instanceof Error ? error.stack : error}`);
     return 1;

@@ -47,16 +47,25 @@ export function refusedWhere(out: string, where: string): string {
 /**
  * How a command that writes nothing on failure refuses (`gate import`, whose
  * `--out` is one unit): one line per issue on stderr (at most 50 per code,
- * then a count), `not <done>: N issue(s); nothing written`, exit code 2.
+ * then a count), the hint when there is one,
+ * `not <done>: N issue(s); nothing written`, exit code 2.
  *
  * @param issues The issues found.
  * @param done What the command would have done: `"imported"`.
+ * @param options `hint`: one more line saying what to do; `counts`: issues
+ *   per code (past a cap too) when `issues` were capped already.
  * @returns 2.
  */
-export function refuseUnwritten(issues: readonly Issue[], done: string): 2 {
+export function refuseUnwritten(
+  issues: readonly Issue[],
+  done: string,
+  options: { readonly hint?: string; readonly counts?: Readonly<Record<string, number>> } = {},
+): 2 {
   const list = new IssueList();
-  list.addAll(issues);
+  if (options.counts === undefined) list.addAll(issues);
+  else list.addReport({ issues, counts: options.counts });
   for (const issue of list.toArray()) printError(formatIssue(issue));
+  if (options.hint !== undefined) printError(options.hint);
   printError(`not ${done}: ${list.count} issue(s); nothing written`);
   return 2;
 }

@@ -6,6 +6,7 @@
  */
 import { formatIssue, type Issue } from "../core/issue.ts";
 import { printError } from "../core/terminal_text.ts";
+import { SEEDS_NOT_COMPARED } from "../validate/validate_gates.ts";
 
 /**
  * The one line about checks that could not be made (fields an import did
@@ -27,7 +28,12 @@ import { printError } from "../core/terminal_text.ts";
 export function unverifiableLine(warnings: readonly Issue[], out: string): string {
   const fields = warnings.map((w) => w.path ?? "?");
   const shown = fields.slice(0, 4).join(", ") + (fields.length > 4 ? ", ..." : "");
+  // Job seeds recorded while send_seed is not: validation's send_seed warning says what to do.
+  const seeds = warnings.some((w) =>
+    w.path === "provenance.send_seed" && w.message.endsWith(SEEDS_NOT_COMPARED)
+  );
   return `unverifiable: ${warnings.length} check(s) not made, fields not recorded (${shown}); ` +
+    (seeds ? `${SEEDS_NOT_COMPARED}; ` : "") +
     `listed as provenance_unrecorded warnings in ${out}/validation.json`;
 }
 

@@ -41,10 +41,11 @@ import {
 } from "./_output_swap.ts";
 import { dirState, MOUNT_POINT, OUTPUT_MARKER, removeOwned } from "./_output_state.ts";
 import { writeTextPieces } from "./text_pieces.ts";
-import { holdTemporary } from "./interrupt.ts";
+import { catchSignals, holdTemporary } from "./interrupt.ts";
 import { printError } from "./terminal_text.ts";
 
 export { recover } from "./_output_swap.ts";
+export { Interrupted } from "./interrupt.ts";
 export { checkReplaceable, OUTPUT_MARKER } from "./_output_state.ts";
 
 /**
@@ -78,6 +79,14 @@ export interface WriteOptions {
    * same baseline, so check and swap are one step.
    */
   readonly check?: (dir: string) => void | Promise<void>;
+  /**
+   * Runs under the lock once every file is written into the new directory
+   * (`staged`, beside `dir`) and before the swap, on that directory; throw
+   * to refuse: the new directory is removed and `dir` is left as it was.
+   * `gate import` validates the gates it built here, so what it writes is
+   * what `gate validate` accepts, without writing the files twice.
+   */
+  readonly verify?: (staged: string) => void | Promise<void>;
   /**
    * Files outside `dir` replaced in the same step (the proposal ledger
    * given with `--ledger`): path to value. Each is locked, written beside
@@ -125,6 +134,12 @@ export interface WriteOptions {
  * from a finished one (completed). No fsync: the guarantee is about killed
  * processes, not power loss.
  *
+ * SIGINT and SIGTERM are caught for the whole call (lib/core/interrupt.ts):
+ * before the commit the write stops at its next step, undoes what it
+ * started and throws {@linkcode Interrupted} (`dir` as it was, nothing
+ * beside it); after the commit it finishes, then throws it (`dir` holds
+ * the new result). The CLI ends with 130 or 143.
+ *
  * @param dir Output directory; created with missing parents.
  * @param files File name (relative to `dir`, `/` for subdirectories) to value.
  * @param options Check under the lock, files alongside, failure reports.
@@ -163,6 +178,8 @@ export async function writeFilesAtomic(
   files: Readonly<Record<string, FileValue>>,
   options: WriteOptions = {},
 ): Promise<string> {
+  using signals = catchSignals();
+  const unchanged = `${dir} is left as it was`;
   const target = outputTarget(dir);
   const names = Object.keys(files).map((name) => [name, checkedName(name)] as const);
   const alongside = Object.entries(options.alongside ?? {}).map(([path, value]) => ({
@@ -186,6 +203,7 @@ export async function writeFilesAtomic(
       const lockName = join(dirname(given), basename(lockFileOf(path)));
       locks.push(await fsStep(given, () => acquireLock(path, lockOptions), lockName));
     }
+    signals.stopIfCaught(unchanged);
     const onLeftover = options.onLeftover ?? reportLeftover;
     await recover(target, onLeftover);
     await recover(target + ".failed", onLeftover);
@@ -225,6 +243,7 @@ export async function writeFilesAtomic(
         await Deno.mkdir(dirname(path), { recursive: true });
         await writeContents(path, contents);
       });
+      signals.stopIfCaught(unchanged);
     }
     const marker = {
       format: "gatelab.output/v1",
@@ -239,6 +258,11 @@ export async function writeFilesAtomic(
       const contents = await valueOf(e.value, e.path);
       await fsStep(e.given, () => writeContents(e.temp, contents), e.given);
     }
+    if (!options.failure && options.verify !== undefined) {
+      // The check only reads the new directory: a signal need not wait for its end.
+      await signals.race(Promise.resolve().then(() => options.verify!(staged)), unchanged);
+    }
+    signals.stopIfCaught(unchanged);
 
     await step(journalName, () => writeJournal(target, { ...journal, phase: "commit" }));
     if (state !== "missing" || dest !== target) {
@@ -255,6 +279,7 @@ export async function writeFilesAtomic(
     await Deno.remove(journalOf(target));
     await removeOld(old, (_path, why) => onLeftover(join(dirname(shown), basename(old)), why));
     if (!options.failure) await removeOwned(target + ".failed");
+    signals.stopIfCaught(`${shown} holds the new result`);
     return shown;
   } catch (error) {
     // Undo what this call started (a killed process leaves it to the next run);

@@ -79,6 +79,12 @@ export const DEFAULTS = Object.freeze(
      * @default {60}
      */
     sqlTimeoutSeconds: 60,
+    /**
+     * Rows `gate import table` reads at most over all its files, with 512
+     * bytes of input per row (`--max-rows`; docs/import.md, "Limits").
+     * @default {1000000}
+     */
+    importMaxRows: 1_000_000,
   } as const,
 );
 

@@ -47,6 +47,13 @@ export const ImportDocumentSchema = z.object({
     z.object({ field: z.string(), consequence: z.string(), files: list(z.string()) }),
   ),
   defaults: list(z.object({ field: z.string(), value: z.unknown(), why: z.string() })),
+  /** Present when a source value's directory got a suffix: another value makes the same name. */
+  renamed: list(z.object({
+    field: z.enum(["checkpoint_id", "split", "round"]),
+    value: z.string().nullable(),
+    name: z.string(),
+    dir: z.string(),
+  })).optional(),
   columns: list(z.unknown()),
   conventions: opaque,
   generator: GeneratorSchema,

@@ -7,6 +7,7 @@ import { type SourceTable, tableFormat } from "./table.ts";
 import { readParquetTable } from "./read_parquet.ts";
 import { readJsonlTable } from "./read_jsonl.ts";
 import { readCsvTable } from "./read_csv.ts";
+import { DEFAULT_MAX_ROWS, InputBudget } from "./limits.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
 import { isPairedTable, unpairTable } from "./paired.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
@@ -59,6 +60,12 @@ export interface ImportTablesOptions {
   readonly mappingFile?: { readonly file: string; readonly sha256: string } | null;
   /** The command line, for `generator`. */
   readonly command?: string;
+  /**
+   * Rows read at most over all files (and 512 bytes of input per row;
+   * lib/import/limits.ts). `gate import table --max-rows`.
+   * @default {1000000}
+   */
+  readonly maxRows?: number;
 }
 
 /**
@@ -71,16 +78,20 @@ export interface ImportTablesOptions {
  *
  * @param files The table files, in order (rows keep file order).
  * @param options Mapping, mapping file, command line.
- * @returns The directories and import.json (`importFiles`: their bytes), or the issues.
+ * @returns The directories and import.json (`importFiles`: their bytes), or the issues (with
+ *   a `hint` line naming the mapping keys when canonical columns are missing).
  */
 export async function importTables(
   files: readonly string[],
   options: ImportTablesOptions = {},
-): Promise<{ ok: true; value: ImportResult } | { ok: false; issues: Issue[] }> {
+): Promise<
+  { ok: true; value: ImportResult } | { ok: false; issues: Issue[]; hint?: string }
+> {
   const mapping = options.mapping ?? DEFAULT_MAPPING;
   const issues: Issue[] = [];
   const tables: SourceTable[] = [];
   const sources: ImportSource[] = [];
+  const budget = new InputBudget(options.maxRows ?? DEFAULT_MAX_ROWS);
   for (const file of files) {
     const format = tableFormat(file);
     if (format === null) {
@@ -93,22 +104,31 @@ export async function importTables(
     }
     let read: SourceTable | Issue | Issue[];
     if (format === "csv" || format === "tsv") {
-      read = await readCsvTable(file, format, textColumns(mapping));
-    } else if (format === "parquet") read = await readParquetTable(file);
-    else read = await readJsonlTable(file);
+      read = await readCsvTable(file, format, textColumns(mapping), { budget });
+    } else if (format === "parquet") read = await readParquetTable(file, budget);
+    else read = await readJsonlTable(file, budget);
     if (Array.isArray(read)) { for (const i of read) issues.push(i); }
     else if ("code" in read) issues.push(read);
-    else tables.push(read);
+    else {
+      // A paired row unfolds into two attempts: its second counts too.
+      const paired = isPairedTable(read, mapping) ? budget.takePairedRows(file, read.rows) : null;
+      if (paired) issues.push(paired);
+      else tables.push(read);
+    }
+    // Past the limits: the files after it are not read.
+    if (issues.at(-1)?.code === "usage_error") break;
   }
   if (issues.length > 0) return { ok: false, issues };
 
   const rows: ImportRow[] = [];
   const uses: ColumnUse[] = [];
   const layouts: ("attempts" | "paired")[] = [];
+  const unmapped = new Set<string>();
   for (const table of tables) {
     const read = readRows(table, mapping);
     if (!read.ok) {
       for (const i of read.issues) issues.push(i);
+      for (const key of read.unmapped ?? []) unmapped.add(key);
       continue;
     }
     const { r, layout } = read;
@@ -124,7 +144,11 @@ export async function importTables(
   }
   // The tables' columns are not needed past here: let the collector have them before the build.
   tables.length = 0;
-  if (issues.length > 0) return { ok: false, issues };
+  if (issues.length > 0) {
+    return unmapped.size === 0
+      ? { ok: false, issues }
+      : { ok: false, issues, hint: mappingHint([...unmapped], options.mapping !== undefined) };
+  }
   if (rows.length === 0) {
     const file = files.join(", ");
     return {
@@ -171,7 +195,7 @@ function readRows(
   mapping: ImportMapping,
 ):
   | { ok: true; r: { rows: ImportRow[]; use: ColumnUse }; layout: "attempts" | "paired" }
-  | { ok: false; issues: Issue[] } {
+  | { ok: false; issues: Issue[]; unmapped?: readonly string[] } {
   if (!isPairedTable(table, mapping)) {
     const r = tableRows(table, mapping);
     return r.ok ? { ok: true, r, layout: "attempts" } : r;
@@ -191,7 +215,11 @@ function readRows(
     )),
   ];
   if (!r.ok || issues.length > 0) {
-    return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+    return {
+      ok: false,
+      issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+      ...(!r.ok && r.unmapped !== undefined ? { unmapped: r.unmapped } : {}),
+    };
   }
   const rows = r.rows.map((row) => ({ ...row, row: rowOf[row.row - 1]! }));
   if (r.use.mask.length === 0 || r.use.injected === null) {
@@ -225,6 +253,17 @@ function readRows(
     r: { rows: rows.map((row) => ({ ...row, injected: null })), use: { ...r.use, injected: null } },
     layout: "paired",
   };
+}
+
+/**
+ * The line that says how to name a table's own columns when canonical ones
+ * are missing: the mapping keys they need, and where the mapping is described.
+ */
+function mappingHint(keys: readonly string[], mapped: boolean): string {
+  const list = keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(", ")} and ${keys.at(-1)}`;
+  return mapped
+    ? `hint: if the table names them otherwise, set ${list} in the mapping (docs/import.md, "The mapping file")`
+    : `hint: a table with other column names imports through a mapping: --map <file> with ${list} set to them (docs/import.md, "The mapping file")`;
 }
 
 /** Columns read as text from CSV: ids, arm, status, round, checkpoint, error, the injected list. */
@@ -298,6 +337,7 @@ export function importDocument(input: {
     })),
     unrecorded: unrecordedList(build.unrecorded),
     defaults: build.defaults,
+    ...(build.renamed.length > 0 ? { renamed: build.renamed } : {}),
     columns: input.columns,
     conventions: {
       rows:

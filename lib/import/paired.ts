@@ -100,54 +100,12 @@ export function unpairTable(
   mapping: ImportMapping,
 ): { ok: true; value: UnpairedTable } | { ok: false; issues: Issue[] } {
   const file = table.file;
-  const issues: Issue[] = [];
+  const columns = pairedColumns(table, mapping);
+  if (!columns.ok) return columns;
+  const { metrics, rest, keyColumns, roundColumn, injectedColumn, maskColumns } = columns;
   const has = new Set(table.columns);
-  const metrics: string[] = [];
-  const consumed = new Set<string>();
-  for (const c of table.columns) {
-    for (const suffix of SUFFIXES) {
-      if (!c.endsWith(suffix)) continue;
-      const m = c.slice(0, -suffix.length);
-      if (m === "" || metrics.includes(m)) continue;
-      const masked = `${m}_masked`, bare = `${m}_bare`;
-      if (has.has(masked) && has.has(bare)) {
-        metrics.push(m);
-        for (const s of SUFFIXES) if (has.has(m + s)) consumed.add(m + s);
-      } else if (suffix !== "_delta") {
-        const other = suffix === "_masked" ? bare : masked;
-        issues.push({
-          code: "schema_error",
-          message:
-            `column "${c}" has no "${other}": a paired table gives each metric as <metric>_masked and <metric>_bare`,
-          file,
-          path: c,
-        });
-      }
-    }
-  }
-  if (issues.length > 0) return { ok: false, issues };
-
   const named = mapping.columns ?? {};
-  const keyColumns = (["split", "task_id", "sample_id", "checkpoint_id"] as const)
-    .map((f) => named[f] ?? f).filter((c) => has.has(c));
-  const roundColumn = named.round ?? "round";
-  const injectedColumn = named.injected ?? "injected";
-  const maskColumns = new Set([
-    ...table.columns.filter((c) => c.startsWith("mask:")),
-    ...Object.values(named.mask ?? {}),
-  ]);
-  const rest = table.columns.filter((c) => !consumed.has(c));
-  for (const c of rest.filter((c) => c === "arm" || metrics.includes(c))) {
-    issues.push({
-      code: "schema_error",
-      message:
-        `column "${c}" is also the name of an unfolded column (${c}_masked and ${c}_bare, or the arm): rename it`,
-      file,
-      path: c,
-    });
-  }
-  if (issues.length > 0) return { ok: false, issues };
-
+  const issues: Issue[] = [];
   const out: Record<string, unknown[]> = { arm: [] };
   for (const m of metrics) out[m] = [];
   for (const c of rest) out[c] = [];
@@ -196,7 +154,7 @@ export function unpairTable(
       }
     }
     if (!complete) continue;
-    const key = JSON.stringify(keyColumns.map((c) => String(cell(c, i))));
+    const key = JSON.stringify(keyColumns.map((c) => keyText(cell(c, i))));
     const first = firstBare.get(key);
     if (first === undefined) {
       firstBare.set(key, i);
@@ -253,6 +211,95 @@ export function unpairTable(
       issues,
     },
   };
+}
+
+/** The columns of a paired table: its metrics, its key columns, the rest as read. */
+interface PairedColumns {
+  readonly metrics: readonly string[];
+  /** The columns other than the metrics' `_masked`, `_bare` and `_delta`. */
+  readonly rest: readonly string[];
+  /** The episode's columns present: split, task, sample, checkpoint. */
+  readonly keyColumns: readonly string[];
+  readonly roundColumn: string;
+  readonly injectedColumn: string;
+  readonly maskColumns: ReadonlySet<string>;
+}
+
+/**
+ * The metrics of a paired table (each `<metric>_masked` with its
+ * `<metric>_bare`, and `<metric>_delta` when present) and its other
+ * columns; a half pair, or a column named like an unfolded one, is an issue.
+ */
+function pairedColumns(
+  table: SourceTable,
+  mapping: ImportMapping,
+): ({ ok: true } & PairedColumns) | { ok: false; issues: Issue[] } {
+  const file = table.file;
+  const issues: Issue[] = [];
+  const has = new Set(table.columns);
+  const metrics: string[] = [];
+  const consumed = new Set<string>();
+  for (const c of table.columns) {
+    for (const suffix of SUFFIXES) {
+      if (!c.endsWith(suffix)) continue;
+      const m = c.slice(0, -suffix.length);
+      if (m === "" || metrics.includes(m)) continue;
+      const masked = `${m}_masked`, bare = `${m}_bare`;
+      if (has.has(masked) && has.has(bare)) {
+        metrics.push(m);
+        for (const s of SUFFIXES) if (has.has(m + s)) consumed.add(m + s);
+      } else if (suffix !== "_delta") {
+        const other = suffix === "_masked" ? bare : masked;
+        issues.push({
+          code: "schema_error",
+          message:
+            `column "${c}" has no "${other}": a paired table gives each metric as <metric>_masked and <metric>_bare`,
+          file,
+          path: c,
+        });
+      }
+    }
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const named = mapping.columns ?? {};
+  const rest = table.columns.filter((c) => !consumed.has(c));
+  for (const c of rest.filter((c) => c === "arm" || metrics.includes(c))) {
+    issues.push({
+      code: "schema_error",
+      message:
+        `column "${c}" is also the name of an unfolded column (${c}_masked and ${c}_bare, or the arm): rename it`,
+      file,
+      path: c,
+    });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    metrics,
+    rest,
+    keyColumns: (["split", "task_id", "sample_id", "checkpoint_id"] as const)
+      .map((f) => named[f] ?? f).filter((c) => has.has(c)),
+    roundColumn: named.round ?? "round",
+    injectedColumn: named.injected ?? "injected",
+    maskColumns: new Set([
+      ...table.columns.filter((c) => c.startsWith("mask:")),
+      ...Object.values(named.mask ?? {}),
+    ]),
+  };
+}
+
+/**
+ * A key column's cell as text for finding an episode's rows: a list or an
+ * object by its JSON, so two of them never fall together as `[object
+ * Object]` (the attempt rows then refuse them as ids that are not text).
+ */
+function keyText(v: unknown): string {
+  if (v === null || typeof v !== "object") return String(v);
+  try {
+    return `\u0001${JSON.stringify(v, (_k, x) => typeof x === "bigint" ? String(x) : x)}`;
+  } catch {
+    return `\u0001${String(v)}`;
+  }
 }
 
 function show(v: unknown): string {

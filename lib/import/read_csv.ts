@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
 import type { Issue } from "../core/issue.ts";
 import type { SourceTable } from "./table.ts";
-import { sha256Hex } from "../core/sha256.ts";
+import { CsvScanner, cut, type RowWindow } from "./csv_scanner.ts";
+import { InputBudget } from "./limits.ts";
 
-const QUOTE = 0x22, LF = 0x0a, CR = 0x0d;
+/** Bytes read at a time. */
+const CHUNK_BYTES = 8 << 20;
 
 /** Exact powers of ten (10^0 .. 10^22 are exactly representable doubles). */
 const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
@@ -92,252 +95,232 @@ function booleanAt(s: string, a: number, b: number): boolean | null {
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
+ * The file is read in chunks of 8 MiB, each decoded and scanned for its
+ * complete rows, whose cells go straight into their columns (no string of
+ * the whole file, no object per row). A column typed as numbers or booleans
+ * that meets a cell of another kind becomes text, and its earlier cells are
+ * read again as written (a second pass over the file for such columns
+ * only). The file's size and its rows count against the import's limits
+ * (lib/import/limits.ts): past them, one issue naming the file and the limit.
+ *
  * @param file The file.
  * @param format `csv` (comma) or `tsv` (tab).
  * @param text Columns always read as text.
+ * @param options The import's limits, and the chunk size (for tests).
  * @returns The table, or the issue (the first problem of the file).
  */
 export async function readCsvTable(
   file: string,
   format: "csv" | "tsv",
   text: ReadonlySet<string> = new Set(),
+  options: { readonly budget?: InputBudget; readonly chunkBytes?: number } = {},
 ): Promise<SourceTable | Issue> {
-  let bytes: Uint8Array;
+  const budget = options.budget ?? new InputBudget();
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+  let size: number;
   try {
-    bytes = await Deno.readFile(file);
+    size = (await Deno.stat(file)).size;
   } catch (error) {
     return { code: "io_error", message: `cannot read: ${String(error)}`, file };
   }
-  let s: string;
-  try {
-    // The decoder drops a leading byte order mark.
-    s = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return { code: "parse_error", message: `cannot read as ${format}: not UTF-8 text`, file };
-  }
-  const table = parseDelimited(s, file, format, text);
-  return "code" in table ? table : { ...table, sha256: sha256Hex(bytes) };
-}
-
-/** {@linkcode readCsvTable} on text already decoded. */
-export function parseDelimited(
-  s: string,
-  file: string,
-  format: "csv" | "tsv",
-  text: ReadonlySet<string> = new Set(),
-): SourceTable | Issue {
-  const delim = format === "tsv" ? 0x09 : 0x2c;
-  const n = s.length;
-  let i = 0, line = 1, row = 0;
-  // Bounds of every cell, row after row: start, end; a start written as ~start (negative)
-  // marks a quoted cell holding doubled quotes, unescaped when it is cut out.
-  let bounds = new Int32Array(1 << 16);
-  let used = 0;
-  let header: string[] | null = null;
-  let columns = 0;
-  const fail = (message: string, column: number) => ({
-    code: "parse_error" as const,
-    message: `cannot read as ${format}: ${message}${
-      header === null ? " (header, line 1)" : ` (line ${line})`
-    }`,
-    file,
-    ...(header === null ? {} : { line: row + 1 }),
-    ...(header !== null && header[column] !== undefined ? { path: header[column] } : {}),
+  if (size > budget.bytesLeft) return budget.takeBytes(file, size)!;
+  let columns: ColumnBuilder[] = [];
+  const scanner = new CsvScanner(file, format, budget.rowsLeft, (window) => {
+    if (columns.length === 0) {
+      columns = scanner.header!.map((name) =>
+        text.has(name) ? new TextColumn() : new ValueColumn()
+      );
+    }
+    columns.forEach((column, c) => column.add(window, c));
   });
-  const headerCells: string[] = [];
-  while (i < n) {
-    const c0 = s.charCodeAt(i);
-    if (c0 === LF || c0 === CR) {
-      // A blank line.
-      i += c0 === CR && s.charCodeAt(i + 1) === LF ? 2 : 1;
-      line++;
-      continue;
-    }
-    const rowLine = line;
-    for (let c = 0;; c++) {
-      let start: number, end: number;
-      if (s.charCodeAt(i) === QUOTE) {
-        let j = i + 1, escaped = false;
-        for (;;) {
-          const k = s.indexOf('"', j);
-          if (k < 0) {
-            line = rowLine;
-            return fail("a quoted field is not closed", c);
-          }
-          if (s.charCodeAt(k + 1) === QUOTE) {
-            escaped = true;
-            j = k + 2;
-          } else {
-            j = k;
-            break;
-          }
-        }
-        start = i + 1;
-        end = j;
-        for (let k = start; k < end; k++) {
-          const ch = s.charCodeAt(k);
-          if (ch === LF || (ch === CR && s.charCodeAt(k + 1) !== LF)) line++;
-        }
-        if (escaped) start = ~start;
-        i = j + 1;
-        const next = s.charCodeAt(i);
-        if (i < n && next !== delim && next !== LF && next !== CR) {
-          return fail('text after a closing quote (a quote inside a field is written "")', c);
-        }
-      } else {
-        start = i;
-        for (; i < n; i++) {
-          const ch = s.charCodeAt(i);
-          if (ch === delim || ch === LF || ch === CR) break;
-          if (ch === QUOTE) {
-            return fail('a quote inside an unquoted field (quote the field, the quote as "")', c);
-          }
-        }
-        end = i;
-      }
-      if (header === null) headerCells.push(cut(s, start, end) ?? "");
-      else {
-        if (c >= columns) {
-          return fail(`the row has more fields than the header's ${columns}`, columns);
-        }
-        if (used + 2 > bounds.length) {
-          const grown = new Int32Array(bounds.length * 2);
-          grown.set(bounds);
-          bounds = grown;
-        }
-        bounds[used++] = start;
-        bounds[used++] = end;
-      }
-      const ch = s.charCodeAt(i);
-      if (i < n && ch === delim) {
-        i++;
-        continue;
-      }
-      // The end of the row: a line break or the end of the text.
-      if (header === null) {
-        header = names(headerCells);
-        columns = header.length;
-      } else {
-        if (c + 1 < columns) {
-          return fail(`the row has ${c + 1} field(s), the header ${columns}`, c + 1);
-        }
-        row++;
-      }
-      if (i < n) {
-        i += ch === CR && s.charCodeAt(i + 1) === LF ? 2 : 1;
-        line++;
-      }
-      break;
-    }
-  }
+  const hash = createHash("sha256");
+  const scanned = await scanFile(file, format, scanner, chunkBytes, (bytes) => hash.update(bytes));
+  if (scanned !== null) return scanned === "past rows" ? budget.pastRows(file) : scanned;
+  const header = scanner.header;
   if (header === null) {
     return { code: "parse_error", message: `cannot read as ${format}: no header row`, file };
   }
+  const rows = scanner.rows;
+  if (columns.length === 0) {
+    columns = header.map((name) => text.has(name) ? new TextColumn() : new ValueColumn());
+  }
+  // Columns that became text after holding numbers or booleans: their earlier cells as written.
+  const again = columns.flatMap((column, c) =>
+    column instanceof ValueColumn && column.textFrom > 0 ? [[c, column] as const] : []
+  );
+  if (again.length > 0) {
+    const rescan = new CsvScanner(file, format, rows, (window) => {
+      for (const [c, column] of again) column.addEarlierText(window, c);
+    });
+    await scanFile(file, format, rescan, chunkBytes);
+  }
+  budget.takeBytes(file, size);
+  budget.takeRows(file, rows);
   const data: Record<string, unknown[] | Float64Array> = {};
-  for (let c = 0; c < columns; c++) {
-    const name = header[c]!;
-    data[name] = text.has(name)
-      ? textColumn(s, bounds, c, columns, row)
-      : numberColumn(s, bounds, c, columns, row) ?? booleanColumn(s, bounds, c, columns, row) ??
-        textColumn(s, bounds, c, columns, row);
+  header.forEach((name, c) => (data[name] = columns[c]!.done(rows)));
+  return { file, format, columns: [...header], rows, data, sha256: hash.digest("hex") };
+}
+
+/** Feeds a file to a scanner chunk by chunk; why it stopped early, or null. */
+async function scanFile(
+  file: string,
+  format: "csv" | "tsv",
+  scanner: CsvScanner,
+  chunkBytes: number,
+  onBytes: (bytes: Uint8Array) => void = () => {},
+): Promise<Issue | "past rows" | null> {
+  let handle: Deno.FsFile;
+  try {
+    handle = await Deno.open(file);
+  } catch (error) {
+    return { code: "io_error", message: `cannot read: ${String(error)}`, file };
   }
-  return { file, format, columns: header, rows: row, data };
-}
-
-/** Header names as DuckDB's reader makes them: `column<i>` for an empty one, `_<k>` for a repeat. */
-function names(cells: readonly string[]): string[] {
-  const out: string[] = [];
-  const used = new Set<string>();
-  cells.forEach((cell, i) => {
-    const base = cell === "" ? `column${i}` : cell;
-    let name = base;
-    for (let k = 1; used.has(name); k++) name = `${base}_${k}`;
-    used.add(name);
-    out.push(name);
-  });
-  return out;
-}
-
-/** The cell `[start, end)` (start ~-encoded when it holds doubled quotes), null when empty. */
-function cut(s: string, start: number, end: number): string | null {
-  if (start < 0) return s.slice(~start, end).replaceAll('""', '"');
-  return end > start ? s.slice(start, end) : null;
-}
-
-/** A column as text; a cell equal to the one above reuses its string (ids, arm, status repeat). */
-function textColumn(
-  s: string,
-  bounds: Int32Array,
-  c: number,
-  columns: number,
-  rows: number,
-): (string | null)[] {
-  const out: (string | null)[] = new Array(rows);
-  let prev: string | null = null;
-  for (let r = 0, k = 2 * c; r < rows; r++, k += 2 * columns) {
-    const start = bounds[k]!, end = bounds[k + 1]!;
-    if (
-      start >= 0 && prev !== null && end - start === prev.length && s.startsWith(prev, start)
-    ) {
-      out[r] = prev;
-      continue;
+  using _ = handle;
+  // The decoder drops a leading byte order mark, and holds a character cut by a chunk's end.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const buffer = new Uint8Array(chunkBytes);
+  for (;;) {
+    const n = await handle.read(buffer);
+    let piece: string;
+    try {
+      piece = n === null
+        ? decoder.decode()
+        : decoder.decode(buffer.subarray(0, n), { stream: true });
+    } catch {
+      return { code: "parse_error", message: `cannot read as ${format}: not UTF-8 text`, file };
     }
-    prev = cut(s, start, end);
-    out[r] = prev;
+    if (n !== null) onBytes(buffer.subarray(0, n));
+    const stop = scanner.feed(piece, n === null);
+    if (stop !== null || n === null) return stop;
   }
-  return out;
+}
+
+/** A column being read, window by window. */
+interface ColumnBuilder {
+  /** Adds column `c` of a window's rows. */
+  add(window: RowWindow, c: number): void;
+  /** The column's values, `rows` long. */
+  done(rows: number): unknown[] | Float64Array;
+}
+
+/** A column read as text; a cell equal to the one above reuses its string (ids, arm, status repeat). */
+class TextColumn implements ColumnBuilder {
+  readonly #values: (string | null)[] = [];
+  #prev: string | null = null;
+  add({ text: s, bounds, rows, columns }: RowWindow, c: number): void {
+    const out = this.#values;
+    let prev = this.#prev;
+    for (let r = 0, k = 2 * c; r < rows; r++, k += 2 * columns) {
+      const start = bounds[k]!, end = bounds[k + 1]!;
+      if (
+        start >= 0 && prev !== null && end - start === prev.length && s.startsWith(prev, start)
+      ) {
+        out.push(prev);
+        continue;
+      }
+      prev = cut(s, start, end);
+      out.push(prev);
+    }
+    this.#prev = prev;
+  }
+  done(): (string | null)[] {
+    return this.#values;
+  }
 }
 
 /**
- * A column as numbers when every non-empty cell is number text, else null:
- * a Float64Array (no boxed number per cell) unless a cell is empty.
+ * A column typed by its cells: numbers while every non-empty cell is
+ * number text (a Float64Array, no boxed number per cell, unless a cell is
+ * empty), else booleans while every one is true/false/t/f (any case), else
+ * text. A cell that ends the numbers or the booleans makes the column text
+ * from its row on (`textFrom`); the earlier cells are added as written by
+ * {@linkcode ValueColumn.addEarlierText}.
  */
-function numberColumn(
-  s: string,
-  bounds: Int32Array,
-  c: number,
-  columns: number,
-  rows: number,
-): (number | null)[] | Float64Array | null {
-  const out = new Float64Array(rows);
-  let empty: number[] | null = null;
-  for (let r = 0, k = 2 * c; r < rows; r++, k += 2 * columns) {
-    const start = bounds[k]!, end = bounds[k + 1]!;
-    // A cell with doubled quotes (start written as ~start) is not a number.
-    if (start < 0) return null;
-    if (end === start) {
-      (empty ??= []).push(r);
-      continue;
-    }
-    const x = numberAt(s, start, end);
-    if (x === NOT_A_NUMBER) return null;
-    out[r] = x;
-  }
-  if (empty === null) return out;
-  const withNulls: (number | null)[] = Array.from(out);
-  for (const r of empty) withNulls[r] = null;
-  return withNulls;
-}
+class ValueColumn implements ColumnBuilder {
+  #kind: "empty" | "number" | "boolean" | "text" = "empty";
+  #numbers = new Float64Array(1024);
+  #empty: number[] = [];
+  #values: (boolean | string | null)[] = [];
+  #rows = 0;
+  /** The row from which the column is text after holding numbers or booleans (0: none). */
+  textFrom = 0;
 
-/** A column as booleans when every non-empty cell is true/false/t/f (any case), else null. */
-function booleanColumn(
-  s: string,
-  bounds: Int32Array,
-  c: number,
-  columns: number,
-  rows: number,
-): (boolean | null)[] | null {
-  const out: (boolean | null)[] = new Array(rows);
-  for (let r = 0, k = 2 * c; r < rows; r++, k += 2 * columns) {
-    const start = bounds[k]!, end = bounds[k + 1]!;
-    if (start < 0) return null;
-    if (end === start) {
-      out[r] = null;
-      continue;
+  add({ text: s, bounds, rows, columns }: RowWindow, c: number): void {
+    for (let r = 0, k = 2 * c; r < rows; r++, k += 2 * columns) {
+      const start = bounds[k]!, end = bounds[k + 1]!, row = this.#rows++;
+      if (start >= 0 && end === start) {
+        if (this.#kind === "number") this.#number(row, 0, true);
+        else this.#values[row] = null;
+        continue;
+      }
+      if (this.#kind === "empty") {
+        // A cell with doubled quotes is neither a number nor a boolean.
+        this.#kind = start >= 0 && numberAt(s, start, end) !== NOT_A_NUMBER
+          ? "number"
+          : start >= 0 && booleanAt(s, start, end) !== null
+          ? "boolean"
+          : "text";
+        if (this.#kind === "number") { for (let e = 0; e < row; e++) this.#number(e, 0, true); }
+      }
+      if (this.#kind === "number") {
+        const x = start >= 0 ? numberAt(s, start, end) : NOT_A_NUMBER;
+        if (x !== NOT_A_NUMBER) {
+          this.#number(row, x, false);
+          continue;
+        }
+        this.#toText(row);
+      } else if (this.#kind === "boolean") {
+        const b = start >= 0 ? booleanAt(s, start, end) : null;
+        if (b !== null) {
+          this.#values[row] = b;
+          continue;
+        }
+        this.#toText(row);
+      }
+      this.#values[row] = cut(s, start, end);
     }
-    const b = booleanAt(s, start, end);
-    if (b === null) return null;
-    out[r] = b;
   }
-  return out;
+
+  #number(row: number, x: number, empty: boolean): void {
+    if (row >= this.#numbers.length) {
+      const grown = new Float64Array(this.#numbers.length * 2);
+      grown.set(this.#numbers);
+      this.#numbers = grown;
+    }
+    this.#numbers[row] = x;
+    if (empty) this.#empty.push(row);
+  }
+
+  /** From `row` on the column is text; the cells before it are read again as written. */
+  #toText(row: number): void {
+    this.#kind = "text";
+    this.textFrom = row;
+    this.#values = new Array(row).fill(null);
+    this.#numbers = new Float64Array(0);
+    this.#empty = [];
+  }
+
+  /** Adds the text of the window's cells in rows before `textFrom`. */
+  addEarlierText({ text: s, bounds, rows, columns, firstRow }: RowWindow, c: number): void {
+    const end = Math.min(rows, this.textFrom - firstRow);
+    for (let r = 0, k = 2 * c; r < end; r++, k += 2 * columns) {
+      this.#values[firstRow + r] = cut(s, bounds[k]!, bounds[k + 1]!);
+    }
+  }
+
+  done(rows: number): (number | null)[] | (boolean | string | null)[] | Float64Array {
+    // No cell at all: numbers, as every one of none is number text.
+    if (rows === 0 && this.#kind === "empty") return new Float64Array(0);
+    if (this.#kind !== "number") {
+      if (this.#values.length < rows) {
+        for (let r = this.#values.length; r < rows; r++) this.#values[r] = null;
+      }
+      return this.#values;
+    }
+    const out = this.#numbers.length === rows ? this.#numbers : this.#numbers.slice(0, rows);
+    if (this.#empty.length === 0) return out;
+    const withNulls: (number | null)[] = Array.from(out);
+    for (const r of this.#empty) withNulls[r] = null;
+    return withNulls;
+  }
 }

@@ -62,6 +62,10 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number];
 const REQUIRED: readonly Field[] = ["task_id", "arm", "reward"];
+/** The fields read as text. */
+type TextField = "task_id" | "split" | "round" | "checkpoint_id" | "arm" | "status" | "error";
+/** The id fields: text, or integers read as their digits (never a list, an object or a fraction). */
+const ID_FIELDS: ReadonlySet<Field> = new Set(["task_id", "split", "round", "checkpoint_id"]);
 /** A column as a table holds it. */
 type Column = SourceTable["data"][string];
 
@@ -73,12 +77,41 @@ type Column = SourceTable["data"][string];
  *
  * @param table The table as read.
  * @param mapping The import mapping.
- * @returns The rows and what each column was used as, or the issues.
+ * @returns The rows and what each column was used as, or the issues (and
+ *   `unmapped`: the mapping keys that would name canonical columns found missing).
  */
 export function tableRows(
   table: SourceTable,
   mapping: ImportMapping,
-): { ok: true; rows: ImportRow[]; use: ColumnUse } | { ok: false; issues: Issue[] } {
+):
+  | { ok: true; rows: ImportRow[]; use: ColumnUse }
+  | { ok: false; issues: Issue[]; unmapped?: readonly string[] } {
+  const columns = columnUse(table, mapping);
+  if (!columns.ok) return columns;
+  const { use, consumed } = columns;
+  const issues: Issue[] = [];
+  const read = rowReader(table, mapping, use, consumed, issues);
+  const rows: ImportRow[] = [];
+  for (let i = 0; i < table.rows; i++) {
+    const row = read(i);
+    if (row !== null) rows.push(row);
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, rows, use };
+}
+
+/**
+ * The column of each contract field, component, mask version and the
+ * injected list (mapped, canonical, or found by the `r_` and `mask:`
+ * prefixes), and the columns consumed; a required or mapped column that is
+ * missing, or no mask at all, is an issue.
+ */
+function columnUse(
+  table: SourceTable,
+  mapping: ImportMapping,
+):
+  | { ok: true; use: ColumnUse; consumed: Set<string> }
+  | { ok: false; issues: Issue[]; unmapped: string[] } {
   const issues: Issue[] = [];
   const has = new Set(table.columns);
   const file = table.file;
@@ -86,17 +119,17 @@ export function tableRows(
     const near = nearestName(column, table.columns);
     issues.push({
       code: "schema_error",
-      message: `required column "${column}" (${what}) is missing${
+      message: `required column "${column}"${what === column ? "" : ` (${what})`} is missing${
         near ? `; nearest existing column: "${near}"` : ""
       }`,
       file,
       path: column,
     });
   };
-
-  // The column of each contract field.
   const fields: Partial<Record<Field, string>> = {};
   const named = mapping.columns ?? {};
+  // The mapping keys that would name the canonical columns found missing.
+  const unmapped: string[] = [];
   for (const f of FIELDS) {
     // The primary metric is the mapping's `primary` column when it names one.
     const column = (f === "reward" ? mapping.primary : undefined) ?? named[f] ?? f;
@@ -104,7 +137,13 @@ export function tableRows(
     else if (
       REQUIRED.includes(f) || named[f] !== undefined || (f === "reward" && mapping.primary)
     ) {
-      missing(column, f === "reward" ? "the primary metric, reward" : f);
+      missing(
+        column,
+        f !== "reward" ? f : column === f ? "the primary metric" : "the primary metric, reward",
+      );
+      if (named[f] === undefined && !(f === "reward" && mapping.primary)) {
+        unmapped.push(f === "reward" ? "columns.reward (or primary)" : `columns.${f}`);
+      }
     }
   }
   const components: [string, string][] = [];
@@ -153,197 +192,279 @@ export function tableRows(
       file,
       path: "injected",
     });
+    unmapped.push("columns.mask", "columns.injected");
   }
-  if (issues.length > 0) return { ok: false, issues };
+  if (issues.length > 0) return { ok: false, issues, unmapped };
+  return {
+    ok: true,
+    use: { components, mask, injected, fields: fields as Record<string, string> },
+    consumed,
+  };
+}
 
+/** Records an issue at a row (zero-based index) and column. */
+type Bad = (i: number, column: string, message: string, code?: Issue["code"]) => void;
+
+/**
+ * The reader of row `i` of a table whose columns are resolved: the
+ * attempt, or null when the row has an issue (pushed to `issues`). Each
+ * column's values are looked up once, not per cell, and the helpers made
+ * once, not per row.
+ */
+function rowReader(
+  table: SourceTable,
+  mapping: ImportMapping,
+  use: ColumnUse,
+  consumed: ReadonlySet<string>,
+  issues: Issue[],
+): (i: number) => ImportRow | null {
+  const file = table.file;
+  const fields = use.fields as Partial<Record<Field, string>>;
+  const bad: Bad = (i, column, message, code = "schema_error") =>
+    issues.push({ code, message, file, line: i + 1, path: column });
   const armOf = valueMap(mapping.arm_values, ["bare", "masked"] as const);
   const statusOf = valueMap(mapping.status_values, ["completed", "failed"] as const);
-  const extraColumns = table.columns.filter((c) => !consumed.has(c));
-  const numericText = new Set(
-    table.format === "csv" || table.format === "tsv"
-      ? extraColumns.filter((c) => table.data[c]!.every((v) => v === null || isNumberText(v)))
-      : [],
-  );
-  const rows: ImportRow[] = [];
-  const col = (c: string | undefined) => (c === undefined ? null : table.data[c]!);
-  const cols = Object.fromEntries(FIELDS.map((f) => [f, col(fields[f])])) as Record<
-    Field,
-    Column | null
-  >;
-  // Each column's values looked up once, not per cell; the helpers made once, not per row.
-  const componentData = components.map(([name, column]) =>
-    [name, column, table.data[column]!] as const
-  );
-  const maskData = mask.map(([version, column]) => [version, column, table.data[column]!] as const);
-  const injectedData = injected === null ? null : table.data[injected]!;
-  const extraData = extraColumns.map((c) => [c, table.data[c]!] as const);
-  // A row's mask starts as a copy of this one (every version, in order): setting a bit then
-  // changes a property instead of adding one (a row whose bit is not 0/1 is an issue).
-  const maskTemplate: Record<string, 0 | 1> = {};
-  for (const [version] of maskData) maskTemplate[version] = 0;
-  // Rows with the same bits share one (read-only) mask object, found by the bits as an integer
-  // (up to 30 versions): far fewer objects for a large table, and the builder's versions-present
-  // list is made once per distinct mask.
-  const masks = maskData.length <= 30 ? new Map<number, Record<string, 0 | 1>>() : null;
-  const noExtra: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
-  let i = 0;
-  const bad = (column: string, message: string, code: Issue["code"] = "schema_error") =>
-    issues.push({ code, message, file, line: i + 1, path: column });
-  const textAt = (values: Column | null, fallback: string | null): string | null => {
+  const cols = Object.fromEntries(
+    FIELDS.map((f) => [f, fields[f] === undefined ? null : table.data[fields[f]]!]),
+  ) as Record<Field, Column | null>;
+  // A text field's cell: text, an integer as its digits (ids), a number or boolean as JSON
+  // writes it (arm, status, error); anything else is an issue (undefined), never `String(v)`.
+  const textAt = (f: TextField, i: number, fallback: string | null): string | null | undefined => {
+    const values = cols[f];
     const v = values === null ? null : values[i] ?? null;
     if (v === null || v === "") return fallback;
-    return typeof v === "string" ? v : String(v);
-  };
-  // The text fields' columns, looked up once.
-  const taskCol = cols.task_id, armCol = cols.arm, statusCol = cols.status;
-  const splitCol = cols.split, roundCol = cols.round, ckptCol = cols.checkpoint_id;
-  const errorCol = cols.error;
-  const text = (f: "split" | "round" | "checkpoint_id" | "error", fallback: string | null) =>
-    textAt(
-      f === "split"
-        ? splitCol
-        : f === "round"
-        ? roundCol
-        : f === "checkpoint_id"
-        ? ckptCol
-        : errorCol,
-      fallback,
-    );
-  for (i = 0; i < table.rows; i++) {
-    const row = i + 1;
-    const taskId = textAt(taskCol, null);
-    if (taskId === null) bad(fields.task_id!, "task_id is empty");
-    const armText = textAt(armCol, null);
-    const arm = armText === null ? null : armOf(armText);
-    if (arm === null) {
+    if (typeof v === "string") return v;
+    const text = ID_FIELDS.has(f) ? idText(v) : valueText(v);
+    if (text === undefined) {
       bad(
+        i,
+        fields[f]!,
+        ID_FIELDS.has(f)
+          ? `${f} ${show(v)} is not text: an id is text, or an integer (read as its digits)`
+          : `${f} ${show(v)} is not text`,
+      );
+    }
+    return text;
+  };
+  const rewardsOf = componentReader(table, use, bad);
+  const maskOf = maskReader(table, use, bad);
+  const injectedOf = injectedReader(table, use, bad);
+  const extraOf = extraReader(table, consumed, bad);
+  const split = mapping.split ?? "val";
+  const checkpoint = mapping.provenance?.checkpoint_id ?? null;
+  return (i) => {
+    const taskId = textAt("task_id", i, null);
+    if (taskId === null) bad(i, fields.task_id!, "task_id is empty");
+    const splitText = textAt("split", i, split);
+    const round = textAt("round", i, null);
+    const checkpointId = textAt("checkpoint_id", i, checkpoint);
+    const armText = textAt("arm", i, null);
+    const arm = armText == null ? null : armOf(armText);
+    if (arm === null && armText !== undefined) {
+      bad(
+        i,
         fields.arm!,
         `arm "${armText ?? ""}" is neither bare (${armOf.accepted[0]}) nor masked (${
           armOf.accepted[1]
         })`,
       );
     }
-    const statusText = textAt(statusCol, "completed");
-    const status = statusOf(statusText!);
-    if (status === null) {
-      bad(fields.status!, `status "${statusText}" is neither completed nor failed`);
+    const statusText = textAt("status", i, "completed");
+    const status = statusText === undefined ? null : statusOf(statusText!);
+    if (status === null && statusText !== undefined) {
+      bad(i, fields.status!, `status "${statusText}" is neither completed nor failed`);
     }
     const sampleId = intValue(cols.sample_id?.[i], 0);
     if (sampleId === undefined || sampleId < 0) {
-      bad(fields.sample_id!, `sample_id ${show(cols.sample_id?.[i])} is not an integer >= 0`);
+      bad(i, fields.sample_id!, `sample_id ${show(cols.sample_id?.[i])} is not an integer >= 0`);
     }
     const attempt = intValue(cols.attempt?.[i], null);
     if (attempt === undefined || (attempt !== null && attempt < 0)) {
-      bad(fields.attempt!, `attempt ${show(cols.attempt?.[i])} is not an integer >= 0`);
+      bad(i, fields.attempt!, `attempt ${show(cols.attempt?.[i])} is not an integer >= 0`);
     }
     const jobSeed = intValue(cols.job_seed?.[i], null);
     if (jobSeed === undefined) {
-      bad(fields.job_seed!, `job_seed ${show(cols.job_seed?.[i])} is not an integer`);
+      bad(i, fields.job_seed!, `job_seed ${show(cols.job_seed?.[i])} is not an integer`);
     }
     const completed = status === "completed";
     const reward = numberValue(cols.reward?.[i]);
     if (completed && (reward === undefined || reward === null || !Number.isFinite(reward))) {
       bad(
+        i,
         fields.reward!,
         `reward ${show(cols.reward?.[i])} is not a finite number (a completed attempt needs one)`,
         "reward_incomplete",
       );
     }
+    const rewards = rewardsOf(i, completed);
+    const mask = maskOf(i);
+    const injected = injectedOf(i);
+    const extra = extraOf(i);
+    const error = textAt("error", i, null);
+    if (
+      taskId == null || arm === null || status === null || sampleId === undefined ||
+      sampleId < 0 || attempt === undefined || jobSeed === undefined || splitText == null ||
+      round === undefined || checkpointId === undefined || error === undefined
+    ) return null;
+    return {
+      file,
+      row: i + 1,
+      split: splitText,
+      task_id: taskId,
+      sample_id: sampleId,
+      arm,
+      round,
+      checkpoint_id: checkpointId,
+      attempt,
+      status,
+      reward: reward === undefined ? null : reward,
+      rewards,
+      job_seed: jobSeed,
+      injected,
+      mask,
+      error,
+      extra,
+    };
+  };
+}
+
+/** A row's reward components: finite numbers, required on a completed row. */
+function componentReader(
+  table: SourceTable,
+  use: ColumnUse,
+  bad: Bad,
+): (i: number, completed: boolean) => Record<string, number> {
+  const componentData = use.components.map(([name, column]) =>
+    [name, column, table.data[column]!] as const
+  );
+  return (i, completed) => {
     const rewards: Record<string, number> = {};
     for (const [name, column, values] of componentData) {
       const raw = values[i];
       const x = numberValue(raw);
       if (x !== null && x !== undefined && Number.isFinite(x)) rewards[name] = x;
       else if (completed) {
-        bad(column, `${name} ${show(raw)} is not a finite number`, "reward_incomplete");
+        bad(i, column, `${name} ${show(raw)} is not a finite number`, "reward_incomplete");
       }
     }
-    let maskRow: Record<string, 0 | 1> | null = null;
-    if (mask.length > 0 && masks !== null) {
-      let bits = 0, valid = true;
-      for (let j = 0; j < maskData.length; j++) {
-        const [, column, values] = maskData[j]!;
-        const raw = values[i];
-        const bit = bitValue(raw);
-        if (bit === null) {
-          bad(column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
-          valid = false;
-        } else bits |= bit << j;
-      }
-      if (valid) {
-        maskRow = masks.get(bits) ?? null;
-        if (maskRow === null) {
-          maskRow = { ...maskTemplate };
-          for (let j = 0; j < maskData.length; j++) {
-            maskRow[maskData[j]![0]] = ((bits >> j) & 1) as 0 | 1;
-          }
-          Object.freeze(maskRow);
-          masks.set(bits, maskRow);
-        }
-      }
-    } else if (mask.length > 0) {
-      maskRow = { ...maskTemplate };
+    return rewards;
+  };
+}
+
+/**
+ * A row's mask from its 0/1 columns, or null when the table has none (or
+ * a bit is not 0/1, an issue). Rows with the same bits share one
+ * (read-only) mask object, found by the bits as an integer (up to 30
+ * versions): far fewer objects for a large table, and the builder's
+ * versions-present list is made once per distinct mask.
+ */
+function maskReader(
+  table: SourceTable,
+  use: ColumnUse,
+  bad: Bad,
+): (i: number) => Record<string, 0 | 1> | null {
+  const maskData = use.mask.map(([version, column]) =>
+    [version, column, table.data[column]!] as const
+  );
+  // A row's mask starts as a copy of this one (every version, in order): setting a bit then
+  // changes a property instead of adding one.
+  const maskTemplate: Record<string, 0 | 1> = {};
+  for (const [version] of maskData) maskTemplate[version] = 0;
+  const masks = maskData.length <= 30 ? new Map<number, Record<string, 0 | 1>>() : null;
+  if (maskData.length === 0) return () => null;
+  if (masks === null) {
+    return (i) => {
+      const maskRow = { ...maskTemplate };
       for (const [version, column, values] of maskData) {
         const raw = values[i];
         const bit = bitValue(raw);
         if (bit === null) {
-          bad(column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
+          bad(i, column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
         } else maskRow[version] = bit;
       }
+      return maskRow;
+    };
+  }
+  return (i) => {
+    let bits = 0, valid = true;
+    for (let j = 0; j < maskData.length; j++) {
+      const [, column, values] = maskData[j]!;
+      const raw = values[i];
+      const bit = bitValue(raw);
+      if (bit === null) {
+        bad(i, column, `mask value ${show(raw)} is not 0 or 1`, "assignment_invalid");
+        valid = false;
+      } else bits |= bit << j;
     }
-    let injectedRow: string[] | null = null;
-    if (injected !== null) {
-      const raw = injectedData![i];
-      const list = listValue(raw);
-      if (list === undefined) {
-        bad(
-          injected,
-          `injected ${show(raw)} is not a list of version ids (a JSON array of strings)`,
-          "schema_error",
-        );
-      } else injectedRow = list;
+    if (!valid) return null;
+    let maskRow = masks.get(bits);
+    if (maskRow === undefined) {
+      maskRow = { ...maskTemplate };
+      for (let j = 0; j < maskData.length; j++) {
+        maskRow[maskData[j]![0]] = ((bits >> j) & 1) as 0 | 1;
+      }
+      Object.freeze(maskRow);
+      masks.set(bits, maskRow);
     }
-    const extra: Record<string, unknown> = extraData.length === 0 ? noExtra : {};
+    return maskRow;
+  };
+}
+
+/** A row's injected ids from the list column, or null when the table has none. */
+function injectedReader(
+  table: SourceTable,
+  use: ColumnUse,
+  bad: Bad,
+): (i: number) => string[] | null {
+  const injected = use.injected;
+  if (injected === null) return () => null;
+  const values = table.data[injected]!;
+  return (i) => {
+    const raw = values[i];
+    const list = listValue(raw);
+    if (list !== undefined) return list;
+    bad(
+      i,
+      injected,
+      `injected ${show(raw)} is not a list of version ids (a JSON array of strings)`,
+    );
+    return null;
+  };
+}
+
+/**
+ * A row's columns that no field consumed, kept on its trace line: a
+ * contract trace field read as the contract types it, a CSV column of
+ * number text as numbers, any other value as JSON can hold it.
+ */
+function extraReader(
+  table: SourceTable,
+  consumed: ReadonlySet<string>,
+  bad: Bad,
+): (i: number) => Record<string, unknown> {
+  const extraColumns = table.columns.filter((c) => !consumed.has(c));
+  const numericText = new Set(
+    table.format === "csv" || table.format === "tsv"
+      ? extraColumns.filter((c) => table.data[c]!.every((v) => v === null || isNumberText(v)))
+      : [],
+  );
+  const extraData = extraColumns.map((c) => [c, table.data[c]!] as const);
+  const noExtra: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+  if (extraData.length === 0) return () => noExtra;
+  return (i) => {
+    const extra: Record<string, unknown> = {};
     for (const [c, values] of extraData) {
       const v = plainValue(values[i]);
       if (TRACE_FIELDS.has(c)) {
         // A contract trace field the contract types: read as that type, else an issue.
         const typed = typedTraceField(c, v);
-        if (typed === undefined) bad(c, `${c} ${show(v)} is not ${TRACE_FIELDS.get(c)}`);
+        if (typed === undefined) bad(i, c, `${c} ${show(v)} is not ${TRACE_FIELDS.get(c)}`);
         else extra[c] = typed;
         continue;
       }
       extra[c] = numericText.has(c) && typeof v === "string" ? Number(v) : v;
     }
-    if (
-      taskId === null || arm === null || status === null || sampleId === undefined ||
-      sampleId < 0 || attempt === undefined || jobSeed === undefined
-    ) continue;
-    rows.push({
-      file,
-      row,
-      split: text("split", mapping.split ?? "val")!,
-      task_id: taskId,
-      sample_id: sampleId,
-      arm,
-      round: text("round", null),
-      checkpoint_id: text("checkpoint_id", mapping.provenance?.checkpoint_id ?? null),
-      attempt,
-      status,
-      reward: reward === undefined ? null : reward,
-      rewards,
-      job_seed: jobSeed,
-      injected: injectedRow,
-      mask: maskRow,
-      error: text("error", null),
-      extra,
-    });
-  }
-  if (issues.length > 0) return { ok: false, issues };
-  return {
-    ok: true,
-    rows,
-    use: { components, mask, injected, fields: fields as Record<string, string> },
+    return extra;
   };
 }
 
@@ -391,7 +512,7 @@ function show(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
   if (typeof v === "bigint") return v.toString();
   try {
-    return JSON.stringify(v) ?? String(v);
+    return JSON.stringify(plainValue(v)) ?? String(v);
   } catch {
     return String(v);
   }
@@ -416,6 +537,20 @@ const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 function isNumberText(v: unknown): boolean {
   return typeof v === "string" && NUMBER_TEXT.test(v);
+}
+
+/** An id that is not a string: an integer as its digits, else undefined (not an id). */
+function idText(v: unknown): string | undefined {
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
+  return undefined;
+}
+
+/** A value that is not a string as text: a number or a boolean as JSON writes it, else undefined. */
+function valueText(v: unknown): string | undefined {
+  if (typeof v === "bigint") return v.toString();
+  if ((typeof v === "number" && Number.isFinite(v)) || typeof v === "boolean") return String(v);
+  return undefined;
 }
 
 /** A number; null for empty; undefined when the value is not a number. */

@@ -23,8 +23,12 @@ export interface EpisodeChecksInput {
   readonly masked: ReadonlyEpisodeMap<Attempt>;
   /** The bare run's completed attempt per episode key. */
   readonly bare: ReadonlyEpisodeMap<Attempt>;
-  /** Whether both runs sent job seeds (`provenance.send_seed`), so that seeds must match. */
-  readonly sendSeed: boolean;
+  /**
+   * Whether both runs sent job seeds (`provenance.send_seed`), so that seeds
+   * must match; `"unrecorded"` when a run does not record it (an import):
+   * then seeds recorded in both runs are only counted, with their differences.
+   */
+  readonly sendSeed: boolean | "unrecorded";
   /** The masked run's traces.jsonl path for the issues. */
   readonly file: string;
 }
@@ -53,10 +57,15 @@ export interface EpisodeChecksInput {
  * deepEqual([r.rows[0]!.mask, r.issues.map((i) => i.code)], [["v"], ["injection_mismatch", "seed_mismatch"]]);
  * ```
  */
-export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; issues: Issue[] } {
+export function episodeChecks(
+  input: EpisodeChecksInput,
+): { rows: PairedRow[]; issues: Issue[]; seeds?: UncomparedSeeds } {
   const { file } = input;
   const rows: PairedRow[] = [];
   const issues: Issue[] = [];
+  let seeds:
+    | { recorded: number; differ: number; first?: NonNullable<UncomparedSeeds["first"]> }
+    | undefined;
   for (const episode of input.planned) {
     const assignment = input.assignments.get(episode);
     const mask = assignment?.valid ? assignment.present : null;
@@ -78,7 +87,21 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
       }
     }
     const b = input.bare.get(episode);
-    if (
+    if (input.sendSeed === "unrecorded") {
+      if (m && b && m.job_seed !== null && b.job_seed !== null) {
+        seeds ??= { recorded: 0, differ: 0 };
+        seeds.recorded++;
+        if (m.job_seed !== b.job_seed && seeds.differ++ === 0) {
+          seeds.first = {
+            episode,
+            line: m.line,
+            bareLine: b.line,
+            bare: b.job_seed,
+            masked: m.job_seed,
+          };
+        }
+      }
+    } else if (
       input.sendSeed && m && b &&
       (m.job_seed === null || b.job_seed === null || m.job_seed !== b.job_seed)
     ) {
@@ -94,7 +117,27 @@ export function episodeChecks(input: EpisodeChecksInput): { rows: PairedRow[]; i
       });
     }
   }
-  return { rows, issues };
+  return seeds === undefined ? { rows, issues } : { rows, issues, seeds };
+}
+
+/**
+ * Job seeds recorded in both runs of a gate whose runs do not record
+ * whether they were sent: how many episodes have both, how many differ,
+ * and the first that differs.
+ */
+export interface UncomparedSeeds {
+  /** Planned episodes with a completed attempt and a job seed in both runs. */
+  readonly recorded: number;
+  /** Those whose seeds differ. */
+  readonly differ: number;
+  /** The first that differs. */
+  readonly first?: {
+    readonly episode: EpisodeKey;
+    readonly line: number;
+    readonly bareLine: number;
+    readonly bare: number;
+    readonly masked: number;
+  };
 }
 
 /** Whether two lists hold the same strings in the same order (then also as sorted sets). */

@@ -1,6 +1,11 @@
 import { join } from "node:path";
 import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
-import type { Attempt, DesignColumn, PairedDataset } from "../core/types.ts";
+import {
+  type Attempt,
+  type DesignColumn,
+  episodeLabel,
+  type PairedDataset,
+} from "../core/types.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import type { RunParts } from "../load/read_run.ts";
@@ -14,7 +19,7 @@ import { bareRunChecks } from "./bare_checks.ts";
 import { gatePlanChecks } from "./plan_checks.ts";
 import { pairingChecks } from "./pairing_checks.ts";
 import { assignmentChecks } from "./assignment_checks.ts";
-import { episodeChecks, type PairedRow } from "./episode_checks.ts";
+import { episodeChecks, type PairedRow, type UncomparedSeeds } from "./episode_checks.ts";
 import { designChecks } from "./design_checks.ts";
 import { buildPairedDataset, type PairedDatasetInput } from "./paired_dataset.ts";
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
@@ -39,7 +44,10 @@ export interface GateValidation {
    * Warnings that do not fail the validation: `cache_corrupt` when a run
    * cache entry failed its checksum and the run was parsed again, and one
    * `provenance_unrecorded` per field an input does not record (a check
-   * that could not be made; docs/FORMAT.md, Extensions).
+   * that could not be made; docs/FORMAT.md, Extensions), and one
+   * `seed_mismatch` per gate whose job seeds are recorded in both runs but
+   * not compared (`provenance.send_seed` unrecorded) and differ, with the
+   * count.
    */
   readonly warnings?: readonly Issue[];
 }
@@ -144,11 +152,13 @@ export async function validateGates(
     dimensionCap === undefined ? {} : { dimensionCap },
   );
   const maskedCompleted: ReadonlyEpisodeMap<Attempt>[] = [];
+  const seeds: { file: string; seeds: UncomparedSeeds }[] = [];
   const rows = read.gates.flatMap((g, gi) => {
     issues.addAll(plans.issues[gi]!);
     const gate = checkGate(g, gi, bareRun?.manifest ?? null, bare?.completed ?? new EpisodeMap());
     issues.addAll(gate.issues);
     maskedCompleted.push(gate.completed);
+    if (gate.seeds) seeds.push({ file: join(g.dir, "traces.jsonl"), seeds: gate.seeds });
     return gate.rows;
   });
   const files = read.gates.map((g) => ({
@@ -156,7 +166,7 @@ export async function validateGates(
     manifestFile: join(g.dir, "manifest.json"),
   }));
   issues.addAll(designChecks({ columns: plans.columns, rows, gates: files, clean: issues.ok }));
-  return settle(
+  const result = settle(
     issues,
     options.waive ?? [],
     read,
@@ -167,6 +177,7 @@ export async function validateGates(
         )
         : null,
   );
+  return withSeeds(result, seeds);
 }
 
 /**
@@ -179,7 +190,12 @@ function checkGate(
   gate: number,
   bareManifest: RunManifest | null,
   bareCompleted: ReadonlyEpisodeMap<Attempt>,
-): { issues: Issue[]; rows: PairedRow[]; completed: ReadonlyEpisodeMap<Attempt> } {
+): {
+  issues: Issue[];
+  rows: PairedRow[];
+  completed: ReadonlyEpisodeMap<Attempt>;
+  seeds?: UncomparedSeeds;
+} {
   const manifest = g.masked.manifest;
   if (!manifest) return { issues: [], rows: [], completed: new EpisodeMap() };
   const masked = { dir: g.dir, manifest, attempts: g.masked.attempts };
@@ -194,15 +210,72 @@ function checkGate(
     assignments: assignments.byKey,
     masked: completed,
     bare: bareCompleted,
-    sendSeed: manifest.provenance.send_seed === true && bareManifest?.provenance.send_seed === true,
+    sendSeed: sendSeed(manifest, bareManifest),
     file: join(g.dir, "traces.jsonl"),
   });
   return {
     issues: [...pairing.issues, ...assignments.issues, ...episodes.issues],
     rows: episodes.rows,
     completed,
+    ...(episodes.seeds ? { seeds: episodes.seeds } : {}),
   };
 }
+
+/**
+ * Whether a gate's job seeds are compared: both runs sent them (true); a
+ * run does not record whether (`send_seed` null and listed unrecorded, and
+ * neither says false): "unrecorded", seeds only counted; else false.
+ */
+function sendSeed(masked: RunManifest, bare: RunManifest | null): boolean | "unrecorded" {
+  const m = masked.provenance.send_seed, b = bare?.provenance.send_seed;
+  if (m === true && b === true) return true;
+  if (m === false || b === false || b === undefined) return false;
+  return m === null || b === null ? "unrecorded" : false;
+}
+
+/**
+ * The validation with its job seeds that were recorded but not compared:
+ * one `seed_mismatch` warning per gate whose seeds differ (with the count),
+ * and the unrecorded send_seed's warning saying what to do.
+ */
+function withSeeds(
+  v: GateValidation,
+  seeds: readonly { file: string; seeds: UncomparedSeeds }[],
+): GateValidation {
+  if (seeds.length === 0) return v;
+  const warnings: Issue[] = [];
+  for (const { file, seeds: s } of seeds) {
+    if (s.first === undefined) continue;
+    const f = s.first;
+    warnings.push({
+      code: "seed_mismatch",
+      message:
+        `job seeds differ in ${s.differ} of ${s.recorded} episode(s) (first: bare ${f.bare} at line ${f.bareLine}, masked ${f.masked}); ${SEEDS_NOT_COMPARED}`,
+      file,
+      line: f.line,
+      path: "job_seed",
+      episode: episodeLabel(f.episode),
+      severity: "warning",
+    });
+  }
+  // The unrecorded send_seed's warning says what to do, now that there are seeds to compare.
+  const all = [
+    ...(v.warnings ?? []).map((w) =>
+      w.code === "provenance_unrecorded" && w.path === "provenance.send_seed"
+        ? { ...w, message: `${w.message.replace(/:.*$/, "")}: ${SEEDS_NOT_COMPARED}` }
+        : w
+    ),
+    ...warnings,
+  ];
+  return {
+    ...v,
+    ...(all.length > 0 ? { warnings: all } : {}),
+  };
+}
+
+/** What a user does when job seeds are recorded but whether they were sent is not. */
+export const SEEDS_NOT_COMPARED =
+  "job seeds are recorded but not compared: set provenance.send_seed in the mapping if the harness sent them";
 
 /** The dataset builder's input from a clean validation (every plan and manifest parsed). */
 function datasetInput(
