@@ -5,7 +5,6 @@
  * temporary file is gone afterwards, also when the rows are never used.
  */
 import { deepEqual, equal } from "node:assert/strict";
-import { tmpdir } from "node:os";
 import { jsonChunks, RawJson } from "../lib/analyze/json_stream.ts";
 import { taskRows } from "../lib/analyze/task_rows.ts";
 import {
@@ -44,8 +43,26 @@ function dataset(n: number) {
   };
 }
 
+/**
+ * The writer's temporary files that still exist, among those made in this test file (recorded as
+ * they are made: other processes, and other test files of a --parallel run, make theirs in the
+ * same temporary directory).
+ */
+const made: string[] = [];
+const makeTempFileSync = Deno.makeTempFileSync;
+Deno.makeTempFileSync = (options) => {
+  const path = makeTempFileSync(options);
+  if (options?.prefix === "gatelab-tasks-") made.push(path);
+  return path;
+};
 const temporaries = () =>
-  [...Deno.readDirSync(tmpdir())].filter((e) => e.name.startsWith("gatelab-tasks-")).length;
+  made.filter((path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  }).length;
 
 /** The text of chunks, and how many came as bytes (from the worker's file). */
 async function text(chunks: AsyncIterable<string | Uint8Array>): Promise<[string, number]> {

@@ -1,8 +1,7 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { integerReader, numberReader, parseCommand, UsageError } from "../lib/cli/args.ts";
-import { main } from "../lib/cli/main.ts";
 import { COMMANDS as TABLE } from "../lib/cli/command_table.ts";
-import { captured } from "./fixtures.ts";
+import { captured, capturedMain } from "./fixtures.ts";
 
 const HELP = "usage: deno task gate thing <dir>... --out <dir>";
 
@@ -344,7 +343,7 @@ const COMMANDS: readonly (readonly [string, readonly string[], RegExp])[] = [
 
 Deno.test("every command: usage errors exit 2 with the reason in one line", async () => {
   for (const [name, args, expected] of COMMANDS) {
-    const { value, log, err } = await captured(() => main([name, ...args]));
+    const { value, log, err } = await capturedMain([name, ...args]);
     equal(value, 2, `${name} ${args.join(" ")}`);
     equal(log, "", `${name} ${args.join(" ")} printed to stdout`);
     match(err, expected, `${name} ${args.join(" ")}`);
@@ -357,7 +356,7 @@ const ALL_COMMANDS = TABLE.map((c) => c.name);
 
 Deno.test("every command: an unknown option is named with the nearest known one, in one line", async () => {
   for (const name of ALL_COMMANDS) {
-    const { value, log, err } = await captured(() => main([...name.split(" "), "--quiett"]));
+    const { value, log, err } = await capturedMain([...name.split(" "), "--quiett"]);
     equal(value, 2, name);
     equal(log, "", name);
     const help = name.split(" ")[0];
@@ -369,7 +368,7 @@ Deno.test("every command: an unknown option is named with the nearest known one,
 });
 
 Deno.test("an unknown command: exit 2, one line, the nearest command", async () => {
-  const typo = await captured(() => main(["analyse", "g"]));
+  const typo = await capturedMain(["analyse", "g"]);
   deepEqual(
     [typo.value, typo.log, typo.err],
     [
@@ -378,7 +377,7 @@ Deno.test("an unknown command: exit 2, one line, the nearest command", async () 
       `usage_error  unknown command "analyse"; did you mean analyze?; see deno task gate --help`,
     ],
   );
-  const far = await captured(() => main(["zzzzzz"]));
+  const far = await capturedMain(["zzzzzz"]);
   deepEqual(
     [far.value, far.err],
     [2, `usage_error  unknown command "zzzzzz"; see deno task gate --help`],
@@ -387,12 +386,12 @@ Deno.test("an unknown command: exit 2, one line, the nearest command", async () 
 
 Deno.test("every command: --help prints its usage and exits 0", async () => {
   for (const name of ["validate", "analyze", "heldout", "compare", "study", "reward", "report"]) {
-    const { value, log } = await captured(() => main([name, "--help"]));
+    const { value, log } = await capturedMain([name, "--help"]);
     equal(value, 0, name);
     match(log, new RegExp(`^usage: deno task gate ${name} `), name);
   }
   for (const name of ["plan-power", "sql"]) {
-    const { value, log } = await captured(() => main([name, "-h"]));
+    const { value, log } = await capturedMain([name, "-h"]);
     equal(value, 0, name);
     match(log, new RegExp(`^usage: deno task gate ${name} `), name);
   }

@@ -8,12 +8,11 @@
  * the installed script's first argument.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { main } from "../lib/cli/main.ts";
 import { commandDecl, COMMANDS } from "../lib/cli/command_table.ts";
 import { COMMON } from "../lib/cli/common_options.ts";
 import { commandHelp } from "../lib/cli/help.ts";
 import { gateTask, gateTaskArgs, ROOT } from "./gate_process.ts";
-import { captured } from "./fixtures.ts";
+import { capturedMain } from "./fixtures.ts";
 
 /** Runs main() with console captured, in an empty directory that must stay empty. */
 async function run(
@@ -21,7 +20,7 @@ async function run(
   program?: string,
 ): Promise<{ code: number; log: string; err: string }> {
   const context = program === undefined ? {} : { program };
-  const { value, log, err } = await captured(() => main(args, context));
+  const { value, log, err } = await capturedMain(args, context);
   return { code: value, log, err };
 }
 

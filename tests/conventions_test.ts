@@ -7,7 +7,6 @@
  * the README list exactly them.
  */
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
-import { main } from "../lib/cli/main.ts";
 import {
   choiceList,
   COV_TYPES,
@@ -19,13 +18,13 @@ import { resolveAnalyzeOptions } from "../lib/analyze/mod.ts";
 import { BootstrapBlockSchema } from "../lib/contract/outputs/contributions.ts";
 import { bootstrapDataset, bootstrapToJson } from "../lib/infer/bootstrap/bootstrap.ts";
 import { bootstrapFixture } from "./infer_fixture.ts";
-import { captured } from "./fixtures.ts";
+import { capturedMain } from "./fixtures.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
 /** Runs main() with console captured, in an empty directory that must stay empty. */
 async function run(args: string[]): Promise<{ code: number; log: string; err: string }> {
-  const { value, log, err } = await captured(() => main(args));
+  const { value, log, err } = await capturedMain(args);
   return { code: value, log, err };
 }
 

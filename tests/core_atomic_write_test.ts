@@ -9,12 +9,7 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import fc from "fast-check";
 import { join } from "node:path";
-import {
-  OUTPUT_MARKER,
-  recover,
-  writeFileAtomic,
-  writeFilesAtomic,
-} from "../lib/core/atomic_write.ts";
+import { OUTPUT_MARKER, recover, writeFilesAtomic } from "../lib/core/atomic_write.ts";
 import { acquireLock, lockFileOf } from "../lib/core/output_lock.ts";
 import { PathError } from "../lib/core/path_error.ts";
 
@@ -348,14 +343,21 @@ setInterval(() => {}, 1000);
 
 Deno.test("writeFileAtomic: a bare file name is written under its full name (not cut)", async () => {
   await using t = await tempDir();
-  const cwd = Deno.cwd();
-  Deno.chdir(t.path);
-  try {
-    await writeFileAtomic("ledger.jsonl", "a\n");
-    await writeFileAtomic("./x.csv", ["b", "\n"]);
-  } finally {
-    Deno.chdir(cwd);
-  }
+  // In a child started in the directory: the test process's working directory is shared by
+  // every file of a --parallel run, so it never changes.
+  const { code } = await new Deno.Command("deno", {
+    args: [
+      "eval",
+      `import { writeFileAtomic } from ${
+        JSON.stringify(new URL("../lib/core/atomic_write.ts", import.meta.url).href)
+      };
+await writeFileAtomic("ledger.jsonl", "a\\n");
+await writeFileAtomic("./x.csv", ["b", "\\n"]);`,
+    ],
+    cwd: t.path,
+    stderr: "inherit",
+  }).output();
+  equal(code, 0);
   deepEqual(names(t.path), ["ledger.jsonl", "x.csv"]);
   equal(await Deno.readTextFile(join(t.path, "x.csv")), "b\n");
 });

@@ -1,12 +1,11 @@
 /**
- * Every number the docs quote from the demo, checked against outputs this
- * test makes itself: it runs the demo's commands (lib/cli/demo.ts
- * `DEMO_STEPS`, into a temporary directory instead of reports/demo) and the
- * few extra commands the docs show, then rebuilds each quoted passage from
- * the output files (or compares a shown console block line by line with
- * what the command printed) and requires the doc to contain it. When the
- * demo data or the method changes, this test names the stale passage and
- * the text it should now read.
+ * Every number the docs quote from the demo, checked against the demo's
+ * outputs (tests/demo_outputs.ts, the demo's commands run once for every
+ * test file) and those of the few extra commands the docs show: the test
+ * rebuilds each quoted passage from the output files (or compares a shown
+ * console block line by line with what the command printed) and requires
+ * the doc to contain it. When the demo data or the method changes, this
+ * test names the stale passage and the text it should now read.
  *
  * Passages quoted from truth.json (the simulator's expectations) are
  * checked against data/demo/truth.json the same way.
@@ -14,13 +13,15 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
-import { DEMO_STEPS } from "../lib/cli/demo.ts";
 import { misfitDiagnostics } from "../lib/infer/diagnostics/diagnostics.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
+import { demoOutputs } from "./demo_outputs.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
+const DEMO = await demoOutputs();
+// The few extra commands the docs show write here (the demo's outputs are read-only).
 const OUT = await Deno.makeTempDir({ prefix: "gatelab-docs-numbers-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(OUT, { recursive: true }));
 
@@ -38,15 +39,9 @@ async function gate(args: readonly string[]): Promise<{ code: number; lines: str
   }
 }
 
-const printed: Record<string, string[]> = {};
-for (const [title, args, expected = 0] of DEMO_STEPS) {
-  const r = await gate(args.map((a) => a.replace("reports/demo", OUT)));
-  deepEqual(r.code, expected, `demo step "${title}" exited ${r.code}, expected ${expected}`);
-  printed[title] = r.lines;
-}
-
-const read = async (path: string): Promise<Json> =>
-  JSON.parse(await Deno.readTextFile(join(OUT, path)));
+/** A JSON file of the demo's outputs (or of the extra commands', under `OUT`). */
+const read = async (path: string, dir = DEMO): Promise<Json> =>
+  JSON.parse(await Deno.readTextFile(join(dir, path)));
 const doc = (name: string) => Deno.readTextFile(`docs/${name}`);
 const truth: Json = JSON.parse(await Deno.readTextFile("data/demo/truth.json"));
 
@@ -146,7 +141,7 @@ Deno.test("docs/inference.md: held-out, across-gate, power and interaction numbe
     join(OUT, "heldout-against"),
   ]);
   deepEqual(against.code, 0);
-  const a = (await read("heldout-against/heldout.json")).against;
+  const a = (await read("heldout-against/heldout.json", OUT)).against;
   quoted(
     text,
     "inference.md",

@@ -28,6 +28,7 @@
  *
  * @module
  */
+import { emptyDirSession } from "./empty_dir_main.ts";
 import { join, relative } from "node:path";
 import { createPrng, type Prng } from "../lib/math/prng.ts";
 
@@ -444,33 +445,39 @@ export async function writePooledRounds(
   return [a, b];
 }
 
-/**
- * Runs `f` with console.log and console.error captured, in a fresh temporary
- * directory as the current directory (the cases' relative paths, `o`, `g`,
- * land there, never in the repository), and checks that it wrote nothing
- * there: a usage error writes no file (CLI tests).
- */
+/** Runs `f` with console.log and console.error captured (no file access: a parser, a formatter). */
 export async function captured<T>(
   f: () => T | Promise<T>,
 ): Promise<{ value: T; log: string; err: string }> {
   const { log, error } = console;
   const logs: string[] = [], errs: string[] = [];
-  const cwd = Deno.cwd();
-  const dir = await Deno.makeTempDir({ prefix: "gatelab-cli-" });
-  Deno.chdir(dir);
   console.log = (...a: unknown[]) => logs.push(a.join(" "));
   console.error = (...a: unknown[]) => errs.push(a.join(" "));
   try {
     const value = await f();
-    const written = [...Deno.readDirSync(dir)].map((e) => e.name);
-    if (written.length > 0) throw new Error(`nothing may be written, found ${written.join(", ")}`);
     return { value, log: logs.join("\n"), err: errs.join("\n") };
   } finally {
     console.log = log;
     console.error = error;
-    Deno.chdir(cwd);
-    await Deno.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * Runs `main(args, context)` with its console captured in a fresh empty
+ * working directory of a child Deno (tests/empty_dir_main.ts: the test
+ * process's directory is shared by every file of a `--parallel` run), and
+ * checks it wrote nothing there: a usage error writes no file.
+ */
+export async function capturedMain(
+  args: readonly string[],
+  context: { readonly program?: string } = {},
+): Promise<{ value: number; log: string; err: string }> {
+  await using child = emptyDirSession();
+  const { code, log, err, written } = await child.run(args, context);
+  if (written.length > 0) {
+    throw new Error(`${args.join(" ")}: nothing may be written, found ${written.join(", ")}`);
+  }
+  return { value: code, log, err };
 }
 
 /** Runs `f` with console.log and console.error silenced (CLI tests). */

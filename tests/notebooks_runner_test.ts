@@ -4,7 +4,7 @@
  * runs unchanged on a gate copied to a temporary directory outside the
  * repository, given only `-p GATES '["<abs path>"]'`, and on the demo's two
  * pooled online rounds given as paths relative to the caller's directory
- * (INIT_CWD). Both finish without errors, with the injected values recorded,
+ * (INIT_CWD under `deno task`, run()'s `cwd` here). Both finish without errors, with the injected values recorded,
  * figures and the selection table in the outputs, and files written 0644.
  * Bad parameters exit 2 with one line each before anything runs.
  *
@@ -50,16 +50,12 @@ async function copyDir(from: string, to: string): Promise<void> {
   }
 }
 
-/** Runs `deno task notebooks` in-process from `cwd` (as INIT_CWD) with `args`. */
-async function notebooks(cwd: string, args: string[]): Promise<number> {
-  const before = Deno.env.get("INIT_CWD");
-  Deno.env.set("INIT_CWD", cwd);
-  try {
-    return await run(args, { quiet: true });
-  } finally {
-    if (before === undefined) Deno.env.delete("INIT_CWD");
-    else Deno.env.set("INIT_CWD", before);
-  }
+/**
+ * Runs `deno task notebooks` in-process from `cwd` (what INIT_CWD names under `deno task`; given
+ * as an option, since the test process's environment is shared by every file of a --parallel run).
+ */
+function notebooks(cwd: string, args: string[]): Promise<number> {
+  return run(args, { quiet: true, cwd });
 }
 
 /** Checks an executed notebook 01 and returns its cells. */

@@ -137,12 +137,18 @@ async function probe(report: string, width: number): Promise<Probe> {
   const instrumented = html
     .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "")
     .replace("</body>", `${PROBE}</body>`);
-  const copy = report.replace(/report\.html$/, `probe-${width}.html`);
-  await Deno.writeTextFile(copy, instrumented);
-  const { stdout } = await chromium(copy, width, ["--dump-dom"]);
-  const match = stdout.match(/<pre id="gatelab-probe">([^<]*)<\/pre>/);
-  ok(match, "the probe ran");
-  return JSON.parse(match[1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&"));
+  // The page is self-contained, so its copy may live elsewhere (the demo's outputs are read-only).
+  const dir = await Deno.makeTempDir({ prefix: "gatelab-probe-" });
+  try {
+    const copy = `${dir}/probe-${width}.html`;
+    await Deno.writeTextFile(copy, instrumented);
+    const { stdout } = await chromium(copy, width, ["--dump-dom"]);
+    const match = stdout.match(/<pre id="gatelab-probe">([^<]*)<\/pre>/);
+    ok(match, "the probe ran");
+    return JSON.parse(match[1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
 
 Deno.test({
@@ -200,12 +206,13 @@ for (const width of [390, 800, 1400]) {
 }
 
 /**
- * The demo's sequential, ladder and audit outputs alone, so their sections are on screen; one
- * output per width, since the probe's copy beside report.html is a file gatelab did not write.
+ * The demo's sequential, ladder and audit outputs alone, so their sections are on screen, as a
+ * report in a temporary directory of its own (removed at exit).
  */
 async function laterSectionsReport(width: number): Promise<string> {
   const demo = await demoOutputs();
-  const out = `${demo}/report-later-sections-${width}`;
+  const out = await Deno.makeTempDir({ prefix: `gatelab-report-later-sections-${width}-` });
+  globalThis.addEventListener("unload", () => Deno.removeSync(out, { recursive: true }));
   const dirs = [
     "sequential-a",
     "ladder-counting",

@@ -52,20 +52,39 @@ export function kernelSpec(deno: string): KernelSpec {
 
 /**
  * Writes `<root>/.jupyter/kernels/gatelab-deno/kernel.json` for the running
- * Deno binary (every time: the binary may have moved since).
+ * Deno binary, unless it already holds exactly that (checked every time:
+ * the binary may have moved since). An unchanged kernelspec is left in
+ * place, so a notebook run or JupyterLab starting at the same moment never
+ * finds the directory between the two renames of a replacement.
  *
  * @param root Project root.
  * @param deno Absolute path of the Deno executable.
  * @returns The directory to put on `JUPYTER_PATH` (`<root>/.jupyter`).
+ *
+ * @example Written once, then left as it is for the same binary
+ * ```ts
+ * import { writeProjectKernelSpec } from "./kernelspec.ts";
+ * import { equal } from "node:assert/strict";
+ * const root = await Deno.makeTempDir();
+ * const dir = await writeProjectKernelSpec(root, "/opt/deno");
+ * const file = `${dir}/kernels/gatelab-deno/kernel.json`;
+ * const first = (await Deno.stat(file)).ino;
+ * await writeProjectKernelSpec(root, "/opt/deno");
+ * equal((await Deno.stat(file)).ino, first);
+ * await writeProjectKernelSpec(root, "/usr/bin/deno");
+ * equal(JSON.parse(await Deno.readTextFile(file)).argv[0], "/usr/bin/deno");
+ * await Deno.remove(root, { recursive: true });
+ * ```
  */
 export async function writeProjectKernelSpec(
   root: string = PROJECT_ROOT,
   deno: string = Deno.execPath(),
 ): Promise<string> {
   const jupyterDir = join(root, ".jupyter");
-  await writeFilesAtomic(join(jupyterDir, "kernels", KERNEL_NAME), {
-    "kernel.json": toJsonText(kernelSpec(deno)),
-  });
+  const dir = join(jupyterDir, "kernels", KERNEL_NAME);
+  const text = toJsonText(kernelSpec(deno));
+  const current = await Deno.readTextFile(join(dir, "kernel.json")).catch(() => null);
+  if (current !== text) await writeFilesAtomic(dir, { "kernel.json": text });
   return jupyterDir;
 }
 

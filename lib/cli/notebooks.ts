@@ -128,14 +128,16 @@ export function yamlParameters(
  * Runs `deno task notebooks`.
  *
  * @param args Command-line arguments (passed to the runner).
- * @param options `quiet`: discard the runner's output (tests read the written notebooks).
+ * @param options `quiet`: discard the runner's output (tests read the written notebooks);
+ *   `cwd`: the directory relative paths resolve against (default `INIT_CWD`, else the
+ *   current directory).
  * @returns The runner's exit code; 2 when `python3` is missing.
  */
 export async function run(
   args: readonly string[],
-  options: { readonly quiet?: boolean } = {},
+  options: { readonly quiet?: boolean; readonly cwd?: string } = {},
 ): Promise<number> {
-  const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  const cwd = options.cwd ?? Deno.env.get("INIT_CWD") ?? Deno.cwd();
   const expanded = yamlParameters(args, cwd);
   if (!Array.isArray(expanded)) {
     for (const line of (expanded as { errors: string[] }).errors) printError(line);

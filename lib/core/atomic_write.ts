@@ -298,19 +298,14 @@ export async function writeFilesAtomic(
  * disk is a {@linkcode PathError} with code `io_error` (the file is left
  * as it was); other operating-system errors are thrown as they are.
  *
- * @example A bare file name is written in the current directory, whole
+ * @example A file written whole, its missing parent directory made, nothing left beside it
  * ```ts
  * import { writeFileAtomic } from "./atomic_write.ts";
- * import { equal } from "node:assert/strict";
+ * import { deepEqual, equal } from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
- * const cwd = Deno.cwd();
- * Deno.chdir(dir);
- * try {
- *   await writeFileAtomic("ledger.jsonl", "{}\n");
- *   equal(await Deno.readTextFile(`${dir}/ledger.jsonl`), "{}\n");
- * } finally {
- *   Deno.chdir(cwd);
- * }
+ * await writeFileAtomic(`${dir}/audit/ledger.jsonl`, "{}\n");
+ * equal(await Deno.readTextFile(`${dir}/audit/ledger.jsonl`), "{}\n");
+ * deepEqual([...Deno.readDirSync(`${dir}/audit`)].map((e) => e.name), ["ledger.jsonl"]);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
