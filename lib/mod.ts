@@ -166,7 +166,6 @@ export {
   openDuckDb,
   readSqlSources,
   SqlError,
-  sqlErrorLine,
   sqlTables,
   sqlTablesTable,
 } from "./sql/mod.ts";

@@ -1,5 +1,5 @@
 /**
- * The study file the README's "Your own runs" section and docs/build.md
+ * The study file the README's "Your own data" section and docs/build.md
  * start from builds as shown: the same 15 lines in both, built from a
  * table of rollouts made here (tests/build_study.ts's generator) through
  * the real CLI, then found up to date; and the three mistakes docs/build.md
@@ -19,7 +19,7 @@ function yamlBlock(text: string, heading = ""): string {
 
 const README = await Deno.readTextFile(join(ROOT, "README.md"));
 const GUIDE = await Deno.readTextFile(join(ROOT, "docs", "build.md"));
-const STUDY = yamlBlock(README, "## Your own runs");
+const STUDY = yamlBlock(README, "## Your own data");
 
 Deno.test("build: the README's study file is docs/build.md's, and 15 lines", () => {
   equal(yamlBlock(GUIDE, "## A first study"), STUDY);

@@ -397,3 +397,13 @@ Deno.test("docs/demo.md: the interaction screen table, one row per metric", asyn
   }
   deepEqual(rows.length, 6);
 });
+
+Deno.test("README: its figure is the demo report's coefficient figure of Gate A, byte for byte", async () => {
+  const shown = await Deno.readFile(new URL("../docs/figures/demo_forest.svg", import.meta.url));
+  const made = await Deno.readFile(join(DEMO, "report", "figures", "forest.svg"));
+  deepEqual(
+    shown,
+    made,
+    "docs/figures/demo_forest.svg: copy reports/demo/report/figures/forest.svg",
+  );
+});
