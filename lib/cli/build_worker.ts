@@ -9,6 +9,7 @@
  *
  * @module
  */
+/// <reference lib="deno.worker" />
 import { printError, printLine } from "../core/terminal_text.ts";
 import { join, relative } from "node:path";
 import { writeFilesAtomic } from "../core/atomic_write.ts";
@@ -117,11 +118,7 @@ function captureOutput(lines: string[]): void {
 }
 
 if (import.meta.main) {
-  const self = globalThis as unknown as {
-    onmessage: ((event: MessageEvent<BuildJob>) => void) | null;
-    postMessage(message: BuildJobResult): void;
-  };
-  self.onmessage = async (event) => {
+  self.onmessage = async (event: MessageEvent<BuildJob>) => {
     const lines: string[] = [];
     captureOutput(lines);
     let code: number;
@@ -132,6 +129,7 @@ if (import.meta.main) {
       lines.push(`crashed: ${error instanceof Error ? error.stack : error}`);
       code = 1;
     }
-    self.postMessage({ code, lines });
+    const result: BuildJobResult = { code, lines };
+    self.postMessage(result);
   };
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { DEFAULTS } from "../core/defaults.ts";
-import { type ArrowTableLike, fromArrowTable, type QueryResult } from "./query_result.ts";
+import { fromArrowTable, type QueryResult } from "./query_result.ts";
 import type { EngineReply, EngineRequest } from "./engine_worker.ts";
 
 /** `"name"` with embedded quotes doubled: a SQL identifier. */
@@ -236,7 +236,7 @@ export async function openDuckDb(options: SqlOptions = {}): Promise<DuckDb> {
       const timeout = queryOptions.timeoutSeconds ?? defaultTimeout;
       const { ipc } = await send({ op: "query", sql, timeoutMs: timeout * 1000 }, sql, timeout);
       const arrow = await import("npm:apache-arrow@17.0.0");
-      return fromArrowTable(arrow.tableFromIPC(ipc!) as unknown as ArrowTableLike);
+      return fromArrowTable(arrow.tableFromIPC(ipc!));
     },
     async insertArrowIpc(name, ipcStream, schema) {
       if (schema !== undefined && !schemas.has(schema)) {

@@ -102,21 +102,18 @@ function handle(engine: SqlEngine, request: EngineRequest): EngineReply {
   }
 }
 
-const scope = self as unknown as {
-  postMessage(message: unknown, transfer?: Transferable[]): void;
-  onmessage: ((event: MessageEvent<EngineRequest>) => void) | null;
-};
-
 try {
   const engine = await startSqlEngine();
   // Nothing reads or writes a file, and no setting changes from here on.
   engine.run("SET enable_external_access=false");
   engine.run("SET lock_configuration=true");
-  scope.onmessage = (event) => {
+  self.onmessage = (event: MessageEvent<EngineRequest>) => {
     const reply = handle(engine, event.data);
-    scope.postMessage(reply, reply.ok && reply.ipc ? [reply.ipc.buffer as ArrayBuffer] : []);
+    self.postMessage(reply, {
+      transfer: reply.ok && reply.ipc ? [reply.ipc.buffer as ArrayBuffer] : [],
+    });
   };
-  scope.postMessage({ ready: true });
+  self.postMessage({ ready: true });
 } catch (error) {
-  scope.postMessage({ ready: false, message: messageOf(error) });
+  self.postMessage({ ready: false, message: messageOf(error) });
 }
