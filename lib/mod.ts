@@ -160,6 +160,9 @@ export type { LadderResultDocument } from "./ladder/mod.ts";
 export { historyFigures, historySection, historyTables } from "./history/mod.ts";
 export type { HistoryDocument } from "./history/mod.ts";
 
+// a built study's outputs by step id (PROJECT = "gatelab.yaml" in a notebook)
+export { studyStepDirs } from "./build/mod.ts";
+
 // SQL (DuckDB starts only when openDuckDb is called)
 export {
   loadIntoDuckDb,

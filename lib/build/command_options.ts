@@ -125,7 +125,10 @@ const STUDY_COMMAND_NAMES = [
   "import inspect",
 ];
 
-/** `notebook` runs a project notebook (lib/cli/notebooks.ts): its positional is the notebook's name and `p` its parameters. */
+/**
+ * `notebook` runs a notebook (lib/cli/notebooks.ts): its positional is a project notebook's
+ * name, or a `.ipynb` file (an input, relative to the study file), and `p` its parameters.
+ */
 const NOTEBOOK: CommandFact = {
   name: "notebook",
   positionals: { min: 1, max: 1, what: "notebook", role: "value" },

@@ -55,4 +55,4 @@ export {
 } from "./state.ts";
 export { checkOutRoot } from "./out_root.ts";
 export { STUDY_ASSEMBLY, type StudyAssembly, type StudyLayout } from "./assembly_seam.ts";
-export { isStudyFile, studyOutputDirs } from "./study_dirs.ts";
+export { isStudyFile, studyOutputDirs, studyStepDirs } from "./study_dirs.ts";

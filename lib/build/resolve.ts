@@ -227,7 +227,10 @@ export function resolveStudy(
       options["<inputs>"] = entry.positionals.map((v) => v.text).join(" ");
     }
     if (entry.command === "notebook") {
-      argv.push("--notebook", entry.positionals[0]!.text);
+      // A project notebook by name (01, 01_gate_reanalysis), or a notebook file of the user's.
+      const notebook = entry.positionals[0]!;
+      if (notebook.text.endsWith(".ipynb")) argv.push(input(notebook));
+      else argv.push("--notebook", notebook.text);
       for (const [name, value] of entry.parameters ?? []) {
         const resolved = notebookValue(
           value,

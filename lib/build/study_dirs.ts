@@ -7,10 +7,11 @@
  * @module
  */
 import { join } from "node:path";
-import type { Issue } from "../core/issue.ts";
 import { OUTPUT_MARKER } from "../core/atomic_write.ts";
 import { parseStudyFile } from "./study_file.ts";
 import { resolveStudy, shownPath } from "./resolve.ts";
+import { nearestName } from "../core/nearest_name.ts";
+import { formatIssue, type Issue } from "../core/issue.ts";
 
 /**
  * Whether a path given where directories are expected is a study file: a
@@ -54,13 +55,67 @@ export function studyOutputDirs(
   if (!parsed.ok) return { issues: parsed.issues };
   const study = resolveStudy(parsed.study, { cwd });
   if (!("nodes" in study)) return { issues: study.issues };
-  const built = (dir: string) => {
-    try {
-      return Deno.statSync(join(dir, OUTPUT_MARKER)).isFile;
-    } catch {
-      return false;
-    }
-  };
   const dirs = [...study.nodes.map((n) => n.out), join(study.out, "tables")].filter(built);
   return { dirs: dirs.map((d) => shownPath(cwd, d)) };
+}
+
+/** Whether a directory holds a gatelab output (its marker file). */
+function built(dir: string): boolean {
+  try {
+    return Deno.statSync(join(dir, OUTPUT_MARKER)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The output directories of a built study's steps and imports by id, for
+ * a notebook that takes `PROJECT = "gatelab.yaml"`: each id's
+ * `<out>/<id>/`, absolute, in the order asked (every built one in study
+ * order when no ids are given). Throws one message per problem: the study
+ * file's own issues, an id the study does not declare (with the nearest
+ * one), an output not built yet.
+ *
+ * @param file The study file (`gatelab.yaml`); relative to the current directory.
+ * @param ids The step or import ids; all built ones when omitted or empty.
+ * @returns Absolute directories.
+ *
+ * @example
+ * ```ts
+ * import { studyStepDirs } from "./study_dirs.ts";
+ * import { deepEqual, throws } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/gatelab.yaml`, "study: s\nsteps:\n  - analyze: g\n  - analyze: h\n");
+ * await Deno.mkdir(`${dir}/g`);
+ * await Deno.mkdir(`${dir}/h`);
+ * await Deno.mkdir(`${dir}/out/g`, { recursive: true });
+ * await Deno.writeTextFile(`${dir}/out/g/.gatelab-output.json`, "{}");
+ * deepEqual(studyStepDirs(`${dir}/gatelab.yaml`), [`${dir}/out/g`]);
+ * throws(() => studyStepDirs(`${dir}/gatelab.yaml`, ["h"]), /h: not built yet/);
+ * throws(() => studyStepDirs(`${dir}/gatelab.yaml`, ["gg"]), /gg: no step or import of/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function studyStepDirs(file: string, ids: readonly string[] = []): string[] {
+  const parsed = parseStudyFile(Deno.readTextFileSync(file), file);
+  const study = parsed.ok ? resolveStudy(parsed.study, { cwd: Deno.cwd() }) : parsed;
+  if (!("nodes" in study)) throw new Error(study.issues.map(formatIssue).join("\n"));
+  const byId = new Map(study.nodes.map((n) => [n.id, n.out]));
+  if (ids.length === 0) return study.nodes.map((n) => n.out).filter(built);
+  const problems: string[] = [];
+  const dirs = ids.map((id) => {
+    const dir = byId.get(id);
+    if (dir === undefined) {
+      const near = nearestName(id, [...byId.keys()]);
+      problems.push(
+        `usage_error  ${id}: no step or import of ${file}` +
+          (near ? `; did you mean ${near}?` : ""),
+      );
+    } else if (!built(dir)) {
+      problems.push(`usage_error  ${id}: not built yet (${dir}); run gate build ${file}`);
+    }
+    return dir ?? "";
+  });
+  if (problems.length > 0) throw new Error(problems.join("\n"));
+  return dirs;
 }

@@ -40,7 +40,7 @@ import {
 import { checkOutRoot } from "../build/out_root.ts";
 import { STUDY_ASSEMBLY, type StudyLayout } from "../build/assembly_seam.ts";
 import type { BuildJob, BuildJobResult } from "./build_job.ts";
-import { PROJECT_ROOT } from "./kernelspec.ts";
+import { NOTEBOOKS_DIR, projectNotebook } from "./notebook_file.ts";
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -181,18 +181,11 @@ async function planBuild(build: Build): Promise<Planned> {
   return { plans, state, statCache, cacheChanged };
 }
 
-/** A notebook step reads its notebook: the project's notebooks/<name>*.ipynb. */
+/** A notebook step reads its notebook: a project notebook by name (a file of the user's is an input). */
 function notebookFiles(node: StudyNode): string[] {
-  if (node.command !== "notebook") return [];
-  const name = node.argv[1]!.replace(/\.ipynb$/, "");
-  const dir = join(PROJECT_ROOT, "notebooks");
-  try {
-    return [...Deno.readDirSync(dir)]
-      .filter((e) => e.isFile && e.name.endsWith(".ipynb") && e.name.startsWith(name))
-      .map((e) => join(dir, e.name));
-  } catch {
-    return [];
-  }
+  if (node.command !== "notebook" || node.argv[0] !== "--notebook") return [];
+  const name = projectNotebook(node.argv[1]!);
+  return name === null ? [] : [join(NOTEBOOKS_DIR, name)];
 }
 
 /** `--dry-run`: what would run and why; nothing written. */

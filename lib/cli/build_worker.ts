@@ -17,6 +17,7 @@ import { formatIssue, GatelabError } from "../core/issue.ts";
 import { PathError } from "../core/path_error.ts";
 import type { StudyAssembly } from "../build/assembly_seam.ts";
 import type { BuildJob, BuildJobResult } from "./build_job.ts";
+import { declaredParameters, NOTEBOOKS_DIR, projectNotebook } from "./notebook_file.ts";
 
 /**
  * Runs a unit and returns its exit code. The study-wide outputs come from
@@ -65,7 +66,8 @@ async function runNotebook(argv: readonly string[], out: string): Promise<number
   const { run } = await import("./notebooks.ts");
   const stage = await Deno.makeTempDir({ prefix: "gatelab-notebook-" });
   try {
-    const code = await run([...argv, "--out", stage], { quiet: true });
+    const figures = figuresInto(argv, join(stage, "figures"));
+    const code = await run([...argv, ...figures, "--out", stage], { quiet: true });
     if (code !== 0) {
       printError(`the notebook runner exited ${code}`);
       return code === 1 ? 2 : code;
@@ -85,6 +87,23 @@ async function runNotebook(argv: readonly string[], out: string): Promise<number
   } finally {
     await Deno.remove(stage, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * `-p OUT_DIR <dir>` when the step's notebook declares `OUT_DIR` (its
+ * figures) and the step sets none, so the figures land in the step's
+ * output with the executed notebook, not in the project's reports/.
+ */
+function figuresInto(argv: readonly string[], dir: string): string[] {
+  if (argv.some((a, i) => a === "-p" && argv[i + 1] === "OUT_DIR")) return [];
+  let file = argv[0]!;
+  if (file === "--notebook") {
+    const named = projectNotebook(argv[1]!);
+    if (named === null) return []; // the runner names the mistake
+    file = join(NOTEBOOKS_DIR, named);
+  }
+  const declared = declaredParameters(JSON.parse(Deno.readTextFileSync(file)));
+  return declared.includes("OUT_DIR") ? ["-p", "OUT_DIR", JSON.stringify(dir)] : [];
 }
 
 /** Keeps every line the unit prints instead of writing it to the terminal. */

@@ -20,6 +20,7 @@ import {
   IMPORT_TABLE,
   LADDER,
   LEDGER_AUDIT,
+  NOTEBOOK_NEW,
   PLAN_POWER,
   REPORT,
   REWARD,
@@ -58,6 +59,7 @@ export const COMMANDS: readonly CommandDecl[] = Object.freeze([
   { ...IMPORT_TABLE, load: async () => ({ run: (await import("./import.ts")).runTable }) },
   { ...IMPORT_INSPECT, load: async () => ({ run: (await import("./import.ts")).runInspect }) },
   { ...LADDER, load: () => import("./ladder.ts") },
+  { ...NOTEBOOK_NEW, load: () => import("./notebook_new.ts") },
   { ...BUILD, load: () => import("./build.ts") },
 ]);
 

@@ -704,6 +704,39 @@ export const IMPORT_TABLE = { ...IMPORT_TABLE_COMMAND, group: IMPORT } as const;
 /** `gate import inspect`. */
 export const IMPORT_INSPECT = { ...IMPORT_INSPECT_COMMAND, group: IMPORT } as const;
 
+const NOTEBOOK_NEW_COMMAND = command({
+  name: "notebook new",
+  summary: "a notebook of your own, outside the clone, that imports this gatelab",
+  synopsis: "<name> [--from <notebook>]",
+  positionals: { min: 1, max: 1, what: "notebook name", role: "value" },
+  options: [
+    {
+      name: "from",
+      type: "string",
+      placeholder: "<notebook>",
+      help: `the project notebook it starts from: a name or unique
+prefix: 01, 05_raw_traces_sql`,
+      default: "01",
+    },
+    quiet,
+  ],
+});
+
+/** `gate notebook new`: one help text, one first word. */
+export const NOTEBOOK: CommandGroup = {
+  name: "notebook",
+  summary: "notebooks of your own, in your study folder",
+  about: `Writes <name>.ipynb in your folder from one of gatelab's notebooks, importing
+this gatelab by its absolute location, with the demo's paths made absolute and
+its figures and cache kept beside it (docs/notebooks.md, "Your own notebook").`,
+  width: 19,
+  subcommandWidth: 10,
+  members: [NOTEBOOK_NEW_COMMAND],
+};
+
+/** `gate notebook new`. */
+export const NOTEBOOK_NEW = { ...NOTEBOOK_NEW_COMMAND, group: NOTEBOOK } as const;
+
 /** `gate ladder`. */
 export const LADDER = command({
   name: "ladder",
