@@ -222,9 +222,7 @@ export function logRows(
   mapping: ImportMapping,
   out: LogRowsOut,
 ): void {
-  const map = mapping.inspect;
-  const injectedPath = map?.injected ?? "metadata.injected";
-  const checkpoint = mapping.provenance?.checkpoint_id ?? null;
+  const injectedPath = mapping.inspect?.injected ?? "metadata.injected";
   const scorers = Array.isArray(ev["scorers"])
     ? ev["scorers"].map((s) => String(isObject(s) ? s["name"] : s))
     : [];
@@ -232,26 +230,10 @@ export function logRows(
   const seed = isObject(config) ? config["seed"] : undefined;
   const jobSeed = typeof seed === "number" && Number.isInteger(seed) ? seed : null;
   const noInjected: SampleFacts[] = [];
-  const dictReward: [SampleFacts, string, string[]][] = [];
+  const dictReward: DictReward[] = [];
   const where = (f: SampleFacts) =>
     f.entry === null ? `sample ${f.number}` : `${f.entry}, sample ${f.number}`;
-  // Records of one sample (id and epoch), in log order: inspect_ai supersedes a sample by
-  // writing it again (a requeued errored sample's fresh run); readers take the last.
-  const records = new Map<string, SampleFacts[]>();
-  for (const f of facts) {
-    const bad = (path: string, message: string) =>
-      out.issues.push({ code: "schema_error", message, file, line: f.number, path });
-    if (typeof f.id !== "string" && typeof f.id !== "number") bad("id", "sample has no id");
-    else if (typeof f.epoch !== "number" || !Number.isInteger(f.epoch) || f.epoch < 1) {
-      bad("epoch", `epoch ${JSON.stringify(f.epoch)} is not an integer >= 1`);
-    } else {
-      const key = `${f.id}\u0000${f.epoch}`;
-      const list = records.get(key);
-      if (list === undefined) records.set(key, [f]);
-      else list.push(f);
-    }
-  }
-  for (const group of records.values()) {
+  for (const group of sampleRecords(file, facts, out.issues).values()) {
     const f = group[group.length - 1]!;
     const id = f.id as string | number, epoch = f.epoch as number;
     const bad = (path: string, message: string, code: Issue["code"] = "schema_error") =>
@@ -292,59 +274,8 @@ export function logRows(
         (message) => ({ message, record }),
       )
     );
-    const names = Object.keys(f.scores);
-    const order = [
-      ...scorers.filter((s) => names.includes(s)),
-      ...names.filter((n) => !scorers.includes(n)),
-    ];
-    const valueAt = (path: string) =>
-      f.values.has(path) ? f.values.get(path) : pathValue({ scores: f.scores }, path);
-    let reward: number | null = null;
-    const rewards: Record<string, number> = {};
-    const take = (path: string, name: string | null) => {
-      const raw = valueAt(path);
-      const x = scoreNumber(raw);
-      if (x === undefined || !Number.isFinite(x)) {
-        bad(
-          path,
-          `${name === null ? "reward" : name} ${
-            JSON.stringify(raw) ?? "(absent)"
-          } is not a finite number`,
-          "reward_incomplete",
-        );
-        return;
-      }
-      if (name === null) reward = x;
-      else {
-        rewards[name] = x;
-        if (!out.components.includes(name)) out.components.push(name);
-      }
-    };
-    if (map?.reward !== undefined) take(map.reward, null);
-    if (map?.components !== undefined) {
-      for (const [name, path] of Object.entries(map.components)) take(path, name);
-    } else {
-      order.forEach((scorer, k) => {
-        const value = (f.scores[scorer] as Json | undefined)?.["value"];
-        if (isObject(value)) {
-          for (const key of Object.keys(value)) take(`scores.${scorer}.value.${key}`, `r_${key}`);
-        } else if (k > 0 || map?.reward !== undefined) {
-          take(`scores.${scorer}.value`, `r_${scorer}`);
-        }
-      });
-    }
-    if (map?.reward === undefined) {
-      const first = order[0];
-      const value = first === undefined ? undefined : (f.scores[first] as Json)?.["value"];
-      if (first === undefined) {
-        bad(
-          "scores",
-          "sample has no score (the first scorer's value is the reward)",
-          "reward_incomplete",
-        );
-      } else if (isObject(value)) dictReward.push([f, first, Object.keys(value)]);
-      else take(`scores.${first}.value`, null);
-    }
+    const { reward, rewards, dict } = sampleRewards(f, scorers, mapping, bad, out.components);
+    if (dict !== undefined) dictReward.push(dict);
     const rawInjected = f.values.get(injectedPath);
     let injected: readonly string[] = [];
     if (rawInjected !== undefined && rawInjected !== null) {
@@ -360,7 +291,7 @@ export function logRows(
       sample_id: epoch - 1,
       arm,
       round,
-      checkpoint_id: checkpoint,
+      checkpoint_id: mapping.provenance?.checkpoint_id ?? null,
       attempt: n,
       status: error === null ? "completed" : "failed",
       reward: error === null ? reward : null,
@@ -377,24 +308,127 @@ export function logRows(
   if (noInjected.length > 0) {
     out.issues.push(missingInjected(file, noInjected, facts.length, injectedPath));
   }
-  if (dictReward.length > 0) {
-    // One line for the log: every sample has the same scorer.
-    const [f, scorer, keys] = dictReward[0]!;
-    out.issues.push({
-      code: "reward_incomplete",
-      message:
-        `${dictReward.length} of ${facts.length} sample(s) have a dict as the first scorer's value (keys ${
-          keys.slice(0, 8).map((k) => JSON.stringify(k)).join(", ")
-        }${
-          keys.length > 8 ? ", ..." : ""
-        }): name the reward in the mapping, e.g. "inspect": {"reward": ${
-          JSON.stringify(`scores.${scorer}.value.${keys[0] ?? "<key>"}`)
-        }}`,
-      file: file,
-      line: f.number,
-      path: `scores.${scorer}.value`,
+  if (dictReward.length > 0) out.issues.push(dictRewardIssue(file, dictReward, facts.length));
+}
+
+/** A sample whose first scorer's value is a dict: the sample, the scorer, the dict's keys. */
+type DictReward = readonly [SampleFacts, string, readonly string[]];
+
+/**
+ * The records of each sample (id and epoch), in log order: inspect_ai
+ * supersedes a sample by writing it again (a requeued errored sample's
+ * fresh run); readers take the last. A record without an id or a valid
+ * epoch is an issue and belongs to no sample.
+ */
+function sampleRecords(
+  file: string,
+  facts: readonly SampleFacts[],
+  issues: Issue[],
+): Map<string, SampleFacts[]> {
+  const records = new Map<string, SampleFacts[]>();
+  for (const f of facts) {
+    const bad = (path: string, message: string) =>
+      issues.push({ code: "schema_error", message, file, line: f.number, path });
+    if (typeof f.id !== "string" && typeof f.id !== "number") bad("id", "sample has no id");
+    else if (typeof f.epoch !== "number" || !Number.isInteger(f.epoch) || f.epoch < 1) {
+      bad("epoch", `epoch ${JSON.stringify(f.epoch)} is not an integer >= 1`);
+    } else {
+      const key = `${f.id}\u0000${f.epoch}`;
+      const list = records.get(key);
+      if (list === undefined) records.set(key, [f]);
+      else list.push(f);
+    }
+  }
+  return records;
+}
+
+/**
+ * A sample's reward and components: the mapping's paths when it names
+ * them, else the first scorer's value as the reward and every other
+ * scorer's (a dict scorer's keys each) as `r_<name>`. A value that is no
+ * finite number is `reward_incomplete`; a dict-valued first scorer without
+ * a mapped reward is returned as `dict`, for one line per log.
+ */
+function sampleRewards(
+  f: SampleFacts,
+  scorers: readonly string[],
+  mapping: ImportMapping,
+  bad: (path: string, message: string, code: Issue["code"]) => void,
+  components: string[],
+): { reward: number | null; rewards: Record<string, number>; dict?: DictReward } {
+  const map = mapping.inspect;
+  const names = Object.keys(f.scores);
+  const order = [
+    ...scorers.filter((s) => names.includes(s)),
+    ...names.filter((n) => !scorers.includes(n)),
+  ];
+  const valueAt = (path: string) =>
+    f.values.has(path) ? f.values.get(path) : pathValue({ scores: f.scores }, path);
+  let reward: number | null = null;
+  const rewards: Record<string, number> = {};
+  const take = (path: string, name: string | null) => {
+    const raw = valueAt(path);
+    const x = scoreNumber(raw);
+    if (x === undefined || !Number.isFinite(x)) {
+      bad(
+        path,
+        `${name === null ? "reward" : name} ${
+          JSON.stringify(raw) ?? "(absent)"
+        } is not a finite number`,
+        "reward_incomplete",
+      );
+      return;
+    }
+    if (name === null) reward = x;
+    else {
+      rewards[name] = x;
+      if (!components.includes(name)) components.push(name);
+    }
+  };
+  if (map?.reward !== undefined) take(map.reward, null);
+  if (map?.components !== undefined) {
+    for (const [name, path] of Object.entries(map.components)) take(path, name);
+  } else {
+    order.forEach((scorer, k) => {
+      const value = (f.scores[scorer] as Json | undefined)?.["value"];
+      if (isObject(value)) {
+        for (const key of Object.keys(value)) take(`scores.${scorer}.value.${key}`, `r_${key}`);
+      } else if (k > 0 || map?.reward !== undefined) {
+        take(`scores.${scorer}.value`, `r_${scorer}`);
+      }
     });
   }
+  if (map?.reward !== undefined) return { reward, rewards };
+  const first = order[0];
+  const value = first === undefined ? undefined : (f.scores[first] as Json)?.["value"];
+  if (first === undefined) {
+    bad(
+      "scores",
+      "sample has no score (the first scorer's value is the reward)",
+      "reward_incomplete",
+    );
+  } else if (isObject(value)) return { reward, rewards, dict: [f, first, Object.keys(value)] };
+  else take(`scores.${first}.value`, null);
+  return { reward, rewards };
+}
+
+/** One line for the log's samples whose first scorer's value is a dict (every sample has the same scorer). */
+function dictRewardIssue(file: string, dictReward: readonly DictReward[], total: number): Issue {
+  const [f, scorer, keys] = dictReward[0]!;
+  return {
+    code: "reward_incomplete",
+    message:
+      `${dictReward.length} of ${total} sample(s) have a dict as the first scorer's value (keys ${
+        keys.slice(0, 8).map((k) => JSON.stringify(k)).join(", ")
+      }${
+        keys.length > 8 ? ", ..." : ""
+      }): name the reward in the mapping, e.g. "inspect": {"reward": ${
+        JSON.stringify(`scores.${scorer}.value.${keys[0] ?? "<key>"}`)
+      }}`,
+    file: file,
+    line: f.number,
+    path: `scores.${scorer}.value`,
+  };
 }
 
 /**

@@ -163,7 +163,68 @@ export async function openZip(path: string, maxEntryBytes: number): Promise<ZipA
   }
 }
 
+/** Where the central directory is, as the end record (zip64's where present) says. */
+interface DirectoryPlace {
+  readonly count: number;
+  readonly cdSize: number;
+  readonly cdOffset: number;
+}
+
+/** Every entry of the archive, each checked against its local header; refuses forged layouts. */
 async function centralDirectory(file: Deno.FsFile): Promise<ZipEntry[]> {
+  const { count, cdSize, cdOffset } = await endRecord(file);
+  const cd = await readAt(file, cdOffset, cdSize);
+  const view = new DataView(cd.buffer);
+  const entries: ZipEntry[] = [];
+  const spans: Span[] = [];
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    if (at + 46 > cdSize || view.getUint32(at, true) !== CENTRAL) {
+      throw new ZipRefusal(
+        `has a central directory that ends after ${k} of the ${count} entries its end record counts`,
+      );
+    }
+    const flags = view.getUint16(at + 8, true), method = view.getUint16(at + 10, true);
+    const crc = view.getUint32(at + 16, true);
+    const nameLength = view.getUint16(at + 28, true), extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    const next = at + 46 + nameLength + extraLength + commentLength;
+    if (next > cdSize) throw new ZipRefusal("has a central directory entry cut off (truncated)");
+    const nameBytes = cd.subarray(at + 46, at + 46 + nameLength);
+    const name = NAME.decode(nameBytes);
+    const extra = cd.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength);
+    const [size, compressedSize, localOffset] = zip64Values(extra, [
+      { value: view.getUint32(at + 24, true), what: "uncompressed size" },
+      { value: view.getUint32(at + 20, true), what: "compressed size" },
+      { value: view.getUint32(at + 42, true), what: "local header offset" },
+    ], name) as [number, number, number];
+    at = next;
+    if ((flags & ENCRYPTED) !== 0) {
+      throw new ZipRefusal(`has an encrypted entry ${name}; gatelab reads no encrypted entry`);
+    }
+    const dataStart = await localHeader(file, cdOffset, {
+      name,
+      nameBytes,
+      method,
+      crc32: crc,
+      compressedSize,
+      size,
+      localOffset,
+    });
+    spans.push({ start: localOffset, end: dataStart + compressedSize, name });
+    entries.push({ name, method, crc32: crc, compressedSize, size, dataStart });
+  }
+  if (at !== cdSize) {
+    throw new ZipRefusal(
+      `has ${cdSize - at} bytes in its central directory after its ${count} entries`,
+    );
+  }
+  refuseOverlaps(spans);
+  return entries;
+}
+
+/** The end record (and zip64's), checked: one disk, a directory inside the file, counts that fit. */
+async function endRecord(file: Deno.FsFile): Promise<DirectoryPlace> {
   const size = (await file.stat()).size;
   if (size < 22) throw new ZipRefusal("is not a zip (too short for its end record)");
   // The end record: 22 bytes and a comment of at most 65,535 bytes, last in the file.
@@ -213,87 +274,79 @@ async function centralDirectory(file: Deno.FsFile): Promise<ZipEntry[]> {
       `says it holds ${count} entries, more than its central directory of ${cdSize} bytes can`,
     );
   }
-  const cd = await readAt(file, cdOffset, cdSize);
-  const view = new DataView(cd.buffer);
-  const entries: ZipEntry[] = [];
-  const spans: { start: number; end: number; name: string }[] = [];
-  let at = 0;
-  for (let k = 0; k < count; k++) {
-    if (at + 46 > cdSize || view.getUint32(at, true) !== CENTRAL) {
-      throw new ZipRefusal(
-        `has a central directory that ends after ${k} of the ${count} entries its end record counts`,
-      );
-    }
-    const flags = view.getUint16(at + 8, true), method = view.getUint16(at + 10, true);
-    const crc = view.getUint32(at + 16, true);
-    const nameLength = view.getUint16(at + 28, true), extraLength = view.getUint16(at + 30, true);
-    const commentLength = view.getUint16(at + 32, true);
-    const next = at + 46 + nameLength + extraLength + commentLength;
-    if (next > cdSize) throw new ZipRefusal("has a central directory entry cut off (truncated)");
-    const nameBytes = cd.subarray(at + 46, at + 46 + nameLength);
-    const name = NAME.decode(nameBytes);
-    const extra = cd.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength);
-    const [size, compressedSize, localOffset] = zip64Values(extra, [
-      { value: view.getUint32(at + 24, true), what: "uncompressed size" },
-      { value: view.getUint32(at + 20, true), what: "compressed size" },
-      { value: view.getUint32(at + 42, true), what: "local header offset" },
-    ], name) as [number, number, number];
-    at = next;
-    if ((flags & ENCRYPTED) !== 0) {
-      throw new ZipRefusal(`has an encrypted entry ${name}; gatelab reads no encrypted entry`);
-    }
-    if (localOffset + 30 > cdOffset) {
-      throw new ZipRefusal(`has an entry ${name} whose local header lies outside the entries`);
-    }
-    const local = await readAt(file, localOffset, 30);
-    const lv = new DataView(local.buffer);
-    if (lv.getUint32(0, true) !== LOCAL) {
-      throw new ZipRefusal(`has no local header where entry ${name} should start (forged)`);
-    }
-    const localName = lv.getUint16(26, true), localExtra = lv.getUint16(28, true);
-    const dataStart = localOffset + 30 + localName + localExtra;
-    if (dataStart + compressedSize > cdOffset) {
-      throw new ZipRefusal(
-        `has an entry ${name} whose ${compressedSize} compressed bytes run past the entries into the central directory (its sizes are forged, or the file is truncated)`,
-      );
-    }
-    const localBytes = await readAt(file, localOffset + 30, localName + localExtra);
-    if (!sameBytes(localBytes.subarray(0, localName), nameBytes)) {
-      throw new ZipRefusal(
-        `has an entry ${name} whose local header names another file (forged)`,
-      );
-    }
-    const localFlags = lv.getUint16(6, true);
-    if ((localFlags & ENCRYPTED) !== 0) {
-      throw new ZipRefusal(`has an encrypted entry ${name}; gatelab reads no encrypted entry`);
-    }
-    if (lv.getUint16(8, true) !== method) {
-      throw new ZipRefusal(
-        `has an entry ${name} whose local header and central directory disagree on its compression`,
-      );
-    }
-    if ((localFlags & DESCRIPTOR) === 0) {
-      const localSizes = zip64Values(localBytes.subarray(localName), [
-        { value: lv.getUint32(22, true), what: "uncompressed size" },
-        { value: lv.getUint32(18, true), what: "compressed size" },
-      ], name);
-      if (
-        lv.getUint32(14, true) !== crc || localSizes[0] !== size ||
-        localSizes[1] !== compressedSize
-      ) {
-        throw new ZipRefusal(
-          `has an entry ${name} whose local header and central directory disagree on its sizes or CRC (forged)`,
-        );
-      }
-    }
-    spans.push({ start: localOffset, end: dataStart + compressedSize, name });
-    entries.push({ name, method, crc32: crc, compressedSize, size, dataStart });
+  return { count, cdSize, cdOffset };
+}
+
+/**
+ * An entry's local header, checked against its central directory record
+ * (signature, name, encryption, method, and sizes and CRC unless a data
+ * descriptor follows); returns where its data starts.
+ */
+async function localHeader(
+  file: Deno.FsFile,
+  cdOffset: number,
+  entry: Omit<ZipEntry, "dataStart"> & {
+    readonly nameBytes: Uint8Array;
+    readonly localOffset: number;
+  },
+): Promise<number> {
+  const { name, localOffset, compressedSize } = entry;
+  if (localOffset + 30 > cdOffset) {
+    throw new ZipRefusal(`has an entry ${name} whose local header lies outside the entries`);
   }
-  if (at !== cdSize) {
+  const local = await readAt(file, localOffset, 30);
+  const lv = new DataView(local.buffer);
+  if (lv.getUint32(0, true) !== LOCAL) {
+    throw new ZipRefusal(`has no local header where entry ${name} should start (forged)`);
+  }
+  const localName = lv.getUint16(26, true), localExtra = lv.getUint16(28, true);
+  const dataStart = localOffset + 30 + localName + localExtra;
+  if (dataStart + compressedSize > cdOffset) {
     throw new ZipRefusal(
-      `has ${cdSize - at} bytes in its central directory after its ${count} entries`,
+      `has an entry ${name} whose ${compressedSize} compressed bytes run past the entries into the central directory (its sizes are forged, or the file is truncated)`,
     );
   }
+  const localBytes = await readAt(file, localOffset + 30, localName + localExtra);
+  if (!sameBytes(localBytes.subarray(0, localName), entry.nameBytes)) {
+    throw new ZipRefusal(
+      `has an entry ${name} whose local header names another file (forged)`,
+    );
+  }
+  const localFlags = lv.getUint16(6, true);
+  if ((localFlags & ENCRYPTED) !== 0) {
+    throw new ZipRefusal(`has an encrypted entry ${name}; gatelab reads no encrypted entry`);
+  }
+  if (lv.getUint16(8, true) !== entry.method) {
+    throw new ZipRefusal(
+      `has an entry ${name} whose local header and central directory disagree on its compression`,
+    );
+  }
+  if ((localFlags & DESCRIPTOR) === 0) {
+    const localSizes = zip64Values(localBytes.subarray(localName), [
+      { value: lv.getUint32(22, true), what: "uncompressed size" },
+      { value: lv.getUint32(18, true), what: "compressed size" },
+    ], name);
+    if (
+      lv.getUint32(14, true) !== entry.crc32 || localSizes[0] !== entry.size ||
+      localSizes[1] !== compressedSize
+    ) {
+      throw new ZipRefusal(
+        `has an entry ${name} whose local header and central directory disagree on its sizes or CRC (forged)`,
+      );
+    }
+  }
+  return dataStart;
+}
+
+/** The bytes of one entry, local header to end of data. */
+interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly name: string;
+}
+
+/** Entries whose bytes overlap (a zip bomb's trick) are refused, naming two of them. */
+function refuseOverlaps(spans: Span[]): void {
   spans.sort((a, b) => a.start - b.start);
   for (let k = 1; k < spans.length; k++) {
     const a = spans[k - 1]!, b = spans[k]!;
@@ -303,7 +356,6 @@ async function centralDirectory(file: Deno.FsFile): Promise<ZipEntry[]> {
       );
     }
   }
-  return entries;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
