@@ -57,41 +57,10 @@ export async function importInspectLogs(
   const mapping = options.mapping ?? DEFAULT_MAPPING;
   const map = mapping.inspect;
   const armArgs = map?.arm_args ?? [];
-  const readFacts = factsReader(mapping);
+  const read = await readLogs(bare, masked, mapping, options);
+  if (!Array.isArray(read)) return read;
+  const logs = read;
   const issues: Issue[] = [];
-  const logs: {
-    log: InspectLog;
-    arm: "bare" | "masked";
-    round: string | null;
-    facts: SampleFacts[];
-  }[] = [];
-  const rounds = new Set<string>();
-  const given: (readonly [string, "bare" | "masked"])[] = [
-    [bare, "bare"],
-    ...masked.map((m) => [m, "masked"] as const),
-  ];
-  for (const [file, arm] of given) {
-    const facts: SampleFacts[] = [];
-    const read = await readInspectLog(
-      file,
-      options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES,
-      (sample, number, entry) => facts.push(readFacts(sample, number, entry)),
-    );
-    if ("code" in read) {
-      issues.push(read);
-      continue;
-    }
-    let round: string | null = null;
-    if (arm === "masked") {
-      round = basename(file).replace(/\.(eval|json)$/i, "");
-      for (let n = 2; rounds.has(round); n++) round = `${round}-${n}`;
-      rounds.add(round);
-    }
-    logs.push({ log: read, arm, round, facts });
-  }
-  if (issues.length > 0) return { ok: false, issues };
-
-  const evalOf = (log: InspectLog): Json => isObject(log.header["eval"]) ? log.header["eval"] : {};
   const provenance = new Map<string, Json>();
   for (const { log, arm, round } of logs) {
     provenance.set(`${arm}:${round ?? ""}`, headerProvenance(log.header, armArgs));
@@ -176,4 +145,58 @@ export async function importInspectLogs(
       rows: rows.length,
     },
   };
+}
+
+/** One log as read: its header and samples' facts, its arm and round (null for bare). */
+interface ReadLog {
+  readonly log: InspectLog;
+  readonly arm: "bare" | "masked";
+  readonly round: string | null;
+  readonly facts: SampleFacts[];
+}
+
+/** A log header's `eval` (scorers, task arguments, dataset), or an empty one. */
+function evalOf(log: InspectLog): Json {
+  return isObject(log.header["eval"]) ? log.header["eval"] : {};
+}
+
+/**
+ * Reads the bare log, then each masked log (its round the file's stem,
+ * made unique with `-2`, `-3`, ...), keeping each sample's facts; any log
+ * that cannot be read is an issue and nothing is returned.
+ */
+async function readLogs(
+  bare: string,
+  masked: readonly string[],
+  mapping: ImportMapping,
+  options: ImportInspectOptions,
+): Promise<ReadLog[] | { ok: false; issues: Issue[] }> {
+  const readFacts = factsReader(mapping);
+  const issues: Issue[] = [];
+  const logs: ReadLog[] = [];
+  const rounds = new Set<string>();
+  const given: (readonly [string, "bare" | "masked"])[] = [
+    [bare, "bare"],
+    ...masked.map((m) => [m, "masked"] as const),
+  ];
+  for (const [file, arm] of given) {
+    const facts: SampleFacts[] = [];
+    const read = await readInspectLog(
+      file,
+      options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES,
+      (sample, number, entry) => facts.push(readFacts(sample, number, entry)),
+    );
+    if ("code" in read) {
+      issues.push(read);
+      continue;
+    }
+    let round: string | null = null;
+    if (arm === "masked") {
+      round = basename(file).replace(/\.(eval|json)$/i, "");
+      for (let n = 2; rounds.has(round); n++) round = `${round}-${n}`;
+      rounds.add(round);
+    }
+    logs.push({ log: read, arm, round, facts });
+  }
+  return issues.length > 0 ? { ok: false, issues } : logs;
 }
