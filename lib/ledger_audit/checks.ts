@@ -88,105 +88,136 @@ export function ledgerIssues(
   options: LedgerChecksOptions,
 ): Issue[] {
   const { file } = options;
-  const tolerance = options.effectTolerance ?? 5e-5;
   const issues: Issue[] = [];
   const rejected: LedgerLine[] = [];
   for (const e of entries) {
     const at = { file, line: e.line };
-    if (e.operation === null) {
-      if (isProposal(e)) {
-        issues.push({
-          ...at,
-          code: "operation_invalid",
-          path: "operation",
-          message:
-            `candidate ${e.candidate_id} has no operation; a proposal is ADD or REWRITE (null is only for a current or old version)`,
-        });
-      }
-    } else if (e.operation !== "ADD" && e.operation !== "REWRITE") {
-      issues.push({
-        ...at,
-        code: "operation_invalid",
-        path: "operation",
-        message:
-          `candidate ${e.candidate_id} has operation ${e.operation}; only ADD and REWRITE are operations (DELETE, MERGE and SPLIT are not: retiring is the gate's job, restructuring is a REWRITE plus ADDs)`,
-      });
-    }
-    if (e.operation === "REWRITE" && !(e.target_chunk_id ?? "").trim()) {
-      issues.push({
-        ...at,
-        code: "rewrite_target_missing",
-        path: "target_chunk_id",
-        message: `REWRITE ${e.candidate_id} names no target_chunk_id; a rewrite replaces one chunk`,
-      });
-    }
+    issues.push(...operationIssues(e, at));
     if (isProposal(e)) {
-      for (const r of rejected) {
-        if ((r.proposal_checkpoint ?? "") === (e.proposal_checkpoint ?? "")) continue;
-        const same = [
-          norm(r.failure_mechanism) !== "" &&
-            norm(r.failure_mechanism) === norm(e.failure_mechanism)
-            ? `failure_mechanism "${e.failure_mechanism}"`
-            : null,
-          (r.consolidation_cluster_id ?? "") !== "" &&
-            r.consolidation_cluster_id === e.consolidation_cluster_id
-            ? `consolidation cluster ${e.consolidation_cluster_id}`
-            : null,
-          r.candidate_id === e.candidate_id ? `candidate id ${e.candidate_id}` : null,
-        ].filter((x) => x !== null);
-        if (same.length === 0) continue;
-        issues.push({
-          ...at,
-          code: "reproposed_rejected",
-          path: "candidate_id",
-          message: `candidate ${e.candidate_id} (checkpoint ${e.proposal_checkpoint}) re-proposes ${
-            same.join(" and ")
-          } of line ${r.line} (candidate ${r.candidate_id}, checkpoint ${r.proposal_checkpoint}), rejected there as ${r.validation_result}`,
-        });
-        break;
-      }
+      const earlier = reproposal(e, rejected, at);
+      if (earlier !== null) issues.push(earlier);
     }
-    if (options.cited && e.proposal_checkpoint !== null && e.validation_result !== null) {
-      const cited = options.cited(e.proposal_checkpoint, e.candidate_id);
-      if (cited === null) {
-        issues.push({
-          ...at,
-          code: "ledger_result_mismatch",
-          path: "candidate_id",
-          message:
-            `candidate ${e.candidate_id} is not a version of the gate analysed at checkpoint ${e.proposal_checkpoint}`,
-        });
-      } else if (cited !== undefined) {
-        if (cited.status !== e.validation_result) {
-          issues.push({
-            ...at,
-            code: "ledger_result_mismatch",
-            path: "validation_result",
-            message:
-              `candidate ${e.candidate_id}: ledger says ${e.validation_result}, the analysis at ${e.proposal_checkpoint} says ${cited.status}`,
-          });
-        }
-        if (
-          e.estimated_effect !== null &&
-          !(Math.abs(e.estimated_effect - cited.estimate) <= tolerance)
-        ) {
-          issues.push({
-            ...at,
-            code: "ledger_result_mismatch",
-            path: "estimated_effect",
-            message:
-              `candidate ${e.candidate_id}: ledger estimated_effect ${e.estimated_effect}, the analysis at ${e.proposal_checkpoint} estimates ${cited.estimate} (tolerance ${tolerance})`,
-          });
-        }
-      }
-    }
+    issues.push(...citedIssues(e, at, options));
     if (
       isProposal(e) && (REJECTED_RESULTS as readonly string[]).includes(e.validation_result ?? "")
     ) {
       rejected.push(e);
     }
   }
-  const cap = options.dimensionCap ?? 16;
+  issues.push(...draftCapIssues(entries, file, options.dimensionCap ?? 16));
+  return issues;
+}
+
+/** Where an issue of a ledger line is. */
+type At = { readonly file: string; readonly line: number };
+
+/** A line's operation: ADD or REWRITE for a proposal (REWRITE naming its target), null otherwise. */
+function operationIssues(e: LedgerLine, at: At): Issue[] {
+  const issues: Issue[] = [];
+  if (e.operation === null) {
+    if (isProposal(e)) {
+      issues.push({
+        ...at,
+        code: "operation_invalid",
+        path: "operation",
+        message:
+          `candidate ${e.candidate_id} has no operation; a proposal is ADD or REWRITE (null is only for a current or old version)`,
+      });
+    }
+  } else if (e.operation !== "ADD" && e.operation !== "REWRITE") {
+    issues.push({
+      ...at,
+      code: "operation_invalid",
+      path: "operation",
+      message:
+        `candidate ${e.candidate_id} has operation ${e.operation}; only ADD and REWRITE are operations (DELETE, MERGE and SPLIT are not: retiring is the gate's job, restructuring is a REWRITE plus ADDs)`,
+    });
+  }
+  if (e.operation === "REWRITE" && !(e.target_chunk_id ?? "").trim()) {
+    issues.push({
+      ...at,
+      code: "rewrite_target_missing",
+      path: "target_chunk_id",
+      message: `REWRITE ${e.candidate_id} names no target_chunk_id; a rewrite replaces one chunk`,
+    });
+  }
+  return issues;
+}
+
+/**
+ * The first earlier rejected proposal of another checkpoint that this
+ * proposal repeats (same failure mechanism, consolidation cluster or
+ * candidate id), as a `reproposed_rejected` issue; null when none.
+ */
+function reproposal(e: LedgerLine, rejected: readonly LedgerLine[], at: At): Issue | null {
+  for (const r of rejected) {
+    if ((r.proposal_checkpoint ?? "") === (e.proposal_checkpoint ?? "")) continue;
+    const same = [
+      norm(r.failure_mechanism) !== "" &&
+        norm(r.failure_mechanism) === norm(e.failure_mechanism)
+        ? `failure_mechanism "${e.failure_mechanism}"`
+        : null,
+      (r.consolidation_cluster_id ?? "") !== "" &&
+        r.consolidation_cluster_id === e.consolidation_cluster_id
+        ? `consolidation cluster ${e.consolidation_cluster_id}`
+        : null,
+      r.candidate_id === e.candidate_id ? `candidate id ${e.candidate_id}` : null,
+    ].filter((x) => x !== null);
+    if (same.length === 0) continue;
+    return {
+      ...at,
+      code: "reproposed_rejected",
+      path: "candidate_id",
+      message: `candidate ${e.candidate_id} (checkpoint ${e.proposal_checkpoint}) re-proposes ${
+        same.join(" and ")
+      } of line ${r.line} (candidate ${r.candidate_id}, checkpoint ${r.proposal_checkpoint}), rejected there as ${r.validation_result}`,
+    };
+  }
+  return null;
+}
+
+/** A line's recorded result and effect against the analysis it cites (`options.cited`). */
+function citedIssues(e: LedgerLine, at: At, options: LedgerChecksOptions): Issue[] {
+  if (!options.cited || e.proposal_checkpoint === null || e.validation_result === null) return [];
+  const tolerance = options.effectTolerance ?? 5e-5;
+  const cited = options.cited(e.proposal_checkpoint, e.candidate_id);
+  if (cited === null) {
+    return [{
+      ...at,
+      code: "ledger_result_mismatch",
+      path: "candidate_id",
+      message:
+        `candidate ${e.candidate_id} is not a version of the gate analysed at checkpoint ${e.proposal_checkpoint}`,
+    }];
+  }
+  if (cited === undefined) return [];
+  const issues: Issue[] = [];
+  if (cited.status !== e.validation_result) {
+    issues.push({
+      ...at,
+      code: "ledger_result_mismatch",
+      path: "validation_result",
+      message:
+        `candidate ${e.candidate_id}: ledger says ${e.validation_result}, the analysis at ${e.proposal_checkpoint} says ${cited.status}`,
+    });
+  }
+  if (
+    e.estimated_effect !== null &&
+    !(Math.abs(e.estimated_effect - cited.estimate) <= tolerance)
+  ) {
+    issues.push({
+      ...at,
+      code: "ledger_result_mismatch",
+      path: "estimated_effect",
+      message:
+        `candidate ${e.candidate_id}: ledger estimated_effect ${e.estimated_effect}, the analysis at ${e.proposal_checkpoint} estimates ${cited.estimate} (tolerance ${tolerance})`,
+    });
+  }
+  return issues;
+}
+
+/** Cold-start drafts that sent more candidates to validation than the dimension cap allows. */
+function draftCapIssues(entries: readonly LedgerLine[], file: string, cap: number): Issue[] {
   const drafts = new Map<string, { ids: Set<string>; line: number }>();
   for (const e of entries) {
     if (e.stage !== "cold_start" || e.validation_result === null) continue;
@@ -194,16 +225,12 @@ export function ledgerIssues(
     if (!drafts.has(key)) drafts.set(key, { ids: new Set(), line: e.line });
     drafts.get(key)!.ids.add(e.candidate_id);
   }
-  for (const [checkpoint, draft] of drafts) {
-    if (draft.ids.size <= cap) continue;
-    issues.push({
-      file,
-      line: draft.line,
-      code: "dimension_cap",
-      path: "stage",
-      message:
-        `the cold-start draft at checkpoint ${checkpoint} sent ${draft.ids.size} candidates to validation; at most ${cap} validation factors are allowed`,
-    });
-  }
-  return issues;
+  return [...drafts].filter(([, draft]) => draft.ids.size > cap).map(([checkpoint, draft]) => ({
+    file,
+    line: draft.line,
+    code: "dimension_cap",
+    path: "stage",
+    message:
+      `the cold-start draft at checkpoint ${checkpoint} sent ${draft.ids.size} candidates to validation; at most ${cap} validation factors are allowed`,
+  }));
 }
