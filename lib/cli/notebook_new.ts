@@ -62,7 +62,7 @@ interface Notebook {
  * const out = portableNotebook(nb, { lib: "file:///g/lib/mod.ts", from: "/g/notebooks", name: "mine", project: false });
  * deepEqual(out.cells.map((c) => c.source), [
  *   'let GATES: string[] = ["/g/data/g"]; // a gate\nlet OUT_DIR = "mine_figures";',
- *   'import * as gl from "file:///g/lib/mod.ts";',
+ *   `import * as gl from ${JSON.stringify("file:///g/lib/mod.ts")};`,
  * ]);
  * deepEqual(out.cells[1]!.outputs, []);
  * ```
