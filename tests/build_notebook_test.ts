@@ -35,6 +35,13 @@ function outputText(path: string): string {
   ) => (c.outputs ?? []).map((o) => (o.text ?? o.data?.["text/plain"] ?? []).join(""))).join("\n");
 }
 
+/** This process's environment without `INIT_CWD`. */
+function withoutInitCwd(): Record<string, string> {
+  const env = Deno.env.toObject();
+  delete env["INIT_CWD"];
+  return env;
+}
+
 /** Files under `dir` changed since `since` (ms). */
 function changedSince(dir: string, since: number): string[] {
   try {
@@ -138,7 +145,9 @@ steps:
           "runs",
         ],
         cwd: dir,
-        env: { NO_COLOR: "1" },
+        // A user's shell: no INIT_CWD (deno task sets it only when unset, and this test runs under one).
+        clearEnv: true,
+        env: { ...withoutInitCwd(), NO_COLOR: "1" },
         stdin: "null",
       }).output();
       const err = new TextDecoder().decode(ran.stderr) + new TextDecoder().decode(ran.stdout);

@@ -39,7 +39,7 @@ import {
  * import { COMMANDS } from "./command_table.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(COMMANDS.map((c) => c.name).slice(0, 3), ["validate", "analyze", "compare"]);
- * deepEqual(COMMANDS.filter((c) => c.group).map((c) => c.name), ["import table", "import inspect"]);
+ * deepEqual(COMMANDS.filter((c) => c.group).map((c) => c.name), ["import table", "import inspect", "notebook new"]);
  * ```
  */
 export const COMMANDS: readonly CommandDecl[] = Object.freeze([
