@@ -240,6 +240,7 @@ export type {
 } from "./analyze/mod.ts";
 export type {
   Attempt,
+  CheckpointInfo,
   CONTRACT_CODES,
   DesignColumn,
   EpisodeKey,

@@ -37,6 +37,7 @@ import { taskRows } from "./task_rows.ts";
 import { contributionsDocument } from "./contributions_document.ts";
 import { selectionDocument } from "./selection_document.ts";
 import { mergeBootstrap } from "./merge_bootstrap.ts";
+import { checkpointEffects } from "./checkpoint_effects.ts";
 import type { BootstrapDraws } from "./analysis_tables.ts";
 
 /**
@@ -143,6 +144,7 @@ function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOption
     warnings,
     tasks: taskRows(dataset),
     generator,
+    checkpoints: checkpointEffects(dataset),
   });
   const selection = selectionDocument(dataset, factor, fits[metric]!, resolved, generator);
   return { contributions, selection, fits, diagnostics, stability: null, draws: null };

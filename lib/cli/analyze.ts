@@ -35,6 +35,7 @@ import {
   type AnalyzeCliOptions,
   analyzeOptions,
   checkDatasetOptions,
+  checkpointLines,
   exploratorySummary,
 } from "./analyze_options.ts";
 
@@ -56,6 +57,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
   const validation = await validateGates(positionals, {
     ...(waive.length > 0 ? { waive } : {}),
+    ...(options.poolCheckpoints ? { poolCheckpoints: true } : {}),
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
@@ -127,7 +129,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
       ...waived.map(formatIssue),
       exploratorySummary(waived, waive, dataset, out),
     ];
-    return { files, summary };
+    return { files, summary, details: checkpointLines(analysis.contributions, options.metric) };
   }
   const ledger = await ledgerOf(analysis.selection, dataset, options.ledgerPath);
   const ledgerInOut = within(resolve(out), resolve(options.ledgerPath));
@@ -162,7 +164,10 @@ async function ledgerOf(
   dataset: PairedDataset,
   ledgerPath: string,
 ): Promise<FileValue> {
-  const checkpoint = await baselineCheckpoint(dataset.baseline.run_dir);
+  // Pooled checkpoints: the selection is made on several checkpoints' rows, so it names none.
+  const checkpoint = dataset.checkpoints === undefined
+    ? await baselineCheckpoint(dataset.baseline.run_dir)
+    : null;
   const entries = ledgerEntries(dataset.columns, selection.decisions, {
     gateIds: selection.gate_ids,
     stage: selection.stage,

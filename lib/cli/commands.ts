@@ -106,6 +106,14 @@ seed_mismatch; comma-separated): the outputs say
 selection.json and no ledger entry are written`,
     },
     {
+      name: "pool-checkpoints",
+      type: "boolean",
+      help: `pool gates of different bare runs (checkpoints): each
+gate paired with its own bare run, errors clustered by
+task, each checkpoint's coefficients beside the pooled
+ones with Wald tests of equal effects (docs/analysis.md)`,
+    },
+    {
       name: "estimator",
       type: "string",
       placeholder: "legacy_intercept",
