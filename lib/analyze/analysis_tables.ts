@@ -37,6 +37,8 @@ export const SELECTION_REASONS: Readonly<Record<SelectionStatus, string>> = {
   rewrite_loser: "lower alpha than its REWRITE family's winner",
   non_positive: "alpha not above tie_tolerance",
   budget_excluded: "survivor ranked below budget_k",
+  not_estimable:
+    "variance not estimable (a leverage-1 row, or present in one task only): never selected",
 };
 
 /** Columns of the `coefficients` table and their kinds, in order. */

@@ -150,6 +150,19 @@ function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOption
   return { contributions, selection, fits, diagnostics, stability: null, draws: null };
 }
 
+/** Per metric, the versions whose variance is not estimable (lib/fit `varianceUndefinedColumns`). */
+function notEstimableVersions(analysis: Analysis): Record<string, ReadonlySet<string>> {
+  const versions = Object.keys(
+    analysis.contributions.metrics[Object.keys(analysis.fits)[0]!]?.coefficients ?? {},
+  );
+  return Object.fromEntries(
+    Object.entries(analysis.fits).map(([m, fit]) => [
+      m,
+      new Set(fit.varianceUndefinedColumns.map((j) => versions[j]!)),
+    ]),
+  );
+}
+
 /**
  * The whole analysis: {@linkcode analyzeDataset}, then (when `draws > 0`)
  * the task bootstrap (lib/infer `bootstrapDatasetOnCores`), merged in.
@@ -193,7 +206,7 @@ export async function runAnalysis(
   const result = await runTaskBootstrapOnCores(dataset, bootstrap);
   return {
     ...analysis,
-    contributions: mergeBootstrap(analysis.contributions, result),
+    contributions: mergeBootstrap(analysis.contributions, result, notEstimableVersions(analysis)),
     stability: result.stability,
     draws: {
       metrics: result.kernelMetrics,

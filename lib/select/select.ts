@@ -8,7 +8,12 @@
 import type { DesignColumn, Role } from "../core/types.ts";
 
 /** Status of a version after selection (docs/FORMAT.md section 5). */
-export type SelectionStatus = "selected" | "rewrite_loser" | "non_positive" | "budget_excluded";
+export type SelectionStatus =
+  | "selected"
+  | "rewrite_loser"
+  | "non_positive"
+  | "budget_excluded"
+  | "not_estimable";
 
 /** The decision for one version (one design column). */
 export interface SelectionDecision {
@@ -255,8 +260,37 @@ export function selectVersions(
   columns: readonly DesignColumn[],
   alpha: ArrayLike<number>,
   budgetK: number,
-  options: SelectionOptions = {},
+  options: SelectionOptions & {
+    /**
+     * Columns whose variance is not estimable (lib/fit `varianceUndefinedColumns`): never
+     * selected, never ranked (status `not_estimable`, rank null); the rule runs on the others.
+     */
+    readonly notEstimable?: readonly number[];
+  } = {},
 ): Selection {
+  const skip = new Set(options.notEstimable ?? []);
+  if (skip.size > 0) {
+    const kept = columns.flatMap((_, j) => (skip.has(j) ? [] : [j]));
+    const inner = selectVersions(
+      kept.map((j) => columns[j]!),
+      kept.map((j) => alpha[j]!),
+      budgetK,
+      options.tolerance === undefined ? {} : { tolerance: options.tolerance },
+    );
+    const byColumn = new Map(kept.map((j, at) => [j, inner.decisions[at]!]));
+    const decisions = columns.map((c, j): SelectionDecision =>
+      byColumn.get(j) ?? {
+        slot_id: c.slot_id,
+        version_id: c.version_id,
+        role: c.role,
+        alpha: alpha[j]!,
+        rank: null,
+        status: "not_estimable",
+        retired: c.role === "current" || c.role === "old",
+      }
+    );
+    return { selected: inner.selected, decisions };
+  }
   if (!(Number.isInteger(budgetK) && budgetK >= 0)) {
     throw new RangeError(`Cannot select: budget ${budgetK} is not a non-negative integer`);
   }
