@@ -123,3 +123,29 @@ Deno.test("--pool-checkpoints: each gate with its own bare run, per-checkpoint e
     equal(m.joint.df, REF.joint.df);
   }
 });
+
+Deno.test("a study step takes pool-checkpoints: true", async () => {
+  await using dir = await tempDir();
+  await writeTwoCheckpoints(dir.path);
+  const study = join(dir.path, "gatelab.yaml");
+  await Deno.writeTextFile(
+    study,
+    [
+      "study: pool",
+      "steps:",
+      "  - analyze: [ckA/gate-a, ckB/gate-a]",
+      "    pool-checkpoints: true",
+      "    bootstrap: 0",
+      "    id: pooled",
+      "",
+    ].join("\n"),
+  );
+  const out = join(dir.path, "built");
+  const r = await gate(dir.path, ["build", study, "--out", out]);
+  equal(r.code, 0, r.stdout + r.stderr);
+  const c = JSON.parse(await Deno.readTextFile(join(out, "pooled", "contributions.json")));
+  deepEqual(
+    c.checkpoints.checkpoints.map((k: { checkpoint_id: string }) => k.checkpoint_id),
+    [CHECKPOINT_A, CHECKPOINT_B],
+  );
+});

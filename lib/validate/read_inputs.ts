@@ -192,8 +192,9 @@ function checkpointsRefusal(gates: readonly GateRead[], bares: readonly RunParts
     message:
       `gates of ${bares.length} different bare runs cannot be pooled as rounds: ${
         named.join("; ")
-      }; analyze each gate on its own, or pass --pool-checkpoints to pool them (each gate paired ` +
-      `with its own bare run, clustered by task, with a test of equal effects across checkpoints)`,
+      }; analyze each gate on its own, or pass --pool-checkpoints (gate analyze, gate validate) to ` +
+      `pool them (each gate paired with its own bare run, clustered by task, with tests of equal ` +
+      `effects across checkpoints)`,
     file: second.planFile,
     path: "bare_run_dir",
   };
