@@ -122,6 +122,15 @@ Deno.test("--pool-checkpoints: each gate with its own bare run, per-checkpoint e
     close(m.joint.p, REF.joint.p, "joint p", 1e-8);
     equal(m.joint.df, REF.joint.df);
   }
+  // A history step is one checkpoint: a pooled-checkpoints analysis is refused as one.
+  const h = await gate(dir.path, [
+    "history",
+    join(dir.path, "out-0"),
+    "--out",
+    join(dir.path, "h"),
+  ]);
+  equal(h.code, 2, h.stdout + h.stderr);
+  ok((h.stdout + h.stderr).includes("a history step is one checkpoint"), h.stdout + h.stderr);
 });
 
 Deno.test("a study step takes pool-checkpoints: true", async () => {
