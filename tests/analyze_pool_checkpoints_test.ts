@@ -122,6 +122,24 @@ Deno.test("--pool-checkpoints: each gate with its own bare run, per-checkpoint e
     close(m.joint.p, REF.joint.p, "joint p", 1e-8);
     equal(m.joint.df, REF.joint.df);
   }
+  // Results of other bare runs never share the directory: ckA alone (same first baseline) is
+  // refused in the pooled analysis's --out; the pooled analysis again is not.
+  const out0 = join(dir.path, "out-0");
+  const alone = await gate(dir.path, ["analyze", a, "--out", out0, "--bootstrap", "0"]);
+  equal(alone.code, 2, alone.stdout + alone.stderr);
+  ok((alone.stdout + alone.stderr).includes("baseline_changed"), alone.stdout + alone.stderr);
+  const again = await gate(dir.path, [
+    "analyze",
+    a,
+    b,
+    "--out",
+    out0,
+    "--bootstrap",
+    "0",
+    "--pool-checkpoints",
+    "--quiet",
+  ]);
+  equal(again.code, 0, again.stdout + again.stderr);
   // A history step is one checkpoint: a pooled-checkpoints analysis is refused as one.
   const h = await gate(dir.path, [
     "history",

@@ -78,7 +78,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     refusal: dataset === null ? { ...validationReport(validation, command), ok: false } : null,
     // Check and swap are one step under the output lock: a concurrent run
     // from another baseline that finished first is seen here.
-    write: { check: (dir) => sameBaseline(dir, dataset!.baseline) },
+    write: { check: (dir) => sameBaseline(dir, dataset!) },
     result: () =>
       analyze({ options, command, validation, dataset: dataset!, unverifiable, aside, progress }),
   });
@@ -101,7 +101,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   const { options, command, validation, dataset, unverifiable, aside, progress } = run;
   const { out, waive, draws } = options;
   checkDatasetOptions(options, dataset);
-  await sameBaseline(out, dataset.baseline);
+  await sameBaseline(out, dataset);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
   const taskRows = aside.use(startTaskRowsAside(dataset, "  "));
@@ -146,12 +146,13 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   };
 }
 
-/** Refuses (throws) when `dir` holds an analysis of another baseline. */
+/** Refuses (throws) when `dir` holds an analysis of another baseline (or other pooled bare runs). */
 async function sameBaseline(
   dir: string,
-  baseline: PairedDataset["baseline"],
+  dataset: Pick<PairedDataset, "baseline" | "checkpoints">,
 ): Promise<void> {
-  const issues = await outputDirIssues(dir, baseline);
+  const bares = (dataset.checkpoints ?? []).map((c) => c.bare);
+  const issues = await outputDirIssues(dir, dataset.baseline, bares);
   if (issues.length > 0) throw new GatelabError("Cannot write the output directory", issues);
 }
 
