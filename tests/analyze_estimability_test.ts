@@ -70,6 +70,16 @@ Deno.test("a version in one row: no error, p or interval, never selected; the ot
     const d = s.decisions.find((x: { version_id: string }) => x.version_id === REF.lone.version_id);
     deepEqual([d.status, d.rank], ["not_estimable", null]);
     ok(!s.selected.includes(REF.lone.version_id));
+    // The bootstrap's stability applies the same rule: never ranked, never selected, no loser.
+    const st = c.bootstrap.stability;
+    deepEqual(st.point_selection, s.selected);
+    const sv = st.versions.find((x: { version_id: string }) =>
+      x.version_id === REF.lone.version_id
+    );
+    deepEqual(
+      [sv.selected_frequency, sv.rewrite_loser_frequency, sv.rank_point, sv.selected_point],
+      [0, 0, null, false],
+    );
   }
 });
 

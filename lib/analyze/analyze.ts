@@ -203,7 +203,12 @@ export async function runAnalysis(
   const analysis = analyzeResolved(dataset, resolved);
   if (bootstrap === null) return analysis;
   releaseMemory(dataset.n);
-  const result = await runTaskBootstrapOnCores(dataset, bootstrap);
+  // Versions never selected in selection.json are never selected in a draw either.
+  const notEstimable = analysis.fits[resolved.metric]!.varianceUndefinedColumns;
+  const result = await runTaskBootstrapOnCores(
+    dataset,
+    notEstimable.length === 0 ? bootstrap : { ...bootstrap, notEstimable },
+  );
   return {
     ...analysis,
     contributions: mergeBootstrap(analysis.contributions, result, notEstimableVersions(analysis)),
