@@ -118,6 +118,12 @@ Deno.test("--pool-checkpoints: each gate with its own bare run, per-checkpoint e
       close(m.coefficients[v].wald.p, ref.wald.p, `${v} p`, 1e-8);
       equal(m.coefficients[v].wald.df, 1);
     }
+    const md = await Deno.readTextFile(join(out, "coefficients.md"));
+    ok(
+      md.includes("coefficients per checkpoint, reward"),
+      "the checkpoints table in coefficients.md",
+    );
+    ok(md.includes(`| all (joint) |  |  |  | ${REF.joint.statistic.toFixed(2)} | 14 |`), md);
     close(m.joint.statistic, REF.joint.statistic, "joint", 1e-8);
     close(m.joint.p, REF.joint.p, "joint p", 1e-8);
     equal(m.joint.df, REF.joint.df);

@@ -77,7 +77,7 @@ export const CHECKPOINT_EFFECTS_METHOD =
  *   baseline: run("a"), checkpoints: [{ checkpoint_id: "A", bare: run("a") }, { checkpoint_id: "B", bare: run("b") }],
  *   gates: [g("ga", 0), g("gb", 1)], columns: [{ version_id: "v", slot_id: "v", chunk_id: "v", role: "add" }],
  *   metrics: ["reward"], n: 6, k: 1, design: Uint8Array.of(1, 1, 0, 1, 1, 0),
- *   masked: {}, bare: {}, delta: { reward: Float64Array.of(0.2, 0.4, 0, 0.5, 0.7, 0) },
+ *   masked: {}, bare: {}, delta: { reward: Float64Array.of(0.2, 0.4, 0, 0.7, 0.5, 0) },
  *   episodes: [], gateIndex: Uint16Array.of(0, 0, 0, 1, 1, 1), cluster: Int32Array.of(0, 1, 2, 0, 1, 2), clusterCount: 3,
  * })!;
  * deepEqual(e.metrics.reward!.coefficients.v!.estimate.map((x) => x!.toFixed(2)), ["0.30", "0.60"]);
