@@ -146,6 +146,40 @@ Deno.test("--pool-checkpoints: each gate with its own bare run, per-checkpoint e
     "--quiet",
   ]);
   equal(again.code, 0, again.stdout + again.stderr);
+  // The tasks table reads back (gate import table): one bare run per checkpoint_id, and the
+  // pooled analysis of the import gives the same coefficients and tests.
+  const imported = join(dir.path, "imported");
+  const imp = await gate(dir.path, [
+    "import",
+    "table",
+    join(dir.path, "out-0", "tasks.csv"),
+    "--out",
+    imported,
+    "--quiet",
+  ]);
+  equal(imp.code, 0, imp.stdout + imp.stderr);
+  const again2 = join(dir.path, "again");
+  const re = await gate(dir.path, [
+    "analyze",
+    imported,
+    "--out",
+    again2,
+    "--bootstrap",
+    "0",
+    "--pool-checkpoints",
+    "--quiet",
+  ]);
+  equal(re.code, 0, re.stdout + re.stderr);
+  const c2 = JSON.parse(await Deno.readTextFile(join(again2, "contributions.json")));
+  for (const [v, ref] of Object.entries(REF.versions)) {
+    close(c2.metrics.reward.coefficients[v].estimate, ref.pooled, `${v} pooled, imported`);
+  }
+  close(
+    c2.checkpoints.metrics.reward.joint.statistic,
+    REF.joint.statistic,
+    "joint, imported",
+    1e-8,
+  );
   // A history step is one checkpoint: a pooled-checkpoints analysis is refused as one.
   const h = await gate(dir.path, [
     "history",
