@@ -266,3 +266,15 @@ Deno.test("the same gate given twice is a usage error, not twice the evidence", 
   deepEqual(v.counts, { usage_error: 1 });
   deepEqual(v.dataset, null);
 });
+
+Deno.test("pooled checkpoints must share the reward definition", async () => {
+  await using dir = await tempDir();
+  const a = await writeGateFixture(join(dir.path, "x"), { tasks: 10 });
+  const b = await writeGateFixture(join(dir.path, "y"), { tasks: 10, components: ["r_strict"] });
+  const v = await validateGates([a.gateDir, b.gateDir], { poolCheckpoints: true });
+  deepEqual([v.counts, v.dataset], [{ usage_error: 1 }, null]);
+  deepEqual([v.issues[0]!.file, v.issues[0]!.path], [
+    join(b.bareDir, "manifest.json"),
+    "provenance.reward",
+  ]);
+});

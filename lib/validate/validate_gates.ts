@@ -159,7 +159,7 @@ export async function validateGates(
   const bareRuns = read.bares.map((b) => b.manifest ? { ...b, manifest: b.manifest } : null);
   const bareChecked = bareRuns.map((b) => b === null ? null : bareRunChecks(b));
   for (const b of bareChecked) issues.addAll(b?.issues ?? []);
-  issues.addAll(sharedRewardChecks(bareRuns));
+  if (options.poolCheckpoints === true) issues.addAll(sharedRewardChecks(bareRuns));
   const bareOf = (g: GateRead) => {
     const i = g.bareIndex;
     const run = i === null ? null : bareRuns[i] ?? null;
