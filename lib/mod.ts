@@ -63,6 +63,7 @@ export type {
   AnalysisPaperTablesInput,
   AnalysisTables,
   AnalysisTablesInput,
+  CheckpointTablesInput,
   CoefficientTableInput,
   DeltaInput,
   ForestInput,

@@ -11,7 +11,9 @@ import type { ContributionsJson } from "../contract/outputs/mod.ts";
 
 /** What {@linkcode checkpointTables} reads of contributions.json. */
 export interface CheckpointTablesInput {
+  /** contributions.json `checkpoints`: each checkpoint's estimates and the Wald tests (pooled checkpoints only). */
   readonly checkpoints?: ContributionsJson["checkpoints"] | undefined;
+  /** The pooled estimate of each version, per metric. */
   readonly metrics: Readonly<
     Record<string, {
       readonly coefficients: Readonly<Record<string, { readonly estimate: number }>>;

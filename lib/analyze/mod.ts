@@ -22,5 +22,6 @@ export * from "./section.ts";
 export * from "./tables.ts";
 export * from "./bootstrap_tables.ts";
 export * from "./diagnostics_tables.ts";
+export * from "./checkpoint_tables.ts";
 // The report's decision table; the tidy `selection` table is analysis_tables.ts's.
 export { selectionTable } from "./tables.ts";
