@@ -433,7 +433,13 @@ async function planAssembly(
     out: study.out,
     steps: steps.map((n) => {
       const o = outcome.get(n.id);
-      return { id: n.id, command: n.command, ok: o === "built" || o === "up to date" };
+      return {
+        id: n.id,
+        command: n.command,
+        ...(n.title !== undefined ? { title: n.title } : {}),
+        inputs: n.reads,
+        ok: o === "built" || o === "up to date",
+      };
     }),
     paper: study.paper,
     report: study.report,
