@@ -243,6 +243,7 @@ export type {
 } from "./analyze/mod.ts";
 export type {
   Attempt,
+  CheckpointInfo,
   CONTRACT_CODES,
   DesignColumn,
   EpisodeKey,

@@ -17,7 +17,7 @@ Deno.test("outputDirIssues: the header decides, whatever follows it", async () =
   const header = (sha: string, name: string) =>
     `{"format": "gatelab.contributions/v1", "estimator": ${
       JSON.stringify({ ...ESTIMATOR, name })
-    }, "baseline": {"run_id": "bare", "sha256": "${sha}"}, "tasks": [`;
+    }, "baseline": {"run_id": "bare", "sha256": "${sha}"}, "gates": [], "tasks": [`;
   // 4 MB of tasks, cut short: never read, so never refused.
   const tail = '{"task_id": "t"},'.repeat(250_000);
   await Deno.writeTextFile(file, header("aa", ESTIMATOR.name) + tail);

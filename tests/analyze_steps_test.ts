@@ -67,7 +67,7 @@ Deno.test("analyze steps: analysisWarnings names leverage-1 rows and versions, i
     gates: [gate("g", 2)],
   } as never;
   const none = analysisWarnings(dataset, {
-    fit: { leverageOneRows: [], hc3UndefinedColumns: [] },
+    fit: { leverageOneRows: [], hc3UndefinedColumns: [], varianceUndefinedColumns: [] },
     rowLabel: (i) => `row${i}`,
     diagnosticsAvailable: true,
     gateBudget: 2,
@@ -80,7 +80,7 @@ Deno.test("analyze steps: analysisWarnings names leverage-1 rows and versions, i
       gates: [gate("g", 2), gate("h", 4)],
     } as never,
     {
-      fit: { leverageOneRows: [3, 5], hc3UndefinedColumns: [1] },
+      fit: { leverageOneRows: [3, 5], hc3UndefinedColumns: [1], varianceUndefinedColumns: [1] },
       rowLabel: (i) => `row${i}`,
       diagnosticsAvailable: false,
       gateBudget: 2,

@@ -92,14 +92,19 @@ Deno.test("fit: a leverage-1 row nulls exactly the HC2/HC3 errors it determines"
   const hc2 = fitOls(f, y, { covType: "hc2" });
   ok(Number.isNaN(hc2.seRobust[2]!));
   close(hc2.seRobust[0]!, sm.hc2.bse[0]!, 1e-10, "hc2 0");
-  // HC0, HC1 and CR1 are defined everywhere and agree.
+  // The column the leverage-1 row determines has no variance of any kind (issue 31, item 12:
+  // statsmodels' HC0/HC1/CR1 numbers for it use the row's forced zero residual); the others'
+  // HC0, HC1 and CR1 agree with statsmodels.
+  deepEqual(hc3.varianceUndefinedColumns, [2]);
+  ok(Number.isNaN(hc3.seCluster[2]!) && Number.isNaN(hc3.pCluster[2]!));
   for (const covType of ["hc0", "hc1"] as const) {
-    const fit = fitOls(f, y, { covType });
-    for (let j = 0; j < 3; j++) {
+    const fit = fitOls(f, y, { covType, cluster: groups, clusterCount });
+    ok(Number.isNaN(fit.seRobust[2]!) && Number.isNaN(fit.p[2]!), covType);
+    for (let j = 0; j < 2; j++) {
       close(fit.seRobust[j]!, sm[covType].bse[j]!, 1e-10, `${covType} ${j}`);
     }
   }
-  for (let j = 0; j < 3; j++) close(hc3.seCluster[j]!, sm.cluster.bse[j]!, 1e-10, `cr1 ${j}`);
+  for (let j = 0; j < 2; j++) close(hc3.seCluster[j]!, sm.cluster.bse[j]!, 1e-10, `cr1 ${j}`);
   for (let j = 0; j < 3; j++) close(hc3.coefficients[j]!, sm.params[j]!, 1e-10, `beta ${j}`);
 });
 

@@ -199,3 +199,21 @@ Deno.test("select: a tolerance makes near-equal alphas ties and tiny alphas non-
   deepEqual([...order.subarray(0, 3)].map((j) => online[j]!.version_id), tied.selected);
   throws(() => compileSelection(online, { tolerance: -1 }), /tolerance -1/);
 });
+
+Deno.test("selectVersions: a version not estimable is never ranked or selected; its family picks among the others", () => {
+  const columns = [
+    { version_id: "s@old", slot_id: "s", chunk_id: "s", role: "old" as const },
+    { version_id: "s@new", slot_id: "s", chunk_id: "s2", role: "new" as const },
+    { version_id: "a", slot_id: "a", chunk_id: "a", role: "add" as const },
+    { version_id: "b", slot_id: "b", chunk_id: "b", role: "add" as const },
+  ];
+  // s@new would win its family and a would rank first: both are not estimable.
+  const out = selectVersions(columns, [0.1, 0.5, 0.9, 0.2], 1, { notEstimable: [1, 2] });
+  deepEqual(out.selected, ["b"]);
+  deepEqual(out.decisions.map((d) => [d.version_id, d.status, d.rank, d.retired]), [
+    ["s@old", "budget_excluded", 2, true],
+    ["s@new", "not_estimable", null, false],
+    ["a", "not_estimable", null, false],
+    ["b", "selected", 1, false],
+  ]);
+});

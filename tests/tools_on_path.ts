@@ -26,6 +26,8 @@ export const TOOL_HINTS: Readonly<Record<string, string>> = {
   mount:
     "the fault-injection tests (tmpfs, read-only bind mounts; run as root); part of util-linux",
   umount: "the fault-injection tests; part of util-linux",
+  setpriv:
+    "the read-only --out test as root (drops the capability to ignore modes); part of util-linux",
   time: "the memory checks of the archive tests (GNU time); e.g. apt-get install time",
   deno: "the CLI subprocess tests; npm install -g deno, or run the tasks through npx deno",
 };

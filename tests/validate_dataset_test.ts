@@ -191,13 +191,23 @@ Deno.test("pooled gates over one bare run: rows per (gate, episode), columns in 
   deepEqual(v.inputs.map((i) => i.kind), ["bare", "gate", "masked", "gate", "masked"]);
 });
 
-Deno.test("pooled gates with different bare runs are refused", async () => {
+Deno.test("pooled gates with different bare runs are refused, waiver or not; pooled checkpoints pair each with its own", async () => {
   await using dir = await tempDir();
   const a = await writeGateFixture(join(dir.path, "x"), { tasks: 10 });
   const b = await writeGateFixture(join(dir.path, "y"), { tasks: 10, worldSeed: 99 });
-  const v = await validateGates([a.gateDir, b.gateDir]);
-  deepEqual(v.counts, { provenance_mismatch: 1 });
-  deepEqual(v.issues[0]!.path, "bare_run_dir");
+  for (const waive of [[], ["provenance_mismatch" as const]]) {
+    const v = await validateGates([a.gateDir, b.gateDir], { waive });
+    deepEqual([v.counts, v.dataset], [{ usage_error: 1 }, null]);
+    deepEqual(v.issues[0]!.path, "bare_run_dir");
+    ok(v.issues[0]!.message.includes("--pool-checkpoints"));
+  }
+  const v = await validateGates([a.gateDir, b.gateDir], { poolCheckpoints: true });
+  const d = v.dataset!;
+  deepEqual([v.counts, d.checkpoints?.length, d.gates.map((g) => g.checkpoint)], [{}, 2, [0, 1]]);
+  // Gate y's rows carry y's own bare rewards, never x's.
+  b.rows.forEach((row, i) => deepEqual(d.bare["reward"]![a.rows.length + i], row.bare));
+  a.rows.forEach((row, i) => deepEqual(d.bare["reward"]![i], row.bare));
+  deepEqual(v.inputs.map((i) => i.kind), ["bare", "bare", "gate", "masked", "gate", "masked"]);
 });
 
 Deno.test("validation.json is deterministic: same inputs, same bytes", async () => {
@@ -255,4 +265,16 @@ Deno.test("the same gate given twice is a usage error, not twice the evidence", 
   const v = await validateGates([fx.gateDir, fx.gateDir + "/"]);
   deepEqual(v.counts, { usage_error: 1 });
   deepEqual(v.dataset, null);
+});
+
+Deno.test("pooled checkpoints must share the reward definition", async () => {
+  await using dir = await tempDir();
+  const a = await writeGateFixture(join(dir.path, "x"), { tasks: 10 });
+  const b = await writeGateFixture(join(dir.path, "y"), { tasks: 10, components: ["r_strict"] });
+  const v = await validateGates([a.gateDir, b.gateDir], { poolCheckpoints: true });
+  deepEqual([v.counts, v.dataset], [{ usage_error: 1 }, null]);
+  deepEqual([v.issues[0]!.file, v.issues[0]!.path], [
+    join(b.bareDir, "manifest.json"),
+    "provenance.reward",
+  ]);
 });

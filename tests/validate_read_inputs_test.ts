@@ -43,9 +43,11 @@ Deno.test("read inputs: gates over different bare runs name the later gate's bar
   const b = await writeGateFixture(join(dir.path, "y"), { tasks: 4, worldSeed: 99 });
   const r = await readValidationInputs([a.gateDir, b.gateDir]);
   deepEqual(r.issues.map((i) => [i.code, i.file, i.path]), [[
-    "provenance_mismatch",
+    "usage_error",
     join(b.gateDir, "gate.json"),
     "bare_run_dir",
   ]]);
-  deepEqual(r.inputs.filter((i) => i.kind === "bare").map((i) => i.dir), [a.bareDir]);
+  // Each gate's own bare run is read and is the one it is paired with.
+  deepEqual(r.inputs.filter((i) => i.kind === "bare").map((i) => i.dir), [a.bareDir, b.bareDir]);
+  deepEqual(r.gates.map((g) => g.bareIndex), [0, 1]);
 });

@@ -37,6 +37,8 @@ export const SELECTION_REASONS: Readonly<Record<SelectionStatus, string>> = {
   rewrite_loser: "lower alpha than its REWRITE family's winner",
   non_positive: "alpha not above tie_tolerance",
   budget_excluded: "survivor ranked below budget_k",
+  not_estimable:
+    "variance not estimable (a leverage-1 row, or present in one task only): never selected",
 };
 
 /** Columns of the `coefficients` table and their kinds, in order. */
@@ -176,7 +178,8 @@ export function selectionTable(
 
 /**
  * `tasks`: one row per paired row (contributions.json's `tasks`, in
- * order): `round` (the row's gate id), `split`, `task_id`, `sample_id`,
+ * order): `round` (the row's gate id), with pooled checkpoints
+ * `checkpoint_id` (the checkpoint of the row's gate), `split`, `task_id`, `sample_id`,
  * per metric `<metric>_masked`, `<metric>_bare`, `<metric>_delta`, the
  * mask as `injected` (the version ids present, in column order) and one
  * 0/1 column `mask:<version_id>` per version. Column names match the
@@ -203,6 +206,12 @@ export function tasksTable(dataset: TaskRowColumns): TidyTable {
   const { n, k, versions, design, gateIds, gateIndex } = text;
   const columns: TidyColumn[] = [
     { name: "round", kind: "str", values: Array.from(gateIndex, (g) => gateIds![g]!) },
+    // Pooled checkpoints only: the checkpoint of the row's gate (whose bare run it is paired with).
+    ...(text.gateCheckpoints === null ? [] : [{
+      name: "checkpoint_id",
+      kind: "str" as const,
+      values: Array.from(gateIndex, (g) => text.gateCheckpoints![g]!),
+    }]),
     { name: "split", kind: "str", values: text.split },
     { name: "task_id", kind: "str", values: text.taskId },
     { name: "sample_id", kind: "i32", values: text.sampleId },

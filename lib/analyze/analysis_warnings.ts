@@ -12,7 +12,10 @@ import type { AnalysisWarning } from "./types.ts";
 /** What {@linkcode analysisWarnings} looks at. */
 export interface WarningInputs {
   /** Any metric's fit (leverage depends on the design only). */
-  readonly fit: Pick<OlsFit, "leverageOneRows" | "hc3UndefinedColumns">;
+  readonly fit: Pick<
+    OlsFit,
+    "leverageOneRows" | "hc3UndefinedColumns" | "varianceUndefinedColumns"
+  >;
   /** Row index -> label (see `rowLabeler`). */
   readonly rowLabel: (row: number) => string;
   /** False when the AMCE or the diagnostics of the selection metric failed. */
@@ -53,8 +56,21 @@ export function analysisWarnings(
       kind: "leverage_one",
       message: `Cannot compute HC2/HC3 errors of ${versions.join(", ")}: ` +
         `row(s) ${rows.join(", ")} have leverage 1 (a version present in too few rows), ` +
-        `so their residual is 0/0; se_hc3 is null there (HC0/HC1 and CR1 are still defined)`,
+        `so their residual is 0/0; their variance is not estimable: every standard error, p and ` +
+        `interval is null there, and they are never selected`,
       rows,
+      versions,
+    });
+  }
+  const hc = new Set(fit.hc3UndefinedColumns);
+  const oneTask = fit.varianceUndefinedColumns.filter((j) => !hc.has(j));
+  if (oneTask.length > 0) {
+    const versions = oneTask.map((j) => dataset.columns[j]!.version_id);
+    warnings.push({
+      kind: "single_cluster",
+      message: `Cannot compute clustered (CR1) errors of ${versions.join(", ")}: each is present ` +
+        `in the rows of one task only, so its cluster score is 0; se_cluster, p_cluster and the ` +
+        `interval are null there, and they are never selected`,
       versions,
     });
   }

@@ -37,6 +37,7 @@ import { taskRows } from "./task_rows.ts";
 import { contributionsDocument } from "./contributions_document.ts";
 import { selectionDocument } from "./selection_document.ts";
 import { mergeBootstrap } from "./merge_bootstrap.ts";
+import { checkpointEffects } from "./checkpoint_effects.ts";
 import type { BootstrapDraws } from "./analysis_tables.ts";
 
 /**
@@ -143,9 +144,23 @@ function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOption
     warnings,
     tasks: taskRows(dataset),
     generator,
+    checkpoints: checkpointEffects(dataset),
   });
   const selection = selectionDocument(dataset, factor, fits[metric]!, resolved, generator);
   return { contributions, selection, fits, diagnostics, stability: null, draws: null };
+}
+
+/** Per metric, the versions whose variance is not estimable (lib/fit `varianceUndefinedColumns`). */
+function notEstimableVersions(analysis: Analysis): Record<string, ReadonlySet<string>> {
+  const versions = Object.keys(
+    analysis.contributions.metrics[Object.keys(analysis.fits)[0]!]?.coefficients ?? {},
+  );
+  return Object.fromEntries(
+    Object.entries(analysis.fits).map(([m, fit]) => [
+      m,
+      new Set(fit.varianceUndefinedColumns.map((j) => versions[j]!)),
+    ]),
+  );
 }
 
 /**
@@ -188,10 +203,15 @@ export async function runAnalysis(
   const analysis = analyzeResolved(dataset, resolved);
   if (bootstrap === null) return analysis;
   releaseMemory(dataset.n);
-  const result = await runTaskBootstrapOnCores(dataset, bootstrap);
+  // Versions never selected in selection.json are never selected in a draw either.
+  const notEstimable = analysis.fits[resolved.metric]!.varianceUndefinedColumns;
+  const result = await runTaskBootstrapOnCores(
+    dataset,
+    notEstimable.length === 0 ? bootstrap : { ...bootstrap, notEstimable },
+  );
   return {
     ...analysis,
-    contributions: mergeBootstrap(analysis.contributions, result),
+    contributions: mergeBootstrap(analysis.contributions, result, notEstimableVersions(analysis)),
     stability: result.stability,
     draws: {
       metrics: result.kernelMetrics,

@@ -26,6 +26,8 @@ export interface ContributionsParts {
   readonly warnings: readonly AnalysisWarning[];
   readonly tasks: readonly TaskRow[];
   readonly generator: ContributionsOutput["generator"];
+  /** Pooled checkpoints: each checkpoint's coefficients and the Wald tests; null otherwise. */
+  readonly checkpoints?: ContributionsOutput["checkpoints"] | null;
 }
 
 /**
@@ -69,6 +71,10 @@ export function contributionsDocument(
       mask_seed: g.mask_seed,
       p_present: g.p_present,
       masked: g.masked,
+      ...(g.checkpoint === undefined ? {} : {
+        checkpoint_id: dataset.checkpoints![g.checkpoint]!.checkpoint_id,
+        bare: dataset.checkpoints![g.checkpoint]!.bare,
+      }),
     })),
     n_pairs: dataset.n,
     n_tasks: dataset.clusterCount,
@@ -80,6 +86,7 @@ export function contributionsDocument(
     })),
     metrics: parts.metrics,
     warnings: parts.warnings,
+    ...(parts.checkpoints ? { checkpoints: parts.checkpoints } : {}),
     tasks: parts.tasks,
     generator: parts.generator,
   };

@@ -11,6 +11,7 @@ import type { CoefficientOutput, ContributionsOutput, MetricOutput } from "./typ
  * Merges a task bootstrap (lib/infer `bootstrapDataset`) into
  * contributions.json: `se_bootstrap` and `ci` into every coefficient and
  * the result without its raw draws as the top-level `bootstrap` block.
+ * Versions of `notEstimable` (per metric) get null `se_bootstrap` and `ci`.
  *
  * @param contributions The document from `analyzeDataset`.
  * @param result The bootstrap of the same dataset.
@@ -33,6 +34,7 @@ import type { CoefficientOutput, ContributionsOutput, MetricOutput } from "./typ
 export function mergeBootstrap(
   contributions: ContributionsOutput,
   result: BootstrapResult,
+  notEstimable: Readonly<Record<string, ReadonlySet<string>>> = {},
 ): ContributionsOutput {
   const metrics: Record<string, MetricOutput> = {};
   for (const [m, out] of Object.entries(contributions.metrics)) {
@@ -40,7 +42,11 @@ export function mergeBootstrap(
     const coefficients: Record<string, CoefficientOutput> = {};
     for (const [v, c] of Object.entries(out.coefficients)) {
       const b = per?.[v];
-      coefficients[v] = b ? { ...c, se_bootstrap: b.se_bootstrap, ci: b.ci } : c;
+      // A coefficient whose variance is not estimable gets no bootstrap error or interval either.
+      const none = notEstimable[m]?.has(v) === true;
+      coefficients[v] = b
+        ? { ...c, se_bootstrap: none ? null : b.se_bootstrap, ci: none ? null : b.ci }
+        : c;
     }
     metrics[m] = { ...out, coefficients };
   }

@@ -13,7 +13,8 @@ import { readJsonMembers } from "../load/json_head.ts";
 
 /**
  * Compares the contributions.json already in `outDir` (if any) with the
- * baseline and estimator of a new analysis. Same inputs may overwrite;
+ * baseline and estimator of a new analysis (with pooled checkpoints, also
+ * the set of the gates' own bare runs, `checkpoints`). Same inputs may overwrite;
  * a different baseline sha256 or estimator gives a `baseline_changed`
  * issue. A missing file is fine; an unreadable one is an `io_error`.
  *
@@ -36,13 +37,17 @@ import { readJsonMembers } from "../load/json_head.ts";
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function outputDirIssues(outDir: string, baseline: RunRef): Promise<Issue[]> {
+export async function outputDirIssues(
+  outDir: string,
+  baseline: RunRef,
+  checkpoints: readonly RunRef[] = [],
+): Promise<Issue[]> {
   const file = join(outDir, "contributions.json");
   // Only the header is read: the whole file is as large as the data (over
   // the longest string a runtime holds from about 400,000 rows).
   let head: Map<string, unknown>;
   try {
-    head = await readJsonMembers(file, ["estimator", "baseline"]);
+    head = await readJsonMembers(file, ["estimator", "baseline", "gates"]);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
     if (!(error instanceof SyntaxError || error instanceof TypeError)) {
@@ -69,6 +74,24 @@ export async function outputDirIssues(outDir: string, baseline: RunRef): Promise
       message: `Cannot resume in this output directory: it was made from baseline ` +
         `${String(previous.baseline?.run_id ?? "?")} sha256 ${String(oldSha)}, ` +
         `but the bare run ${baseline.run_id} now hashes to ${baseline.sha256}; ` +
+        `use a new --out (results from two baselines never share a directory)`,
+    });
+  }
+  // Pooled checkpoints: every gate's own bare run is a baseline too.
+  const gates = head.get("gates");
+  const oldBares = Array.isArray(gates)
+    ? [...new Set(gates.flatMap((g) => typeof g?.bare?.sha256 === "string" ? [g.bare.sha256] : []))]
+    : [];
+  const newBares = [...new Set(checkpoints.map((c) => c.sha256))];
+  if (issues.length === 0 && oldBares.sort().join(",") !== newBares.sort().join(",")) {
+    issues.push({
+      code: "baseline_changed",
+      file,
+      path: "gates.bare",
+      message: `Cannot resume in this output directory: it was made from the bare runs ` +
+        `${oldBares.join(", ") || "of one baseline"}, not ${
+          newBares.join(", ") || "of one baseline"
+        }; ` +
         `use a new --out (results from two baselines never share a directory)`,
     });
   }

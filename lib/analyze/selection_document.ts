@@ -6,6 +6,7 @@
  */
 
 import type { PairedDataset } from "../core/types.ts";
+import { GatelabError } from "../core/issue.ts";
 import type { DesignFactorization } from "../fit/factor.ts";
 import type { OlsFit } from "../fit/ols.ts";
 import { coefficientTolerance, TIE_TOLERANCE_RULE } from "../fit/tolerance.ts";
@@ -32,9 +33,18 @@ export function selectionDocument(
   generator: SelectionOutput["generator"],
 ): SelectionOutput {
   const { metric, budgetK } = options;
+  if (fit.dfResid <= 0 && !options.exploratory) {
+    // No residual: every error is undefined and the coefficients interpolate the rows.
+    throw new GatelabError("Cannot select", [{
+      code: "not_identifiable",
+      message: `the fit of ${metric} has no residual degrees of freedom (${fit.n} rows, ${fit.k} ` +
+        `versions): no error can be estimated, so no selection is made; add rows (tasks)`,
+    }]);
+  }
   const tieTolerance = coefficientTolerance(factor, fit.coefficients, fit.residuals);
   const choice = selectVersions(dataset.columns, fit.coefficients, budgetK, {
     tolerance: tieTolerance,
+    notEstimable: fit.varianceUndefinedColumns,
   });
   return {
     format: "gatelab.selection/v1",
@@ -56,6 +66,8 @@ export function selectionDocument(
       survivor_order: "alpha descending; equal alphas by version_id ascending (code-unit order)",
       selected:
         "strictly positive alpha within the top budget_k survivors; never filled with non-positive",
+      not_estimable:
+        "a version whose variance is not estimable (a leverage-1 row determines it, or it is present in one task only) is never ranked or selected",
       tie_tolerance: `alphas within tie_tolerance are equal (ties), and alpha <= tie_tolerance ` +
         `is not positive; ${TIE_TOLERANCE_RULE}`,
     },

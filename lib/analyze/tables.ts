@@ -28,6 +28,7 @@ import { diagnosticsTables } from "./diagnostics_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
 import { bootstrapStability } from "./figures.ts";
+import { checkpointTables, type CheckpointTablesInput } from "./checkpoint_tables.ts";
 
 // Parts of the zod-inferred document types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
@@ -517,8 +518,8 @@ export interface AnalysisTables {
 
 /** What {@linkcode analysisTables} reads: the analysis's documents. */
 export interface AnalysisTablesInput {
-  /** contributions.json: the coefficient tables, and the column names of the others. */
-  readonly contributions: CoefficientTableInput;
+  /** contributions.json: the coefficient tables (and the checkpoints'), and the column names of the others. */
+  readonly contributions: CoefficientTableInput & Pick<CheckpointTablesInput, "checkpoints">;
   /** selection.json: the selection table. */
   readonly selection: SelectionTableInput;
   /** diagnostics.json of the selection metric; null: no diagnostics tables. */
@@ -566,7 +567,10 @@ export function analysisTables(
       ? { ...t, caption: `EXPLORATORY (waived: ${waive.join(", ")}) ${t.caption}` }
       : t;
   return {
-    coefficients: scoped(coefficientTables(contributions)).map(mark),
+    coefficients: scoped([
+      ...coefficientTables(contributions),
+      ...checkpointTables(contributions, new Set(identicalMetrics(contributions.metrics).keys())),
+    ]).map(mark),
     selection: scoped([selectionTable(selection)])[0]!,
     diagnostics: diagnostics === null
       ? []

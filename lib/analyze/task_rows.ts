@@ -19,7 +19,9 @@ export type TaskRowColumns =
   >
   & {
     readonly columns: readonly { readonly version_id: string }[];
-    readonly gates: readonly { readonly gate_id: string }[];
+    readonly gates: readonly { readonly gate_id: string; readonly checkpoint?: number }[];
+    /** Pooled checkpoints: each row is labelled with its gate's `checkpoint_id` too. */
+    readonly checkpoints?: readonly { readonly checkpoint_id: string }[];
   };
 
 /**
@@ -63,6 +65,7 @@ export function taskRows(
   const masked = metrics.map((m) => dataset.masked[m]!);
   const bare = metrics.map((m) => dataset.bare[m]!);
   const delta = metrics.map((m) => dataset.delta[m]!);
+  const checkpointOf = gateCheckpoints(dataset);
   const row = (i: number): TaskRow => {
     const e = episodes[i]!;
     const cols: Record<string, 0 | 1> = {};
@@ -76,6 +79,7 @@ export function taskRows(
       task_id: e.task_id,
       sample_id: e.sample_id,
       ...(pooled ? { gate_id: gates[gateIndex[i]!]!.gate_id } : {}),
+      ...(checkpointOf === null ? {} : { checkpoint_id: checkpointOf[gateIndex[i]!]! }),
       columns: cols,
       values,
     };
@@ -138,6 +142,15 @@ export interface TaskRowText {
   readonly gateIds: readonly string[] | null;
   /** Per row the index of its gate in `gateIds`. */
   readonly gateIndex: ArrayLike<number>;
+  /** Pooled checkpoints: per gate (by index) its checkpoint id; null otherwise. */
+  readonly gateCheckpoints: readonly string[] | null;
+}
+
+/** Per gate its checkpoint id when checkpoints are pooled, else null. */
+function gateCheckpoints(dataset: TaskRowColumns): string[] | null {
+  const checkpoints = dataset.checkpoints;
+  if (checkpoints === undefined) return null;
+  return dataset.gates.map((g) => checkpoints[g.checkpoint ?? 0]!.checkpoint_id);
 }
 
 /**
@@ -167,6 +180,7 @@ export function taskRowText(
     sampleId: episodes.map((e) => e.sample_id),
     gateIds: pooled ? gates.map((g) => g.gate_id) : null,
     gateIndex,
+    gateCheckpoints: gateCheckpoints(dataset),
   };
 }
 
@@ -183,7 +197,7 @@ export function* taskRowPieces(
   indent: string,
 ): Generator<string, void, undefined> {
   const { n, k, versions, metrics, design, masked, bare, delta, split, taskId, sampleId } = data;
-  const { gateIds, gateIndex } = data;
+  const { gateIds, gateIndex, gateCheckpoints: checkpoints } = data;
   if (n === 0) {
     yield "[]";
     return;
@@ -197,6 +211,9 @@ export function* taskRowPieces(
     let s = `${i > 0 ? ",\n" : ""}${i1}{\n${i2}"split": ${JSON.stringify(split[i])},\n${i2}` +
       `"task_id": ${JSON.stringify(taskId[i])},\n${i2}"sample_id": ${num(sampleId[i]!)},\n`;
     if (gateIds !== null) s += `${i2}"gate_id": ${JSON.stringify(gateIds[gateIndex[i]!])},\n`;
+    if (checkpoints !== null) {
+      s += `${i2}"checkpoint_id": ${JSON.stringify(checkpoints[gateIndex[i]!])},\n`;
+    }
     if (k === 0) s += `${i2}"columns": {},\n`;
     else {
       s += `${i2}"columns": {\n`;

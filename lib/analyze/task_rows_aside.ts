@@ -150,6 +150,7 @@ export interface PackedTaskRows extends Omit<TaskRowText, "split" | "taskId"> {
  *   n: 2, k: 1, versions: ["v"], metrics: ["reward"], design: Uint8Array.of(1, 0),
  *   masked: [Float64Array.of(1, 2)], bare: [Float64Array.of(0, 1)], delta: [Float64Array.of(1, 1)],
  *   split: ["val", "val"], taskId: ["a", "b\u0000c"], sampleId: [0, 1], gateIds: null, gateIndex: [0, 0],
+ *   gateCheckpoints: null,
  * };
  * const back = unpackTaskRows(packTaskRows(rows));
  * deepEqual([back.taskId, Array.from(back.sampleId), [...back.delta[0]!]], [["a", "b\u0000c"], [0, 1], [1, 1]]);
@@ -185,6 +186,7 @@ export function packTaskRows(data: TaskRowText): PackedTaskRows {
     delta: data.delta.map(doubles),
     sampleId: doubles(data.sampleId),
     gateIds: data.gateIds,
+    gateCheckpoints: data.gateCheckpoints,
     gateIndex: shared((b) => new Uint16Array(b), n * 2, data.gateIndex),
     strings: strings.join(""),
     lengths,

@@ -35,6 +35,7 @@ import {
   type AnalyzeCliOptions,
   analyzeOptions,
   checkDatasetOptions,
+  checkpointLines,
   exploratorySummary,
 } from "./analyze_options.ts";
 
@@ -56,6 +57,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
   const validation = await validateGates(positionals, {
     ...(waive.length > 0 ? { waive } : {}),
+    ...(options.poolCheckpoints ? { poolCheckpoints: true } : {}),
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
@@ -76,7 +78,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     refusal: dataset === null ? { ...validationReport(validation, command), ok: false } : null,
     // Check and swap are one step under the output lock: a concurrent run
     // from another baseline that finished first is seen here.
-    write: { check: (dir) => sameBaseline(dir, dataset!.baseline) },
+    write: { check: (dir) => sameBaseline(dir, dataset!) },
     result: () =>
       analyze({ options, command, validation, dataset: dataset!, unverifiable, aside, progress }),
   });
@@ -99,7 +101,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   const { options, command, validation, dataset, unverifiable, aside, progress } = run;
   const { out, waive, draws } = options;
   checkDatasetOptions(options, dataset);
-  await sameBaseline(out, dataset.baseline);
+  await sameBaseline(out, dataset);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
   const taskRows = aside.use(startTaskRowsAside(dataset, "  "));
@@ -127,7 +129,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
       ...waived.map(formatIssue),
       exploratorySummary(waived, waive, dataset, out),
     ];
-    return { files, summary };
+    return { files, summary, details: checkpointLines(analysis.contributions, options.metric) };
   }
   const ledger = await ledgerOf(analysis.selection, dataset, options.ledgerPath);
   const ledgerInOut = within(resolve(out), resolve(options.ledgerPath));
@@ -144,12 +146,13 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   };
 }
 
-/** Refuses (throws) when `dir` holds an analysis of another baseline. */
+/** Refuses (throws) when `dir` holds an analysis of another baseline (or other pooled bare runs). */
 async function sameBaseline(
   dir: string,
-  baseline: PairedDataset["baseline"],
+  dataset: Pick<PairedDataset, "baseline" | "checkpoints">,
 ): Promise<void> {
-  const issues = await outputDirIssues(dir, baseline);
+  const bares = (dataset.checkpoints ?? []).map((c) => c.bare);
+  const issues = await outputDirIssues(dir, dataset.baseline, bares);
   if (issues.length > 0) throw new GatelabError("Cannot write the output directory", issues);
 }
 
@@ -162,7 +165,10 @@ async function ledgerOf(
   dataset: PairedDataset,
   ledgerPath: string,
 ): Promise<FileValue> {
-  const checkpoint = await baselineCheckpoint(dataset.baseline.run_dir);
+  // Pooled checkpoints: the selection is made on several checkpoints' rows, so it names none.
+  const checkpoint = dataset.checkpoints === undefined
+    ? await baselineCheckpoint(dataset.baseline.run_dir)
+    : null;
   const entries = ledgerEntries(dataset.columns, selection.decisions, {
     gateIds: selection.gate_ids,
     stage: selection.stage,

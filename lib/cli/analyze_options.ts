@@ -32,6 +32,8 @@ export interface AnalyzeCliOptions {
   readonly waive: readonly IssueCode[];
   /** `--estimator legacy_intercept`. */
   readonly legacy: boolean;
+  /** `--pool-checkpoints`: gates of different bare runs pooled, each with its own. */
+  readonly poolCheckpoints: boolean;
   readonly saveDraws: boolean;
   /** The proposal ledger's path (default `<out>/ledger.jsonl`). */
   readonly ledgerPath: string;
@@ -78,6 +80,7 @@ export function analyzeOptions(values: Values<typeof ANALYZE>): AnalyzeCliOption
     metric: values.metric,
     waive,
     legacy: estimator === "legacy_intercept",
+    poolCheckpoints: values["pool-checkpoints"],
     saveDraws: values["save-draws"],
     ledgerPath: values.ledger ?? join(out, "ledger.jsonl"),
   };
@@ -167,6 +170,43 @@ export function analysisDetails(
       }  ${d.status}${d.retired ? " (retired)" : ""}`,
     );
   }
+  return [...lines, ...checkpointLines(contributions, metric)];
+}
+
+/**
+ * With pooled checkpoints: each version's pooled estimate beside each
+ * checkpoint's, with the Wald chi-square of equal effects, then the joint
+ * test; no line otherwise.
+ *
+ * @param contributions contributions.json.
+ * @param metric The metric shown.
+ * @returns The lines.
+ */
+export function checkpointLines(
+  contributions: Pick<Analysis["contributions"], "checkpoints" | "metrics">,
+  metric: string,
+): string[] {
+  const block = contributions.checkpoints;
+  const m = block?.metrics[metric];
+  if (block === undefined || m === undefined) return [];
+  const ids = block.checkpoints.map((c) => c.checkpoint_id);
+  const lines = [
+    `checkpoints pooled (${ids.map((id, i) => `${i + 1} = ${id}`).join(", ")}): ${metric} ` +
+    `estimates per checkpoint, Wald chi-square of equal effects (CR1 by task)`,
+  ];
+  if (m.unavailable !== undefined) return [...lines, `  not available: ${m.unavailable}`];
+  const num = (x: number | null) => (x === null ? "-" : x.toFixed(4));
+  const test = (w: { statistic: number; df: number; p: number } | null) =>
+    w === null ? "not estimable" : `chi2(${w.df}) ${w.statistic.toFixed(3)} p ${w.p.toFixed(4)}`;
+  for (const [version, c] of Object.entries(m.coefficients)) {
+    const pooled = contributions.metrics[metric]?.coefficients[version]?.estimate ?? null;
+    lines.push(
+      `  ${version.padEnd(28)} pooled ${num(pooled).padStart(8)}  ${
+        c.estimate.map((e, i) => `${i + 1}: ${num(e).padStart(8)}`).join("  ")
+      }  ${test(c.wald)}`,
+    );
+  }
+  lines.push(`  joint (all versions): ${test(m.joint)}`);
   return lines;
 }
 

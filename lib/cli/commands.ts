@@ -24,13 +24,24 @@ function command<const D extends CommandSpec>(decl: D): D {
 const { out, quiet, metric, bootstrap, seed, interval, cov, cache } = COMMON;
 const labelPrefix = COMMON["label-prefix"], noPng = COMMON["no-png"];
 
+/** `--pool-checkpoints` of `gate analyze` and `gate validate`. */
+const poolCheckpoints = {
+  name: "pool-checkpoints",
+  type: "boolean",
+  help: `pool gates of different bare runs (checkpoints): each
+gate paired with its own bare run, errors clustered by
+task, each checkpoint's coefficients beside the pooled
+ones with Wald tests of equal effects (docs/analysis.md)`,
+} as const;
+
 /** `gate validate`. */
 export const VALIDATE = command({
   name: "validate",
   summary: "check gate data and pairing",
   synopsis: "<gate_dir>... --out <dir>",
   about: `Checks gate data and the strict bare/masked pairing (docs/validation.md).
-Several gate directories are validated as pooled rounds over one bare run.`,
+Several gate directories are validated as pooled rounds over one bare run, or,
+with --pool-checkpoints, each against its own bare run.`,
   width: 14,
   positionals: { min: 1, what: "gate directory", role: "input" },
   options: [
@@ -47,6 +58,7 @@ Several gate directories are validated as pooled rounds over one bare run.`,
       default: 50,
       read: integerReader({ min: 1 }),
     },
+    poolCheckpoints,
     {
       ...cache,
       help: `read bare and masked runs through the run cache in <dir>
@@ -66,7 +78,8 @@ export const ANALYZE = command({
   about: `Validates the gate(s), fits R_i - B_i = C_i' beta + e_i (no intercept) for
 reward and every reward component, and applies the selection rule
 (docs/analysis.md). Several gate directories sharing one bare run are pooled
-(rows = gate x episode, errors clustered by task). Also writes the AMCE beside
+(rows = gate x episode, errors clustered by task); gates of different bare runs
+(checkpoints) only with --pool-checkpoints, each paired with its own bare run. Also writes the AMCE beside
 every coefficient, diagnostics.json/.md/.tex (interaction screen, residuals by
 number of chunks present) and, with the bootstrap, stability.md/.tex.`,
   width: 19,
@@ -105,6 +118,7 @@ seed_mismatch; comma-separated): the outputs say
 "exploratory": true and list every waived issue; no
 selection.json and no ledger entry are written`,
     },
+    poolCheckpoints,
     {
       name: "estimator",
       type: "string",

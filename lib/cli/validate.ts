@@ -33,6 +33,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
 
   const validation = await validateGates(positionals, {
     capPerCode: values.cap,
+    ...(values["pool-checkpoints"] ? { poolCheckpoints: true } : {}),
     ...cache.options,
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
   });

@@ -73,12 +73,40 @@ export async function removeOld(
 ): Promise<void> {
   try {
     await Deno.remove(path, { recursive: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
+  } catch (first) {
+    if (first instanceof Deno.errors.NotFound) return;
+    // An --out that was itself read-only (mode 555) moves aside as it is, and its entries cannot
+    // be unlinked: gatelab's own old directory is made writable (directories only, owner
+    // write added), then removed again; only what still fails is reported.
+    let error: unknown = first;
+    if (first instanceof Deno.errors.PermissionDenied) {
+      try {
+        await makeWritable(path);
+        await Deno.remove(path, { recursive: true });
+        return;
+      } catch (again) {
+        if (again instanceof Deno.errors.NotFound) return;
+        error = again;
+      }
+    }
     const why = error instanceof Error
       ? error.message.match(/^(.*?) \(os error \d+\)/)?.[1] ?? error.message
       : String(error);
     onLeftover(path, why);
+  }
+}
+
+/**
+ * Adds owner write and search to a directory gatelab moved aside and to
+ * every directory under it (never following a symbolic link), so its
+ * entries can be removed.
+ */
+async function makeWritable(dir: string): Promise<void> {
+  const info = await Deno.lstat(dir);
+  if (!info.isDirectory) return;
+  await Deno.chmod(dir, ((info.mode ?? 0o700) & 0o7777) | 0o700);
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isDirectory) await makeWritable(join(dir, e.name));
   }
 }
 

@@ -90,6 +90,19 @@ export interface GateInfo {
   readonly p_present: number | null;
   /** The gate's masked run. */
   readonly masked: RunRef;
+  /**
+   * Index into {@linkcode PairedDataset.checkpoints} of the gate's own bare
+   * run; present only when checkpoints are pooled (`--pool-checkpoints`).
+   */
+  readonly checkpoint?: number;
+}
+
+/** One checkpoint of a pooled-checkpoints dataset: its bare run, which its gates are paired with. */
+export interface CheckpointInfo {
+  /** `provenance.checkpoint_id` of the bare run (with the run id when two bare runs share it). */
+  readonly checkpoint_id: string;
+  /** The checkpoint's bare run. */
+  readonly bare: RunRef;
 }
 
 /**
@@ -98,8 +111,16 @@ export interface GateInfo {
  * masked, bare and delta values. This is what estimation consumes.
  */
 export interface PairedDataset {
-  /** The bare run every gate is paired with. */
+  /**
+   * The bare run every gate is paired with; with pooled checkpoints, the
+   * first gate's (each gate's own is in `checkpoints`).
+   */
   readonly baseline: RunRef;
+  /**
+   * The bare runs of pooled checkpoints (`--pool-checkpoints`), in first-seen
+   * gate order; absent when every gate shares one bare run.
+   */
+  readonly checkpoints?: readonly CheckpointInfo[];
   /** The gates pooled into the dataset, in the order given. */
   readonly gates: readonly GateInfo[];
   /** Design columns in gate.json order (slots, then versions); union over gates. */

@@ -6,6 +6,7 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { parseHTML } from "npm:linkedom@0.18.15";
+import { sha256Hex } from "../core/sha256.ts";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const TITLE_HEIGHT = 26;
@@ -103,6 +104,37 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+/** The characters a figure name (a file stem) may hold. */
+const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * A figure's file stem for a name the data chose (a reward component, a
+ * task type): `prefix + name` as it is when every character is one a stem
+ * may hold (letters, digits, `_`, `.`, `-`); otherwise each run of other
+ * characters becomes `_` and the first 8 hex digits of the name's sha256
+ * are appended, so the stem is safe, the same on every run, and never that
+ * of another name (a name already safe never ends that way unless it was
+ * given so, and then their hashes differ).
+ *
+ * @param prefix The stem's fixed part, e.g. `sequential_funnel_`.
+ * @param name The name from the data.
+ * @returns The stem.
+ *
+ * @example
+ * ```ts
+ * import { figureStem } from "./render.ts";
+ * import { deepEqual, notEqual } from "node:assert/strict";
+ * deepEqual(figureStem("f_", "r_strict"), "f_r_strict");
+ * deepEqual(figureStem("f_", "r_a b").startsWith("f_r_a_b-"), true);
+ * notEqual(figureStem("f_", "r_a b"), figureStem("f_", "r_a/b"));
+ * ```
+ */
+export function figureStem(prefix: string, name: string): string {
+  if (SAFE_NAME.test(name) && name !== "." && name !== "..") return `${prefix}${name}`;
+  const hash = sha256Hex(new TextEncoder().encode(name)).slice(0, 8);
+  return `${prefix}${name.replace(/[^A-Za-z0-9_.-]+/g, "_")}-${hash}`;
+}
+
 /**
  * Renders Plot options into a standalone SVG with a visible title. The
  * options must not ask for a Plot title, caption or legend (those make Plot
@@ -117,7 +149,7 @@ export function renderPlot(
   options: Plot.PlotOptions,
   subtitle: readonly string[] = [],
 ): Figure {
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
+  if (!SAFE_NAME.test(name)) {
     throw new RangeError(
       `Cannot render figure "${name}": a figure name may only hold letters, digits, "_", "." and "-"`,
     );

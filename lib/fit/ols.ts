@@ -73,6 +73,16 @@ export interface OlsFit {
   readonly leverageOneRows: readonly number[];
   /** Columns whose HC3 standard error is undefined. */
   readonly hc3UndefinedColumns: readonly number[];
+  /**
+   * Columns whose variance is not estimable, on which no selection is made:
+   * a leverage-1 row determines them (`hc3UndefinedColumns`: the residual is
+   * 0 whatever the noise; no HC error of any type, `seRobust` NaN, and no
+   * CR1), or, with two clusters or more, the column is nonzero in the rows
+   * of one cluster only (its cluster score is 0 by the normal equations, so
+   * CR1 sees none of its noise; `seCluster` NaN). NaN errors give NaN t and
+   * p here, null in outputs. In column order.
+   */
+  readonly varianceUndefinedColumns: readonly number[];
 }
 
 /**
@@ -126,7 +136,7 @@ export function fitOls(
   const hc3 = robustCovariance(f, residuals, "hc3");
   const chosen = covType === "hc3" ? hc3 : robustCovariance(f, residuals, covType);
   const seHc3 = diagonalSqrt(hc3.covariance, k);
-  const seRobust = covType === "hc3" ? seHc3 : diagonalSqrt(chosen.covariance, k);
+  const seRobust = covType === "hc3" ? seHc3.slice() : diagonalSqrt(chosen.covariance, k);
   let seCluster: Float64Array = new Float64Array(k).fill(NaN);
   if (options.cluster !== undefined) {
     if (options.cluster.length !== n) {
@@ -136,6 +146,19 @@ export function fitOls(
     }
     const cr1 = clusterCovariance(f, residuals, options.cluster, options.clusterCount ?? 0);
     seCluster = diagonalSqrt(cr1, k);
+  }
+  // Not estimable: no error of any kind for these (HC0/HC1 and CR1 would give 0 or a number
+  // that ignores the column's noise, and with it p = 0 and a zero-width interval).
+  const varianceUndefinedColumns = undefinedVarianceColumns(
+    f,
+    hc3.undefinedColumns,
+    options.cluster,
+    options.clusterCount ?? 0,
+  );
+  for (const j of varianceUndefinedColumns) {
+    // A leverage-1 column has no HC error of any type; a one-cluster column no clustered one.
+    if (hc3.undefinedColumns[j]) seRobust[j] = NaN;
+    seCluster[j] = NaN;
   }
   const t = coefficients.map((b, j) => b / seRobust[j]!);
   const tCluster = coefficients.map((b, j) => b / seCluster[j]!);
@@ -160,7 +183,35 @@ export function fitOls(
     pCluster: tCluster.map(normalTwoSidedP),
     leverageOneRows: hc3.leverageOneRows,
     hc3UndefinedColumns,
+    varianceUndefinedColumns,
   };
+}
+
+/** See `OlsFit.varianceUndefinedColumns`. */
+function undefinedVarianceColumns(
+  f: DesignFactorization,
+  hc3Undefined: Uint8Array,
+  cluster: ArrayLike<number> | undefined,
+  clusterCount: number,
+): number[] {
+  const { n, k, x } = f;
+  const out: number[] = [];
+  for (let j = 0; j < k; j++) {
+    if (hc3Undefined[j]) {
+      out.push(j);
+      continue;
+    }
+    if (cluster === undefined || clusterCount < 2) continue;
+    let only = -1, one = true;
+    for (let i = 0; i < n && one; i++) {
+      if (x[i * k + j] === 0) continue;
+      const g = cluster[i]!;
+      if (only === -1) only = g;
+      else if (g !== only) one = false;
+    }
+    if (one && only !== -1) out.push(j);
+  }
+  return out;
 }
 
 function diagonalSqrt(cov: Float64Array, k: number): Float64Array {

@@ -13,6 +13,7 @@ const STATUS_COLORS: Record<string, string> = {
   rewrite_loser: "#f2a541",
   non_positive: "#c8553d",
   budget_excluded: "#8e7dbe",
+  not_estimable: "#999999",
   retired: "#555555",
 };
 

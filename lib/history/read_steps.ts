@@ -278,6 +278,17 @@ export async function readHistorySteps(
         exploratory("contributions.json");
         continue;
       }
+      // A pooled-checkpoints analysis (gate analyze --pool-checkpoints) spans several checkpoints.
+      if (contributions.checkpoints !== undefined) {
+        issues.push({
+          code: "usage_error",
+          message: `this analysis pools ${contributions.checkpoints.checkpoints.length} ` +
+            `checkpoints (--pool-checkpoints); a history step is one checkpoint: give each ` +
+            `checkpoint's own analysis or gate directories`,
+          file: join(group.dir, "contributions.json"),
+        });
+        continue;
+      }
       const selection = await readAnalysisFile(
         join(group.dir, "selection.json"),
         SelectionSchema,

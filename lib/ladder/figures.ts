@@ -5,7 +5,7 @@
  * @module
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
-import { type Figure, renderPlot } from "../figures/render.ts";
+import { type Figure, figureStem, renderPlot } from "../figures/render.ts";
 import type { LadderResultDocument } from "./ladder_result.ts";
 
 /**
@@ -28,7 +28,7 @@ export function ladderFigure(doc: LadderResultDocument): Figure {
     { block: b.block, e: Math.max(b.e_reject, 1e-6), process: "reject (candidate worse)" },
   ]);
   return renderPlot(
-    `ladder_${doc.task_type.replace(/[^A-Za-z0-9_.-]/g, "_")}`,
+    figureStem("ladder_", doc.task_type),
     `Ladder ${doc.task_type}: e-processes by block (green accept, red reject), exit ${
       doc.exit ?? "none"
     }`,

@@ -13,6 +13,7 @@ export const VALIDATION_RESULTS = [
   "rewrite_loser",
   "non_positive",
   "budget_excluded",
+  "not_estimable",
   "retired",
 ] as const;
 

@@ -8,7 +8,12 @@
 import type { DesignColumn, Role } from "../core/types.ts";
 
 /** Status of a version after selection (docs/FORMAT.md section 5). */
-export type SelectionStatus = "selected" | "rewrite_loser" | "non_positive" | "budget_excluded";
+export type SelectionStatus =
+  | "selected"
+  | "rewrite_loser"
+  | "non_positive"
+  | "budget_excluded"
+  | "not_estimable";
 
 /** The decision for one version (one design column). */
 export interface SelectionDecision {
@@ -66,6 +71,14 @@ export interface SelectionOptions {
    * @default {0} (exact comparisons)
    */
   readonly tolerance?: number;
+  /**
+   * Columns whose variance is not estimable (lib/fit `varianceUndefinedColumns`
+   * of the full-data fit): never a survivor, so never ranked or selected
+   * (`selectVersions` gives them status `not_estimable`); a REWRITE family
+   * picks its winner among its other versions.
+   * @default {[]}
+   */
+  readonly notEstimable?: readonly number[];
 }
 
 /**
@@ -140,6 +153,8 @@ export function compileSelection(
     families.push(Int32Array.from(list));
   }
   const isOld = Uint8Array.from(columns, (c) => (c.role === "old" ? 1 : 0));
+  const excluded = new Uint8Array(k);
+  for (const j of options.notEstimable ?? []) excluded[j] = 1;
   const survivorScratch = new Int32Array(k);
 
   /** true when column a beats column b inside a family. */
@@ -162,13 +177,15 @@ export function compileSelection(
         }
       }
       let s = 0;
-      for (let j = 0; j < k; j++) if (familyOf[j] === -1) survivorScratch[s++] = j;
+      for (let j = 0; j < k; j++) if (familyOf[j] === -1 && !excluded[j]) survivorScratch[s++] = j;
       for (const fam of families) {
-        let best = fam[0]!;
-        for (let m = 1; m < fam.length; m++) {
-          if (beatsInFamily(alpha, fam[m]!, best)) best = fam[m]!;
+        let best = -1;
+        for (let m = 0; m < fam.length; m++) {
+          const j = fam[m]!;
+          if (excluded[j]) continue;
+          if (best === -1 || beatsInFamily(alpha, j, best)) best = j;
         }
-        survivorScratch[s++] = best;
+        if (best !== -1) survivorScratch[s++] = best;
       }
       // Insertion sort by (alpha desc, version id asc): k is small (<= a few dozen).
       for (let a = 1; a < s; a++) {
@@ -262,6 +279,7 @@ export function selectVersions(
   }
   const k = columns.length;
   const rule = compileSelection(columns, options);
+  const skip = new Set(options.notEstimable ?? []);
   const tau = options.tolerance ?? 0;
   const ranks = new Int32Array(k);
   const order = new Int32Array(k);
@@ -270,7 +288,9 @@ export function selectVersions(
   const decisions = columns.map((c, j): SelectionDecision => {
     const a = alpha[j]!;
     const rank = ranks[j]! === 0 ? null : ranks[j]!;
-    const status: SelectionStatus = rank === null
+    const status: SelectionStatus = skip.has(j)
+      ? "not_estimable"
+      : rank === null
       ? "rewrite_loser"
       : !(a > tau)
       ? "non_positive"

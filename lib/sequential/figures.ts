@@ -6,7 +6,7 @@
  * @module
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
-import { type Figure, renderPlot } from "../figures/render.ts";
+import { type Figure, figureStem, renderPlot } from "../figures/render.ts";
 import type { SequentialDocument } from "./sequential.ts";
 
 /**
@@ -64,7 +64,7 @@ export function funnelFigure(doc: SequentialDocument, metric: string): Figure {
   const headers = ids.map((id) => ({ id, ...cell.get(id)! }));
   const rows = Math.ceil(ids.length / columns);
   return renderPlot(
-    `sequential_funnel_${metric}`,
+    figureStem("sequential_funnel_", metric),
     `Anytime-valid confidence sequences over n (${metric}, alpha ${doc.alpha}); red: fixed-n 95% interval at N`,
     {
       width: 60 + 220 * columns,
@@ -162,7 +162,7 @@ export function selectionFigure(doc: SequentialDocument, metric: string): Figure
   const stable = m.selection_stable_from;
   const marginLeft = Math.min(300, 24 + 7 * Math.max(...ids.map((c) => c.length)));
   return renderPlot(
-    `sequential_selection_${metric}`,
+    figureStem("sequential_selection_", metric),
     `Point selection over n (${metric}); ${
       stable === null ? "never stable" : `stable from n = ${stable}`
     }`,

@@ -208,6 +208,7 @@ const STATUS_LABELS: Readonly<Record<string, string>> = {
   selected: "selected",
   non_positive: "non-positive",
   budget_excluded: "over budget",
+  not_estimable: "not estimable",
   rewrite_loser: "rewrite loser",
   complete: "complete",
   incomplete: "incomplete",

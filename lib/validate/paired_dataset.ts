@@ -1,4 +1,11 @@
-import type { Attempt, DesignColumn, GateInfo, PairedDataset, RunRef } from "../core/types.ts";
+import type {
+  Attempt,
+  CheckpointInfo,
+  DesignColumn,
+  GateInfo,
+  PairedDataset,
+  RunRef,
+} from "../core/types.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import type { PairedRow } from "./episode_checks.ts";
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
@@ -10,19 +17,16 @@ import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
  * row (validation guarantees this before it builds).
  */
 export interface PairedDatasetInput {
-  readonly bare: {
-    readonly dir: string;
-    readonly sha256: string;
-    readonly manifest: {
-      readonly run_id: string;
-      readonly provenance: { readonly reward: { readonly components: readonly string[] } };
-    };
-    /** The completed attempt per episode key. */
-    readonly completed: ReadonlyEpisodeMap<Attempt>;
-  };
+  /** The first gate's bare run: the dataset's `baseline` and its metrics. */
+  readonly bare: PairedBare;
   /** Gates in validation order (rows refer to them by index). */
   readonly gates: readonly {
     readonly dir: string;
+    /**
+     * The gate's own bare run when checkpoints are pooled (each gate's rows
+     * are paired with it); absent: `bare`.
+     */
+    readonly bare?: PairedBare;
     readonly plan: Pick<
       GatePlan,
       "gate_id" | "stage" | "budget_k" | "mask_seed" | "p_present"
@@ -39,11 +43,29 @@ export interface PairedDatasetInput {
   readonly rows: readonly PairedRow[];
 }
 
+/** A clean bare run as the dataset builder reads it. */
+export interface PairedBare {
+  readonly dir: string;
+  readonly sha256: string;
+  readonly manifest: {
+    readonly run_id: string;
+    readonly provenance: {
+      readonly checkpoint_id?: string | null;
+      readonly reward: { readonly components: readonly string[] };
+    };
+  };
+  /** The completed attempt per episode key. */
+  readonly completed: ReadonlyEpisodeMap<Attempt>;
+}
+
 /**
  * The paired dataset of a clean validation: the 0/1 design over the
  * pooled columns, masked, bare and delta values per metric (`reward`, then
  * the bare manifest's reward components in order), the gate of each row,
  * and task clusters `(split, task_id)` numbered in first-seen row order.
+ * Each gate's rows are paired with that gate's own bare run (`gates[].bare`,
+ * else `bare`); when the gates name more than one bare run the dataset lists
+ * them as `checkpoints` and each gate its `checkpoint`.
  *
  * @param input The validated runs, gates, columns and rows.
  * @returns The dataset.
@@ -94,7 +116,7 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     const row = rows[i]!;
     for (const v of row.mask!) design[i * k + columnIndex.get(v)!] = 1;
     const m = gates[row.gate]!.masked.completed.get(row.episode)!;
-    const b = bare.completed.get(row.episode)!;
+    const b = (gates[row.gate]!.bare ?? bare).completed.get(row.episode)!;
     for (const c of columns3) {
       const mv = c.component === null ? m.reward! : m.rewards[c.component]!;
       const bv = c.component === null ? b.reward! : b.rewards[c.component]!;
@@ -107,7 +129,32 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     task.task_id = row.episode.task_id;
     cluster[i] = clusterIds.setIfAbsent(task, clusterIds.size) ?? clusterIds.size - 1;
   }
-  const baseline: RunRef = { run_id: bare.manifest.run_id, run_dir: bare.dir, sha256: bare.sha256 };
+  const runRef = (b: PairedBare): RunRef => ({
+    run_id: b.manifest.run_id,
+    run_dir: b.dir,
+    sha256: b.sha256,
+  });
+  const baseline = runRef(bare);
+  // Checkpoints: the distinct bare runs (by content) in first-seen gate order.
+  const checkpointOf = new Map<string, number>();
+  const checkpoints: CheckpointInfo[] = [];
+  for (const g of gates) {
+    const b = g.bare ?? bare;
+    if (checkpointOf.has(b.sha256)) continue;
+    checkpointOf.set(b.sha256, checkpoints.length);
+    checkpoints.push({
+      checkpoint_id: b.manifest.provenance.checkpoint_id ?? b.manifest.run_id,
+      bare: runRef(b),
+    });
+  }
+  // Two bare runs of one checkpoint id are told apart by their run ids.
+  const labels = checkpoints.map((c) => c.checkpoint_id);
+  const pooled = checkpoints.length > 1;
+  const named = checkpoints.map((c) =>
+    labels.indexOf(c.checkpoint_id) === labels.lastIndexOf(c.checkpoint_id)
+      ? c
+      : { ...c, checkpoint_id: `${c.checkpoint_id} (${c.bare.run_id})` }
+  );
   const gateInfos: GateInfo[] = gates.map((g) => ({
     gate_id: g.plan.gate_id,
     gate_dir: g.dir,
@@ -116,9 +163,11 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     mask_seed: g.plan.mask_seed,
     p_present: g.plan.p_present,
     masked: { run_id: g.masked.run_id, run_dir: g.dir, sha256: g.masked.sha256 },
+    ...(pooled ? { checkpoint: checkpointOf.get((g.bare ?? bare).sha256)! } : {}),
   }));
   return {
     baseline,
+    ...(pooled ? { checkpoints: named } : {}),
     gates: gateInfos,
     columns,
     metrics,

@@ -36,14 +36,22 @@ export interface GateRead {
   readonly planFile: string;
   /** The bare run directory the plan names, resolved; null without a plan. */
   readonly bareDir: string | null;
+  /** Index into {@linkcode ValidationRead.bares} of this gate's own bare run; null without one. */
+  readonly bareIndex: number | null;
 }
 
 /** Everything {@linkcode readValidationInputs} read. */
 export interface ValidationRead {
   /** Gates in the order given (a directory given twice is read once). */
   readonly gates: readonly GateRead[];
-  /** The shared bare run (the first gate's), or null when no plan named one. */
+  /** The first gate's bare run (`bares[0]`), or null when no plan named one. */
   readonly bare: RunParts | null;
+  /**
+   * Every distinct bare run the gates name, in first-seen gate order: two
+   * directories with the same content are one bare run. Each gate is paired
+   * with its own (`GateRead.bareIndex`), never with another gate's.
+   */
+  readonly bares: readonly RunParts[];
   /** Issues of reading, in the order found: per gate its plan files then its run, then the bare run. */
   readonly issues: readonly Issue[];
   /** `cache_corrupt` warnings of the run cache. */
@@ -61,14 +69,22 @@ export interface ReadValidationInputsOptions {
    * @default {undefined}
    */
   readonly cacheDir?: string;
+  /**
+   * Gates with different bare runs (checkpoints) are read, each with its
+   * own; unset, they are refused with one `usage_error` naming them.
+   * @default {false}
+   */
+  readonly poolCheckpoints?: boolean;
 }
 
 /**
  * Reads the files of a validation: every gate's plan files and masked run,
- * then the one bare run they share. Reports a directory given twice
- * (`usage_error`) and gates whose bare runs differ in content
- * (`provenance_mismatch` on `bare_run_dir`); every other check works on
- * what this returns.
+ * then each distinct bare run the gates name. Reports a directory given
+ * twice (`usage_error`) and, unless `poolCheckpoints`, gates whose bare runs
+ * differ in content (one `usage_error` on `bare_run_dir` naming the
+ * checkpoints and the two ways on: analyze each gate, or pool them with
+ * `--pool-checkpoints`); every other check works on what this returns. A
+ * gate is always paired with its own bare run (`bareIndex`).
  *
  * @param gateDirs Gate directories, at least one.
  * @param options Progress and run cache directory.
@@ -122,38 +138,66 @@ export async function readValidationInputs(
       const wrong = bareDirProblem(dir, bareDir, gate.plan.bare_run_dir, planFile);
       if (wrong !== null) issues.push(wrong), bareDir = null; // nothing to read as the bare run
     }
-    gates.push({ dir, gate, masked, maskedCache, planFile, bareDir });
+    gates.push({ dir, gate, masked, maskedCache, planFile, bareDir, bareIndex: null });
   }
 
-  const bareDirs = [...new Set(gates.flatMap((g) => (g.bareDir === null ? [] : [g.bareDir])))];
-  let bare: RunParts | null = null;
-  let bareCache: RunCacheStatus = "off";
-  if (bareDirs.length > 0) {
-    ({ parts: bare, cache: bareCache } = await loadRun(bareDirs[0]!));
-    for (const issue of bare.issues) issues.push(issue);
-    for (const other of bareDirs.slice(1)) {
-      const { parts } = await loadRun(other);
-      if (parts.sha256 === null || parts.sha256 !== bare.sha256) {
-        const g = gates.find((x) => x.bareDir === other)!;
-        issues.push({
-          code: "provenance_mismatch",
-          message: `gates do not share one bare run: this gate uses ${other}, the first gate uses ${
-            bareDirs[0]
-          } (different content); pooled rounds must reuse the same bare traces`,
-          file: g.planFile,
-          path: "bare_run_dir",
-        });
-      }
+  // Each distinct bare directory read once; directories with the same content are one bare run.
+  const bares: { parts: RunParts; cache: RunCacheStatus }[] = [];
+  const byDir = new Map<string, number>();
+  for (const g of gates) {
+    if (g.bareDir === null || byDir.has(g.bareDir)) continue;
+    const loaded = await loadRun(g.bareDir);
+    const same = loaded.parts.sha256 === null
+      ? -1
+      : bares.findIndex((b) => b.parts.sha256 === loaded.parts.sha256);
+    if (same >= 0) byDir.set(g.bareDir, same);
+    else {
+      byDir.set(g.bareDir, bares.length);
+      bares.push(loaded);
+      for (const issue of loaded.parts.issues) issues.push(issue);
     }
+  }
+  const paired = gates.map((g): GateRead => ({
+    ...g,
+    bareIndex: g.bareDir === null ? null : byDir.get(g.bareDir)!,
+  }));
+  if (bares.length > 1 && options.poolCheckpoints !== true) {
+    issues.push(checkpointsRefusal(paired, bares.map((b) => b.parts)));
   }
   options.onProgress?.(total, total);
   const inputs: ValidationInput[] = [];
-  if (bare) inputs.push(runInput(bare, "bare", bareCache));
-  for (const g of gates) {
+  for (const b of bares) inputs.push(runInput(b.parts, "bare", b.cache));
+  for (const g of paired) {
     inputs.push({ dir: g.dir, kind: "gate", sha256: g.gate.sha256 });
     inputs.push(runInput(g.masked, "masked", g.maskedCache));
   }
-  return { gates, bare, issues, warnings, inputs };
+  const all = bares.map((b) => b.parts);
+  return { gates: paired, bare: all[0] ?? null, bares: all, issues, warnings, inputs };
+}
+
+/**
+ * The one line that refuses gates of different bare runs (checkpoints) given
+ * together without `--pool-checkpoints`: each gate with its checkpoint and
+ * bare run, and the two ways on.
+ */
+function checkpointsRefusal(gates: readonly GateRead[], bares: readonly RunParts[]): Issue {
+  const named = bares.map((b, i) => {
+    const members = gates.filter((g) => g.bareIndex === i).map((g) => g.dir);
+    const checkpoint = b.manifest?.provenance.checkpoint_id;
+    return `${members.join(", ")} (checkpoint ${checkpoint ?? "unreadable"}, bare run ${b.dir})`;
+  });
+  const second = gates.find((g) => g.bareIndex === 1)!;
+  return {
+    code: "usage_error",
+    message:
+      `gates of ${bares.length} different bare runs cannot be pooled as rounds: ${
+        named.join("; ")
+      }; analyze each gate on its own, or pass --pool-checkpoints (gate analyze, gate validate) to ` +
+      `pool them (each gate paired with its own bare run, clustered by task, with tests of equal ` +
+      `effects across checkpoints)`,
+    file: second.planFile,
+    path: "bare_run_dir",
+  };
 }
 
 /**

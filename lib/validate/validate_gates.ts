@@ -25,6 +25,7 @@ import { buildPairedDataset, type PairedDatasetInput } from "./paired_dataset.ts
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 import { unrecordedWarnings } from "./unrecorded_checks.ts";
 import { expandImportDirs } from "../load/import_dirs.ts";
+import { canonicalJson } from "./provenance.ts";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -80,11 +81,20 @@ export interface ValidateGatesOptions {
    * @default {[]}
    */
   readonly waive?: readonly IssueCode[];
+  /**
+   * Pool gates of different bare runs (checkpoints): each gate is paired
+   * with its own bare run, and the bare runs must share the reward
+   * definition. Unset, such gates are refused with one `usage_error`. A
+   * waived code never changes which bare run a gate is paired with.
+   * @default {false}
+   */
+  readonly poolCheckpoints?: boolean;
 }
 
 /**
  * Validates one gate directory, or several that share one bare run (pooled
- * rounds of masks), against the data contract and the strict pairing
+ * rounds of masks), or, with `poolCheckpoints`, several of different bare
+ * runs (each gate paired with its own), against the data contract and the strict pairing
  * rules (docs/FORMAT.md sections 1, 2 and 5; docs/validation.md). Runs
  * every check and collects all issues; builds the
  * {@linkcode PairedDataset} only when there is none.
@@ -142,11 +152,20 @@ export async function validateGates(
   const read = await readValidationInputs(gateDirs, {
     ...(onProgress === undefined ? {} : { onProgress }),
     ...(cacheDir === undefined ? {} : { cacheDir }),
+    ...(options.poolCheckpoints === true ? { poolCheckpoints: true } : {}),
   });
   issues.addAll(read.issues);
-  const bareRun = read.bare?.manifest ? { ...read.bare, manifest: read.bare.manifest } : null;
-  const bare = bareRun ? bareRunChecks(bareRun) : null;
-  issues.addAll(bare?.issues ?? []);
+  // Every bare run checked on its own; each gate is paired with its own one below.
+  const bareRuns = read.bares.map((b) => b.manifest ? { ...b, manifest: b.manifest } : null);
+  const bareChecked = bareRuns.map((b) => b === null ? null : bareRunChecks(b));
+  for (const b of bareChecked) issues.addAll(b?.issues ?? []);
+  if (options.poolCheckpoints === true) issues.addAll(sharedRewardChecks(bareRuns));
+  const bareOf = (g: GateRead) => {
+    const i = g.bareIndex;
+    const run = i === null ? null : bareRuns[i] ?? null;
+    const checked = i === null ? null : bareChecked[i] ?? null;
+    return run !== null && checked !== null ? { run, completed: checked.completed } : null;
+  };
   const plans = gatePlanChecks(
     read.gates.map((g) => ({ plan: g.gate.plan, file: g.planFile })),
     dimensionCap === undefined ? {} : { dimensionCap },
@@ -155,7 +174,8 @@ export async function validateGates(
   const seeds: { file: string; seeds: UncomparedSeeds }[] = [];
   const rows = read.gates.flatMap((g, gi) => {
     issues.addAll(plans.issues[gi]!);
-    const gate = checkGate(g, gi, bareRun?.manifest ?? null, bare?.completed ?? new EpisodeMap());
+    const own = bareOf(g);
+    const gate = checkGate(g, gi, own?.run.manifest ?? null, own?.completed ?? new EpisodeMap());
     issues.addAll(gate.issues);
     maskedCompleted.push(gate.completed);
     if (gate.seeds) seeds.push({ file: join(g.dir, "traces.jsonl"), seeds: gate.seeds });
@@ -166,15 +186,14 @@ export async function validateGates(
     manifestFile: join(g.dir, "manifest.json"),
   }));
   issues.addAll(designChecks({ columns: plans.columns, rows, gates: files, clean: issues.ok }));
+  const owns = read.gates.map(bareOf);
   const result = settle(
     issues,
     options.waive ?? [],
     read,
     () =>
-      bareRun && bare
-        ? buildPairedDataset(
-          datasetInput(read.gates, maskedCompleted, bareRun, bare.completed, plans.columns, rows),
-        )
+      owns.every((o) => o !== null)
+        ? buildPairedDataset(datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows))
         : null,
   );
   return withSeeds(result, seeds);
@@ -277,19 +296,55 @@ function withSeeds(
 export const SEEDS_NOT_COMPARED =
   "job seeds are recorded but not compared: set provenance.send_seed in the mapping if the harness sent them";
 
+/** A gate's own bare run, parsed, with its completed attempts. */
+interface OwnBare {
+  readonly run: RunParts & { readonly manifest: RunManifest };
+  readonly completed: ReadonlyEpisodeMap<Attempt>;
+}
+
+/**
+ * Pooled checkpoints must share the reward definition (`provenance.reward`:
+ * the metrics and what they mean); one `usage_error` per bare run that does
+ * not share the first one's.
+ */
+function sharedRewardChecks(
+  bares: readonly (RunParts & { readonly manifest: RunManifest } | null)[],
+): Issue[] {
+  const first = bares[0];
+  if (!first) return [];
+  const reward = canonicalJson(first.manifest.provenance.reward);
+  return bares.slice(1).flatMap((b) => {
+    if (b === null || canonicalJson(b.manifest.provenance.reward) === reward) return [];
+    return [{
+      code: "usage_error" as const,
+      message: `pooled checkpoints must share the reward: bare run ${b.dir} has provenance.reward ${
+        canonicalJson(b.manifest.provenance.reward)
+      }, the first gate's bare run ${first.dir} ${reward}; analyze each gate on its own`,
+      file: join(b.dir, "manifest.json"),
+      path: "provenance.reward",
+    }];
+  });
+}
+
 /** The dataset builder's input from a clean validation (every plan and manifest parsed). */
 function datasetInput(
   gates: readonly GateRead[],
   maskedCompleted: readonly ReadonlyEpisodeMap<Attempt>[],
-  bare: RunParts & { readonly manifest: RunManifest },
-  completed: ReadonlyEpisodeMap<Attempt>,
+  owns: readonly (OwnBare | null)[],
   columns: readonly DesignColumn[],
   rows: readonly PairedRow[],
 ): PairedDatasetInput {
+  const paired = (o: OwnBare) => ({
+    dir: o.run.dir,
+    sha256: o.run.sha256!,
+    manifest: o.run.manifest,
+    completed: o.completed,
+  });
   return {
-    bare: { dir: bare.dir, sha256: bare.sha256!, manifest: bare.manifest, completed },
+    bare: paired(owns[0]!),
     gates: gates.map((g, gi) => ({
       dir: g.dir,
+      bare: paired(owns[gi]!),
       plan: g.gate.plan!,
       masked: {
         run_id: g.masked.manifest!.run_id,
@@ -327,11 +382,9 @@ function settle(
 /** The manifests and plans read, in reading order (bare run, then each gate's plan and masked run). */
 function unrecordedSources(read: ValidationRead) {
   const out: { file: string; unrecorded?: readonly string[] | undefined }[] = [];
-  if (read.bare?.manifest) {
-    out.push({
-      file: join(read.bare.dir, "manifest.json"),
-      unrecorded: read.bare.manifest.unrecorded,
-    });
+  for (const bare of read.bares) {
+    if (!bare.manifest) continue;
+    out.push({ file: join(bare.dir, "manifest.json"), unrecorded: bare.manifest.unrecorded });
   }
   for (const g of read.gates) {
     if (g.gate.plan) out.push({ file: g.planFile, unrecorded: g.gate.plan.unrecorded });

@@ -26,6 +26,8 @@ python3 scripts/reference/infer_heldout.py > "$ref/infer_heldout.json"
 python3 scripts/reference/infer_power.py > "$ref/infer_power.json"
 python3 scripts/reference/infer_leverage_one.py > "$ref/infer_leverage_one.json"
 python3 scripts/reference/amce_cluster.py > "$ref/amce_cluster.json"
+python3 scripts/reference/pool_checkpoints_wald.py > "$ref/pool_checkpoints_wald.json"
+python3 scripts/reference/estimability_lone.py > "$ref/estimability_lone.json"
 python3 scripts/reference/study_bounds.py > "$ref/study_bounds.json"
 python3 scripts/reference/study_bootstrap.py > "$ref/study_bootstrap.json"
 python3 scripts/reference/sequential_avlm.py > /dev/null

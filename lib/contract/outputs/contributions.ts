@@ -111,6 +111,38 @@ export const BootstrapBlockSchema = z.object({
   }).optional(),
 });
 
+/** A Wald chi-square test (`checkpoints`). */
+const WaldSchema = z.object({ statistic: z.number(), df: z.number(), p: z.number() });
+
+/**
+ * Pooled checkpoints (`--pool-checkpoints`): each checkpoint's coefficients
+ * beside the pooled ones, with Wald tests of equal effects across them.
+ */
+export const CheckpointEffectsSchema = z.object({
+  method: z.string(),
+  checkpoints: list(z.object({
+    checkpoint_id: z.string(),
+    bare: RunRefSchema,
+    gate_ids: list(z.string()),
+    n: z.number(),
+  })),
+  metrics: z.record(
+    z.string(),
+    z.object({
+      coefficients: z.record(
+        z.string(),
+        z.object({
+          estimate: list(numOrNull),
+          se_cluster: list(numOrNull),
+          wald: WaldSchema.nullable(),
+        }),
+      ),
+      joint: WaldSchema.nullable(),
+      unavailable: z.string().optional(),
+    }),
+  ),
+});
+
 /**
  * `contributions.json` of `gate analyze` (docs/FORMAT.md section 5).
  *
@@ -136,6 +168,9 @@ export const ContributionsSchema = z.object({
     mask_seed: z.number().nullable(),
     p_present: z.number().nullable(),
     masked: RunRefSchema,
+    /** Pooled checkpoints only: the checkpoint of the gate's own bare run, and that run. */
+    checkpoint_id: z.string().optional(),
+    bare: RunRefSchema.optional(),
   })),
   n_pairs: z.number(),
   n_tasks: z.number(),
@@ -181,6 +216,8 @@ export const ContributionsSchema = z.object({
     /** Version ids whose HC2/HC3 errors are null because of those rows. */
     versions: list(z.string()).optional(),
   })),
+  /** Pooled checkpoints only: each checkpoint's coefficients and the tests of equal effects. */
+  checkpoints: CheckpointEffectsSchema.optional(),
   bootstrap: BootstrapBlockSchema.optional(),
   /** One (gate, episode) row per paired row. */
   tasks: list(z.object({
@@ -192,6 +229,8 @@ export const ContributionsSchema = z.object({
     sample_id: z.number(),
     /** Gate the row comes from (only when gates are pooled). */
     gate_id: z.string().optional(),
+    /** Checkpoint of the row's gate (only when checkpoints are pooled). */
+    checkpoint_id: z.string().optional(),
     /** Design row: 1 where the version was present, by version id. */
     columns: z.record(z.string(), z.union([z.literal(0), z.literal(1)])),
     /** Masked, bare and delta value per metric. */

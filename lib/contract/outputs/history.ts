@@ -2,7 +2,14 @@ import { z } from "npm:zod@4.6.7";
 import { GeneratorSchema, IssueSchema, list, numOrNull, pair } from "./common.ts";
 
 const role = z.enum(["current", "add", "old", "new"]);
-const status = z.enum(["selected", "rewrite_loser", "non_positive", "budget_excluded", "retired"]);
+const status = z.enum([
+  "selected",
+  "rewrite_loser",
+  "non_positive",
+  "budget_excluded",
+  "not_estimable",
+  "retired",
+]);
 
 /** One step of one chunk's lifecycle in history.json (null where the chunk is not in the step's gate). */
 export const LifecycleEntrySchema = z.object({

@@ -8,7 +8,7 @@ export const SelectionDecisionSchema = z.object({
   role: z.enum(["current", "add", "old", "new"]),
   alpha: z.number(),
   rank: numOrNull,
-  status: z.enum(["selected", "rewrite_loser", "non_positive", "budget_excluded"]),
+  status: z.enum(["selected", "rewrite_loser", "non_positive", "budget_excluded", "not_estimable"]),
   retired: z.boolean(),
 });
 

@@ -394,7 +394,12 @@ function finishBootstrap(
       metrics.indexOf(selectionMetric) * k,
       (metrics.indexOf(selectionMetric) + 1) * k,
     ),
-    { metric: selectionMetric, budgetK, tolerance: tolerances[metrics.indexOf(selectionMetric)]! },
+    {
+      metric: selectionMetric,
+      budgetK,
+      tolerance: tolerances[metrics.indexOf(selectionMetric)]!,
+      ...(options.notEstimable === undefined ? {} : { notEstimable: options.notEstimable }),
+    },
   );
   return {
     method: "task_bootstrap",
@@ -546,11 +551,21 @@ export function selectionStability(
   kernel: BootstrapKernelResult,
   metricIndex: number,
   point: ArrayLike<number>,
-  options: { readonly metric: string; readonly budgetK: number; readonly tolerance?: number },
+  options: {
+    readonly metric: string;
+    readonly budgetK: number;
+    readonly tolerance?: number;
+    /** Columns never selected (not estimable in the full data), in the point and every draw. */
+    readonly notEstimable?: readonly number[];
+  },
 ): SelectionStability {
   const { k, metricCount: m, draws } = kernel;
   const { budgetK } = options;
-  const rule = compileSelection(columns, { tolerance: options.tolerance ?? 0 });
+  const rule = compileSelection(columns, {
+    tolerance: options.tolerance ?? 0,
+    ...(options.notEstimable === undefined ? {} : { notEstimable: options.notEstimable }),
+  });
+  const notEstimable = new Set(options.notEstimable ?? []);
   const ranks = new Int32Array(k), order = new Int32Array(k);
   const pointSel = rule.rank(point, budgetK, ranks, order);
   const pointRanks = Int32Array.from(ranks);
@@ -591,7 +606,8 @@ export function selectionStability(
     for (let j = 0; j < k; j++) {
       const r = ranks[j]!;
       if (r === 0) {
-        loserCount[j] = loserCount[j]! + 1;
+        // Unranked: a REWRITE loser, unless never ranked at all (not estimable).
+        if (!notEstimable.has(j)) loserCount[j] = loserCount[j]! + 1;
         continue;
       }
       rankDraws[j]![rankUsed[j]!] = r;

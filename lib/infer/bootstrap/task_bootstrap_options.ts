@@ -30,6 +30,14 @@ export interface TaskBootstrapOptions extends BootstrapOptions {
    * @default {DEFAULTS.interval}
    */
   readonly interval?: IntervalType;
+  /**
+   * Columns whose variance is not estimable in the full-data fit of the
+   * selection metric (lib/fit `varianceUndefinedColumns`): never selected in
+   * the point selection or in any draw of the stability summary, as in
+   * selection.json.
+   * @default {[]}
+   */
+  readonly notEstimable?: readonly number[];
 }
 
 /** {@linkcode TaskBootstrapOptions} resolved against a dataset: every field present and checked. */
@@ -39,6 +47,8 @@ export interface ResolvedTaskBootstrapOptions extends ResolvedBootstrapOptions {
   readonly selectionMetric: string | null;
   readonly budgetK: number;
   readonly interval: IntervalType;
+  /** See {@linkcode TaskBootstrapOptions}. */
+  readonly notEstimable?: readonly number[];
 }
 
 /**
@@ -102,5 +112,12 @@ export function taskBootstrapOptions(
       `Cannot bootstrap: selection metric "${selectionMetric}" is not among ${metrics.join(", ")}`,
     );
   }
-  return { ...resolved, metrics, interval, selectionMetric, budgetK };
+  return {
+    ...resolved,
+    metrics,
+    interval,
+    selectionMetric,
+    budgetK,
+    ...(options.notEstimable === undefined ? {} : { notEstimable: options.notEstimable }),
+  };
 }
