@@ -47,10 +47,8 @@ export interface StudyAssembly {
 }
 
 /**
- * Loads the study-wide assembly, or null where this version of gatelab has
- * none: the build then builds no tables, report or paper and says so in
- * one line. Called only in a build's worker, so the build's own thread
- * never loads the stages the assembly reads.
+ * Loads the study-wide assembly (lib/build/assemble/). Called only in a
+ * build's worker, so the build's own thread never loads the stages the
+ * assembly reads.
  */
-export const STUDY_ASSEMBLY: (() => Promise<StudyAssembly>) | null = () =>
-  import("./assemble/mod.ts");
+export const STUDY_ASSEMBLY: () => Promise<StudyAssembly> = () => import("./assemble/mod.ts");

@@ -11,15 +11,11 @@ import { join } from "node:path";
 import type { FileContents } from "../../core/atomic_write.ts";
 import type { StudyLayout } from "../assembly_seam.ts";
 import { stepFacts } from "./step_facts.ts";
+import { shownPath } from "../resolve.ts";
 import { studyTableFiles as tableFiles } from "./study_tables.ts";
 import { studyPaperFiles as paperFiles } from "./study_paper.ts";
 
-export {
-  readTidyParquet,
-  stackTables,
-  STUDY_COLUMNS,
-  STUDY_TABLES_FORMAT,
-} from "./study_tables.ts";
+export { stackTables } from "./study_tables.ts";
 export { appendixTex, mainTex, type PaperClass, stepFloats, stepTex } from "./study_paper.ts";
 export { type StepFacts, stepFacts } from "./step_facts.ts";
 
@@ -58,13 +54,18 @@ const REPORTED = new Set([
   "history",
   "ledger-audit",
   "firewall",
-  "validate",
 ]);
 
-/** `gate report` over every built step it can show, in study order, into `<out>/report/`. */
+/**
+ * `gate report` over every built step it can show, in study order, into
+ * `<out>/report/`: paths as a user in the current directory types them,
+ * as every step's command line has them.
+ */
 export function studyReportArgs(layout: StudyLayout): string[] {
   const dirs = builtSteps(layout).filter(({ step, facts }) =>
-    REPORTED.has(step.command) && facts.files.length > 0
+    REPORTED.has(step.command) && facts.result && facts.files.length > 0
   ).map(({ facts }) => facts.dir);
-  return [...dirs, "--out", join(layout.out, "report")];
+  return [...dirs, "--out", join(layout.out, "report")].map((p) =>
+    p.startsWith("--") ? p : shownPath(Deno.cwd(), p)
+  );
 }

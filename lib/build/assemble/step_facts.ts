@@ -19,6 +19,8 @@ export interface StepFacts {
   readonly dir: string;
   /** The files its output lists (relative to `dir`), in the marker's order. */
   readonly files: readonly string[];
+  /** Whether its output is a result (false: a refusal's report, as `expect: refused` steps write). */
+  readonly result: boolean;
   /** The one gate it reads, else null. */
   readonly gate: string | null;
   /** The checkpoint of the gates it reads, when they share one, else null. */
@@ -86,12 +88,14 @@ function gateFacts(
  * import { deepEqual } from "node:assert/strict";
  * const gate = `${Deno.cwd()}/data/demo/ckpt-a/gate-a`;
  * const facts = stepFacts("gate-a", "/nowhere", [gate]);
- * deepEqual([facts.gate, facts.checkpoint_id, facts.round, facts.files],
- *   ["gate-a", "qwen3.5-4b-sft@rev-8d2f1c0", null, []]);
+ * deepEqual([facts.gate, facts.checkpoint_id, facts.round, facts.files, facts.result],
+ *   ["gate-a", "qwen3.5-4b-sft@rev-8d2f1c0", null, [], true]);
  * ```
  */
 export function stepFacts(id: string, dir: string, inputs: readonly string[]): StepFacts {
-  const marker = readJson(join(dir, OUTPUT_MARKER)) as { files?: unknown } | undefined;
+  const marker = readJson(join(dir, OUTPUT_MARKER)) as
+    | { files?: unknown; ok?: unknown }
+    | undefined;
   const files = Array.isArray(marker?.files)
     ? marker.files.filter((f) => typeof f === "string")
     : [];
@@ -102,6 +106,7 @@ export function stepFacts(id: string, dir: string, inputs: readonly string[]): S
     id,
     dir,
     files,
+    result: marker?.ok !== false,
     gate: one?.gate ?? null,
     checkpoint_id: checkpoints.length === 1 ? checkpoints[0]! : null,
     round: one?.round ?? null,

@@ -66,7 +66,7 @@ function refList(word: string, labels: readonly string[]): string {
  * ```ts
  * import { stepTex } from "./study_paper.ts";
  * import { ok } from "node:assert/strict";
- * const facts = { id: "gate-a", dir: "/o/gate-a", files: [], gate: null, checkpoint_id: null, round: null };
+ * const facts = { id: "gate-a", dir: "/o/gate-a", files: [], result: true, gate: null, checkpoint_id: null, round: null };
  * const tex = stepTex({ facts, title: "Gate A" }, ["coefficients.tex", "figures/forest.tex"]);
  * ok(tex.includes("\\input{\\gatelabstudy ../gate-a/coefficients.tex}\n\\input{\\gatelabstudy ../gate-a/figures/forest.tex}\n\\clearpage\n"));
  * ```
@@ -115,12 +115,12 @@ export function appendixTex(
     ];
     const sentence = `${parts.join(" and ")} ${
       tables.length + figures.length === 1 ? "gives" : "give"
-    } the results of this step (\\texttt{${escapeLatex(step.facts.id)}}).`;
+    } the results of this step.`;
     lines.push(
       "",
       `\\section{${escapeLatex(step.title)}}\\label{sec:${scope}:${step.facts.id}}`,
       "\\suppressfloats[t]",
-      parts.length > 0 ? sentence : `Step \\texttt{${escapeLatex(step.facts.id)}} has no floats.`,
+      parts.length > 0 ? sentence : "This step has no tables or figures.",
       "",
       `\\input{\\gatelabstudy ${step.facts.id}.tex}`,
     );

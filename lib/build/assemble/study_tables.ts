@@ -19,58 +19,9 @@ import { generatorMeta } from "../../core/meta.ts";
 import { sha256Hex } from "../../core/sha256.ts";
 import { csvField, type TidyColumn, type TidyKind, type TidyTable } from "../../tidy/tidy_table.ts";
 import { tidyFiles } from "../../tidy/tidy_files.ts";
+import { readTidyParquet } from "../../tidy/tidy_read.ts";
+import { STUDY_COLUMNS, STUDY_TABLES_FORMAT } from "../../tidy/study_columns.ts";
 import type { StepFacts } from "./step_facts.ts";
-
-/** The format of `tables.json`. */
-export const STUDY_TABLES_FORMAT = "gatelab.study-tables/v1";
-
-/** The columns every study-wide table starts with. */
-export const STUDY_COLUMNS = ["study", "step", "gate", "checkpoint_id", "round"] as const;
-
-type Arrow = typeof import("npm:apache-arrow@17.0.0");
-
-/** The kind of an Arrow field as gatelab's tidy tables write them; null for any other. */
-function kindOf(arrow: Arrow, type: InstanceType<Arrow["DataType"]>): TidyKind | null {
-  if (arrow.DataType.isUtf8(type) || arrow.DataType.isLargeUtf8(type)) return "str";
-  if (arrow.DataType.isFloat(type)) return "f64";
-  if (arrow.DataType.isInt(type)) return "i32";
-  if (arrow.DataType.isBool(type)) return "bool";
-  if (arrow.DataType.isList(type)) return "str_list";
-  return null;
-}
-
-/**
- * A tidy Parquet file read back as a table (its columns' kinds from its
- * Arrow schema; missing values null).
- *
- * @param bytes The Parquet file.
- * @param name The table's name.
- * @returns The table.
- */
-export async function readTidyParquet(bytes: Uint8Array, name: string): Promise<TidyTable> {
-  const arrow = await import("npm:apache-arrow@17.0.0");
-  const pq = await import("npm:parquet-wasm@0.8.0/bundler");
-  const table = arrow.tableFromIPC(pq.readParquet(bytes).intoIPCStream());
-  const columns: TidyColumn[] = table.schema.fields.map((field, i) => {
-    const kind = kindOf(arrow, field.type) ?? "str";
-    const vector = table.getChildAt(i)!;
-    const values: unknown[] = new Array(table.numRows);
-    for (let r = 0; r < table.numRows; r++) {
-      const v = vector.get(r);
-      values[r] = v === null || v === undefined
-        ? null
-        : kind === "str_list"
-        ? [...(v as Iterable<unknown>)].map(String)
-        : kind === "str"
-        ? String(v)
-        : kind === "i32" || kind === "f64"
-        ? Number(v)
-        : v;
-    }
-    return { name: field.name, kind, values };
-  });
-  return { name, rows: table.numRows, columns };
-}
 
 /** One step's table, as read. */
 interface Part {
@@ -92,7 +43,7 @@ interface Part {
  * ```ts
  * import { stackTables } from "./study_tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const step = (id: string) => ({ id, dir: "", files: [], gate: id, checkpoint_id: "ck", round: null });
+ * const step = (id: string) => ({ id, dir: "", files: [], result: true, gate: id, checkpoint_id: "ck", round: null });
  * const t = stackTables("s", "t", [
  *   { step: step("a"), table: { name: "t", rows: 1, columns: [{ name: "x", kind: "f64", values: [1] }] } },
  *   { step: step("b"), table: { name: "t", rows: 1, columns: [{ name: "y", kind: "str", values: ["u"] }, { name: "round", kind: "str", values: ["g"] }] } },
