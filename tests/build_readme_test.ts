@@ -37,13 +37,16 @@ Deno.test("build: the README's study builds, then is up to date; the mistakes do
     );
     const built = await gate(dir, ["build"]);
     equal(built.code, 0, built.stderr);
-    equal(built.stdout, "ok: 1 import and 6 steps in out: 7 built, 0 up to date\n");
+    equal(
+      built.stdout,
+      "ok: 1 import and 6 steps, with the study's tables, report and paper in out: 7 built, 0 up to date\n",
+    );
     const again = await gate(dir, ["build"]);
     equal(again.code, 0, again.stderr);
     equal(
       again.stdout,
-      "up to date: 1 import and 6 steps in out; nothing to build; " +
-        "tables, report and paper not built (this version of gatelab has no study-wide assembly)\n",
+      "up to date: 1 import and 6 steps, with the study's tables, report and paper in out; " +
+        "nothing to build\n",
     );
 
     const shown = /```\n(schema_error[\s\S]*?)```/.exec(GUIDE)![1]!.trimEnd().split("\n");

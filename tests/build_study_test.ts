@@ -49,6 +49,15 @@ function outputs(dir: string): Map<string, Uint8Array> {
   return files;
 }
 
+/** The files of the steps' and imports' outputs: the study-wide tables, report and paper left out. */
+function stepOutputs(dir: string): Map<string, Uint8Array> {
+  const files = outputs(dir);
+  for (const key of [...files.keys()]) {
+    if (/^(tables|report|paper)\//.test(key)) files.delete(key);
+  }
+  return files;
+}
+
 function sameFiles(a: Map<string, Uint8Array>, b: Map<string, Uint8Array>, what: string): void {
   deepEqual([...a.keys()], [...b.keys()], `${what}: the same files`);
   const differ = [...a].filter(([k, v]) => !equalBytes(v, b.get(k)!)).map(([k]) => k);
@@ -100,11 +109,22 @@ Deno.test({
     const built = await gate(MAIN, ["build", "--jobs", "2"]);
     equal(built.code, 0, built.stderr);
     deepEqual(builtIds(built.stderr).sort(), [...STUDY_IDS].sort());
-    match(built.stdout, /^ok: 4 imports and 14 steps in out: 18 built, 0 up to date\n$/);
-    match(built.stderr, /^tables, report and paper not built \(/m);
-    // Never interleaved mid-line: every line of the build is a progress line or the note.
+    match(
+      built.stdout,
+      /^ok: 4 imports and 14 steps, with the study's tables, report and paper in out: 18 built, 0 up to date\n$/,
+    );
+    for (const [i, unit] of ["tables", "report", "paper"].entries()) {
+      match(
+        built.stderr,
+        new RegExp(`^\\[${19 + i}/21\\] ${unit} \\.\\.\\. built \\d+\\.\\d s$`, "m"),
+      );
+    }
+    // Never interleaved mid-line: every line of the build is a progress line.
     for (const line of built.stderr.trimEnd().split("\n")) {
-      match(line, /^\[ ?\d+\/18\] \S+( table| inspect)? \S+ \.\.\.( built \d+\.\d s)?$|^tables, /);
+      match(
+        line,
+        /^\[ ?\d+\/21\] (\S+( table| inspect)? \S+|tables|report|paper) \.\.\.( built \d+\.\d s)?$/,
+      );
     }
 
     await copyStudy(MAIN, HAND);
@@ -112,7 +132,7 @@ Deno.test({
       const ran = await gate(HAND, argv);
       equal(ran.code, 0, `${argv.join(" ")}: ${ran.stderr}`);
     }
-    sameFiles(outputs(MAIN), outputs(HAND), "gate build against the commands by hand");
+    sameFiles(stepOutputs(MAIN), outputs(HAND), "gate build against the commands by hand");
     const state = JSON.parse(await Deno.readTextFile(join(MAIN, "out", STATE_FILE)));
     deepEqual(Object.keys(state.steps).sort(), [...STUDY_IDS].sort());
     deepEqual(state.steps["ck-1-r1"].upstream, { a: state.steps.a.key });
@@ -128,8 +148,8 @@ Deno.test({
     equal(again.code, 0, again.stderr);
     equal(
       again.stdout,
-      "up to date: 4 imports and 14 steps in out; nothing to build; " +
-        "tables, report and paper not built (this version of gatelab has no study-wide assembly)\n",
+      "up to date: 4 imports and 14 steps, with the study's tables, report and paper in out; " +
+        "nothing to build\n",
     );
     equal(again.stderr, "");
     deepEqual(mtimes(join(MAIN, "out")), before);
@@ -270,13 +290,18 @@ Deno.test({
     equal(failed.code, 2, failed.stderr);
     match(
       failed.stderr,
-      /^\[ 5\/18\] analyze ck-1-r1 \.\.\. failed \(exit 2\) \d+\.\d s\n {4}\S+ {2}.*r_nosuch/m,
+      /^\[ 5\/21\] analyze ck-1-r1 \.\.\. failed \(exit 2\) \d+\.\d s\n {4}\S+ {2}.*r_nosuch/m,
     );
     match(
       failed.stderr,
-      /^\[16\/18\] plan-power plan-power-ck-1-r1 \.\.\. skipped: it reads ck-1-r1, which did not build$/m,
+      /^\[16\/21\] plan-power plan-power-ck-1-r1 \.\.\. skipped: it reads ck-1-r1, which did not build$/m,
     );
     deepEqual(builtIds(failed.stderr).sort(), ["b", "ck-2-r1", "ck-2-r2", "heldout-ck-2-r1"]);
+    // The study-wide outputs show one consistent build: kept while a step did not build.
+    match(
+      failed.stderr,
+      /^\[19\/21\] tables \.\.\. skipped: ck-1-r1, plan-power-ck-1-r1, history and overview did not build$/m,
+    );
     equal(
       failed.stdout,
       "not ok: 1 failed (ck-1-r1), 3 skipped (plan-power-ck-1-r1, history, overview); " +
@@ -306,6 +331,9 @@ Deno.test({
     equal(firstDone.code, 0);
     equal(second.code, 0, second.stderr);
     match(second.stderr, /^waiting: another gate build \(pid \d+\) is building out$/m);
-    match(second.stdout, /^up to date: 4 imports and 14 steps in out; nothing to build/);
+    match(
+      second.stdout,
+      /^up to date: 4 imports and 14 steps, with the study's tables, report and paper in out; nothing to build/,
+    );
   },
 });

@@ -9,6 +9,8 @@
  * @module
  */
 
+import type { FileContents } from "../core/atomic_write.ts";
+
 /** What the assembly needs of a study. */
 export interface StudyLayout {
   /** `study:` (captions, labels). */
@@ -21,6 +23,10 @@ export interface StudyLayout {
     readonly id: string;
     /** `analyze`, `heldout`, ... */
     readonly command: string;
+    /** Its `title:`, if the study gives one. */
+    readonly title?: string;
+    /** Its input paths, absolute (gate directories, files, other steps' outputs). */
+    readonly inputs: readonly string[];
     /** Built or up to date in this build. */
     readonly ok: boolean;
   }[];
@@ -33,17 +39,16 @@ export interface StudyLayout {
 /** The study-wide assembly's entry points. */
 export interface StudyAssembly {
   /** The files under `<out>/tables/`, by path relative to it. */
-  studyTableFiles(layout: StudyLayout): Promise<Record<string, Uint8Array>>;
+  studyTableFiles(layout: StudyLayout): Promise<Record<string, FileContents>>;
   /** The files under `<out>/paper/`, by path relative to it. */
-  studyPaperFiles(layout: StudyLayout): Promise<Record<string, Uint8Array>>;
+  studyPaperFiles(layout: StudyLayout): Promise<Record<string, FileContents>>;
   /** The arguments of `gate report` (after `report`) that write `<out>/report/`. */
   studyReportArgs(layout: StudyLayout): string[];
 }
 
 /**
- * Loads the study-wide assembly, or null where this version of gatelab has
- * none: the build then builds no tables, report or paper and says so in
- * one line. Called only in a build's worker, so the build's own thread
- * never loads the stages the assembly reads.
+ * Loads the study-wide assembly (lib/build/assemble/). Called only in a
+ * build's worker, so the build's own thread never loads the stages the
+ * assembly reads.
  */
-export const STUDY_ASSEMBLY: (() => Promise<StudyAssembly>) | null = null;
+export const STUDY_ASSEMBLY: () => Promise<StudyAssembly> = () => import("./assemble/mod.ts");

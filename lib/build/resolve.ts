@@ -42,6 +42,8 @@ export interface StudyNode {
   readonly inputs: readonly string[];
   /** The ids it reads the output of, sorted. */
   readonly upstream: readonly string[];
+  /** Every path it reads, absolute, in the order written: its inputs and paths in upstream outputs. */
+  readonly reads: readonly string[];
   /** Its output directory, absolute. */
   readonly out: string;
 }
@@ -184,6 +186,7 @@ export function resolveStudy(
     const fact = commandFact(entry.command)!;
     const upstream = new Set<string>();
     const inputs: string[] = [];
+    const reads: string[] = [];
     const input = (v: WrittenValue): string => {
       const head = v.text.split("/")[0]!;
       const explicit = v.text.startsWith("./") || v.text.startsWith("../") || isAbsolute(v.text);
@@ -204,6 +207,7 @@ export function resolveStudy(
           );
         }
         upstream.add(head);
+        reads.push(join(out, v.text));
         return shown(join(out, v.text));
       }
       if (!exists(path)) {
@@ -218,6 +222,7 @@ export function resolveStudy(
         );
       }
       inputs.push(path);
+      reads.push(path);
       return shown(path);
     };
     const pathValue = (v: WrittenValue) => shown(resolve(dir, v.text));
@@ -275,6 +280,7 @@ export function resolveStudy(
       options,
       inputs: [...new Set(inputs)].sort(),
       upstream: [...upstream].sort(),
+      reads: [...new Set(reads)],
       out: dest,
     };
   });

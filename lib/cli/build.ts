@@ -38,7 +38,7 @@ import {
   writeBuildState,
 } from "../build/state.ts";
 import { checkOutRoot } from "../build/out_root.ts";
-import { STUDY_ASSEMBLY, type StudyLayout } from "../build/assembly_seam.ts";
+import type { StudyLayout } from "../build/assembly_seam.ts";
 import type { BuildJob, BuildJobResult } from "./build_job.ts";
 import { NOTEBOOKS_DIR, projectNotebook } from "./notebook_file.ts";
 
@@ -219,7 +219,7 @@ async function runBuild(build: Build): Promise<number> {
   const { study, selected, shownOut, quiet } = build;
   const planned = await planBuild(build);
   const { plans, state } = planned;
-  const units = build.whole && STUDY_ASSEMBLY !== null ? assemblyUnits(study) : [];
+  const units = build.whole ? assemblyUnits(study) : [];
   const total = selected.length + units.length;
   const outcome = new Map<string, Outcome>();
   const say = (i: number, what: string, text: string) => {
@@ -231,10 +231,8 @@ async function runBuild(build: Build): Promise<number> {
     const unitPlans = await planAssembly(build, units, all, plans, state);
     if (units.every((u) => unitPlans.get(u)!.plan.reasons.length === 0)) {
       if (planned.cacheChanged) await saveState(study.out, state, planned.statCache);
-      const what = [nodesWords(selected), ...units].join(", ");
       printLine(
-        `up to date: ${what} in ${shownOut}; nothing to build` +
-          (build.whole && units.length === 0 ? `; ${assemblyAbsence(study)}` : ""),
+        `up to date: ${nodesWords(selected)}${unitsWords(units)} in ${shownOut}; nothing to build`,
       );
       return 0;
     }
@@ -289,7 +287,17 @@ async function runBuild(build: Build): Promise<number> {
     failures.push(node.id);
   });
   await saving;
-  if (units.length > 0) {
+  // The study-wide outputs show one consistent build: while a step did not build they are kept.
+  const notBuilt = selected.filter((n) => ["failed", "skipped"].includes(outcome.get(n.id)!));
+  if (units.length > 0 && notBuilt.length > 0) {
+    units.forEach((unit, j) =>
+      say(
+        selected.length + j,
+        unit,
+        `... skipped: ${listIds(notBuilt.map((n) => n.id))} did not build`,
+      )
+    );
+  } else if (units.length > 0) {
     const unitPlans = await planAssembly(build, units, outcome, plans, state);
     for (const [j, unit] of units.entries()) {
       const { plan, layout } = unitPlans.get(unit)!;
@@ -314,14 +322,14 @@ async function runBuild(build: Build): Promise<number> {
       await saveState(study.out, state, planned.statCache);
       say(i, unit, `... built ${secondsSince(started)}`);
     }
-  } else if (build.whole && !quiet) printError(assemblyAbsence(study));
+  }
   const count = (o: Outcome) => [...outcome.values()].filter((x) => x === o).length;
   const skipped = selected.filter((n) => outcome.get(n.id) === "skipped").map((n) => n.id);
   const order = [...selected.map((n) => n.id), ...units];
   failures.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   if (failures.length === 0) {
     printLine(
-      `ok: ${nodesWords(selected)} in ${shownOut}: ${count("built")} built, ` +
+      `ok: ${nodesWords(selected)}${unitsWords(units)} in ${shownOut}: ${count("built")} built, ` +
         `${count("up to date")} up to date`,
     );
     return 0;
@@ -433,7 +441,13 @@ async function planAssembly(
     out: study.out,
     steps: steps.map((n) => {
       const o = outcome.get(n.id);
-      return { id: n.id, command: n.command, ok: o === "built" || o === "up to date" };
+      return {
+        id: n.id,
+        command: n.command,
+        ...(n.title !== undefined ? { title: n.title } : {}),
+        inputs: n.reads,
+        ok: o === "built" || o === "up to date",
+      };
     }),
     paper: study.paper,
     report: study.report,
@@ -462,15 +476,6 @@ async function planAssembly(
   return new Map(units.map((u) => [u, { plan: unitPlans.get(u)!, layout }]));
 }
 
-/** "tables, report and paper not built (...)": what this version cannot build yet. */
-function assemblyAbsence(study: Study): string {
-  const units = ["tables", ...(study.report ? ["report"] : []), ...(study.paper ? ["paper"] : [])];
-  const names = units.length === 1
-    ? units[0]
-    : `${units.slice(0, -1).join(", ")} and ${units.at(-1)}`;
-  return `${names} not built (this version of gatelab has no study-wide assembly)`;
-}
-
 async function saveState(out: string, state: BuildState, statCache: StatCache): Promise<void> {
   await writeBuildState(out, { ...state, statCache });
 }
@@ -485,6 +490,16 @@ function position(i: number, total: number): string {
 }
 
 /** "4 imports and 14 steps", "1 step". */
+/** "a", "a and b", "a, b and c". */
+function listIds(ids: readonly string[]): string {
+  return ids.length === 1 ? ids[0]! : `${ids.slice(0, -1).join(", ")} and ${ids.at(-1)}`;
+}
+
+/** ", with the study's tables, report and paper": the study-wide outputs of a whole build. */
+function unitsWords(units: readonly string[]): string {
+  return units.length === 0 ? "" : `, with the study's ${listIds(units)}`;
+}
+
 function nodesWords(nodes: readonly StudyNode[]): string {
   const words = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   const imports = nodes.filter((n) => n.kind === "import").length;

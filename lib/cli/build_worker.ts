@@ -25,14 +25,13 @@ import { declaredParameters, NOTEBOOKS_DIR, projectNotebook } from "./notebook_f
  */
 export async function runJob(
   job: BuildJob,
-  assembly: (() => Promise<StudyAssembly>) | null,
+  assembly: () => Promise<StudyAssembly>,
 ): Promise<number> {
   if (job.kind === "command") {
     const { main } = await import("./main.ts");
     return await main([...job.argv]);
   }
   if (job.kind === "notebook") return await runNotebook(job.argv, job.out);
-  if (assembly === null) throw new Error("no study-wide assembly in this version");
   const study = await assembly();
   if (job.kind === "report") {
     const { main } = await import("./main.ts");

@@ -17,6 +17,7 @@
 import { join } from "node:path";
 import { OUTPUT_MARKER } from "../core/atomic_write.ts";
 import { SQL_COLUMN_KINDS } from "./sql_schema.ts";
+import { STUDY_TABLES_FORMAT } from "../tidy/study_columns.ts";
 import { readJsonMembers } from "../load/json_head.ts";
 import type { TidyTable } from "../tidy/tidy_table.ts";
 import { coefficientsTable, selectionTable, tasksTable } from "../analyze/analysis_tables.ts";
@@ -216,12 +217,32 @@ async function otherParquetFiles(dir: string): Promise<string[]> {
   return listed.filter((f) => f.endsWith(".parquet") && !f.includes("/")).sort();
 }
 
-/** A gatelab output of another command than analyze: its Parquet tables. */
+/** Whether `dir` holds a study's study-wide tables (`gate build`'s `<out>/tables/`). */
+async function isStudyTables(dir: string): Promise<boolean> {
+  try {
+    return JSON.parse(await Deno.readTextFile(join(dir, "tables.json")))?.format ===
+      STUDY_TABLES_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** The SQL name of a table of `dir`: `study_<stem>` for a study's study-wide tables. */
+async function tableNamer(dir: string): Promise<(stem: string) => string> {
+  return await isStudyTables(dir) ? (stem) => `study_${stem}` : otherTableName;
+}
+
+/**
+ * A gatelab output of another command than analyze: its Parquet tables. A
+ * study's study-wide tables (`<out>/tables/`) are `study_<name>`, so they
+ * stand beside its steps' own tables rather than stacked with them.
+ */
 async function readOtherOutput(dir: string): Promise<{ output: SqlOutput; note: string | null }> {
   const tables: Record<string, { file: string }> = {};
+  const named = await tableNamer(dir);
   for (const f of await otherParquetFiles(dir)) {
     if (await isFile(join(dir, f))) {
-      tables[otherTableName(f.slice(0, -".parquet".length))] = {
+      tables[named(f.slice(0, -".parquet".length))] = {
         file: join(dir, f),
       };
     }
@@ -261,9 +282,8 @@ export async function outputTableNames(dirs: readonly string[]): Promise<string[
     if (await sqlSourceKind(dir) !== "output" || await isFile(join(dir, "contributions.json"))) {
       continue;
     }
-    for (const f of await otherParquetFiles(dir)) {
-      others.add(otherTableName(f.slice(0, -".parquet".length)));
-    }
+    const named = await tableNamer(dir);
+    for (const f of await otherParquetFiles(dir)) others.add(named(f.slice(0, -".parquet".length)));
   }
   return [...OUTPUT_TABLES, ...[...others].sort()];
 }

@@ -1,0 +1,71 @@
+/**
+ * The study-wide outputs of `gate build` (lib/build/assembly_seam.ts):
+ * `<out>/tables/` (every step's tidy tables stacked), `<out>/report/`
+ * (one report of every step) and `<out>/paper/` (one `\input` per step,
+ * an appendix and a skeleton paper). docs/build.md, "The study's tables,
+ * report and paper".
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { FileContents } from "../../core/atomic_write.ts";
+import type { StudyLayout } from "../assembly_seam.ts";
+import { stepFacts } from "./step_facts.ts";
+import { shownPath } from "../resolve.ts";
+import { studyTableFiles as tableFiles } from "./study_tables.ts";
+import { studyPaperFiles as paperFiles } from "./study_paper.ts";
+
+export { stackTables } from "./study_tables.ts";
+export { appendixTex, mainTex, type PaperClass, stepFloats, stepTex } from "./study_paper.ts";
+export { type StepFacts, stepFacts } from "./step_facts.ts";
+
+/** The built steps of a layout, with their facts, in study order. */
+function builtSteps(layout: StudyLayout) {
+  return layout.steps.filter((s) => s.ok).map((s) => ({
+    step: s,
+    facts: stepFacts(s.id, join(layout.out, s.id), s.inputs),
+  }));
+}
+
+/** The files of `<out>/tables/`. */
+export function studyTableFiles(layout: StudyLayout): Promise<Record<string, FileContents>> {
+  return tableFiles(layout.name, builtSteps(layout).map((s) => s.facts));
+}
+
+/** The files of `<out>/paper/`. */
+export function studyPaperFiles(layout: StudyLayout): Promise<Record<string, FileContents>> {
+  const steps = builtSteps(layout).map(({ step, facts }) => ({
+    facts,
+    title: step.title ?? `${step.command} ${step.id}`,
+  }));
+  return paperFiles(layout.name, steps, layout.paper === false ? "acm" : layout.paper.class);
+}
+
+/** The commands whose outputs `gate report` shows. */
+const REPORTED = new Set([
+  "analyze",
+  "heldout",
+  "compare",
+  "plan-power",
+  "study",
+  "reward",
+  "sequential",
+  "ladder",
+  "history",
+  "ledger-audit",
+  "firewall",
+]);
+
+/**
+ * `gate report` over every built step it can show, in study order, into
+ * `<out>/report/`: paths as a user in the current directory types them,
+ * as every step's command line has them.
+ */
+export function studyReportArgs(layout: StudyLayout): string[] {
+  const dirs = builtSteps(layout).filter(({ step, facts }) =>
+    REPORTED.has(step.command) && facts.result && facts.files.length > 0
+  ).map(({ facts }) => facts.dir);
+  return [...dirs, "--out", join(layout.out, "report")].map((p) =>
+    p.startsWith("--") ? p : shownPath(Deno.cwd(), p)
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * The study-wide tables, `<out>/tables/`: every tidy table the built
+ * steps wrote (each Parquet file their output lists at its top level),
+ * stacked by name over the steps in study order, with five columns in
+ * front: `study`, `step`, `gate`, `checkpoint_id` and `round` (see
+ * `StepFacts`; where a step's table has a column of one of those names,
+ * its own values stand there: the `tasks` table's `round` is the row's
+ * gate). Columns are the union of the steps' columns by name, in the order
+ * first seen; a step without a column has it missing. A column whose kind
+ * differs between steps is written as text. CSV and ZSTD Parquet as every
+ * tidy table, and `tables.json`: each table's rows, columns and steps, and
+ * each input file's sha256.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type FileContents, toJsonText } from "../../core/atomic_write.ts";
+import { generatorMeta } from "../../core/meta.ts";
+import { sha256Hex } from "../../core/sha256.ts";
+import { csvField, type TidyColumn, type TidyKind, type TidyTable } from "../../tidy/tidy_table.ts";
+import { tidyFiles } from "../../tidy/tidy_files.ts";
+import { readTidyParquet } from "../../tidy/tidy_read.ts";
+import { STUDY_COLUMNS, STUDY_TABLES_FORMAT } from "../../tidy/study_columns.ts";
+import type { StepFacts } from "./step_facts.ts";
+
+/** One step's table, as read. */
+interface Part {
+  readonly step: StepFacts;
+  readonly file: string;
+  readonly sha256: string;
+  readonly table: TidyTable;
+}
+
+/**
+ * The study-wide table of one name: the parts stacked (see the module).
+ *
+ * @param study The study's name.
+ * @param name The table's name.
+ * @param parts Each step's table of that name, in study order.
+ * @returns The table.
+ *
+ * @example
+ * ```ts
+ * import { stackTables } from "./study_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const step = (id: string) => ({ id, dir: "", files: [], result: true, gate: id, checkpoint_id: "ck", round: null });
+ * const t = stackTables("s", "t", [
+ *   { step: step("a"), table: { name: "t", rows: 1, columns: [{ name: "x", kind: "f64", values: [1] }] } },
+ *   { step: step("b"), table: { name: "t", rows: 1, columns: [{ name: "y", kind: "str", values: ["u"] }, { name: "round", kind: "str", values: ["g"] }] } },
+ * ]);
+ * deepEqual(t.columns.map((c) => [c.name, [...c.values as unknown[]]]), [
+ *   ["study", ["s", "s"]], ["step", ["a", "b"]], ["gate", ["a", "b"]], ["checkpoint_id", ["ck", "ck"]],
+ *   ["round", [null, "g"]], ["x", [1, null]], ["y", [null, "u"]],
+ * ]);
+ * ```
+ */
+export function stackTables(
+  study: string,
+  name: string,
+  parts: readonly { readonly step: StepFacts; readonly table: TidyTable }[],
+): TidyTable {
+  const rows = parts.reduce((n, p) => n + p.table.rows, 0);
+  const kinds = new Map<string, TidyKind | "mixed">();
+  for (const { table } of parts) {
+    for (const c of table.columns) {
+      if ((STUDY_COLUMNS as readonly string[]).includes(c.name)) continue;
+      const seen = kinds.get(c.name);
+      kinds.set(c.name, seen === undefined || seen === c.kind ? c.kind : "mixed");
+    }
+  }
+  const front: TidyColumn[] = STUDY_COLUMNS.map((column) => {
+    const values: unknown[] = [];
+    for (const { step, table } of parts) {
+      const own = table.columns.find((c) => c.name === column);
+      const fixed = column === "study" ? study : column === "step" ? step.id : step[column];
+      for (let r = 0; r < table.rows; r++) values.push(own ? own.values[r] ?? null : fixed);
+    }
+    return { name: column, kind: "str", values };
+  });
+  const rest: TidyColumn[] = [...kinds].map(([column, kind]) => {
+    const values: unknown[] = [];
+    for (const { table } of parts) {
+      const own = table.columns.find((c) => c.name === column);
+      for (let r = 0; r < table.rows; r++) {
+        const v = own === undefined ? null : own.values[r] ?? null;
+        values.push(kind === "mixed" && v !== null ? csvField(own!.kind, v) : v);
+      }
+    }
+    return { name: column, kind: kind === "mixed" ? "str" : kind, values };
+  });
+  return { name, rows, columns: [...front, ...rest] };
+}
+
+/**
+ * The files of `<out>/tables/`: each table's CSV and Parquet, and
+ * `tables.json`.
+ *
+ * @param study The study's name.
+ * @param steps The built steps, in study order.
+ * @returns File name to contents.
+ */
+export async function studyTableFiles(
+  study: string,
+  steps: readonly StepFacts[],
+): Promise<Record<string, FileContents>> {
+  const byName = new Map<string, Part[]>();
+  for (const step of steps) {
+    for (const file of step.files) {
+      if (!file.endsWith(".parquet") || file.includes("/")) continue;
+      const bytes = await Deno.readFile(join(step.dir, file));
+      const name = file.slice(0, -".parquet".length);
+      const table = await readTidyParquet(bytes, name);
+      const list = byName.get(name) ?? [];
+      list.push({ step, file: `${step.id}/${file}`, sha256: sha256Hex(bytes), table });
+      byName.set(name, list);
+    }
+  }
+  const names = [...byName.keys()].sort();
+  const tables = names.map((name) => stackTables(study, name, byName.get(name)!));
+  const files = await tidyFiles(tables);
+  files["tables.json"] = toJsonText({
+    format: STUDY_TABLES_FORMAT,
+    study,
+    columns: {
+      study: "the study's name (study: in gatelab.yaml)",
+      step: "the step whose output the row comes from (<out>/<step>/)",
+      gate: "the gate the step reads (gate.json gate_id), null when it reads several or none",
+      checkpoint_id:
+        "the checkpoint of the step's gates (their bare runs' provenance.checkpoint_id), null when they differ or it is unrecorded",
+      round: "the round gate import gave the step's one gate, null otherwise",
+      own: "a table with its own column of one of these names keeps its values there",
+    },
+    tables: tables.map((t) => ({
+      name: t.name,
+      rows: t.rows,
+      columns: t.columns.map((c) => ({ name: c.name, kind: c.kind })),
+      steps: byName.get(t.name)!.map((p) => p.step.id),
+    })),
+    inputs: names.flatMap((name) =>
+      byName.get(name)!.map((p) => ({ file: p.file, rows: p.table.rows, sha256: p.sha256 }))
+    ),
+    generator: generatorMeta("gate build (study-wide tables)"),
+  });
+  return files;
+}
