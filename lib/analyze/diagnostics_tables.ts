@@ -14,6 +14,7 @@ import {
   formatP,
   formatStatistic,
   type NamedColumn,
+  pInProse,
 } from "../table/format.ts";
 import type { Table } from "../table/table.ts";
 
@@ -95,7 +96,7 @@ export function diagnosticsTables(
       joint
         ? `Joint test of all products: F(${joint.df1}, ${joint.df2}) = ${
           formatStatistic(joint.f)
-        }, p = ${formatP(joint.p_value)}.`
+        }, ${pInProse(joint.p_value)}.`
         : "Joint test not available (too few rows or singular).",
     ],
   };

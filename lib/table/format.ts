@@ -92,6 +92,22 @@ export function formatP(p: number | null | undefined): string {
 }
 
 /**
+ * A p-value in a sentence: `p = 0.014`, and `p < 0.001` below
+ * {@linkcode P_FLOOR} (never `p = <0.001`).
+ *
+ * @example
+ * ```ts
+ * import { pInProse } from "./format.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual([pInProse(0.00012), pInProse(0.0137), pInProse(null)], ["p < 0.001", "p = 0.014", "p = —"]);
+ * ```
+ */
+export function pInProse(p: number | null | undefined): string {
+  const text = formatP(p);
+  return text.startsWith("<") ? `p < ${text.slice(1)}` : `p = ${text}`;
+}
+
+/**
  * A rate or share in [0, 1].
  *
  * @example
