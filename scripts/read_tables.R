@@ -3,7 +3,9 @@
 # usage: Rscript scripts/read_tables.R <analysis_out_dir> <version_id>
 # Prints one line per table: table, rows, columns (joined by |), then the
 # picked values (as scripts/read_tables.py picks them) with 17 significant
-# digits, tab-separated.
+# digits, tab-separated; then a line "types" with the types read.csv gave
+# coefficients' metric and estimate and selection's status, alpha, budget_k
+# and retired (as bool, float, int or str).
 args <- commandArgs(trailingOnly = TRUE)
 out <- args[1]
 version <- args[2]
@@ -26,3 +28,7 @@ show("selection", se, c(num(r$alpha), num(r$rank), as.character(r$retired), r$st
 dr <- read.csv(file.path(out, "draws.csv"), check.names = FALSE)
 r <- dr[11, ]
 show("draws", dr, c(num(r$draw), r$metric, r$version_id, num(r$estimate)))
+kind <- function(x) c(logical = "bool", numeric = "float", integer = "int", character = "str")[[class(x)]]
+cat("types", kind(co$metric), kind(co$estimate), kind(se$status), kind(se$alpha), kind(se$budget_k),
+  kind(se$retired), sep = "\t")
+cat("\n")

@@ -50,8 +50,22 @@ def picks(table, records):
     return {k: clean(row[k]) for k in keys}
 
 
-def result(table, columns, records):
-    return {"rows": len(records), "columns": list(columns), "picks": picks(table, records)}
+# Columns whose type every reader must infer from the file alone (none has missing values):
+# text, float, integer and boolean, the four kinds of a tidy column.
+TYPED = {"coefficients": ["metric", "estimate"], "selection": ["status", "alpha", "budget_k", "retired"]}
+KINDS = {"bool": "bool", "boolean": "bool", "float64": "float", "double": "float", "int64": "int",
+         "int32": "int", "bigint": "int", "integer": "int", "object": "str", "str": "str",
+         "string": "str", "utf8": "str", "varchar": "str"}
+
+
+def kinds(table, types):
+    """The checked columns' types (column -> reader's type name), as bool, float, int or str."""
+    return {c: KINDS.get(str(types[c]).lower(), str(types[c])) for c in TYPED.get(table, [])}
+
+
+def result(table, columns, records, types):
+    return {"rows": len(records), "columns": list(columns), "picks": picks(table, records),
+            "types": kinds(table, types)}
 
 
 readers = {}
@@ -62,26 +76,27 @@ for table in TABLES:
     parquet = f"{out}/{table}.parquet"
     csv = f"{out}/{table}.csv"
     df = pd.read_parquet(parquet)
-    readers["pandas_parquet"][table] = result(table, df.columns, df.to_dict("records"))
+    readers["pandas_parquet"][table] = result(table, df.columns, df.to_dict("records"), df.dtypes)
     df = pd.read_csv(csv, float_precision="round_trip")
     records = df.to_dict("records")
     if table == "tasks":
         for r in records:
             r["injected"] = json.loads(r["injected"])
-    readers["pandas_csv"][table] = result(table, df.columns, records)
+    readers["pandas_csv"][table] = result(table, df.columns, records, df.dtypes)
     df = pl.read_parquet(parquet)
-    readers["polars_parquet"][table] = result(table, df.columns, df.to_dicts())
+    readers["polars_parquet"][table] = result(table, df.columns, df.to_dicts(), df.schema)
     df = pl.read_csv(csv, infer_schema_length=None)
     records = df.to_dicts()
     if table == "tasks":
         for r in records:
             r["injected"] = json.loads(r["injected"])
-    readers["polars_csv"][table] = result(table, df.columns, records)
+    readers["polars_csv"][table] = result(table, df.columns, records, df.schema)
     for kind, path in (("parquet", parquet), ("csv", csv)):
         rel = duckdb.sql(f"from '{path}'")
         rows = [dict(zip(rel.columns, r)) for r in rel.fetchall()]
         if table == "tasks" and kind == "csv":
             for r in rows:
                 r["injected"] = json.loads(r["injected"])
-        readers[f"duckdb_{kind}"][table] = result(table, rel.columns, rows)
+        types = dict(zip(rel.columns, rel.types))
+        readers[f"duckdb_{kind}"][table] = result(table, rel.columns, rows, types)
 print(json.dumps(readers))

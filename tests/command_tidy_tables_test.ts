@@ -88,7 +88,7 @@ Deno.test("heldout: splits table equals heldout.json's splits", async () => {
   for (const n of names) {
     const expected = doc.splits.map((s: Json) => s[n]);
     sameBits(parquet[n]!, expected, `splits.parquet ${n}`);
-    sameBits(n === "ok" ? csv[n]!.map((v) => v === "true") : csv[n]!, expected, `splits.csv ${n}`);
+    sameBits(n === "ok" ? csv[n]!.map((v) => v === "TRUE") : csv[n]!, expected, `splits.csv ${n}`);
   }
 });
 
@@ -176,7 +176,7 @@ Deno.test("study: comparisons table equals study.json's comparisons", async () =
   for (const n of Object.keys(rows[0])) {
     const expected = rows.map((r: Json) => r[n]);
     sameBits(parquet[n]!, expected, `comparisons.parquet ${n}`);
-    sameBits(n === "complete" ? csv[n]!.map((v) => v === "true") : csv[n]!, expected, n);
+    sameBits(n === "complete" ? csv[n]!.map((v) => v === "TRUE") : csv[n]!, expected, n);
   }
 });
 

@@ -5,7 +5,9 @@
  * (scripts/read_tables.R). Each must see every table with its rows and
  * columns and reproduce a handful of numbers of contributions.json and
  * selection.json exactly (Python prints floats in their shortest round-trip
- * repr, R with 17 significant digits; both parse back to the same double).
+ * repr, R with 17 significant digits; both parse back to the same double),
+ * and infer each kind of column as its type: text, float, integer and
+ * boolean (`TRUE`/`FALSE` in CSV, which R reads as logical).
  */
 import { deepEqual } from "node:assert/strict";
 import { join } from "node:path";
@@ -14,6 +16,11 @@ import { ignoreWithout } from "./ci_tools.ts";
 import { quiet } from "./fixtures.ts";
 
 const GATE = "data/demo/ckpt-a/gate-a";
+/** The types every reader must infer, from the file alone: text, float, integer, boolean. */
+const TYPES: Record<string, Record<string, string>> = {
+  coefficients: { metric: "str", estimate: "float" },
+  selection: { status: "str", alpha: "float", budget_k: "int", retired: "bool" },
+};
 const VERSION = "query-formulation.v1";
 
 // deno-lint-ignore no-explicit-any
@@ -125,6 +132,7 @@ Deno.test({
         deepEqual(got.rows, want.rows, `${reader} ${table} rows`);
         deepEqual(got.columns, columns[table], `${reader} ${table} columns`);
         deepEqual(got.picks, want.picks, `${reader} ${table} values`);
+        deepEqual(got.types, TYPES[table] ?? {}, `${reader} ${table} types`);
       }
     }
   },
@@ -158,12 +166,17 @@ Deno.test({
     );
     const se = byTable.selection!.slice(2);
     const s = expected.selection.picks;
-    deepEqual([num(se[0]!), num(se[1]!), se[2]!.toLowerCase(), se[3]], [
+    deepEqual([num(se[0]!), num(se[1]!), se[2], se[3]], [
       s.alpha,
       s.rank,
-      String(s.retired),
+      String(s.retired).toUpperCase(),
       s.status,
     ]);
+    const [, ...types] = lines.find(([t]) => t === "types")!;
+    deepEqual(types, [
+      ...Object.values(TYPES.coefficients!),
+      ...Object.values(TYPES.selection!),
+    ], "read.csv's types");
     const dr = byTable.draws!.slice(2);
     const w = expected.draws.picks;
     deepEqual([num(dr[0]!), dr[1], dr[2], num(dr[3]!)], [0, w.metric, w.version_id, w.estimate]);

@@ -62,7 +62,7 @@ function csvText(text: string): string {
  * deepEqual(
  *   [csvField("f64", 0.1 + 0.2), csvField("f64", null), csvField("f64", NaN), csvField("f64", -0),
  *    csvField("str", "a,b"), csvField("str", ""), csvField("str_list", ["x", "y"]), csvField("bool", true)],
- *   ["0.30000000000000004", "", "", "0", '"a,b"', '""', '"[""x"",""y""]"', "true"],
+ *   ["0.30000000000000004", "", "", "0", '"a,b"', '""', '"[""x"",""y""]"', "TRUE"],
  * );
  * ```
  */
@@ -75,7 +75,8 @@ export function csvField(kind: TidyKind, value: unknown): string {
       return Number.isFinite(v) ? String(v === 0 ? 0 : v) : "";
     }
     case "bool":
-      return value ? "true" : "false";
+      // R's read.csv reads TRUE/FALSE (not true/false) as logical; pandas, polars and DuckDB too.
+      return value ? "TRUE" : "FALSE";
     case "str":
       return csvText(String(value));
     case "str_list":
