@@ -120,7 +120,7 @@ def jupyter_path_for(deno: list[str], workdir: Path) -> str:
     writes the same spec with the resolved Deno command into `workdir`.
     """
     spec = {
-        "argv": deno + ["jupyter", "--kernel", "--conn", "{connection_file}"],
+        "argv": deno + ["jupyter", "--kernel", "--quiet", "--conn", "{connection_file}"],
         "display_name": "Deno (gatelab)",
         "language": "typescript",
         "env": {"NO_COLOR": "1"},

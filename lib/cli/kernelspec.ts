@@ -37,13 +37,15 @@ export interface KernelSpec {
  * ```ts
  * import { kernelSpec } from "./kernelspec.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(kernelSpec("/opt/deno").argv, ["/opt/deno", "jupyter", "--kernel", "--conn", "{connection_file}"]);
+ * deepEqual(kernelSpec("/opt/deno").argv, ["/opt/deno", "jupyter", "--kernel", "--quiet", "--conn", "{connection_file}"]);
  * deepEqual(kernelSpec("/opt/deno").env, { NO_COLOR: "1" });
  * ```
  */
 export function kernelSpec(deno: string): KernelSpec {
   return {
-    argv: [deno, "jupyter", "--kernel", "--conn", "{connection_file}"],
+    // --quiet: no "deno jupyter is unstable" warning on every kernel start (Deno prints it to
+    // stderr, outside any cell); cell output and errors reach the notebook as before.
+    argv: [deno, "jupyter", "--kernel", "--quiet", "--conn", "{connection_file}"],
     display_name: "Deno (gatelab)",
     language: "typescript",
     env: { NO_COLOR: "1" },

@@ -20,7 +20,7 @@ import { join, resolve } from "node:path";
 import { parse as parseYaml } from "npm:yaml@2.9.1";
 import { PROJECT_ROOT, writeProjectKernelSpec } from "./kernelspec.ts";
 import { runPython } from "./python.ts";
-import { printError } from "../core/terminal_text.ts";
+import { printError, printLine } from "../core/terminal_text.ts";
 
 /**
  * The runner's arguments: the user's, then the Deno binary, the kernelspec
@@ -124,6 +124,35 @@ export function yamlParameters(
   return errors.length > 0 ? { errors } : [...pairs, ...rest];
 }
 
+/** `deno task notebooks --help`: the task's own usage (the runner's internal flags left out). */
+export const NOTEBOOKS_USAGE =
+  `usage: deno task notebooks [<notebook.ipynb>...] [--notebook <name>]...
+                            [-p <name> <value>]... [-r <name> <value>]...
+                            [-y <yaml>] [-f <file.yaml>] [--out <dir>]
+                            [--timeout <seconds>] [--settle <seconds>]
+
+Runs notebooks headlessly with the Deno kernel, each top to bottom in a fresh
+kernel, and writes each as an executed .ipynb and an offline .html into --out
+(default reports/notebooks). Without a notebook, runs every notebooks/*.ipynb.
+
+  <notebook.ipynb>        a notebook file of yours (gate notebook new writes one),
+                          relative to the directory you run from
+  --notebook <name>       a project notebook by name or unique prefix: 01,
+                          05_raw_traces_sql (repeatable)
+  -p <name> <value>       set a parameter of the notebook's parameters cell: JSON
+                          when <value> parses as JSON, else the text (repeatable)
+  -r <name> <value>       set a parameter to the text <value> as it is (repeatable)
+  -y <yaml>               parameters as a YAML mapping (papermill's -y)
+  -f <file.yaml>          parameters from a YAML file (papermill's -f); -p and -r
+                          given after override -y and -f
+  --out <dir>             where the executed notebooks go
+  --timeout <seconds>     seconds a cell may run (default 600)
+  --settle <seconds>      quiet seconds after the last cell (default 2)
+
+Relative paths in path parameters are relative to the directory you run from.
+Exit 0 when every notebook ran, 2 when one stopped on issues in its inputs or a
+usage mistake, 1 otherwise. docs/notebooks.md, "Running them headlessly".`;
+
 /**
  * Runs `deno task notebooks`.
  *
@@ -137,6 +166,10 @@ export async function run(
   args: readonly string[],
   options: { readonly quiet?: boolean; readonly cwd?: string } = {},
 ): Promise<number> {
+  if (args.some((a) => a === "--help" || a === "-h")) {
+    printLine(NOTEBOOKS_USAGE);
+    return 0;
+  }
   const cwd = options.cwd ?? Deno.env.get("INIT_CWD") ?? Deno.cwd();
   const expanded = yamlParameters(args, cwd);
   if (!Array.isArray(expanded)) {
