@@ -19,6 +19,8 @@ import { CHROMIUM_FLAGS } from "../lib/report/print_pdf.ts";
 import { demoOutputs } from "./demo_outputs.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 import { run } from "../lib/cli/report.ts";
+import { main as gateMain } from "../lib/cli/main.ts";
+import { checkpointCsv } from "./build_study.ts";
 
 // Skipped outside CI without --allow-run=chromium, with a message; never in CI (tests/ci_tools.ts).
 const available = !ignoreWithout("chromium", "report_browser_test");
@@ -111,6 +113,10 @@ addEventListener("load", () => {
   }
   out.hyphenMinus = [...document.querySelectorAll("td")].map((td) => td.textContent)
     .filter((t) => /(^|[\\s(\\[,;=])-\\.?\\d/.test(t));
+  // Tables that scroll sideways inside their box (named by caption).
+  out.scrollingTables = [...document.querySelectorAll(".table-wrap")]
+    .filter((w) => w.scrollWidth > w.clientWidth + 1)
+    .map((w) => (w.querySelector("caption")?.textContent ?? "?").slice(0, 80) + " (" + (w.scrollWidth - w.clientWidth) + " px)");
   out.hashHeights = [...document.querySelectorAll(".hash")].map((h) => h.getBoundingClientRect().height)
     .filter((h) => h > 40);
   const pre = document.createElement("pre");
@@ -130,6 +136,7 @@ interface Probe {
   minFigureText: number;
   hyphenMinus: string[];
   hashHeights: number[];
+  scrollingTables: string[];
 }
 
 async function probe(report: string, width: number): Promise<Probe> {
@@ -181,7 +188,7 @@ Deno.test({
   },
 });
 
-for (const width of [390, 800, 1400]) {
+for (const width of [390, 800, 1200, 1400]) {
   Deno.test({
     name:
       `browser: at ${width} px the page never scrolls sideways, intervals stay on one line, figure text stays inside its SVG`,
@@ -197,6 +204,8 @@ for (const width of [390, 800, 1400]) {
       ok(p.minFigureText >= 9, `figure text at ${p.minFigureText} px`);
       deepEqual(p.hyphenMinus, []);
       deepEqual(p.hashHeights, []);
+      // From a 1200 px window up, no table scrolls sideways either: long text wraps in its cell.
+      if (width >= 1200) deepEqual(p.scrollingTables, [], "tables that scroll sideways");
       await Deno.mkdir("reports/screenshots", { recursive: true });
       const shot = `${Deno.cwd()}/reports/screenshots/report-${width}.png`;
       await chromium(report, width, [`--screenshot=${shot}`], 9000);
@@ -294,5 +303,33 @@ Deno.test({
     deepEqual(new TextDecoder().decode(pdf.slice(0, 5)), "%PDF-");
     ok(pdf.length > 10_000);
     await Deno.remove(out, { recursive: true });
+  },
+});
+
+Deno.test({
+  name:
+    "browser: at 1200 px no table of a report over an imported gate scrolls sideways (Checks not made included)",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "gatelab-report-imported-" });
+    try {
+      await Deno.writeTextFile(`${dir}/a.csv`, checkpointCsv("ck-1", 3));
+      const { log } = console;
+      console.log = () => {};
+      try {
+        deepEqual(await gateMain(["import", "table", `${dir}/a.csv`, "--out", `${dir}/runs`]), 0);
+        const gate = `${dir}/runs/ck-1/gate-r1`;
+        deepEqual(await gateMain(["analyze", gate, "--out", `${dir}/an`, "--bootstrap", "50"]), 0);
+        deepEqual(await gateMain(["report", `${dir}/an`, "--out", `${dir}/rep`]), 0);
+      } finally {
+        console.log = log;
+      }
+      ok((await Deno.readTextFile(`${dir}/rep/report.html`)).includes("Checks not made"));
+      const p = await probe(`${dir}/rep/report.html`, 1200);
+      deepEqual(p.overflowX, 0);
+      deepEqual(p.scrollingTables, [], "tables that scroll sideways");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   },
 });

@@ -122,6 +122,8 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; white-space: normal; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; }
 tbody td { white-space: nowrap; overflow-wrap: normal; }
+/* Text cells wrap at spaces (a sentence never widens its table past the page); ids, numbers and intervals stay whole. */
+tbody td.l { white-space: normal; overflow-wrap: break-word; }
 thead th { border-bottom: 2px solid #888; vertical-align: bottom; }
 tfoot td { font-size: 0.85em; color: #555; border: none; white-space: normal; }
 .r { text-align: right; } .l { text-align: left; } .c { text-align: center; }
