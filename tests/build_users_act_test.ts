@@ -95,6 +95,14 @@ print(json.dumps({"steps": steps, "rows": len(study), "same": same,
       deepEqual(read.checkpoints, ["ck-200"]);
       deepEqual(read.rounds, ["r1", "r2"]);
 
+      // The README's query over the study-wide tables, as written there.
+      const readme = Deno.readTextFileSync(join(ROOT, "README.md"));
+      const query = /deno task gate sql gatelab\.yaml --query "([^"]+)"/.exec(readme)![1]!;
+      const sql = await gate(dir, ["sql", "gatelab.yaml", "--query", query]);
+      equal(sql.code, 0, sql.stderr);
+      match(sql.stdout, /^ck-200-r1 +q\.v1 /m);
+      match(sql.stdout, /^pooled +q\.v1 /m);
+
       // A paper of one's own, in another folder, \inputs the whole study.
       const own = join(dir, "my-paper");
       await Deno.mkdir(own);
