@@ -140,6 +140,46 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "build: the study's paper of 14 steps compiles as written (acmart, pdflatex twice): no error, Overfull box, lost float or undefined label",
+  ignore: ignore || ignoreWithout("pdflatex", "the study paper"),
+  fn: async () => {
+    const paper = join(MAIN, "out", "paper");
+    const tex = [...Deno.readDirSync(paper)].map((e) => e.name).filter((n) => n.endsWith(".tex"));
+    // A step that wrote LaTeX has its file; validate writes none.
+    ok(
+      tex.includes("ck-1-pooled.tex") && tex.includes("history.tex") &&
+        !tex.includes("validate-logs.tex"),
+    );
+    const build = await Deno.makeTempDir({ prefix: "gatelab-study-paper-" });
+    try {
+      for (let i = 0; i < 2; i++) {
+        await new Deno.Command("pdflatex", {
+          args: [
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            "-output-directory",
+            build,
+            "main.tex",
+          ],
+          cwd: paper,
+          stdout: "null",
+          stderr: "null",
+        }).output();
+      }
+      const log = await Deno.readTextFile(join(build, "main.log"));
+      const problems = log.split("\n").filter((l) =>
+        /^! |Overfull \\[hv]box|undefined|multiply defined|Float\(s\) lost|dead cycles/.test(l)
+      );
+      deepEqual(problems, []);
+      ok(Deno.statSync(join(build, "main.pdf")).size > 50_000);
+    } finally {
+      await Deno.remove(build, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "build: a second build with nothing changed does nothing, in one line, touching no file",
   ignore,
   fn: async () => {
