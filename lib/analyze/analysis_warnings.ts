@@ -38,7 +38,7 @@ export interface WarningInputs {
  * import { deepEqual } from "node:assert/strict";
  * const dataset = { columns: [], clusterCount: 1, gates: [{ budget_k: 2 }, { budget_k: 3 }] };
  * const w = analysisWarnings(dataset as never, {
- *   fit: { leverageOneRows: [], hc3UndefinedColumns: [] }, rowLabel: String, diagnosticsAvailable: true, gateBudget: 2,
+ *   fit: { leverageOneRows: [], hc3UndefinedColumns: [], varianceUndefinedColumns: [] }, rowLabel: String, diagnosticsAvailable: true, gateBudget: 2,
  * });
  * deepEqual(w.map((x) => x.kind), ["single_cluster", "budget_differs"]);
  * ```
