@@ -170,11 +170,11 @@ Deno.test("build: a step meant to refuse that does not fails; a notebook step ne
     equal(ran.code, 2, ran.stderr);
     match(
       ran.stderr,
-      /^\[1\/2\] validate validate-ckpt-a-a \.\.\. failed \(exited 0, but expect: refused says it should refuse \(exit 2\)\) /m,
+      /^\[1\/5\] validate validate-ckpt-a-a \.\.\. failed \(exited 0, but expect: refused says it should refuse \(exit 2\)\) /m,
     );
     match(
       ran.stderr,
-      /^\[2\/2\] notebook notebook-01_gate_reanalysis \.\.\. failed \(exit 2\) .*\n {4}usage_error {2}a notebook step runs python3, which the gate task does not grant; run the build as deno run .*--allow-run=rsvg-convert,python3 lib\/cli\/main\.ts build/m,
+      /^\[2\/5\] notebook notebook-01_gate_reanalysis \.\.\. failed \(exit 2\) .*\n {4}usage_error {2}a notebook step runs python3, which the gate task does not grant; run the build as deno run .*--allow-run=rsvg-convert,python3 lib\/cli\/main\.ts build/m,
     );
     equal(
       ran.stdout.split("\n")[0],

@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import type { FileContents } from "../../core/atomic_write.ts";
-import type { StudyLayout } from "../assembly_seam.ts";
+import type { StudyLayout } from "../assembly_types.ts";
 import { stepFacts } from "./step_facts.ts";
 import { shownPath } from "../resolve.ts";
 import { studyTableFiles as tableFiles } from "./study_tables.ts";

@@ -3,9 +3,10 @@
  * steps wrote (each Parquet file their output lists at its top level),
  * stacked by name over the steps in study order, with five columns in
  * front: `study`, `step`, `gate`, `checkpoint_id` and `round` (see
- * `StepFacts`; where a step's table has a column of one of those names,
- * its own values stand there: the `tasks` table's `round` is the row's
- * gate). Columns are the union of the steps' columns by name, in the order
+ * `StepFacts`; where a step's table has its own `gate`, `checkpoint_id` or
+ * `round`, its values stand there, as text: the `tasks` table's `round` is
+ * the row's gate; its own `study` or `step` is kept as `<table>_study`,
+ * `<table>_step`). Columns are the union of the steps' columns by name, in the order
  * first seen; a step without a column has it missing. A column whose kind
  * differs between steps is written as text. CSV and ZSTD Parquet as every
  * tidy table, and `tables.json`: each table's rows, columns and steps, and
@@ -46,11 +47,11 @@ interface Part {
  * const step = (id: string) => ({ id, dir: "", files: [], result: true, gate: id, checkpoint_id: "ck", round: null });
  * const t = stackTables("s", "t", [
  *   { step: step("a"), table: { name: "t", rows: 1, columns: [{ name: "x", kind: "f64", values: [1] }] } },
- *   { step: step("b"), table: { name: "t", rows: 1, columns: [{ name: "y", kind: "str", values: ["u"] }, { name: "round", kind: "str", values: ["g"] }] } },
+ *   { step: step("b"), table: { name: "t", rows: 1, columns: [{ name: "y", kind: "str", values: ["u"] }, { name: "round", kind: "i32", values: [2] }, { name: "step", kind: "i32", values: [7] }] } },
  * ]);
  * deepEqual(t.columns.map((c) => [c.name, [...c.values as unknown[]]]), [
  *   ["study", ["s", "s"]], ["step", ["a", "b"]], ["gate", ["a", "b"]], ["checkpoint_id", ["ck", "ck"]],
- *   ["round", [null, "g"]], ["x", [1, null]], ["y", [null, "u"]],
+ *   ["round", [null, "2"]], ["x", [1, null]], ["y", [null, "u"]], ["t_step", [null, 7]],
  * ]);
  * ```
  */
@@ -60,30 +61,39 @@ export function stackTables(
   parts: readonly { readonly step: StepFacts; readonly table: TidyTable }[],
 ): TidyTable {
   const rows = parts.reduce((n, p) => n + p.table.rows, 0);
+  // A table's own `study` or `step` column is kept as `<table>_study`, `<table>_step`.
+  const own = (c: TidyColumn) =>
+    c.name === "study" || c.name === "step" ? { ...c, name: `${name}_${c.name}` } : c;
+  const tables = parts.map((p) => ({ ...p.table, columns: p.table.columns.map(own) }));
   const kinds = new Map<string, TidyKind | "mixed">();
-  for (const { table } of parts) {
+  for (const table of tables) {
     for (const c of table.columns) {
       if ((STUDY_COLUMNS as readonly string[]).includes(c.name)) continue;
       const seen = kinds.get(c.name);
       kinds.set(c.name, seen === undefined || seen === c.kind ? c.kind : "mixed");
     }
   }
+  const text = (c: TidyColumn, v: unknown) =>
+    v === null || c.kind === "str" ? v : csvField(c.kind, v);
   const front: TidyColumn[] = STUDY_COLUMNS.map((column) => {
     const values: unknown[] = [];
-    for (const { step, table } of parts) {
-      const own = table.columns.find((c) => c.name === column);
+    parts.forEach(({ step }, k) => {
+      const table = tables[k]!;
+      const mine = table.columns.find((c) => c.name === column);
       const fixed = column === "study" ? study : column === "step" ? step.id : step[column];
-      for (let r = 0; r < table.rows; r++) values.push(own ? own.values[r] ?? null : fixed);
-    }
+      for (let r = 0; r < table.rows; r++) {
+        values.push(mine ? text(mine, mine.values[r] ?? null) : fixed);
+      }
+    });
     return { name: column, kind: "str", values };
   });
   const rest: TidyColumn[] = [...kinds].map(([column, kind]) => {
     const values: unknown[] = [];
-    for (const { table } of parts) {
-      const own = table.columns.find((c) => c.name === column);
+    for (const table of tables) {
+      const mine = table.columns.find((c) => c.name === column);
       for (let r = 0; r < table.rows; r++) {
-        const v = own === undefined ? null : own.values[r] ?? null;
-        values.push(kind === "mixed" && v !== null ? csvField(own!.kind, v) : v);
+        const v = mine === undefined ? null : mine.values[r] ?? null;
+        values.push(kind === "mixed" ? text(mine!, v) : v);
       }
     }
     return { name: column, kind: kind === "mixed" ? "str" : kind, values };
