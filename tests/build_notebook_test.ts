@@ -115,7 +115,10 @@ steps:
       };
       const built = await build();
       equal(built.code, 0, built.stderr);
-      match(built.stdout, /^ok: 3 steps, with the study's tables, report and paper in out: 3 built, 0 up to date/);
+      match(
+        built.stdout,
+        /^ok: 3 steps, with the study's tables, report and paper in out: 3 built, 0 up to date/,
+      );
       const mine = [...filesOf(join(dir, "out", "mine")).keys()];
       for (const f of ["mine.ipynb", "mine.html", "figures/forest.svg"]) ok(mine.includes(f), f);
       // The figures' folder is the step's output, not the clone's reports/.
@@ -123,7 +126,10 @@ steps:
       match(outputText(join(dir, "out", "sql", "05_raw_traces_sql.ipynb")), /coefficients: 98,/);
       const rebuilt = await build();
       equal(rebuilt.code, 0, rebuilt.stderr);
-      match(rebuilt.stdout, /^up to date: 3 steps, with the study's tables, report and paper in out; nothing to build/);
+      match(
+        rebuilt.stdout,
+        /^up to date: 3 steps, with the study's tables, report and paper in out; nothing to build/,
+      );
 
       // From the folder, a notebook of the user's loads a built step's outputs by id.
       equal((await gate(dir, ["notebook", "new", "tables", "--from", "05", "--quiet"])).code, 0);

@@ -80,7 +80,13 @@ Deno.test({
     const spec = JSON.parse(await Deno.readTextFile(join(dir, "kernel.json")));
     ok(isAbsolute(spec.argv[0]), "argv names Deno by its absolute path");
     ok((await Deno.stat(spec.argv[0])).isFile);
-    deepEqual(spec.argv.slice(1), ["jupyter", "--kernel", "--quiet", "--conn", "{connection_file}"]);
+    deepEqual(spec.argv.slice(1), [
+      "jupyter",
+      "--kernel",
+      "--quiet",
+      "--conn",
+      "{connection_file}",
+    ]);
 
     const after = await run("python3", nbconvert, env);
     equal(after.code, 0, after.stderr);
