@@ -7,6 +7,7 @@
  * selection.json exactly (Python prints floats in their shortest round-trip
  * repr, R with 17 significant digits; both parse back to the same double).
  */
+import { readContributions } from "./contributions_file.ts";
 import { deepEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
@@ -27,7 +28,7 @@ function analysed() {
     globalThis.addEventListener("unload", () => Deno.removeSync(out, { recursive: true }));
     const args = ["analyze", GATE, "--out", out, "--bootstrap", "30", "--save-draws", "--quiet"];
     deepEqual(await quiet(() => main(args)), 0);
-    const contributions = JSON.parse(await Deno.readTextFile(join(out, "contributions.json")));
+    const contributions = await readContributions(out);
     const selection = JSON.parse(await Deno.readTextFile(join(out, "selection.json")));
     const c = contributions.metrics.reward.coefficients[VERSION];
     const d = selection.decisions.find((x: Json) => x.version_id === VERSION);

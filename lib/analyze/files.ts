@@ -15,7 +15,8 @@ import { GatelabError, type Issue, type IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import type { ValidationReport } from "../validate/report.ts";
 import { jsonChunks, RawJson } from "./json_stream.ts";
-import { spliceTaskRows, TASK_ROWS_MARKER, type TaskRowsAside } from "./task_rows_aside.ts";
+import { sha256Hex } from "../core/sha256.ts";
+import { TASKS_CSV_MAX_ROWS } from "../core/defaults.ts";
 import type { Analysis } from "./analyze.ts";
 import {
   coefficientsTable,
@@ -51,9 +52,19 @@ export interface AnalysisFilesOptions {
   readonly saveDraws?: boolean;
   /** `--estimator legacy_intercept`: also write legacy_comparison.json/.md/.tex. */
   readonly legacy?: boolean;
-  /** contributions.json's task rows, formatted on another thread; absent: formatted here. */
-  readonly taskRows?: TaskRowsAside | null;
+  /**
+   * `--tasks-csv`: also write tasks.csv above {@linkcode TASKS_CSV_MAX_ROWS}
+   * rows (below it, tasks.csv is always written).
+   */
+  readonly tasksCsv?: boolean;
 }
+
+/** How a row of tasks.parquet gives a row of contributions.json's older `tasks` field. */
+export const TASKS_TABLE_COLUMNS =
+  "one row per paired row, in the order of the fit; split, task_id, sample_id; round is the " +
+  "gate_id (a row's gate_id only when gates are pooled); per metric <metric>_masked, " +
+  "<metric>_bare, <metric>_delta; mask:<version_id> is the 0/1 design column of each version " +
+  "in the order of columns";
 
 /**
  * The bytes (or chunks) of every file `gate analyze` writes into `--out`,
@@ -97,11 +108,6 @@ export async function analysisFiles(
     ? drawsTable(analysis.draws)
     : null;
   const contributions = contributionsDocument(analysis, options, saved);
-  const rowsAside = options.taskRows ?? null;
-  const contributionsText = <T extends object>(value: T) =>
-    rowsAside
-      ? spliceTaskRows(jsonChunks({ ...value, tasks: new RawJson(TASK_ROWS_MARKER) }), rowsAside)
-      : jsonChunks(value);
   const tables = analysisTables({ ...analysis, contributions }, { scope, waive });
   const validationDoc = options.validation;
   // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
@@ -111,6 +117,18 @@ export async function analysisFiles(
     ...(exploratory ? [] : [selectionTidy(selection)]),
     ...(saved === null ? [] : [saved]),
   ];
+  const tidyBytes = await tidyFiles(tidy);
+  // The per-task rows are the tidy `tasks` table, named in contributions.json (with its
+  // sha256 and row count) instead of repeated in it; tasks.csv only below a size or when asked.
+  const tasksParquet = tidyBytes["tasks.parquet"] as Uint8Array;
+  if (dataset.n > TASKS_CSV_MAX_ROWS && options.tasksCsv !== true) delete tidyBytes["tasks.csv"];
+  const tasksRef = {
+    file: "tasks.parquet",
+    format: "parquet",
+    rows: dataset.n,
+    sha256: sha256Hex(tasksParquet),
+    columns: TASKS_TABLE_COLUMNS,
+  } as const;
   const files: Record<string, FileValue> = {
     "validation.json": toJsonText(
       exploratory
@@ -120,14 +138,16 @@ export async function analysisFiles(
     // JSON.stringify writes 0.0 as 0; the contract spells the fixed
     // metadata `intercept: 0.0`, so keep it a float for typed readers.
     // Written in chunks: one entry per paired row would overflow a string.
-    "contributions.json": contributionsText({
-      ...contributions,
-      estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
-    }),
+    "contributions.json": jsonChunks(
+      withTasksTable({
+        ...contributions,
+        estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
+      }, tasksRef),
+    ),
     "selection.json": toJsonText(selection),
     ...tableFiles("coefficients", tables.coefficients),
     ...tableFiles("selection", [tables.selection]),
-    ...await tidyFiles(tidy),
+    ...tidyBytes,
   };
   if (diagnostics !== null) {
     files["diagnostics.json"] = jsonChunks(
@@ -205,6 +225,19 @@ function contributionsDocument(
       unverifiable: unverifiable.map((w) => ({ field: w.path ?? "", message: w.message })),
     }
     : strictness;
+}
+
+/**
+ * The document with its `tasks` field replaced, in place, by `tasks_table`
+ * (the field order of docs/FORMAT.md is kept).
+ */
+function withTasksTable<T extends object>(doc: T, table: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === "tasks") out["tasks_table"] = table;
+    else out[key] = value;
+  }
+  return out;
 }
 
 /**

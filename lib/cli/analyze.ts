@@ -17,7 +17,6 @@ import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import type { FileValue } from "../core/atomic_write.ts";
 import type { PairedDataset } from "../core/types.ts";
 import type { SelectionOutput } from "../analyze/types.ts";
-import { startTaskRowsAside } from "../analyze/task_rows_aside.ts";
 import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts";
 import { type ProgressCallback, stderrProgress } from "../core/progress.ts";
 import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
@@ -61,9 +60,6 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   });
   const unverifiable = printWarnings(validation.warnings ?? []);
   const dataset = validation.ok ? validation.dataset : null;
-  // contributions.json's task rows are formatted on another thread while the
-  // analysis runs; the worker lives until the files are written.
-  await using aside = new AsyncDisposableStack();
   return await finish({
     out,
     command,
@@ -78,7 +74,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     // from another baseline that finished first is seen here.
     write: { check: (dir) => sameBaseline(dir, dataset!.baseline) },
     result: () =>
-      analyze({ options, command, validation, dataset: dataset!, unverifiable, aside, progress }),
+      analyze({ options, command, validation, dataset: dataset!, unverifiable, progress }),
   });
 }
 
@@ -89,20 +85,17 @@ interface AnalyzeRun {
   readonly validation: GateValidation;
   readonly dataset: PairedDataset;
   readonly unverifiable: readonly Issue[];
-  /** Owns the task-rows worker until the files are written. */
-  readonly aside: AsyncDisposableStack;
   readonly progress: (label: string) => { onProgress?: ProgressCallback };
 }
 
 /** Analyses the validated dataset: the files to write and the lines to print. */
 async function analyze(run: AnalyzeRun): Promise<CommandResult> {
-  const { options, command, validation, dataset, unverifiable, aside, progress } = run;
+  const { options, command, validation, dataset, unverifiable, progress } = run;
   const { out, waive, draws } = options;
   checkDatasetOptions(options, dataset);
   await sameBaseline(out, dataset.baseline);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
-  const taskRows = aside.use(startTaskRowsAside(dataset, "  "));
   const analysis = await runAnalysis(dataset, {
     metric: options.metric,
     covType: options.cov,
@@ -120,7 +113,6 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
     validation: validationReport(validation, command),
     waived,
     unverifiable,
-    taskRows,
   });
   if (waive.length > 0) {
     const summary = [

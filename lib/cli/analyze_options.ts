@@ -33,6 +33,8 @@ export interface AnalyzeCliOptions {
   /** `--estimator legacy_intercept`. */
   readonly legacy: boolean;
   readonly saveDraws: boolean;
+  /** `--tasks-csv`: tasks.csv at every size. */
+  readonly tasksCsv: boolean;
   /** The proposal ledger's path (default `<out>/ledger.jsonl`). */
   readonly ledgerPath: string;
 }
@@ -79,6 +81,7 @@ export function analyzeOptions(values: Values<typeof ANALYZE>): AnalyzeCliOption
     waive,
     legacy: estimator === "legacy_intercept",
     saveDraws: values["save-draws"],
+    tasksCsv: values["tasks-csv"],
     ledgerPath: values.ledger ?? join(out, "ledger.jsonl"),
   };
 }
