@@ -10,7 +10,8 @@
  */
 import type { z } from "npm:zod@4.6.7";
 import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
-import { type FileValue, toJsonText } from "../core/atomic_write.ts";
+import { type FileContents, type FileValue, toJsonText } from "../core/atomic_write.ts";
+import type { Timings } from "../core/timings.ts";
 import { GatelabError, type Issue, type IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import type { ValidationReport } from "../validate/report.ts";
@@ -57,6 +58,8 @@ export interface AnalysisFilesOptions {
    * rows (below it, tasks.csv is always written).
    */
   readonly tasksCsv?: boolean;
+  /** Times the encoding of each tidy table as `encode <name>` (`--timings`). */
+  readonly timings?: Timings;
 }
 
 /** How a row of tasks.parquet gives a row of contributions.json's older `tasks` field. */
@@ -117,7 +120,14 @@ export async function analysisFiles(
     ...(exploratory ? [] : [selectionTidy(selection)]),
     ...(saved === null ? [] : [saved]),
   ];
-  const tidyBytes = await tidyFiles(tidy);
+  const tidyBytes: Record<string, FileContents> = {};
+  for (const table of tidy) {
+    const encode = () => tidyFiles([table]);
+    const bytes = options.timings
+      ? await options.timings.timeAsync(`encode ${table.name}.csv+parquet`, encode)
+      : await encode();
+    Object.assign(tidyBytes, bytes);
+  }
   // The per-task rows are the tidy `tasks` table, named in contributions.json (with its
   // sha256 and row count) instead of repeated in it; tasks.csv only below a size or when asked.
   const tasksParquet = tidyBytes["tasks.parquet"] as Uint8Array;

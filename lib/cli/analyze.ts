@@ -26,6 +26,8 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { analysisFiles, ledgerFile } from "../analyze/files.ts";
 import { ledgerEntries } from "../select/ledger.ts";
 import { releaseMemory } from "../core/release_memory.ts";
+import { Timings } from "../core/timings.ts";
+import { printError } from "../core/terminal_text.ts";
 import { type CommandResult, finish } from "./finish.ts";
 import { printWarnings, unverifiableLine } from "./unverifiable.ts";
 import {
@@ -53,14 +55,18 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     await outputFile({ label: "--ledger", path: values.ledger }, "a ledger file (JSONL)");
   }
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
+  // --timings: every stage timed where it runs, printed on stderr at the end.
+  const timings = values.timings ? new Timings() : undefined;
+  const timed = timings === undefined ? {} : { timings };
   const validation = await validateGates(positionals, {
+    ...timed,
     ...(waive.length > 0 ? { waive } : {}),
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),
   });
   const unverifiable = printWarnings(validation.warnings ?? []);
   const dataset = validation.ok ? validation.dataset : null;
-  return await finish({
+  const code = await finish({
     out,
     command,
     quiet: values.quiet,
@@ -72,10 +78,27 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     refusal: dataset === null ? { ...validationReport(validation, command), ok: false } : null,
     // Check and swap are one step under the output lock: a concurrent run
     // from another baseline that finished first is seen here.
-    write: { check: (dir) => sameBaseline(dir, dataset!.baseline) },
+    write: {
+      check: (dir) => sameBaseline(dir, dataset!.baseline),
+      ...(timings === undefined
+        ? {}
+        : { onWritten: (name: string, ms: number) => timings.add(`write ${name}`, ms) }),
+    },
     result: () =>
-      analyze({ options, command, validation, dataset: dataset!, unverifiable, progress }),
+      analyze({
+        options,
+        command,
+        validation,
+        dataset: dataset!,
+        unverifiable,
+        progress,
+        ...timed,
+      }),
   });
+  // From the process's start: module loading and the output directory's checks included.
+  timings?.add("total (process)", performance.now());
+  for (const line of timings?.lines() ?? []) printError(line);
+  return code;
 }
 
 /** What {@linkcode analyze} needs from the command line and the validation. */
@@ -86,11 +109,13 @@ interface AnalyzeRun {
   readonly dataset: PairedDataset;
   readonly unverifiable: readonly Issue[];
   readonly progress: (label: string) => { onProgress?: ProgressCallback };
+  readonly timings?: Timings;
 }
 
 /** Analyses the validated dataset: the files to write and the lines to print. */
 async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   const { options, command, validation, dataset, unverifiable, progress } = run;
+  const timings = run.timings ?? new Timings();
   const { out, waive, draws } = options;
   checkDatasetOptions(options, dataset);
   await sameBaseline(out, dataset.baseline);
@@ -105,15 +130,18 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
     interval: options.interval,
     ...(options.budgetK !== undefined ? { budgetK: options.budgetK } : {}),
     ...(draws > 0 ? progress("bootstrap") : {}),
+    timings,
   });
   const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
-  const files = await analysisFiles(analysis, {
-    ...options,
-    dataset,
-    validation: validationReport(validation, command),
-    waived,
-    unverifiable,
-  });
+  const files = await timings.timeAsync("outputs", () =>
+    analysisFiles(analysis, {
+      ...options,
+      dataset,
+      validation: validationReport(validation, command),
+      waived,
+      unverifiable,
+      timings,
+    }));
   if (waive.length > 0) {
     const summary = [
       ...waived.map(formatIssue),

@@ -120,6 +120,12 @@ draws.csv/draws.parquet (draw, metric, version_id, estimate;
 refused above ${MAX_SAVED_DRAWS.toExponential()} estimates)`,
     },
     {
+      name: "timings",
+      type: "boolean",
+      help: `print the wall time of each stage on stderr at the end (parse,
+validate, pair, fit, diagnostics+screen, bootstrap, outputs, each file's write)`,
+    },
+    {
       name: "tasks-csv",
       type: "boolean",
       help: `also write tasks.csv above ${TASKS_CSV_MAX_ROWS.toLocaleString("en-US")} paired rows

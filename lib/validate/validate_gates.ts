@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { Timings } from "../core/timings.ts";
 import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
@@ -66,6 +67,8 @@ export interface ValidateGatesOptions {
   readonly dimensionCap?: number;
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
+  /** Times the stages `parse` (reading the inputs), `validate` (the checks) and `pair` (the dataset). */
+  readonly timings?: Timings;
   /**
    * Run cache directory: bare and masked runs are read through
    * `cachedLoadRunParts` (entries `<cacheDir>/runs/<key>.run`, written on
@@ -139,10 +142,13 @@ export async function validateGates(
       inputs: [],
     };
   }
-  const read = await readValidationInputs(gateDirs, {
-    ...(onProgress === undefined ? {} : { onProgress }),
-    ...(cacheDir === undefined ? {} : { cacheDir }),
-  });
+  const timings = options.timings ?? new Timings();
+  const read = await timings.timeAsync("parse", () =>
+    readValidationInputs(gateDirs, {
+      ...(onProgress === undefined ? {} : { onProgress }),
+      ...(cacheDir === undefined ? {} : { cacheDir }),
+    }));
+  const checksStart = performance.now();
   issues.addAll(read.issues);
   const bareRun = read.bare?.manifest ? { ...read.bare, manifest: read.bare.manifest } : null;
   const bare = bareRun ? bareRunChecks(bareRun) : null;
@@ -166,15 +172,17 @@ export async function validateGates(
     manifestFile: join(g.dir, "manifest.json"),
   }));
   issues.addAll(designChecks({ columns: plans.columns, rows, gates: files, clean: issues.ok }));
+  timings.add("validate", performance.now() - checksStart);
   const result = settle(
     issues,
     options.waive ?? [],
     read,
     () =>
       bareRun && bare
-        ? buildPairedDataset(
-          datasetInput(read.gates, maskedCompleted, bareRun, bare.completed, plans.columns, rows),
-        )
+        ? timings.time("pair", () =>
+          buildPairedDataset(
+            datasetInput(read.gates, maskedCompleted, bareRun, bare.completed, plans.columns, rows),
+          ))
         : null,
   );
   return withSeeds(result, seeds);
