@@ -31,6 +31,7 @@ import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
+import { tidyParquet } from "../tidy/tidy_parquet.ts";
 import type { TidyTable } from "../tidy/tidy_table.ts";
 import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
 import { type LedgerEntry, mergeLedger } from "../select/ledger.ts";
@@ -121,8 +122,12 @@ export async function analysisFiles(
     ...(saved === null ? [] : [saved]),
   ];
   const tidyBytes: Record<string, FileContents> = {};
+  // tasks.csv only up to TASKS_CSV_MAX_ROWS rows or when asked: above, it is not even encoded.
+  const csvTasks = dataset.n <= TASKS_CSV_MAX_ROWS || options.tasksCsv === true;
   for (const table of tidy) {
-    const encode = () => tidyFiles([table]);
+    const encode = table.name === "tasks" && !csvTasks
+      ? async () => ({ "tasks.parquet": await tidyParquet(table) })
+      : () => tidyFiles([table]);
     const bytes = options.timings
       ? await options.timings.timeAsync(`encode ${table.name}.csv+parquet`, encode)
       : await encode();
@@ -131,7 +136,6 @@ export async function analysisFiles(
   // The per-task rows are the tidy `tasks` table, named in contributions.json (with its
   // sha256 and row count) instead of repeated in it; tasks.csv only below a size or when asked.
   const tasksParquet = tidyBytes["tasks.parquet"] as Uint8Array;
-  if (dataset.n > TASKS_CSV_MAX_ROWS && options.tasksCsv !== true) delete tidyBytes["tasks.csv"];
   const tasksRef = {
     file: "tasks.parquet",
     format: "parquet",
