@@ -39,6 +39,9 @@ import {
   exploratorySummary,
 } from "./analyze_options.ts";
 
+/** traces.jsonl files from this size up report their reading's progress (about 20,000 lines). */
+const READ_PROGRESS_BYTES = 8 << 20;
+
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
   const cli = parseCommand(args, ANALYZE, context);
@@ -58,8 +61,19 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   // --timings: every stage timed where it runs, printed on stderr at the end.
   const timings = values.timings ? new Timings() : undefined;
   const timed = timings === undefined ? {} : { timings };
+  // Reading a large traces.jsonl reports its bytes (a TTY in place, else a line per 10%).
+  const onRead = (file: string) => {
+    try {
+      return Deno.statSync(file).size >= READ_PROGRESS_BYTES
+        ? stderrProgress(`reading ${file} (bytes)`)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const validation = await validateGates(positionals, {
     ...timed,
+    ...(values.quiet ? {} : { onRead }),
     ...(waive.length > 0 ? { waive } : {}),
     ...cache.options,
     ...(positionals.length > 1 ? progress("reading") : {}),

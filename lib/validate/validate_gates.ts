@@ -67,6 +67,8 @@ export interface ValidateGatesOptions {
   readonly dimensionCap?: number;
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
+  /** Progress over the bytes of each run's traces.jsonl (see `readValidationInputs`). */
+  readonly onRead?: (file: string) => ProgressCallback | undefined;
   /** Times the stages `parse` (reading the inputs), `validate` (the checks) and `pair` (the dataset). */
   readonly timings?: Timings;
   /**
@@ -146,6 +148,7 @@ export async function validateGates(
   const read = await timings.timeAsync("parse", () =>
     readValidationInputs(gateDirs, {
       ...(onProgress === undefined ? {} : { onProgress }),
+      ...(options.onRead === undefined ? {} : { onRead: options.onRead }),
       ...(cacheDir === undefined ? {} : { cacheDir }),
     }));
   const checksStart = performance.now();
