@@ -18,7 +18,8 @@
  * `deno task bench --scale` runs the scale benchmark instead (bench/scale.ts),
  * `deno task bench --import [--rows 200000]` the import benchmark (bench/import.ts),
  * `deno task bench --sql` the SQL start-up benchmark (bench/sql.ts),
- * `deno task bench --build` the study build benchmark (bench/build.ts).
+ * `deno task bench --build` the study build benchmark (bench/build.ts),
+ * `deno task bench --stages` the time of each stage of `gate analyze` (bench/stages.ts).
  *
  * @module
  */
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     rows: { type: "string", default: "200000" },
     sql: { type: "boolean", default: false },
     build: { type: "boolean", default: false },
+    stages: { type: "boolean", default: false },
     sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
@@ -60,6 +62,15 @@ if (values.sql) {
     repeats: Number(
       values.repeats === "3" && !Deno.args.includes("--repeats") ? 1 : values.repeats,
     ),
+  });
+  Deno.exit(0);
+}
+if (values.stages) {
+  const { runStages } = await import("./stages.ts");
+  await runStages({
+    repeats: Number(values.repeats),
+    draws: Number(values.draws),
+    rows: (Deno.args.includes("--rows") ? values.rows! : "40000,200000").split(",").map(Number),
   });
   Deno.exit(0);
 }

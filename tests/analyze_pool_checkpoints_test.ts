@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { gate } from "./gate_process.ts";
 import { CHECKPOINT_A, CHECKPOINT_B, writeTwoCheckpoints } from "./pool_checkpoints.ts";
 import { tempDir } from "./fixtures.ts";
+import { readContributions } from "./contributions_file.ts";
 
 interface Wald {
   statistic: number;
@@ -83,7 +84,7 @@ Deno.test("--pool-checkpoints: each gate with its own bare run, per-checkpoint e
         r.stdout.includes("joint (all versions): chi2(14)"),
       r.stdout + r.stderr,
     );
-    const c = JSON.parse(await Deno.readTextFile(join(out, "contributions.json")));
+    const c = await readContributions(out); // its rows from the tasks table it names
     equal(c.n_pairs, REF.n);
     equal(c.n_tasks, REF.tasks);
     // The q0000-style check of the issue: checkpoint B's row of ws-val-0001 carries B's bare reward.

@@ -11,10 +11,14 @@ import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
 import { COEFFICIENT_COLUMNS } from "../lib/analyze/analysis_tables.ts";
-import { quiet, tempDir } from "./fixtures.ts";
+import { captured, quiet, tempDir } from "./fixtures.ts";
 import { readCsvColumns, readParquetColumns } from "./tidy_read.ts";
 import { createPrng } from "../lib/math/prng.ts";
 import { Matrix, solve } from "ml-matrix";
+import { validateGates } from "../lib/validate/validate_gates.ts";
+import { taskRows } from "../lib/analyze/task_rows.ts";
+import { sha256Hex } from "../lib/core/sha256.ts";
+import { readContributions } from "./contributions_file.ts";
 
 const GATE = "data/demo/ckpt-a/gate-a";
 const DRAWS = 60;
@@ -126,9 +130,12 @@ Deno.test("analyze tables: coefficients equal contributions.json and selection.j
   deepEqual(sel.csv.retired, selection.decisions.map((d: Json) => String(d.retired).toUpperCase()));
 });
 
-Deno.test("analyze tables: tasks holds contributions.json's rows, values, masks and injected lists", async () => {
+Deno.test("analyze tables: tasks holds the fitted rows, values, masks and injected lists", async () => {
   const out = await analysed();
   const contributions = await readJson(join(out, "contributions.json"));
+  // The rows as the fit saw them (the dataset's columns), not read back from the table.
+  const v = await validateGates([GATE]);
+  ok(v.ok && v.dataset);
   const metrics = Object.keys(contributions.metrics);
   const versions: string[] = contributions.columns.map((c: Json) => c.version_id);
   const numeric = [
@@ -147,7 +154,7 @@ Deno.test("analyze tables: tasks holds contributions.json's rows, values, masks 
     ...versions.map((v) => `mask:${v}`),
   ]);
   deepEqual(types.injected, "List<Utf8>");
-  const rows: Json[] = contributions.tasks;
+  const rows: Json[] = [...taskRows(v.dataset)];
   deepEqual(rows.length, 400);
   for (const side of [csv, parquet]) {
     sameBits(side.round!, rows.map(() => "gate-a"), "round");
@@ -326,4 +333,39 @@ Deno.test("analyze --save-draws: a draw regenerated from the written tasks table
       }
     }
   }
+});
+
+Deno.test("analyze: contributions.json names tasks.parquet (file, rows, sha256) instead of repeating its rows", async () => {
+  const out = await analysed();
+  const contributions = await readJson(join(out, "contributions.json"));
+  ok(!("tasks" in contributions), "the per-task rows are not repeated in contributions.json");
+  const keys = Object.keys(contributions);
+  deepEqual(keys.slice(keys.indexOf("bootstrap"), keys.indexOf("bootstrap") + 2), [
+    "bootstrap",
+    "tasks_table",
+  ]);
+  const { file, format, rows, sha256 } = contributions.tasks_table;
+  deepEqual([file, format, rows], ["tasks.parquet", "parquet", 400]);
+  deepEqual(sha256, sha256Hex(await Deno.readFile(join(out, "tasks.parquet"))));
+  // Read back through the readers' function, the rows are the fitted rows, to the bit.
+  const v = await validateGates([GATE]);
+  ok(v.ok && v.dataset);
+  deepEqual(
+    (await readContributions(out)).tasks,
+    JSON.parse(JSON.stringify([...taskRows(v.dataset)])),
+  );
+  // A tasks.parquet that is not the one recorded is refused by the readers (gate report here).
+  await using dir = await tempDir();
+  const copy = dir.path;
+  for (const name of ["contributions.json", "selection.json", "tasks.parquet"]) {
+    await Deno.copyFile(join(out, name), join(copy, name));
+  }
+  const bytes = await Deno.readFile(join(copy, "tasks.parquet"));
+  bytes[bytes.length - 9] = bytes[bytes.length - 9]! ^ 1;
+  await Deno.writeFile(join(copy, "tasks.parquet"), bytes);
+  const { value: code, log, err } = await captured(() =>
+    main(["report", copy, "--out", join(copy, "report")])
+  );
+  deepEqual(code, 2);
+  ok(/tasks\.parquet tasks_table {2}sha256 [0-9a-f]{64} is not the/.test(log + err), log + err);
 });

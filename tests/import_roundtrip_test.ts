@@ -15,6 +15,7 @@
  *
  * Needs `deno` and `python3` with pandas and pyarrow.
  */
+import { readContributions } from "./contributions_file.ts";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { checkedImport, gate, ROOT, tempDir } from "./import_gate.ts";
@@ -59,7 +60,7 @@ async function traceLines(path: string): Promise<unknown[]> {
 
 /** The numbers of an analysis: metrics (without run references) and the selection's decisions. */
 async function numbers(dir: string) {
-  const c = JSON.parse(await Deno.readTextFile(join(dir, "contributions.json")));
+  const c = await readContributions(dir);
   const s = JSON.parse(await Deno.readTextFile(join(dir, "selection.json")));
   return {
     metrics: c.metrics,

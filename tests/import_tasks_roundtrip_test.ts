@@ -20,6 +20,7 @@
  *
  * Needs `deno` only.
  */
+import { readContributions } from "./contributions_file.ts";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { checkedImport, exists, gate, ROOT, tempDir } from "./import_gate.ts";
@@ -33,7 +34,7 @@ async function json(path: string) {
 
 /** The numbers of an analysis: metrics, bootstrap, pairs, columns, per-task rows, the selection. */
 async function numbers(dir: string) {
-  const c = await json(join(dir, "contributions.json"));
+  const c = await readContributions(dir);
   const s = await json(join(dir, "selection.json"));
   return {
     metrics: c.metrics,

@@ -13,6 +13,7 @@ import { loadIntoDuckDb } from "../lib/sql/load_tables.ts";
 import { readSqlSources } from "../lib/sql/read_sources.ts";
 import { sqlTables } from "../lib/sql/tables.ts";
 import { quiet } from "./fixtures.ts";
+import { readContributions } from "./contributions_file.ts";
 import { ignoreWithout } from "./ci_tools.ts";
 import { gate, ROOT, smallCsv, tempDir } from "./import_gate.ts";
 
@@ -35,9 +36,19 @@ function outputs() {
       deepEqual(await quiet(() => main([...args, "--quiet"])), 0);
     }
     await Deno.mkdir(old!);
-    for (const name of ["contributions.json", "selection.json"]) {
-      await Deno.copyFile(join(r1!, name), join(old!, name));
-    }
+    await Deno.copyFile(join(r1!, "selection.json"), join(old!, "selection.json"));
+    // An older gatelab held the per-task rows in contributions.json's `tasks`, where
+    // `tasks_table` is now.
+    const { tasks, ...doc } = await readContributions(r1!);
+    const older = Object.fromEntries(
+      Object.entries(doc).map(([key, value]) =>
+        key === "tasks_table" ? ["tasks", tasks] : [key, value]
+      ),
+    );
+    await Deno.writeTextFile(
+      join(old!, "contributions.json"),
+      JSON.stringify(older, null, 2) + "\n",
+    );
     return { root, r1: r1!, r2: r2!, old: old! };
   })();
   return cached;

@@ -9,6 +9,7 @@
  * and infer each kind of column as its type: text, float, integer and
  * boolean (`TRUE`/`FALSE` in CSV, which R reads as logical).
  */
+import { readContributions } from "./contributions_file.ts";
 import { deepEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
@@ -34,7 +35,7 @@ function analysed() {
     globalThis.addEventListener("unload", () => Deno.removeSync(out, { recursive: true }));
     const args = ["analyze", GATE, "--out", out, "--bootstrap", "30", "--save-draws", "--quiet"];
     deepEqual(await quiet(() => main(args)), 0);
-    const contributions = JSON.parse(await Deno.readTextFile(join(out, "contributions.json")));
+    const contributions = await readContributions(out);
     const selection = JSON.parse(await Deno.readTextFile(join(out, "selection.json")));
     const c = contributions.metrics.reward.coefficients[VERSION];
     const d = selection.decisions.find((x: Json) => x.version_id === VERSION);

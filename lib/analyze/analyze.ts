@@ -6,6 +6,7 @@
  * @module
  */
 
+import { Timings } from "../core/timings.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { releaseMemory } from "../core/release_memory.ts";
@@ -45,7 +46,10 @@ import type { BootstrapDraws } from "./analysis_tables.ts";
  * (`draws` 0 skips it: no `bootstrap` field).
  */
 export interface RunAnalysisOptions
-  extends AnalyzeOptions, BootstrapOptions, Pick<TaskBootstrapOptions, "interval"> {}
+  extends AnalyzeOptions, BootstrapOptions, Pick<TaskBootstrapOptions, "interval"> {
+  /** Times the stages `fit`, `diagnostics+screen` and `bootstrap` (`--timings`). */
+  readonly timings?: Timings;
+}
 
 /** Everything one analysis produces. */
 export interface Analysis {
@@ -103,8 +107,13 @@ export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions =
 }
 
 /** {@linkcode analyzeDataset} on options resolved at the door. */
-function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOptions): Analysis {
+function analyzeResolved(
+  dataset: PairedDataset,
+  resolved: ResolvedAnalyzeOptions,
+  timings: Timings = new Timings(),
+): Analysis {
   const { metric } = resolved;
+  const fitStart = performance.now();
   const factor = factorDesign(dataset.design, [dataset.n, dataset.k]);
   const fits: Record<string, OlsFit> = {};
   const metrics: Record<string, MetricOutput> = {};
@@ -128,9 +137,12 @@ function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOption
     metrics[m] = metricOutput(dataset, m, fit, amce);
   }
   const generator = generatorMeta(resolved.command);
-  const diagnostics = selectionAmce === null
-    ? null
-    : diagnosticsOutput(dataset, { metric, amce: selectionAmce, generator });
+  timings.add("fit", performance.now() - fitStart);
+  const diagnostics = selectionAmce === null ? null : timings.time(
+    "diagnostics+screen",
+    () => diagnosticsOutput(dataset, { metric, amce: selectionAmce!, generator }),
+  );
+  const documentsStart = performance.now();
   const warnings = analysisWarnings(dataset, {
     fit: fits[dataset.metrics[0]!]!,
     rowLabel: rowLabeler(dataset),
@@ -147,6 +159,7 @@ function analyzeResolved(dataset: PairedDataset, resolved: ResolvedAnalyzeOption
     checkpoints: checkpointEffects(dataset),
   });
   const selection = selectionDocument(dataset, factor, fits[metric]!, resolved, generator);
+  timings.add("fit", performance.now() - documentsStart);
   return { contributions, selection, fits, diagnostics, stability: null, draws: null };
 }
 
@@ -200,14 +213,19 @@ export async function runAnalysis(
     budgetK: resolved.budgetK,
     selectionMetric: resolved.metric,
   });
-  const analysis = analyzeResolved(dataset, resolved);
+  const timings = options.timings ?? new Timings();
+  const analysis = analyzeResolved(dataset, resolved, timings);
   if (bootstrap === null) return analysis;
   releaseMemory(dataset.n);
   // Versions never selected in selection.json are never selected in a draw either.
   const notEstimable = analysis.fits[resolved.metric]!.varianceUndefinedColumns;
-  const result = await runTaskBootstrapOnCores(
-    dataset,
-    notEstimable.length === 0 ? bootstrap : { ...bootstrap, notEstimable },
+  const result = await timings.timeAsync(
+    "bootstrap",
+    () =>
+      runTaskBootstrapOnCores(
+        dataset,
+        notEstimable.length === 0 ? bootstrap : { ...bootstrap, notEstimable },
+      ),
   );
   return {
     ...analysis,

@@ -17,6 +17,7 @@ import {
   type SelectionJson,
   type StabilityJson,
   StabilitySchema,
+  type TaskRowJson,
   type View,
 } from "../contract/outputs/mod.ts";
 
@@ -128,7 +129,7 @@ const SOURCE_TEXT: Record<IntervalSource, string> = {
 /** What {@linkcode deltaPoints} reads of contributions.json. */
 export interface DeltaInput {
   /** Paired rows: design and values (absent: no delta-by-count figure). */
-  readonly tasks?: readonly Pick<ContributionsJson["tasks"][number], "columns" | "values">[];
+  readonly tasks?: readonly Pick<TaskRowJson, "columns" | "values">[] | undefined;
 }
 
 /**

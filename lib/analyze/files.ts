@@ -10,12 +10,14 @@
  */
 import type { z } from "npm:zod@4.6.7";
 import type { LegacyComparisonSchema } from "../contract/outputs/mod.ts";
-import { type FileValue, toJsonText } from "../core/atomic_write.ts";
+import { type FileContents, type FileValue, toJsonText } from "../core/atomic_write.ts";
+import type { Timings } from "../core/timings.ts";
 import { GatelabError, type Issue, type IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import type { ValidationReport } from "../validate/report.ts";
 import { jsonChunks, RawJson } from "./json_stream.ts";
-import { spliceTaskRows, TASK_ROWS_MARKER, type TaskRowsAside } from "./task_rows_aside.ts";
+import { sha256Hex } from "../core/sha256.ts";
+import { TASKS_CSV_MAX_ROWS } from "../core/defaults.ts";
 import type { Analysis } from "./analyze.ts";
 import {
   coefficientsTable,
@@ -29,6 +31,7 @@ import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
+import { tidyParquet } from "../tidy/tidy_parquet.ts";
 import type { TidyTable } from "../tidy/tidy_table.ts";
 import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
 import { type LedgerEntry, mergeLedger } from "../select/ledger.ts";
@@ -51,9 +54,21 @@ export interface AnalysisFilesOptions {
   readonly saveDraws?: boolean;
   /** `--estimator legacy_intercept`: also write legacy_comparison.json/.md/.tex. */
   readonly legacy?: boolean;
-  /** contributions.json's task rows, formatted on another thread; absent: formatted here. */
-  readonly taskRows?: TaskRowsAside | null;
+  /**
+   * `--tasks-csv`: also write tasks.csv above {@linkcode TASKS_CSV_MAX_ROWS}
+   * rows (below it, tasks.csv is always written).
+   */
+  readonly tasksCsv?: boolean;
+  /** Times the encoding of each tidy table as `encode <name>` (`--timings`). */
+  readonly timings?: Timings;
 }
+
+/** How a row of tasks.parquet gives a row of contributions.json's older `tasks` field. */
+export const TASKS_TABLE_COLUMNS =
+  "one row per paired row, in the order of the fit; split, task_id, sample_id; round is the " +
+  "gate_id (a row's gate_id only when gates are pooled); per metric <metric>_masked, " +
+  "<metric>_bare, <metric>_delta; mask:<version_id> is the 0/1 design column of each version " +
+  "in the order of columns";
 
 /**
  * The bytes (or chunks) of every file `gate analyze` writes into `--out`,
@@ -97,11 +112,6 @@ export async function analysisFiles(
     ? drawsTable(analysis.draws)
     : null;
   const contributions = contributionsDocument(analysis, options, saved);
-  const rowsAside = options.taskRows ?? null;
-  const contributionsText = <T extends object>(value: T) =>
-    rowsAside
-      ? spliceTaskRows(jsonChunks({ ...value, tasks: new RawJson(TASK_ROWS_MARKER) }), rowsAside)
-      : jsonChunks(value);
   const tables = analysisTables({ ...analysis, contributions }, { scope, waive });
   const validationDoc = options.validation;
   // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
@@ -111,6 +121,28 @@ export async function analysisFiles(
     ...(exploratory ? [] : [selectionTidy(selection)]),
     ...(saved === null ? [] : [saved]),
   ];
+  const tidyBytes: Record<string, FileContents> = {};
+  // tasks.csv only up to TASKS_CSV_MAX_ROWS rows or when asked: above, it is not even encoded.
+  const csvTasks = dataset.n <= TASKS_CSV_MAX_ROWS || options.tasksCsv === true;
+  for (const table of tidy) {
+    const encode = table.name === "tasks" && !csvTasks
+      ? async () => ({ "tasks.parquet": await tidyParquet(table) })
+      : () => tidyFiles([table]);
+    const bytes = options.timings
+      ? await options.timings.timeAsync(`encode ${table.name}.csv+parquet`, encode)
+      : await encode();
+    Object.assign(tidyBytes, bytes);
+  }
+  // The per-task rows are the tidy `tasks` table, named in contributions.json (with its
+  // sha256 and row count) instead of repeated in it; tasks.csv only below a size or when asked.
+  const tasksParquet = tidyBytes["tasks.parquet"] as Uint8Array;
+  const tasksRef = {
+    file: "tasks.parquet",
+    format: "parquet",
+    rows: dataset.n,
+    sha256: sha256Hex(tasksParquet),
+    columns: TASKS_TABLE_COLUMNS,
+  } as const;
   const files: Record<string, FileValue> = {
     "validation.json": toJsonText(
       exploratory
@@ -120,14 +152,16 @@ export async function analysisFiles(
     // JSON.stringify writes 0.0 as 0; the contract spells the fixed
     // metadata `intercept: 0.0`, so keep it a float for typed readers.
     // Written in chunks: one entry per paired row would overflow a string.
-    "contributions.json": contributionsText({
-      ...contributions,
-      estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
-    }),
+    "contributions.json": jsonChunks(
+      withTasksTable({
+        ...contributions,
+        estimator: { ...contributions.estimator, intercept: new RawJson("0.0") },
+      }, tasksRef),
+    ),
     "selection.json": toJsonText(selection),
     ...tableFiles("coefficients", tables.coefficients),
     ...tableFiles("selection", [tables.selection]),
-    ...await tidyFiles(tidy),
+    ...tidyBytes,
   };
   if (diagnostics !== null) {
     files["diagnostics.json"] = jsonChunks(
@@ -205,6 +239,19 @@ function contributionsDocument(
       unverifiable: unverifiable.map((w) => ({ field: w.path ?? "", message: w.message })),
     }
     : strictness;
+}
+
+/**
+ * The document with its `tasks` field replaced, in place, by `tasks_table`
+ * (the field order of docs/FORMAT.md is kept).
+ */
+function withTasksTable<T extends object>(doc: T, table: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === "tasks") out["tasks_table"] = table;
+    else out[key] = value;
+  }
+  return out;
 }
 
 /**

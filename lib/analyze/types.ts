@@ -10,6 +10,7 @@ import type {
   ContributionsSchema,
   DiagnosticsSchema,
   SelectionSchema,
+  TaskRowSchema,
 } from "../contract/outputs/mod.ts";
 import type { GateInfo } from "../core/types.ts";
 
@@ -19,13 +20,17 @@ export { ESTIMATOR } from "../contract/outputs/common.ts";
 export type GateRef = GateInfo;
 
 /**
- * contributions.json as `gate analyze` writes it: the type of its schema
+ * contributions.json as `gate analyze` computes it: the type of its schema
  * (ContributionsSchema, lib/contract/outputs), so writer and readers share one
- * declaration (zod-inferred: its schema and docs/FORMAT.md document it).
+ * declaration (zod-inferred: its schema and docs/FORMAT.md document it),
+ * with the per-task rows in memory as `tasks` (the file names the tidy
+ * `tasks` table instead, `tasks_table`).
  *
  * @ignore
  */
-export type ContributionsOutput = z.input<typeof ContributionsSchema>;
+export type ContributionsOutput =
+  & Omit<z.input<typeof ContributionsSchema>, "tasks" | "tasks_table">
+  & { readonly tasks: readonly TaskRow[] };
 
 /**
  * selection.json as `gate analyze` writes it: the type of its schema
@@ -71,4 +76,4 @@ export type AnalysisWarning = ContributionsOutput["warnings"][number];
  *
  * @ignore
  */
-export type TaskRow = ContributionsOutput["tasks"][number];
+export type TaskRow = z.input<typeof TaskRowSchema>;

@@ -17,7 +17,6 @@ import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import type { FileValue } from "../core/atomic_write.ts";
 import type { PairedDataset } from "../core/types.ts";
 import type { SelectionOutput } from "../analyze/types.ts";
-import { startTaskRowsAside } from "../analyze/task_rows_aside.ts";
 import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts";
 import { type ProgressCallback, stderrProgress } from "../core/progress.ts";
 import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
@@ -27,6 +26,8 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { analysisFiles, ledgerFile } from "../analyze/files.ts";
 import { ledgerEntries } from "../select/ledger.ts";
 import { releaseMemory } from "../core/release_memory.ts";
+import { Timings } from "../core/timings.ts";
+import { printError } from "../core/terminal_text.ts";
 import { type CommandResult, finish } from "./finish.ts";
 import { printWarnings, unverifiableLine } from "./unverifiable.ts";
 import {
@@ -38,6 +39,9 @@ import {
   checkpointLines,
   exploratorySummary,
 } from "./analyze_options.ts";
+
+/** traces.jsonl files from this size up report their reading's progress (about 20,000 lines). */
+const READ_PROGRESS_BYTES = 8 << 20;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -55,7 +59,22 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     await outputFile({ label: "--ledger", path: values.ledger }, "a ledger file (JSONL)");
   }
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
+  // --timings: every stage timed where it runs, printed on stderr at the end.
+  const timings = values.timings ? new Timings() : undefined;
+  const timed = timings === undefined ? {} : { timings };
+  // Reading a large traces.jsonl reports its bytes (a TTY in place, else a line per 10%).
+  const onRead = (file: string) => {
+    try {
+      return Deno.statSync(file).size >= READ_PROGRESS_BYTES
+        ? stderrProgress(`reading ${file} (bytes)`)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const validation = await validateGates(positionals, {
+    ...timed,
+    ...(values.quiet ? {} : { onRead }),
     ...(waive.length > 0 ? { waive } : {}),
     ...(options.poolCheckpoints ? { poolCheckpoints: true } : {}),
     ...cache.options,
@@ -63,10 +82,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   });
   const unverifiable = printWarnings(validation.warnings ?? []);
   const dataset = validation.ok ? validation.dataset : null;
-  // contributions.json's task rows are formatted on another thread while the
-  // analysis runs; the worker lives until the files are written.
-  await using aside = new AsyncDisposableStack();
-  return await finish({
+  const code = await finish({
     out,
     command,
     quiet: values.quiet,
@@ -78,10 +94,27 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     refusal: dataset === null ? { ...validationReport(validation, command), ok: false } : null,
     // Check and swap are one step under the output lock: a concurrent run
     // from another baseline that finished first is seen here.
-    write: { check: (dir) => sameBaseline(dir, dataset!) },
+    write: {
+      check: (dir) => sameBaseline(dir, dataset!),
+      ...(timings === undefined
+        ? {}
+        : { onWritten: (name: string, ms: number) => timings.add(`write ${name}`, ms) }),
+    },
     result: () =>
-      analyze({ options, command, validation, dataset: dataset!, unverifiable, aside, progress }),
+      analyze({
+        options,
+        command,
+        validation,
+        dataset: dataset!,
+        unverifiable,
+        progress,
+        ...timed,
+      }),
   });
+  // From the process's start: module loading and the output directory's checks included.
+  timings?.add("total (process)", performance.now());
+  for (const line of timings?.lines() ?? []) printError(line);
+  return code;
 }
 
 /** What {@linkcode analyze} needs from the command line and the validation. */
@@ -91,20 +124,19 @@ interface AnalyzeRun {
   readonly validation: GateValidation;
   readonly dataset: PairedDataset;
   readonly unverifiable: readonly Issue[];
-  /** Owns the task-rows worker until the files are written. */
-  readonly aside: AsyncDisposableStack;
   readonly progress: (label: string) => { onProgress?: ProgressCallback };
+  readonly timings?: Timings;
 }
 
 /** Analyses the validated dataset: the files to write and the lines to print. */
 async function analyze(run: AnalyzeRun): Promise<CommandResult> {
-  const { options, command, validation, dataset, unverifiable, aside, progress } = run;
+  const { options, command, validation, dataset, unverifiable, progress } = run;
+  const timings = run.timings ?? new Timings();
   const { out, waive, draws } = options;
   checkDatasetOptions(options, dataset);
   await sameBaseline(out, dataset);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
-  const taskRows = aside.use(startTaskRowsAside(dataset, "  "));
   const analysis = await runAnalysis(dataset, {
     metric: options.metric,
     covType: options.cov,
@@ -114,16 +146,18 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
     interval: options.interval,
     ...(options.budgetK !== undefined ? { budgetK: options.budgetK } : {}),
     ...(draws > 0 ? progress("bootstrap") : {}),
+    timings,
   });
   const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
-  const files = await analysisFiles(analysis, {
-    ...options,
-    dataset,
-    validation: validationReport(validation, command),
-    waived,
-    unverifiable,
-    taskRows,
-  });
+  const files = await timings.timeAsync("outputs", () =>
+    analysisFiles(analysis, {
+      ...options,
+      dataset,
+      validation: validationReport(validation, command),
+      waived,
+      unverifiable,
+      timings,
+    }));
   if (waive.length > 0) {
     const summary = [
       ...waived.map(formatIssue),

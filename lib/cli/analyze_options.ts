@@ -35,6 +35,8 @@ export interface AnalyzeCliOptions {
   /** `--pool-checkpoints`: gates of different bare runs pooled, each with its own. */
   readonly poolCheckpoints: boolean;
   readonly saveDraws: boolean;
+  /** `--tasks-csv`: tasks.csv at every size. */
+  readonly tasksCsv: boolean;
   /** The proposal ledger's path (default `<out>/ledger.jsonl`). */
   readonly ledgerPath: string;
 }
@@ -82,6 +84,7 @@ export function analyzeOptions(values: Values<typeof ANALYZE>): AnalyzeCliOption
     legacy: estimator === "legacy_intercept",
     poolCheckpoints: values["pool-checkpoints"],
     saveDraws: values["save-draws"],
+    tasksCsv: values["tasks-csv"],
     ledgerPath: values.ledger ?? join(out, "ledger.jsonl"),
   };
 }

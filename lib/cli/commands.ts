@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { DEFAULTS, MAX_SAVED_DRAWS } from "../core/defaults.ts";
+import { DEFAULTS, MAX_SAVED_DRAWS, TASKS_CSV_MAX_ROWS } from "../core/defaults.ts";
 import { RewardsMetaSchema } from "../contract/outputs/rewards.ts";
 import { SequentialSchema } from "../contract/outputs/sequential.ts";
 import { choiceReader, integerReader, numberReader } from "./args.ts";
@@ -133,12 +133,25 @@ write legacy_comparison.json/.md/.tex beside the paired fit`,
 draws.csv/draws.parquet (draw, metric, version_id, estimate;
 refused above ${MAX_SAVED_DRAWS.toExponential()} estimates)`,
     },
+    {
+      name: "timings",
+      type: "boolean",
+      help: `print the wall time of each stage on stderr at the end (parse,
+validate, pair, fit, diagnostics+screen, bootstrap, outputs, each file's write)`,
+    },
+    {
+      name: "tasks-csv",
+      type: "boolean",
+      help: `also write tasks.csv above ${TASKS_CSV_MAX_ROWS.toLocaleString("en-US")} paired rows
+(below, it is always written; tasks.parquet always)`,
+    },
     labelPrefix,
     quiet,
   ],
   required: ["out"],
   notes: `Beside the JSON: tidy tables coefficients, tasks and selection as .csv and
-.parquet (docs/FORMAT.md, "Tidy tables").`,
+.parquet (docs/FORMAT.md, "Tidy tables"); the per-task rows are tasks.parquet,
+which contributions.json names with its sha256.`,
 });
 
 /** `gate compare`. */

@@ -17,7 +17,12 @@ import { powerInputsFromContributions } from "../power/power_from.ts";
 import { powerDocument } from "../power/document.ts";
 import { powerFiles } from "../power/files.ts";
 import { powerTables } from "../power/tables.ts";
-import { ContributionsSchema, readOutput, SelectionSchema } from "../contract/outputs/mod.ts";
+import {
+  ContributionsSchema,
+  contributionsTaskRows,
+  readOutput,
+  SelectionSchema,
+} from "../contract/outputs/mod.ts";
 import { toMarkdown } from "../table/table.ts";
 import { labelScope } from "./label_prefix.ts";
 import { scopeTables } from "../table/run_scope.ts";
@@ -128,10 +133,18 @@ async function readFrom(
     issues.add({ code: "io_error", file, message: "cannot read the past analysis (no such file)" });
   } else {
     inputs.push({ path: file, sha256: sha256Hex(contributions.output.bytes) });
-    const parsed = powerInputsFromContributions(contributions.output.value, {
-      file,
-      ...(metric ? { metric } : {}),
-    });
+    // The per-task rows: contributions.json's own (an older gatelab) or its tasks table's.
+    const doc = contributions.output.value;
+    const rows = await contributionsTaskRows(doc, dir);
+    if (rows.ok && doc.tasks_table !== undefined) {
+      inputs.push({ path: join(dir, doc.tasks_table.file), sha256: doc.tasks_table.sha256 });
+    }
+    const parsed = rows.ok
+      ? powerInputsFromContributions({ ...doc, tasks: rows.rows }, {
+        file,
+        ...(metric ? { metric } : {}),
+      })
+      : { ok: false as const, issues: [rows.issue] };
     if (!parsed.ok) issues.addAll(parsed.issues);
     else {
       const v = parsed.value;

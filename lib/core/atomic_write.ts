@@ -112,6 +112,8 @@ export interface WriteOptions {
    * @default a line "warning: the earlier result moved aside to <path> cannot be removed (...)" on stderr
    */
   readonly onLeftover?: (path: string, why: string) => void;
+  /** Told after each file of `files` is written (its name and the milliseconds it took, formatting included). */
+  readonly onWritten?: (name: string, ms: number) => void;
 }
 
 /**
@@ -238,11 +240,13 @@ export async function writeFilesAtomic(
     await step(shown, () => Deno.mkdir(staged));
     for (const [name, relativeName] of names) {
       const path = join(staged, relativeName);
+      const started = performance.now();
       const contents = await valueOf(files[name]!, join(dest, relativeName));
       await step(join(shown, relativeName), async () => {
         await Deno.mkdir(dirname(path), { recursive: true });
         await writeContents(path, contents);
       });
+      options.onWritten?.(name, performance.now() - started);
       signals.stopIfCaught(unchanged);
     }
     const marker = {

@@ -96,3 +96,10 @@ export type Defaults = typeof DEFAULTS;
  * (draws x metrics x versions): a limit, not a default.
  */
 export const MAX_SAVED_DRAWS = 1e8;
+
+/**
+ * Rows of the tidy `tasks` table above which `gate analyze` writes only
+ * tasks.parquet (tasks.csv with `--tasks-csv`): at 100,000 paired rows
+ * tasks.csv is about 30 MB with seven metrics, ten times the Parquet file.
+ */
+export const TASKS_CSV_MAX_ROWS = 100_000;

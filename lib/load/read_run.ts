@@ -7,6 +7,7 @@ import { type TraceLine, TraceLineSchema } from "../contract/trace.ts";
 import { isTraceLineFast } from "../contract/trace_fast.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
+import type { ProgressCallback } from "../core/progress.ts";
 import { parseJsonText } from "./json_text.ts";
 import { readFailure, readRegularFile } from "./regular_file.ts";
 
@@ -125,7 +126,10 @@ export function stringPool(): {
  * @param dir Run directory holding manifest.json and traces.jsonl.
  * @returns The readable parts and the issues.
  */
-export async function loadRunParts(dir: string): Promise<RunParts> {
+export async function loadRunParts(
+  dir: string,
+  options: { readonly onProgress?: (file: string) => ProgressCallback | undefined } = {},
+): Promise<RunParts> {
   const issues: Issue[] = [];
   const manifestPath = join(dir, "manifest.json");
   const tracesPath = join(dir, "traces.jsonl");
@@ -145,6 +149,12 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
   const attempts: Attempt[] = [];
   const { intern, internAll } = stringPool();
   let tracesRead = true;
+  // Progress over traces.jsonl's bytes, when the caller asks for it (a file of some size).
+  let size = 0, read = 0;
+  try {
+    size = (await Deno.stat(tracesPath)).size;
+  } catch { /* reported by the read below */ }
+  const progress = size > 0 ? options.onProgress?.(tracesPath) : undefined;
   try {
     await forEachJsonlLine(tracesPath, (value, line) => {
       let t: TraceLine;
@@ -175,7 +185,10 @@ export async function loadRunParts(dir: string): Promise<RunParts> {
         line,
       });
     }, {
-      onBytes: (chunk) => hash.update(chunk),
+      onBytes: (chunk) => {
+        hash.update(chunk);
+        if (progress) progress(read = Math.min(size, read + chunk.length), size);
+      },
       label: tracesPath,
       onIssue: (i) => issues.push(i),
     });

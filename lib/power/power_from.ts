@@ -15,7 +15,7 @@ import { DEFAULTS } from "../core/defaults.ts";
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
 /** @ignore */
-type Row = ContributionsJson["tasks"][number];
+type Row = NonNullable<ContributionsJson["tasks"]>[number];
 /** @ignore */
 type Coefficient = ContributionsJson["metrics"][string]["coefficients"][string];
 

@@ -14,6 +14,7 @@ import {
   ComparisonSchema,
   type ContributionsJson,
   ContributionsSchema,
+  contributionsTaskRows,
   type HeldoutJson,
   HeldoutSchema,
   type HistoryJson,
@@ -206,7 +207,14 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     return parsed.value;
   }
 
-  const contributions = await load("contributions.json", ContributionsSchema);
+  const read = await load("contributions.json", ContributionsSchema);
+  // The per-task rows (the delta figure): its own (an older gatelab) or its tasks table's,
+  // checked against the sha256 it recorded.
+  const rows = read === null ? null : await contributionsTaskRows(read, dir);
+  if (rows !== null && !rows.ok) issues.push(rows.issue);
+  const contributions = read === null || rows === null || !rows.ok
+    ? read
+    : { ...read, tasks: rows.rows };
   const selection = await load("selection.json", SelectionSchema);
   const study = await load("study.json", StudySchema);
   const heldout = await load("heldout.json", HeldoutSchema);

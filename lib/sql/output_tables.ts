@@ -95,7 +95,7 @@ export async function sqlSourceKind(dir: string): Promise<"gate" | "run" | "outp
 function taskColumnsFromJson(
   c: Pick<ContributionsOutput, "columns" | "metrics" | "gates" | "tasks">,
 ): Parameters<typeof tasksTable>[0] {
-  const rows: readonly TaskRow[] = c.tasks;
+  const rows: readonly TaskRow[] = c.tasks ?? [];
   const n = rows.length, k = c.columns.length;
   const metrics = Object.keys(c.metrics);
   const versions = c.columns.map((x) => x.version_id);

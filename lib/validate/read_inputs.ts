@@ -64,6 +64,8 @@ export interface ValidationRead {
 export interface ReadValidationInputsOptions {
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
+  /** Progress over the bytes of each run's traces.jsonl: a callback per file, or none. */
+  readonly onRead?: (file: string) => ProgressCallback | undefined;
   /**
    * Run cache directory (see `ValidateGatesOptions.cacheDir`).
    * @default {undefined}
@@ -106,7 +108,10 @@ export async function readValidationInputs(
   const warnings: Issue[] = [];
   const cacheDir = options.cacheDir;
   const loadRun = async (dir: string): Promise<{ parts: RunParts; cache: RunCacheStatus }> => {
-    if (cacheDir === undefined) return { parts: await loadRunParts(dir), cache: "off" };
+    if (cacheDir === undefined) {
+      const onRead = options.onRead;
+      return { parts: await loadRunParts(dir, onRead ? { onProgress: onRead } : {}), cache: "off" };
+    }
     // Loaded only with a cache directory: lib/cache pulls in apache-arrow,
     // which commands without --cache should not pay for.
     const { cachedLoadRunParts } = await import("../cache/cached_read_run.ts");

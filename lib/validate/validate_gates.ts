@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { Timings } from "../core/timings.ts";
 import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
@@ -67,6 +68,10 @@ export interface ValidateGatesOptions {
   readonly dimensionCap?: number;
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
+  /** Progress over the bytes of each run's traces.jsonl (see `readValidationInputs`). */
+  readonly onRead?: (file: string) => ProgressCallback | undefined;
+  /** Times the stages `parse` (reading the inputs), `validate` (the checks) and `pair` (the dataset). */
+  readonly timings?: Timings;
   /**
    * Run cache directory: bare and masked runs are read through
    * `cachedLoadRunParts` (entries `<cacheDir>/runs/<key>.run`, written on
@@ -149,11 +154,15 @@ export async function validateGates(
       inputs: [],
     };
   }
-  const read = await readValidationInputs(gateDirs, {
-    ...(onProgress === undefined ? {} : { onProgress }),
-    ...(cacheDir === undefined ? {} : { cacheDir }),
-    ...(options.poolCheckpoints === true ? { poolCheckpoints: true } : {}),
-  });
+  const timings = options.timings ?? new Timings();
+  const read = await timings.timeAsync("parse", () =>
+    readValidationInputs(gateDirs, {
+      ...(onProgress === undefined ? {} : { onProgress }),
+      ...(options.onRead === undefined ? {} : { onRead: options.onRead }),
+      ...(cacheDir === undefined ? {} : { cacheDir }),
+      ...(options.poolCheckpoints === true ? { poolCheckpoints: true } : {}),
+    }));
+  const checksStart = performance.now();
   issues.addAll(read.issues);
   // Every bare run checked on its own; each gate is paired with its own one below.
   const bareRuns = read.bares.map((b) => b.manifest ? { ...b, manifest: b.manifest } : null);
@@ -187,13 +196,20 @@ export async function validateGates(
   }));
   issues.addAll(designChecks({ columns: plans.columns, rows, gates: files, clean: issues.ok }));
   const owns = read.gates.map(bareOf);
+  timings.add("validate", performance.now() - checksStart);
   const result = settle(
     issues,
     options.waive ?? [],
     read,
     () =>
       owns.every((o) => o !== null)
-        ? buildPairedDataset(datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows))
+        ? timings.time(
+          "pair",
+          () =>
+            buildPairedDataset(
+              datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows),
+            ),
+        )
         : null,
   );
   return withSeeds(result, seeds);

@@ -143,6 +143,40 @@ export const CheckpointEffectsSchema = z.object({
   ),
 });
 
+/** One (gate, episode) row of contributions.json's `tasks` (an older gatelab's field). */
+export const TaskRowSchema = z.object({
+  /** Split of the episode (e.g. `val`). */
+  split: z.string(),
+  /** Task of the episode. */
+  task_id: z.string(),
+  /** Sample of the task. */
+  sample_id: z.number(),
+  /** Gate the row comes from (only when gates are pooled). */
+  gate_id: z.string().optional(),
+  /** Checkpoint of the row's gate (only when checkpoints are pooled). */
+  checkpoint_id: z.string().optional(),
+  /** Design row: 1 where the version was present, by version id. */
+  columns: z.record(z.string(), z.union([z.literal(0), z.literal(1)])),
+  /** Masked, bare and delta value per metric. */
+  values: z.record(
+    z.string(),
+    z.object({ masked: z.number(), bare: z.number(), delta: z.number() }),
+  ),
+});
+
+/** contributions.json `tasks_table`: where the per-task rows are (docs/FORMAT.md). */
+export const TasksTableSchema = z.object({
+  /** The file, relative to contributions.json's directory (`tasks.parquet`). */
+  file: z.string(),
+  format: z.literal("parquet"),
+  /** Rows in the file: one per paired row (`n_pairs`). */
+  rows: z.number(),
+  /** sha256 of the file's bytes as written beside this document. */
+  sha256: z.string(),
+  /** How a row of the file gives a row of the older `tasks` field. */
+  columns: z.string(),
+});
+
 /**
  * `contributions.json` of `gate analyze` (docs/FORMAT.md section 5).
  *
@@ -219,26 +253,14 @@ export const ContributionsSchema = z.object({
   /** Pooled checkpoints only: each checkpoint's coefficients and the tests of equal effects. */
   checkpoints: CheckpointEffectsSchema.optional(),
   bootstrap: BootstrapBlockSchema.optional(),
-  /** One (gate, episode) row per paired row. */
-  tasks: list(z.object({
-    /** Split of the episode (e.g. `val`). */
-    split: z.string(),
-    /** Task of the episode. */
-    task_id: z.string(),
-    /** Sample of the task. */
-    sample_id: z.number(),
-    /** Gate the row comes from (only when gates are pooled). */
-    gate_id: z.string().optional(),
-    /** Checkpoint of the row's gate (only when checkpoints are pooled). */
-    checkpoint_id: z.string().optional(),
-    /** Design row: 1 where the version was present, by version id. */
-    columns: z.record(z.string(), z.union([z.literal(0), z.literal(1)])),
-    /** Masked, bare and delta value per metric. */
-    values: z.record(
-      z.string(),
-      z.object({ masked: z.number(), bare: z.number(), delta: z.number() }),
-    ),
-  })),
+  /**
+   * One (gate, episode) row per paired row: what an older gatelab wrote
+   * here. Now the rows are the tidy `tasks` table (`tasks_table`); read
+   * them with `contributionsTaskRows` (lib/contract/outputs/task_rows_file.ts).
+   */
+  tasks: list(TaskRowSchema).optional(),
+  /** The file holding the per-task rows, and what checks it is the one this document was written with. */
+  tasks_table: TasksTableSchema.optional(),
   /** `--exploratory`: waived pairing codes, no selection. */
   exploratory: z.literal(true).optional(),
   waived_codes: list(z.string()).optional(),

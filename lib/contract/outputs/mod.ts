@@ -76,3 +76,4 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "firewall.json": FirewallSchema,
   "legacy_comparison.json": LegacyComparisonSchema,
 };
+export * from "./task_rows_file.ts";
