@@ -256,6 +256,7 @@ export type {
   RunRef,
 } from "./core/mod.ts";
 export type { View } from "./contract/mod.ts";
+export type { Timings } from "./core/timings.ts";
 export type { CovType, OlsFit } from "./fit/mod.ts";
 export type { ComparedQuantity, ComparedRow } from "./gateb/mod.ts";
 export type { JUPYTER_DISPLAY, JupyterBroadcaster } from "./report/mod.ts";

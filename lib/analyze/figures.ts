@@ -17,7 +17,6 @@ import {
   type SelectionJson,
   type StabilityJson,
   StabilitySchema,
-  type TaskRowJson,
   type View,
 } from "../contract/outputs/mod.ts";
 
@@ -129,7 +128,14 @@ const SOURCE_TEXT: Record<IntervalSource, string> = {
 /** What {@linkcode deltaPoints} reads of contributions.json. */
 export interface DeltaInput {
   /** Paired rows: design and values (absent: no delta-by-count figure). */
-  readonly tasks?: readonly Pick<TaskRowJson, "columns" | "values">[] | undefined;
+  readonly tasks?:
+    | readonly {
+      /** Design row: 1 where the version was present, by version id. */
+      readonly columns: Readonly<Record<string, 0 | 1>>;
+      /** Masked, bare and delta value per metric. */
+      readonly values: Readonly<Record<string, { readonly delta: number }>>;
+    }[]
+    | undefined;
 }
 
 /**
