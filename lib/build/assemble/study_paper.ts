@@ -172,8 +172,10 @@ export function mainTex(study: string, paperClass: PaperClass): string {
     ? ["\\author{\\IEEEauthorblockN{A. Author}\\IEEEauthorblockA{Institution}}"]
     : ["\\author{A. Author}"];
   return [
-    "% main.tex: a skeleton written by gate build; compile it here with pdflatex, twice. Copy it to",
-    "% start the paper: \\input{<this directory>/appendix} works from any directory.",
+    "% main.tex: a skeleton written by gate build. Compile it from this directory, twice, with its",
+    "% by-products elsewhere (gate build replaces this folder whole and refuses one holding files it",
+    "% did not write): mkdir -p /tmp/paper && pdflatex -output-directory /tmp/paper main.tex",
+    "% In a paper of your own, \\input{<this directory>/appendix} works from any directory.",
     ...PREAMBLES[paperClass],
     `\\title{${title}}`,
     ...author,
