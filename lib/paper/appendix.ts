@@ -109,7 +109,7 @@ function texLabel(label: string): string {
 }
 
 /** `Table~\ref{a}` or `Tables~\ref{a}, \ref{b} and \ref{c}`. */
-function refList(word: string, labels: readonly string[]): string {
+export function refList(word: string, labels: readonly string[]): string {
   const refs = labels.map((l) => `\\ref{${l}}`);
   const list = refs.length === 1
     ? refs[0]!

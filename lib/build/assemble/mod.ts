@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { FileContents } from "../../core/atomic_write.ts";
 import type { StudyLayout } from "../assembly_types.ts";
 import { stepFacts } from "./step_facts.ts";
+import { STEP_COMMAND_NAMES } from "../command_options.ts";
 import { shownPath } from "../resolve.ts";
 import { studyTableFiles as tableFiles } from "./study_tables.ts";
 import { studyPaperFiles as paperFiles } from "./study_paper.ts";
@@ -41,20 +42,10 @@ export function studyPaperFiles(layout: StudyLayout): Promise<Record<string, Fil
   return paperFiles(layout.name, steps, layout.paper === false ? "acm" : layout.paper.class);
 }
 
-/** The commands whose outputs `gate report` shows. */
-const REPORTED = new Set([
-  "analyze",
-  "heldout",
-  "compare",
-  "plan-power",
-  "study",
-  "reward",
-  "sequential",
-  "ladder",
-  "history",
-  "ledger-audit",
-  "firewall",
-]);
+/** The step commands whose outputs `gate report` shows: all but validate, report and notebook. */
+const REPORTED = new Set(
+  STEP_COMMAND_NAMES.filter((c) => !["validate", "report", "notebook"].includes(c)),
+);
 
 /**
  * `gate report` over every built step it can show, in study order, into

@@ -18,6 +18,7 @@
  */
 import { join } from "node:path";
 import { escapeLatex } from "../../table/table.ts";
+import { refList } from "../../paper/appendix.ts";
 import type { StepFacts } from "./step_facts.ts";
 
 /** A step as the paper shows it. */
@@ -43,15 +44,6 @@ const HERE = [
 /** Every label a float file defines, in order. */
 function labelsOf(tex: string): string[] {
   return [...tex.matchAll(/\\label\{([^}]*)\}/g)].map((m) => m[1]!);
-}
-
-/** `Table~\ref{a}` or `Tables~\ref{a}, \ref{b} and \ref{c}`. */
-function refList(word: string, labels: readonly string[]): string {
-  const refs = labels.map((l) => `\\ref{${l}}`);
-  const list = refs.length === 1
-    ? refs[0]!
-    : `${refs.slice(0, -1).join(", ")} and ${refs[refs.length - 1]}`;
-  return `${word}${refs.length === 1 ? "" : "s"}~${list}`;
 }
 
 /**
