@@ -129,12 +129,7 @@ const SOURCE_TEXT: Record<IntervalSource, string> = {
 export interface DeltaInput {
   /** Paired rows: design and values (absent: no delta-by-count figure). */
   readonly tasks?:
-    | readonly {
-      /** Design row: 1 where the version was present, by version id. */
-      readonly columns: Readonly<Record<string, 0 | 1>>;
-      /** Masked, bare and delta value per metric. */
-      readonly values: Readonly<Record<string, { readonly delta: number }>>;
-    }[]
+    | readonly Pick<NonNullable<ContributionsJson["tasks"]>[number], "columns" | "values">[]
     | undefined;
 }
 

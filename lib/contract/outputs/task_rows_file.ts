@@ -41,7 +41,7 @@ export interface TaskRowsSource {
  * ```ts
  * import { contributionsTaskRows } from "./task_rows_file.ts";
  * import { deepEqual } from "node:assert/strict";
- * const rows = [{ split: "val", task_id: "t", sample_id: 0, columns: { a: 1 },
+ * const rows = [{ split: "val", task_id: "t", sample_id: 0, columns: { a: 1 as const },
  *   values: { reward: { masked: 1, bare: 0, delta: 1 } } }];
  * const doc = { columns: [{ version_id: "a" }], metrics: { reward: {} }, gates: [{ gate_id: "g" }], tasks: rows };
  * deepEqual(await contributionsTaskRows(doc, "out"), { ok: true, rows });
