@@ -55,6 +55,6 @@ for name in sys.argv[1:]:
         print(f"{name}: {d}", file=sys.stderr)
         status = 1
     else:
-        print(f"{name}: equal within {REL:g} relative (last bits of this machine's BLAS)")
+        print(f"{name}: equal within {REL:g} relative (only in the last bits a BLAS build rounds)")
 subprocess.run(["git", "checkout", "--", *sys.argv[1:]], check=True)
 sys.exit(status)
