@@ -93,7 +93,8 @@ async function timed(cmd: string[]): Promise<Timed> {
   return { s: Number(m[1]), rssMb: Number(m[2]) / 1024, stdout: decoder.decode(out.stdout) };
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything is at `path` (the generated data sets are kept between runs). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;

@@ -10,6 +10,7 @@
  * @module
  */
 import { gateArgs } from "./_gate.ts";
+import { exists } from "./scale.ts";
 
 const decoder = new TextDecoder();
 const CACHE = ".cache/bench-scale";
@@ -19,15 +20,6 @@ interface Run {
   readonly stages: Map<string, number>;
   readonly wall: number;
   readonly rssMb: number;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function run(gate: string, out: string, draws: number): Promise<Run> {

@@ -7,7 +7,7 @@
  */
 import { equal } from "node:assert/strict";
 import { join } from "node:path";
-import { checkpointCsv, gate, ROOT } from "./build_study.ts";
+import { gate, ROOT, writeFirstStudy } from "./build_study.ts";
 
 /** The first ```yaml block of a Markdown text, after `heading` when given. */
 function yamlBlock(text: string, heading = ""): string {
@@ -29,12 +29,7 @@ Deno.test("build: the README's study file is docs/build.md's, and 15 lines", () 
 Deno.test("build: the README's study builds, then is up to date; the mistakes docs/build.md shows are the lines printed", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gatelab-build-readme-" });
   try {
-    await Deno.writeTextFile(join(dir, "gatelab.yaml"), STUDY);
-    await Deno.writeTextFile(join(dir, "rollouts.csv"), checkpointCsv("ck-200", 7));
-    await Deno.copyFile(
-      join(ROOT, "data", "plans", "heldout-kfold5.json"),
-      join(dir, "heldout-kfold5.json"),
-    );
+    await writeFirstStudy(dir, STUDY);
     const built = await gate(dir, ["build"]);
     equal(built.code, 0, built.stderr);
     equal(

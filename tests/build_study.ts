@@ -218,3 +218,24 @@ export function builtIds(stderr: string): string[] {
     m[1]!
   );
 }
+
+/** docs/build.md's "A first study" (the README's too, tests/build_readme_test.ts): its gatelab.yaml. */
+export const FIRST_STUDY: string = (() => {
+  const guide = Deno.readTextFileSync(join(ROOT, "docs", "build.md"));
+  const m = /## A first study[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide);
+  if (m === null) throw new Error("docs/build.md has no yaml block under ## A first study");
+  return m[1]!;
+})();
+
+/**
+ * Writes the first study into `dir` as a user has it: gatelab.yaml (or
+ * `yaml`), the rollouts table it imports and the held-out plan it names.
+ */
+export async function writeFirstStudy(dir: string, yaml = FIRST_STUDY): Promise<void> {
+  await Deno.writeTextFile(join(dir, "gatelab.yaml"), yaml);
+  await Deno.writeTextFile(join(dir, "rollouts.csv"), checkpointCsv("ck-200", 7));
+  await Deno.copyFile(
+    join(ROOT, "data", "plans", "heldout-kfold5.json"),
+    join(dir, "heldout-kfold5.json"),
+  );
+}

@@ -12,11 +12,9 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { builtIds, checkpointCsv, gate, ROOT } from "./build_study.ts";
+import { builtIds, FIRST_STUDY, gate, ROOT, writeFirstStudy } from "./build_study.ts";
 import { IN_CI, mayRun } from "./ci_tools.ts";
 
-const GUIDE = Deno.readTextFileSync(join(ROOT, "docs", "build.md"));
-const STUDY = /## A first study[\s\S]*?```yaml\n([\s\S]*?)```/.exec(GUIDE)![1]!;
 const TOOLS = ["python3", "pdflatex"];
 const ignore = TOOLS.some((t) => !mayRun(t)) && !IN_CI;
 
@@ -53,12 +51,7 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "gatelab-users-act-" });
     try {
-      await Deno.writeTextFile(join(dir, "gatelab.yaml"), STUDY);
-      await Deno.writeTextFile(join(dir, "rollouts.csv"), checkpointCsv("ck-200", 7));
-      await Deno.copyFile(
-        join(ROOT, "data", "plans", "heldout-kfold5.json"),
-        join(dir, "heldout-kfold5.json"),
-      );
+      await writeFirstStudy(dir);
       const built = await gate(dir, ["build"]);
       equal(built.code, 0, built.stderr);
       match(
@@ -143,7 +136,9 @@ print(json.dumps({"steps": steps, "rows": len(study), "same": same,
 
       // main.tex as written, in each class, compiled without leaving a file in out/paper.
       for (const paperClass of ["acm", "ieee", "article"]) {
-        const text = paperClass === "acm" ? STUDY : `${STUDY}paper: {class: ${paperClass}}\n`;
+        const text = paperClass === "acm"
+          ? FIRST_STUDY
+          : `${FIRST_STUDY}paper: {class: ${paperClass}}\n`;
         await Deno.writeTextFile(join(dir, "gatelab.yaml"), text);
         const again = await gate(dir, ["build"]);
         equal(again.code, 0, again.stderr);

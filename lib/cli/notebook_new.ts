@@ -133,13 +133,9 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     throw cli.usageError(`--from ${values.from}: no such notebook (known: ${known.join(", ")})`);
   }
   const folder = dirname(path);
-  let kind: string;
-  try {
-    kind = Deno.statSync(folder).isDirectory ? "dir" : "file";
-  } catch {
-    kind = "none";
+  if (!isDirectory(folder)) {
+    throw cli.usageError(`${dirname(given) || "."}: no such folder`);
   }
-  if (kind !== "dir") throw cli.usageError(`${dirname(given) || "."}: no such folder`);
   if (exists(path)) {
     throw cli.usageError(
       `${given.endsWith(".ipynb") ? given : `${given}.ipynb`} exists; gatelab never replaces ` +
@@ -176,6 +172,15 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     );
   }
   return 0;
+}
+
+/** Whether `path` is a directory (a link to one included). */
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether anything is at `path`. */
