@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { OUTPUT_MARKER } from "../core/atomic_write.ts";
 import { parseStudyFile } from "./study_file.ts";
-import { resolveStudy, shownPath } from "./resolve.ts";
+import { resolveStudy, shownPath, type Study } from "./resolve.ts";
 import { nearestName } from "../core/nearest_name.ts";
 import { formatIssue, type Issue } from "../core/issue.ts";
 
@@ -51,12 +51,16 @@ export function studyOutputDirs(
   file: string,
   cwd: string,
 ): { readonly dirs: string[] } | { readonly issues: Issue[] } {
-  const parsed = parseStudyFile(Deno.readTextFileSync(file), file);
-  if (!parsed.ok) return { issues: parsed.issues };
-  const study = resolveStudy(parsed.study, { cwd });
+  const study = readStudy(file, cwd);
   if (!("nodes" in study)) return { issues: study.issues };
   const dirs = [...study.nodes.map((n) => n.out), join(study.out, "tables")].filter(built);
   return { dirs: dirs.map((d) => shownPath(cwd, d)) };
+}
+
+/** The study file read and resolved, or its issues. */
+function readStudy(file: string, cwd: string): Study | { readonly issues: Issue[] } {
+  const parsed = parseStudyFile(Deno.readTextFileSync(file), file);
+  return parsed.ok ? resolveStudy(parsed.study, { cwd }) : { issues: parsed.issues };
 }
 
 /** Whether a directory holds a gatelab output (its marker file). */
@@ -97,8 +101,7 @@ function built(dir: string): boolean {
  * ```
  */
 export function studyStepDirs(file: string, ids: readonly string[] = []): string[] {
-  const parsed = parseStudyFile(Deno.readTextFileSync(file), file);
-  const study = parsed.ok ? resolveStudy(parsed.study, { cwd: Deno.cwd() }) : parsed;
+  const study = readStudy(file, Deno.cwd());
   if (!("nodes" in study)) throw new Error(study.issues.map(formatIssue).join("\n"));
   const byId = new Map(study.nodes.map((n) => [n.id, n.out]));
   if (ids.length === 0) return study.nodes.map((n) => n.out).filter(built);
