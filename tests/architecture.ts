@@ -502,9 +502,7 @@ export const LONG_FUNCTIONS_ALLOWED: readonly string[] = [
   "infer/bootstrap/cluster_sums.ts:buildClusterSums",
   "infer/bootstrap/bootstrap_kernel.ts:bootstrapKernel",
   // Split by the commits that follow this one, each removing its line.
-  "demo/generate.ts:generateDemo",
   "build/resolve.ts:resolveStudy",
-  "demo/history_demo.ts:generateHistoryDemo",
   "sequential/sequential.ts:sequentialResolved",
   "fit/augment.ts:extendFit",
   "cli/build.ts:runBuild",
