@@ -503,7 +503,6 @@ export const LONG_FUNCTIONS_ALLOWED: readonly string[] = [
   "infer/bootstrap/bootstrap_kernel.ts:bootstrapKernel",
   // Split by the commits that follow this one, each removing its line.
   "cli/build.ts:runBuild",
-  "core/sql_database.ts:startSqlEngine",
   "report/read_analysis_dir.ts:readAnalysisDir",
 ];
 
