@@ -139,94 +139,27 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
  * ```
  */
 export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutputs>> {
-  const issues: Issue[] = [];
-  const inputs: Record<string, string> = {};
-  const provenance: Record<string, InputProvenance> = {};
-  try {
-    const info = await Deno.stat(dir);
-    if (!info.isDirectory) {
-      return {
-        ok: false,
-        issues: [{
-          code: "io_error",
-          message: "Cannot read analysis outputs: not a directory",
-          file: dir,
-        }],
-      };
-    }
-  } catch (error) {
-    return {
-      ok: false,
-      issues: [{
-        code: "io_error",
-        message: `Cannot read analysis outputs: ${(error as Error).message}`,
-        file: dir,
-      }],
-    };
-  }
-
-  /** Reads one file; with `when`, a file that does not parse or fails `when` is silently not read. */
-  async function load<S extends z.ZodType>(
-    name: string,
-    schema: S,
-    when?: (value: unknown) => boolean,
-  ): Promise<z.output<S> | null> {
-    const file = join(dir, name);
-    let bytes: Uint8Array | null;
-    try {
-      bytes = await readOptional(file);
-    } catch (error) {
-      issues.push({
-        code: "io_error",
-        message: `Cannot read file: ${(error as Error).message}`,
-        file,
-      });
-      return null;
-    }
-    if (bytes === null) return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (error) {
-      if (when) return null;
-      issues.push({
-        code: "parse_error",
-        message: `Cannot parse JSON: ${(error as Error).message}`,
-        file,
-      });
-      return null;
-    }
-    if (when && !when(value)) return null;
-    inputs[name] = sha256Hex(bytes);
-    provenance[name] = provenanceOf(value);
-    const parsed = checkOutput(schema, value, file);
-    if (!parsed.ok) {
-      issues.push(...parsed.issues);
-      return null;
-    }
-    return parsed.value;
-  }
-
-  const read = await load("contributions.json", ContributionsSchema);
-  // The per-task rows (the delta figure): its own (an older gatelab) or its tasks table's,
-  // checked against the sha256 it recorded.
-  const rows = read === null ? null : await contributionsTaskRows(read, dir);
-  if (rows !== null && !rows.ok) issues.push(rows.issue);
-  const contributions = read === null || rows === null || !rows.ok
-    ? read
-    : { ...read, tasks: rows.rows };
-  const selection = await load("selection.json", SelectionSchema);
-  const study = await load("study.json", StudySchema);
-  const heldout = await load("heldout.json", HeldoutSchema);
-  const comparison = await load("comparison.json", ComparisonSchema);
-  const power = await load("power.json", PowerSchema);
-  const history = await load("history.json", HistorySchema);
-  const reward = await load("recipe_comparison.json", RecipeComparisonSchema);
-  const sequential = await load("sequential.json", SequentialSchema);
-  const ladder = await load("ladder_result.json", LadderResultSchema);
-  const audit = await load("validation.json", ValidationSchema, (v) => auditCommand(v) !== null);
-  if (issues.length > 0) return { ok: false, issues };
-  if (Object.keys(inputs).length === 0) {
+  const problem = await directoryProblem(dir);
+  if (problem !== null) return { ok: false, issues: [problem] };
+  const r: OutputReader = { dir, issues: [], inputs: {}, provenance: {} };
+  const contributions = await readContributions(r);
+  const selection = await loadOutput(r, "selection.json", SelectionSchema);
+  const study = await loadOutput(r, "study.json", StudySchema);
+  const heldout = await loadOutput(r, "heldout.json", HeldoutSchema);
+  const comparison = await loadOutput(r, "comparison.json", ComparisonSchema);
+  const power = await loadOutput(r, "power.json", PowerSchema);
+  const history = await loadOutput(r, "history.json", HistorySchema);
+  const reward = await loadOutput(r, "recipe_comparison.json", RecipeComparisonSchema);
+  const sequential = await loadOutput(r, "sequential.json", SequentialSchema);
+  const ladder = await loadOutput(r, "ladder_result.json", LadderResultSchema);
+  const audit = await loadOutput(
+    r,
+    "validation.json",
+    ValidationSchema,
+    (v) => auditCommand(v) !== null,
+  );
+  if (r.issues.length > 0) return { ok: false, issues: r.issues };
+  if (Object.keys(r.inputs).length === 0) {
     return {
       ok: false,
       issues: [{
@@ -239,9 +172,9 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   }
   const sortedInputs: Record<string, string> = {};
   const sortedProvenance: Record<string, InputProvenance> = {};
-  for (const name of Object.keys(inputs).sort()) {
-    sortedInputs[name] = inputs[name]!;
-    sortedProvenance[name] = provenance[name]!;
+  for (const name of Object.keys(r.inputs).sort()) {
+    sortedInputs[name] = r.inputs[name]!;
+    sortedProvenance[name] = r.provenance[name]!;
   }
   return {
     ok: true,
@@ -263,4 +196,86 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     },
     issues: [],
   };
+}
+
+/** The `io_error` of a `dir` that is not a readable directory; null when it is one. */
+async function directoryProblem(dir: string): Promise<Issue | null> {
+  try {
+    const info = await Deno.stat(dir);
+    if (info.isDirectory) return null;
+    return {
+      code: "io_error",
+      message: "Cannot read analysis outputs: not a directory",
+      file: dir,
+    };
+  } catch (error) {
+    return {
+      code: "io_error",
+      message: `Cannot read analysis outputs: ${(error as Error).message}`,
+      file: dir,
+    };
+  }
+}
+
+/** What reading one directory collects: its issues and each file read's hash and provenance. */
+interface OutputReader {
+  readonly dir: string;
+  readonly issues: Issue[];
+  /** File name to the sha256 of its bytes, in the order read. */
+  readonly inputs: Record<string, string>;
+  readonly provenance: Record<string, InputProvenance>;
+}
+
+/** Reads one file; with `when`, a file that does not parse or fails `when` is silently not read. */
+async function loadOutput<S extends z.ZodType>(
+  r: OutputReader,
+  name: string,
+  schema: S,
+  when?: (value: unknown) => boolean,
+): Promise<z.output<S> | null> {
+  const file = join(r.dir, name);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readOptional(file);
+  } catch (error) {
+    r.issues.push({
+      code: "io_error",
+      message: `Cannot read file: ${(error as Error).message}`,
+      file,
+    });
+    return null;
+  }
+  if (bytes === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    if (when) return null;
+    r.issues.push({
+      code: "parse_error",
+      message: `Cannot parse JSON: ${(error as Error).message}`,
+      file,
+    });
+    return null;
+  }
+  if (when && !when(value)) return null;
+  r.inputs[name] = sha256Hex(bytes);
+  r.provenance[name] = provenanceOf(value);
+  const parsed = checkOutput(schema, value, file);
+  if (!parsed.ok) {
+    r.issues.push(...parsed.issues);
+    return null;
+  }
+  return parsed.value;
+}
+
+/**
+ * contributions.json with its per-task rows (the delta figure): its own (an
+ * older gatelab) or its tasks table's, checked against the sha256 it recorded.
+ */
+async function readContributions(r: OutputReader): Promise<ContributionsJson | null> {
+  const read = await loadOutput(r, "contributions.json", ContributionsSchema);
+  const rows = read === null ? null : await contributionsTaskRows(read, r.dir);
+  if (rows !== null && !rows.ok) r.issues.push(rows.issue);
+  return read === null || rows === null || !rows.ok ? read : { ...read, tasks: rows.rows };
 }
