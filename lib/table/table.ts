@@ -67,7 +67,9 @@ const LATEX_SPECIALS: Record<string, string> = {
   "\\": "\\textbackslash{}",
   "&": "\\&",
   "%": "\\%",
-  "$": "\\$",
+  // Math mode's dollar, from the roman font: text mode's \$ comes from TS1 (tcrm), a bitmap
+  // (Type 3) font where cm-super is not installed, which microtype's expansion then stops on.
+  "$": "$\\$$",
   "#": "\\#",
   "_": "\\_",
   "{": "\\{",
@@ -102,7 +104,9 @@ const LATEX_SPECIALS: Record<string, string> = {
  * Escapes plain text for LaTeX: the ten specials (`\ & % $ # _ { } ~ ^`),
  * `< > |` (which the default font would print as other glyphs), common
  * typographic characters, and a hyphen before a digit after a space becomes
- * a true minus. A control sequence in the data prints as text. Other
+ * a true minus. A `$` prints as math mode's dollar (`$\$$`, the roman
+ * font's glyph; text mode's `\$` would need TS1 fonts, bitmaps without
+ * cm-super). A control sequence in the data prints as text. Other
  * characters outside ASCII print as `U+XXXX` in typewriter type, because
  * pdflatex's standard fonts lack them and would stop with an error.
  *
@@ -112,6 +116,7 @@ const LATEX_SPECIALS: Record<string, string> = {
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(escapeLatex("\\input{x}_1 level -1"), "\\textbackslash{}input\\{x\\}\\_1 level $-$1");
  * deepEqual(escapeLatex("a中"), "a{\\ttfamily U+4E2D}");
+ * deepEqual(escapeLatex("verify_v4$"), "verify\\_v4$\\$$");
  * ```
  */
 export function escapeLatex(text: string): string {
@@ -618,7 +623,7 @@ const ID_SPECIAL = /[_\\/{}$#%&~^|<>@=+*]/;
  * ```ts
  * import { breakableLatex } from "./table.ts";
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(breakableLatex("by r_format_compliance_v4$_strict_checker"), "by r\\_\\allowbreak{}format\\_\\allowbreak{}compliance\\_\\allowbreak{}v4\\$\\allowbreak{}\\_\\allowbreak{}strict\\_\\allowbreak{}checker");
+ * deepEqual(breakableLatex("by r_format_compliance_v4$_strict_checker"), "by r\\_\\allowbreak{}format\\_\\allowbreak{}compliance\\_\\allowbreak{}v4$\\$$\\allowbreak{}\\_\\allowbreak{}strict\\_\\allowbreak{}checker");
  * deepEqual(breakableLatex("reward (= r_strict), -1"), "reward (= r\\_strict), $-$1");
  * deepEqual(breakableLatex("heteroskedasticity-robust; contributions.json."), "heteroskedasticity-robust; contributions.json.");
  * ```
