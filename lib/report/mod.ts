@@ -3,7 +3,6 @@ export * from "./escape_html.ts";
 export * from "./html_table.ts";
 export * from "./display.ts";
 export * from "./notebook_progress.ts";
-export * from "./audit_command.ts";
 export * from "./read_analysis_dir.ts";
 export * from "./report.ts";
 export * from "./report_files.ts";

@@ -34,7 +34,7 @@ import {
   type ValidationJson,
   ValidationSchema,
 } from "../contract/outputs/mod.ts";
-import { auditCommand } from "./audit_command.ts";
+import { auditCommand } from "../core/audit_command.ts";
 
 /** What the report records of one input file besides its hash. */
 export interface InputProvenance {

@@ -21,7 +21,7 @@ import { DECIMALS, formatCount, P_FLOOR } from "../table/format.ts";
 import { historySection } from "../history/section.ts";
 import { ladderSection } from "../ladder/section.ts";
 import { sequentialSection } from "../sequential/section.ts";
-import { auditCommand } from "./audit_command.ts";
+import { auditCommand } from "../core/audit_command.ts";
 import { firewallSection } from "../firewall/section.ts";
 import { ledgerAuditSection } from "../ledger_audit/section.ts";
 import {
