@@ -15,7 +15,10 @@ export interface ReportSubheading {
   readonly subheading: string;
 }
 
-/** What a section holds, in the order a paper reads. */
+/**
+ * What a section holds, in the order a paper reads (the report orders
+ * sections by the bundles' kinds, `SECTION_ORDER` of lib/report/bundles.ts).
+ */
 export type SectionKind =
   | "gate"
   | "pooled"
@@ -29,28 +32,9 @@ export type SectionKind =
   | "reward"
   | "audit";
 
-/**
- * Section kinds in paper order: gate analyses, pooled rounds, sequential
- * re-analyses of gates, history across checkpoints, held-out, power, Gate B,
- * ladder gates, study, reward, audits (ledger, firewall).
- */
-export const SECTION_ORDER: readonly SectionKind[] = [
-  "gate",
-  "pooled",
-  "sequential",
-  "history",
-  "heldout",
-  "power",
-  "gate_b",
-  "ladder",
-  "study",
-  "reward",
-  "audit",
-];
-
 /** One section of the report: a heading, then tables, figures and subheadings in order. */
 export interface ReportSection {
-  /** What the section holds (its place in {@linkcode SECTION_ORDER}). */
+  /** What the section holds (its place in the report's order: `SECTION_ORDER`, lib/report/bundles.ts). */
   readonly kind: SectionKind;
   /** The section's heading. */
   readonly heading: string;
