@@ -64,7 +64,7 @@ export const FLOORS: readonly Floor[] = [
   },
   { name: "assembly", folders: ["paper", "report", "demo"] },
   { name: "commands", folders: ["cli", "build"] },
-  { name: "face", folders: ["mod.ts"] },
+  { name: "face", folders: ["mod.ts", "face"] },
 ];
 
 /** One broken rule. */

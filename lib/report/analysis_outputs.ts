@@ -31,10 +31,15 @@ export interface InputProvenance {
 
 /** What an analysis directory holds. Every file is optional; at least one must exist. */
 export interface AnalysisOutputs {
+  /** The directory as given. */
   readonly dir: string;
+  /** contributions.json of `gate analyze` (its task rows read from its tasks table). */
   readonly contributions: ContributionsJson | null;
+  /** selection.json of `gate analyze`. */
   readonly selection: SelectionJson | null;
+  /** study.json of `gate study`. */
   readonly study: StudyJson | null;
+  /** heldout.json of `gate heldout`. */
   readonly heldout: HeldoutJson | null;
   /** comparison.json of `gate compare` (Gate B). */
   readonly comparison: ComparisonJson | null;

@@ -9,3 +9,5 @@ export * from "./report_files.ts";
 export * from "./value_or_throw.ts";
 export * from "./query_table.ts";
 export * from "./display_section.ts";
+export * from "./bundles.ts";
+export * from "./analysis_outputs.ts";

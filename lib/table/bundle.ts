@@ -18,6 +18,12 @@ import type { Figure } from "./figure.ts";
 import type { ReportSection, SectionKind } from "./section.ts";
 import type { Table } from "./table.ts";
 
+/** A zod schema of an output file (lib/contract/outputs), as a bundle names it. */
+export interface OutputSchema {
+  /** Checks a parsed JSON value against the schema. */
+  safeParse(value: unknown): { readonly success: boolean };
+}
+
 /** One file a bundle read from an output directory. */
 export interface BundleFile {
   /** Its name in the directory ("heldout.json"). */
@@ -54,7 +60,7 @@ export interface Bundle<Doc, Context = never> {
   /** The JSON document's file name in an output directory ("heldout.json"). */
   readonly file: string;
   /** The zod schema of that file (lib/contract/outputs). */
-  readonly schema: z.ZodType;
+  readonly schema: OutputSchema;
   /** The kinds of report section it makes, in paper order (empty: the report shows none). */
   readonly kind: readonly SectionKind[];
   /** Reads its document from an output directory: null when absent, issues when broken. */
