@@ -45,3 +45,46 @@ export interface ReportSection {
   /** The input files (names in `dir`) the section shows. */
   readonly files: readonly string[];
 }
+
+/**
+ * A section's tables and figures from its stage's `tables(doc)` and
+ * `figures(doc)`: the tables in order, each followed by the figures
+ * `after` places behind it (table label to figure names), then every
+ * figure not placed. A table or figure added to the stage's lists shows in
+ * its section with no edit of the section.
+ *
+ * @param tables The stage's tables of the document.
+ * @param figures Its figures.
+ * @param after Table label to the names of the figures that follow it.
+ * @returns The items, every table and figure once.
+ *
+ * @example
+ * ```ts
+ * import { sectionItems } from "./section.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = (label: string) => ({ caption: label, label, columns: [], rows: [] });
+ * const f = (name: string) => ({ name, title: name, svg: "<svg/>" });
+ * const items = sectionItems([t("tab:a"), t("tab:b")], [f("y"), f("x")], { "tab:a": ["x"] });
+ * deepEqual(items.map((i) => "svg" in i ? i.name : i.label), ["tab:a", "x", "tab:b", "y"]);
+ * ```
+ */
+export function sectionItems(
+  tables: readonly Table[],
+  figures: readonly Figure[],
+  after: Readonly<Record<string, readonly string[]>> = {},
+): (Table | Figure)[] {
+  const byName = new Map(figures.map((f) => [f.name, f]));
+  const shown = new Set<string>();
+  const items: (Table | Figure)[] = [];
+  for (const table of tables) {
+    items.push(table);
+    for (const name of after[table.label ?? ""] ?? []) {
+      const figure = byName.get(name);
+      if (figure !== undefined && !shown.has(name)) {
+        items.push(figure);
+        shown.add(name);
+      }
+    }
+  }
+  return [...items, ...figures.filter((f) => !shown.has(f.name))];
+}
