@@ -36,7 +36,7 @@ const FACE = [
   "loadGroups",
   "loadSteps",
   "loadStudyDir",
-  // sequential, ladder, history
+  // sequential, ladder, history: in their namespaces (NAMESPACES)
   // SQL
   "loadIntoDuckDb",
   "openDuckDb",
