@@ -5,73 +5,11 @@
  *
  * @module
  */
-import { join } from "node:path";
-import type { z } from "npm:zod@4.6.7";
 import { type Issue, type Result, sha256Hex } from "../core/mod.ts";
-import {
-  checkOutput,
-  type ComparisonJson,
-  ComparisonSchema,
-  type ContributionsJson,
-  ContributionsSchema,
-  contributionsTaskRows,
-  type HeldoutJson,
-  HeldoutSchema,
-  type HistoryJson,
-  HistorySchema,
-  type LadderResultJson,
-  LadderResultSchema,
-  type PowerJson,
-  PowerSchema,
-  type RecipeComparisonJson,
-  RecipeComparisonSchema,
-  type SelectionJson,
-  SelectionSchema,
-  type SequentialJson,
-  SequentialSchema,
-  type StudyJson,
-  StudySchema,
-  type ValidationJson,
-  ValidationSchema,
-} from "../contract/outputs/mod.ts";
-import { auditCommand } from "./audit_command.ts";
+import type { AnalysisOutputs, InputProvenance } from "./analysis_outputs.ts";
+import { BUNDLES } from "./bundles.ts";
 
-/** What the report records of one input file besides its hash. */
-export interface InputProvenance {
-  /** `generator.command` (and tool, version) of the file, when it has one. */
-  readonly generator: string | null;
-  /** The seed of its random numbers (bootstrap, splits, simulation), when any. */
-  readonly seed: number | null;
-  /** Bootstrap draws or simulated gates, when any. */
-  readonly draws: number | null;
-}
-
-/** What an analysis directory holds. Every file is optional; at least one must exist. */
-export interface AnalysisOutputs {
-  readonly dir: string;
-  readonly contributions: ContributionsJson | null;
-  readonly selection: SelectionJson | null;
-  readonly study: StudyJson | null;
-  readonly heldout: HeldoutJson | null;
-  /** comparison.json of `gate compare` (Gate B). */
-  readonly comparison: ComparisonJson | null;
-  /** power.json of `gate plan-power`. */
-  readonly power: PowerJson | null;
-  /** history.json of `gate history` (absent in outputs made before it existed). */
-  readonly history?: HistoryJson | null;
-  /** recipe_comparison.json of `gate reward --groups`. */
-  readonly reward?: RecipeComparisonJson | null;
-  /** sequential.json of `gate sequential`. */
-  readonly sequential?: SequentialJson | null;
-  /** ladder_result.json of `gate ladder`. */
-  readonly ladder?: LadderResultJson | null;
-  /** validation.json of `gate ledger-audit` or `gate firewall` (other commands' is not read). */
-  readonly audit?: ValidationJson | null;
-  /** File name to sha256 of its bytes, in name order. */
-  readonly inputs: Readonly<Record<string, string>>;
-  /** File name to its generator, seed and draws. */
-  readonly provenance?: Readonly<Record<string, InputProvenance>>;
-}
+export type { AnalysisOutputs, InputProvenance };
 
 const record = (x: unknown): Record<string, unknown> =>
   typeof x === "object" && x !== null ? x as Record<string, unknown> : {};
@@ -102,15 +40,6 @@ export function provenanceOf(value: unknown): InputProvenance {
     seed: first("seed"),
     draws: first("draws") ?? first("sims"),
   };
-}
-
-async function readOptional(path: string): Promise<Uint8Array | null> {
-  try {
-    return await Deno.readFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
 }
 
 /**
@@ -165,66 +94,17 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     };
   }
 
-  /** Reads one file; with `when`, a file that does not parse or fails `when` is silently not read. */
-  async function load<S extends z.ZodType>(
-    name: string,
-    schema: S,
-    when?: (value: unknown) => boolean,
-  ): Promise<z.output<S> | null> {
-    const file = join(dir, name);
-    let bytes: Uint8Array | null;
-    try {
-      bytes = await readOptional(file);
-    } catch (error) {
-      issues.push({
-        code: "io_error",
-        message: `Cannot read file: ${(error as Error).message}`,
-        file,
-      });
-      return null;
+  const documents: Partial<AnalysisOutputs>[] = [];
+  for (const { bundle, slot } of BUNDLES) {
+    if (slot === undefined) continue;
+    const read = await bundle.read(dir);
+    issues.push(...read.issues);
+    for (const file of read.files) {
+      inputs[file.name] = sha256Hex(file.bytes);
+      provenance[file.name] = provenanceOf(file.raw);
     }
-    if (bytes === null) return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (error) {
-      if (when) return null;
-      issues.push({
-        code: "parse_error",
-        message: `Cannot parse JSON: ${(error as Error).message}`,
-        file,
-      });
-      return null;
-    }
-    if (when && !when(value)) return null;
-    inputs[name] = sha256Hex(bytes);
-    provenance[name] = provenanceOf(value);
-    const parsed = checkOutput(schema, value, file);
-    if (!parsed.ok) {
-      issues.push(...parsed.issues);
-      return null;
-    }
-    return parsed.value;
+    if (read.doc !== null) documents.push(slot.set(read.doc));
   }
-
-  const read = await load("contributions.json", ContributionsSchema);
-  // The per-task rows (the delta figure): its own (an older gatelab) or its tasks table's,
-  // checked against the sha256 it recorded.
-  const rows = read === null ? null : await contributionsTaskRows(read, dir);
-  if (rows !== null && !rows.ok) issues.push(rows.issue);
-  const contributions = read === null || rows === null || !rows.ok
-    ? read
-    : { ...read, tasks: rows.rows };
-  const selection = await load("selection.json", SelectionSchema);
-  const study = await load("study.json", StudySchema);
-  const heldout = await load("heldout.json", HeldoutSchema);
-  const comparison = await load("comparison.json", ComparisonSchema);
-  const power = await load("power.json", PowerSchema);
-  const history = await load("history.json", HistorySchema);
-  const reward = await load("recipe_comparison.json", RecipeComparisonSchema);
-  const sequential = await load("sequential.json", SequentialSchema);
-  const ladder = await load("ladder_result.json", LadderResultSchema);
-  const audit = await load("validation.json", ValidationSchema, (v) => auditCommand(v) !== null);
   if (issues.length > 0) return { ok: false, issues };
   if (Object.keys(inputs).length === 0) {
     return {
@@ -247,17 +127,8 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
     ok: true,
     value: {
       dir,
-      contributions,
-      selection,
-      study,
-      heldout,
-      comparison,
-      power,
-      history,
-      reward,
-      sequential,
-      ladder,
-      audit,
+      // Every registered document, null where the directory has none.
+      ...Object.assign({}, ...BUNDLES.map((b) => b.slot?.set(null)), ...documents),
       inputs: sortedInputs,
       provenance: sortedProvenance,
     },
