@@ -4,7 +4,12 @@
  * The public face for notebooks and scripts: the functions a notebook cell
  * calls, in pipeline order (load and validate, analyze, bootstrap, held-out,
  * power, compare, study, reward, sequential, ladder, history, SQL, figures,
- * tables, report, display), and the types their signatures name. Kernels
+ * tables, report, display), and the types their signatures name. Each
+ * stage's bundle (`BUNDLES`, lib/report/bundles.ts) and the functions of its
+ * tables, figures and report section that no notebook calls by name sit in
+ * a namespace per stage: `analyze`, `heldout`, `power`, `gateb`, `study`,
+ * `reward`, `sequential`, `ladder`, `history` (e.g.
+ * `gl.sequential.sequentialTables(doc)`, `gl.heldout.heldoutBundle`). Kernels
  * and helpers are not part of it:
  * import them by path from their stage folder, `lib/<stage>/mod.ts` (for
  * example `lib/fit/mod.ts` for the OLS kernels, `lib/contract/mod.ts` for the
@@ -54,9 +59,7 @@ export {
   analysisFigures,
   analysisPaperTables,
   analysisTables,
-  coefficientTables,
   metricMeansTable,
-  selectionTable,
 } from "./analyze/mod.ts";
 export type {
   AnalysisFigureInputs,
@@ -92,7 +95,7 @@ export type {
 } from "./power/mod.ts";
 
 // compare (Gate B)
-export { compareRunDirs, comparisonSection, comparisonTables } from "./gateb/mod.ts";
+export { compareRunDirs, comparisonTables } from "./gateb/mod.ts";
 export type {
   CompareOptions,
   ComparisonDocument,
@@ -101,18 +104,7 @@ export type {
 } from "./gateb/mod.ts";
 
 // study
-export {
-  analyzeStudy,
-  loadStudyDir,
-  studyArmsTable,
-  studyComparisonsTable,
-  studyCostsTable,
-  studyFigures,
-  studyPlot,
-  studyRowsFromAnalysis,
-  studySection,
-  studyTables,
-} from "./study/mod.ts";
+export { analyzeStudy, loadStudyDir, studyFigures, studyTables } from "./study/mod.ts";
 export type {
   AnalyzeStudyOptions,
   LoadedStudy,
@@ -134,8 +126,6 @@ export {
   recipeComparisonTable,
   recipesTables,
   rewardFigures,
-  rewardSection,
-  rewardSummaryTable,
 } from "./reward/mod.ts";
 export type {
   CompareRecipesOptions,
@@ -148,17 +138,9 @@ export type {
   Trajectories,
 } from "./reward/mod.ts";
 
-// sequential, ladder, history: each stage's tables, figures and report section
-export {
-  sequentialFigures,
-  sequentialOfGate,
-  sequentialSection,
-  sequentialTables,
-} from "./sequential/mod.ts";
+// sequential, ladder, history: their tables, figures and sections are in the namespaces below
 export type { SequentialDocument, SequentialOptions, SequentialOrder } from "./sequential/mod.ts";
-export { ladderFigures, ladderSection, ladderTables } from "./ladder/mod.ts";
 export type { LadderResultDocument } from "./ladder/mod.ts";
-export { historyFigures, historySection, historyTables } from "./history/mod.ts";
 export type { HistoryDocument } from "./history/mod.ts";
 
 // a built study's outputs by step id (PROJECT = "gatelab.yaml" in a notebook)
@@ -187,8 +169,8 @@ export type {
 } from "./sql/mod.ts";
 
 // figures
-export { figureFiles, rankAgreementPlot } from "./figures/mod.ts";
-export { acrossGateRankPoints, heldoutFigures, heldoutGainPoints } from "./heldout/mod.ts";
+export { figureFiles } from "./figures/mod.ts";
+export { heldoutFigures } from "./heldout/mod.ts";
 export type {
   Figure,
   FigureFilesOptions,
@@ -198,8 +180,7 @@ export type {
 } from "./figures/mod.ts";
 
 // tables
-export { diagnosticsTables } from "./analyze/mod.ts";
-export { acrossGateTable, heldoutSummaryTable, heldoutTables } from "./heldout/mod.ts";
+export { heldoutTables } from "./heldout/mod.ts";
 export { powerTables } from "./power/mod.ts";
 export type { NamedColumn, Table } from "./table/mod.ts";
 
@@ -213,8 +194,6 @@ export {
   queryTable,
   valueOrThrow,
 } from "./report/mod.ts";
-export { heldoutSection } from "./heldout/mod.ts";
-export { powerSection } from "./power/mod.ts";
 export type {
   Displayable,
   DisplayTableOptions,
@@ -228,6 +207,17 @@ export type { AppendixOptions, AppendixSection } from "./paper/mod.ts";
 
 // demo data
 export { generateDemo, writeDemo } from "./demo/mod.ts";
+
+// every stage's bundle, in the report's order; one namespace per stage
+export { BUNDLES } from "./report/mod.ts";
+export type {
+  AnalysisOutputs,
+  InputProvenance,
+  OutputSlot,
+  RegisteredBundle,
+} from "./report/mod.ts";
+export type { AnyBundle, Bundle, BundleFile, BundleRead, OutputSchema } from "./table/mod.ts";
+export * from "./face/mod.ts";
 
 // Types the results and options above contain, so that every type a face
 // signature reaches is documented (`deno doc --lint lib/mod.ts`).

@@ -2,15 +2,16 @@
  * The house rules of lib/ as a pure function over its import graph, and the
  * reader that builds that graph from `deno info --json`. docs/architecture.md
  * describes the floors; tests/architecture_test.ts runs the check on the
- * real graph and on synthetic graphs that break each rule. BUNDLES declares
- * what each stage's mod.ts exports for its outputs (the bundle rule), with
- * the checks of those exports and of the report's registry. `functionSpans`
- * measures every function body of a source (a scanner of tokens that skips
- * strings, template literals, regular expressions and comments) for the
- * size rule, `checkFunctionLengths`.
+ * real graph and on synthetic graphs that break each rule. The bundle rule
+ * is checked on lib/report/bundles.ts's `BUNDLES` (each stage's bundle
+ * object) and on the report's imports. `functionSpans` measures every
+ * function body of a source (a scanner of tokens that skips strings,
+ * template literals, regular expressions and comments) for the size rule,
+ * `checkFunctionLengths`.
  *
  * @module
  */
+import type { AnyBundle } from "../lib/table/bundle.ts";
 
 /** One import: `from` imports `to` (paths relative to lib/, e.g. "infer/bootstrap/bca.ts"). */
 export interface ImportEdge {
@@ -66,7 +67,7 @@ export const FLOORS: readonly Floor[] = [
   },
   { name: "assembly", folders: ["paper", "report", "demo"] },
   { name: "commands", folders: ["cli", "build"] },
-  { name: "face", folders: ["mod.ts"] },
+  { name: "face", folders: ["mod.ts", "face"] },
 ];
 
 /** One broken rule. */
@@ -284,134 +285,79 @@ export async function readImportGraph(
   return { files: [...all].sort(), edges: sorted };
 }
 
-/**
- * The bundle of one stage (docs/architecture.md, "The bundle rule"): the
- * names of the functions its `mod.ts` exports for its outputs.
- */
-export interface Bundle {
-  /** The stage's folder under lib/ ("heldout"). */
-  readonly folder: string;
-  /** `files(doc)`: the bytes of every file its command writes into `--out`. */
-  readonly files: string;
-  /** `tables(doc)`: its tables (absent: its outputs have none). */
-  readonly tables?: string;
-  /** `figures(doc)`: its figures (absent: its outputs have none). */
-  readonly figures?: string;
-  /** `section(doc, dir)`: its section of the HTML report (absent: the report does not show it). */
-  readonly section?: string;
-}
-
-/**
- * Every stage's bundle, as the stages export it. The bootstrap and the
- * diagnostics are not listed: their tables (`lib/analyze/bootstrap_tables.ts`,
- * `lib/analyze/diagnostics_tables.ts`) are placed by `analysisTables` and
- * written by `analysisFiles`. `validate`'s tables are the findings of a
- * validation.json, which the audits' sections show; the report shows no
- * section of `gate validate` itself. `import` writes contract directories
- * and import.json, which have no tables, figures or section of their own.
- */
-export const BUNDLES: readonly Bundle[] = [
-  {
-    folder: "analyze",
-    files: "analysisFiles",
-    section: "analysisSection",
-    tables: "analysisTables",
-    figures: "analysisFigures",
-  },
-  {
-    folder: "heldout",
-    files: "heldoutFiles",
-    section: "heldoutSection",
-    tables: "heldoutTables",
-    figures: "heldoutFigures",
-  },
-  { folder: "power", files: "powerFiles", section: "powerSection", tables: "powerTables" },
-  {
-    folder: "gateb",
-    files: "comparisonFiles",
-    section: "comparisonSection",
-    tables: "comparisonTables",
-  },
-  {
-    folder: "study",
-    files: "studyFiles",
-    section: "studySection",
-    tables: "studyTables",
-    figures: "studyFigures",
-  },
-  {
-    folder: "reward",
-    files: "rewardFiles",
-    section: "rewardSection",
-    tables: "rewardTables",
-    figures: "rewardFigures",
-  },
-  {
-    folder: "sequential",
-    files: "sequentialFiles",
-    section: "sequentialSection",
-    tables: "sequentialTables",
-    figures: "sequentialFigures",
-  },
-  {
-    folder: "ladder",
-    files: "ladderFiles",
-    section: "ladderSection",
-    tables: "ladderTables",
-    figures: "ladderFigures",
-  },
-  {
-    folder: "history",
-    files: "historyFiles",
-    section: "historySection",
-    tables: "historyTables",
-    figures: "historyFigures",
-  },
-  {
-    folder: "firewall",
-    files: "firewallFiles",
-    section: "firewallSection",
-    tables: "firewallTables",
-  },
-  {
-    folder: "ledger_audit",
-    files: "ledgerAuditFiles",
-    section: "ledgerAuditSection",
-    tables: "ledgerAuditTables",
-  },
-  { folder: "validate", files: "validateFiles", tables: "findingsTables" },
-  { folder: "import", files: "importFiles" },
+/** The fields every bundle has, and what each must be (lib/table/bundle.ts). */
+const BUNDLE_FIELDS: readonly [keyof AnyBundle, "string" | "function" | "object"][] = [
+  ["stage", "string"],
+  ["file", "string"],
+  ["schema", "object"],
+  ["kind", "object"],
+  ["read", "function"],
+  ["tables", "function"],
+  ["files", "function"],
 ];
 
 /**
- * Checks that each stage's `mod.ts` exports its bundle: every name of
- * `bundles` is a function of the module loaded for its folder.
+ * Checks the bundle rule on `BUNDLES` (lib/report/bundles.ts): each entry's
+ * bundle has every field of `Bundle` (lib/table/bundle.ts) with its kind
+ * (`figures` and `section`, where present, functions; a section exactly
+ * when it has section kinds), is exported by its stage's mod.ts, names a
+ * stage once; and every stage with a `files.ts` has a bundle there.
  *
- * @param modules Folder (as in {@linkcode Bundle.folder}) to the namespace of its mod.ts.
- * @returns One message per missing module, missing name or name that is not a function.
+ * @param bundles The bundles (`BUNDLES.map((b) => b.bundle)`).
+ * @param modules Stage folder to the namespace of its mod.ts.
+ * @param withFiles The stage folders that have a `files.ts`.
+ * @returns One message per broken rule.
  */
 export function checkBundles(
-  bundles: readonly Bundle[],
+  bundles: readonly AnyBundle[],
   modules: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
+  withFiles: readonly string[],
 ): string[] {
   const out: string[] = [];
+  const seen = new Set<string>();
   for (const b of bundles) {
-    const mod = modules.get(b.folder);
-    if (mod === undefined) {
-      out.push(`lib/${b.folder}/mod.ts was not loaded`);
-      continue;
-    }
-    const roles = [["files", b.files], ["section", b.section], ["tables", b.tables], [
-      "figures",
-      b.figures,
-    ]] as const;
-    for (const [role, name] of roles) {
-      if (name === undefined) continue;
-      if (!(name in mod)) {
-        out.push(`lib/${b.folder}/mod.ts exports no ${name} (its ${role} function)`);
-      } else if (typeof mod[name] !== "function") {
-        out.push(`lib/${b.folder}/mod.ts exports ${name} (its ${role}), but not as a function`);
+    const record = b as unknown as Readonly<Record<string, unknown>>;
+    const stage = typeof b.stage === "string" ? b.stage : "?";
+    const name = `the bundle of lib/${stage} (${typeof b.file === "string" ? b.file : "?"})`;
+    for (const [field, kind] of BUNDLE_FIELDS) {
+      const value = record[field];
+      if (value === undefined) out.push(`${name} has no ${field}`);
+      else if (typeof value !== kind || value === null) {
+        out.push(`${name} has ${field}, but not as a ${kind}`);
       }
+    }
+    for (const field of ["figures", "section"]) {
+      const value = record[field];
+      if (value !== undefined && typeof value !== "function") {
+        out.push(`${name} has ${field}, but not as a function`);
+      }
+    }
+    if (typeof b.file === "string" && !b.file.endsWith(".json")) {
+      out.push(`${name}: its file is not a JSON document`);
+    }
+    const schema = record["schema"] as { safeParse?: unknown } | undefined;
+    if (schema && typeof schema.safeParse !== "function") {
+      out.push(`${name}: schema is no zod schema`);
+    }
+    const kinds = Array.isArray(b.kind) ? b.kind : [];
+    if ((kinds.length > 0) !== (typeof b.section === "function")) {
+      out.push(
+        kinds.length > 0
+          ? `${name} has section kinds but no section`
+          : `${name} has a section but no section kind`,
+      );
+    }
+    if (seen.has(stage)) out.push(`${name}: lib/${stage} has more than one bundle`);
+    seen.add(stage);
+    const mod = modules.get(stage);
+    if (mod === undefined) out.push(`lib/${stage}/mod.ts was not loaded`);
+    else if (!Object.values(mod).includes(b)) {
+      out.push(`lib/${stage}/mod.ts does not export ${name}`);
+    }
+  }
+  for (const stage of withFiles) {
+    if (!seen.has(stage)) {
+      out.push(`lib/${stage} has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)`);
     }
   }
   return out;
@@ -435,50 +381,36 @@ export function importedFiles(source: string, file: string): string[] {
 }
 
 /**
- * Checks the report's registry (lib/report/report.ts) against the bundle rule:
- * it imports a stage only through the stage's `section.ts`, no table or
- * figure builder (a `tables.ts`/`figures.ts`/`*_tables.ts`/`*_figures.ts`
- * anywhere, a file of lib/figures but the `render.ts` types), and it
- * registers the section of every bundle that has one.
+ * Checks the report's imports against the bundle rule: the registry
+ * (lib/report/bundles.ts) imports a stage only through the stage's
+ * `bundle.ts`, and the report's other files (lib/report/report.ts) import
+ * no stage at all; neither imports a table or figure builder (a
+ * `tables.ts`/`figures.ts`/`*_tables.ts`/`*_figures.ts` anywhere, a file of
+ * lib/figures but the `render.ts` types).
  *
- * @param source The text of the registry.
+ * @param source The text of the file.
  * @param file Its path relative to lib/.
- * @returns One message per import that breaks the rule and per section left out.
+ * @returns One message per import that breaks the rule.
  */
 export function checkRegistry(
   source: string,
-  bundles: readonly Bundle[] = BUNDLES,
+  file = "report/bundles.ts",
   floors: readonly Floor[] = FLOORS,
-  file = "report/report.ts",
 ): string[] {
   const stages = new Set(floors.find((f) => f.name === "stages")?.folders ?? []);
+  const registry = baseName(file) === "bundles.ts";
   const out: string[] = [];
-  const imported = importedFiles(source, file);
-  for (const to of imported) {
+  for (const to of importedFiles(source, file)) {
     const base = baseName(to);
-    if (topFolder(to) === topFolder(file) || base === "section.ts") continue;
+    if (topFolder(to) === topFolder(file) || (registry && base === "bundle.ts")) continue;
     const builder = /(^|_)(tables|figures)\.ts$/.test(base) ||
       (topFolder(to) === "figures" && base !== "render.ts");
-    const stage = stages.has(topFolder(to)) ||
-      bundles.some((b) => to.startsWith(b.folder + "/"));
-    if (builder || stage) {
+    if (builder || stages.has(topFolder(to))) {
       out.push(
-        `lib/${file} imports lib/${to}: the registry calls each stage's section ` +
-          `(lib/<stage>/section.ts), never its ${builder ? "tables or figures" : "other files"}`,
+        `lib/${file} imports lib/${to}: the report reaches each stage through its bundle ` +
+          `(lib/<stage>/bundle.ts, listed in lib/report/bundles.ts), never its ` +
+          `${builder ? "tables or figures" : "other files"}`,
       );
-    }
-  }
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, "");
-  for (const b of bundles) {
-    if (b.section === undefined) continue;
-    const spec = file.includes("/") ? `../${b.folder}/section.ts` : `./${b.folder}/section.ts`;
-    const line = new RegExp(
-      `import\\s*\\{[^}]*\\b${b.section}\\b[^}]*\\}\\s*from\\s*["']${
-        spec.replace(/\./g, "\\.")
-      }["']`,
-    );
-    if (!line.test(code)) {
-      out.push(`lib/${file} does not register ${b.section} (lib/${b.folder}/section.ts)`);
     }
   }
   return out;

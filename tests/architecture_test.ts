@@ -4,15 +4,16 @@
  * they do not reach) has no cycle, no upward import between floors and no
  * import of another folder's `_` file; and the checker fails on synthetic
  * graphs that break each rule, and on a violation planted in a copy of lib/.
- * The bundle rule holds: each stage's mod.ts exports the functions BUNDLES
- * names, and the report's registry reaches a stage only through its
- * section.ts; both checks fail on planted cases. The size rule holds: no
- * function of lib/ is over FUNCTION_LINE_LIMIT lines but the allow-listed
- * ones, and the check fails on a planted long function.
+ * The bundle rule holds: every bundle of BUNDLES (lib/report/bundles.ts)
+ * has the fields of `Bundle` and is exported by its stage's mod.ts, every
+ * stage with a files.ts has one, and the report reaches a stage only
+ * through its bundle.ts; the checks fail on planted cases. The size rule
+ * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines but the
+ * allow-listed ones, and the check fails on a planted long function.
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { BUNDLES } from "../lib/report/bundles.ts";
 import {
-  BUNDLES,
   checkArchitecture,
   checkBundles,
   checkFunctionLengths,
@@ -186,101 +187,115 @@ Deno.test("architecture: docs/architecture.md's table of floors is FLOORS, in or
   deepEqual(rows, FLOORS.map((f) => ({ name: f.name, folders: [...f.folders] })));
 });
 
-Deno.test("bundles: each stage's mod.ts exports its files, section, tables and figures functions", async () => {
-  const modules = new Map<string, Record<string, unknown>>();
-  for (const b of BUNDLES) modules.set(b.folder, await import(`../lib/${b.folder}/mod.ts`));
-  deepEqual(checkBundles(BUNDLES, modules), []);
-  // Every stage folder with a files.ts is listed, and every listed folder is a stage or a subsystem.
-  const folders = BUNDLES.map((b) => b.folder);
-  equal(new Set(folders).size, folders.length);
-  const stages = FLOORS.find((f) => f.name === "stages")!.folders;
-  const withFiles = stages.filter((f) => {
+/** The stage folders with a files.ts. */
+function stagesWithFiles(): string[] {
+  return FLOORS.find((f) => f.name === "stages")!.folders.filter((f) => {
     try {
       return Deno.statSync(`lib/${f}/files.ts`).isFile;
     } catch {
       return false;
     }
   });
-  deepEqual(withFiles.filter((f) => !folders.includes(f)), []);
-  ok(folders.every((f) => stages.includes(f)));
+}
+
+async function stageModules(
+  stages: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const s of stages) modules.set(s, await import(`../lib/${s}/mod.ts`));
+  return modules;
+}
+
+Deno.test("bundles: every bundle of BUNDLES has its fields and is its stage's export; every stage with files.ts has one", async () => {
+  const bundles = BUNDLES.map((b) => b.bundle);
+  const modules = await stageModules(bundles.map((b) => b.stage));
+  deepEqual(checkBundles(bundles, modules, stagesWithFiles()), []);
+  ok(bundles.length >= 13, `only ${bundles.length} bundles`);
+  const stages = FLOORS.find((f) => f.name === "stages")!.folders;
+  ok(bundles.every((b) => stages.includes(b.stage)));
+  // Every section kind is some bundle's; the report shows exactly the bundles with a section.
+  deepEqual(
+    BUNDLES.filter((b) => b.slot !== undefined).map((b) => b.bundle.stage),
+    bundles.filter((b) => b.section !== undefined).map((b) => b.stage),
+  );
 });
 
-Deno.test("bundles: a missing export, an export that is not a function, an unloaded module fail", () => {
-  const bundles = [
-    {
-      folder: "gateb",
-      files: "comparisonFiles",
-      section: "comparisonSection",
-      tables: "comparisonTables",
-    },
-    { folder: "ladder", files: "ladderFiles", figures: "ladderFigures" },
+Deno.test("bundles: a bundle missing tables, a stage with files.ts not in BUNDLES, a bundle its mod.ts does not export fail", async () => {
+  const real = BUNDLES.map((b) => b.bundle);
+  const heldout = real.find((b) => b.stage === "heldout")!;
+  const { tables: _, ...noTables } = heldout;
+  const planted = [
+    noTables as unknown as typeof heldout,
+    (({ section: _s, ...rest }) => ({ ...rest, stage: "power" }))(heldout),
+    { ...heldout, stage: "ladder", figures: "ladderFigures" as never },
   ];
-  const modules = new Map<string, Record<string, unknown>>([
-    ["gateb", { comparisonFiles: () => ({}), comparisonSection: "a string" }],
-  ]);
-  deepEqual(checkBundles(bundles, modules), [
-    "lib/gateb/mod.ts exports comparisonSection (its section), but not as a function",
-    "lib/gateb/mod.ts exports no comparisonTables (its tables function)",
+  const modules = await stageModules(["heldout", "power"]);
+  modules.set("heldout", { ...modules.get("heldout"), heldoutBundle: planted[0] });
+  deepEqual(checkBundles(planted, modules, ["heldout", "power", "ladder", "newstage"]), [
+    "the bundle of lib/heldout (heldout.json) has no tables",
+    "the bundle of lib/power (heldout.json) has section kinds but no section",
+    "lib/power/mod.ts does not export the bundle of lib/power (heldout.json)",
+    "the bundle of lib/ladder (heldout.json) has figures, but not as a function",
     "lib/ladder/mod.ts was not loaded",
+    "lib/newstage has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)",
   ]);
-  modules.set("gateb", {
-    ...modules.get("gateb"),
-    comparisonSection: () => null,
-    comparisonTables: () => [],
-  });
-  modules.set("ladder", { ladderFiles: () => ({}), ladderFigures: () => Promise.resolve([]) });
-  deepEqual(checkBundles(bundles, modules), []);
+  // The real list passes; leaving a stage out of it fails.
+  const all = await stageModules(real.map((b) => b.stage));
+  deepEqual(checkBundles(real, all, stagesWithFiles()), []);
+  deepEqual(checkBundles(real.filter((b) => b.stage !== "ladder"), all, stagesWithFiles()), [
+    "lib/ladder has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)",
+  ]);
 });
 
-Deno.test("bundles: the report's registry calls stages only through their section.ts and registers every section", async () => {
-  const registry = await Deno.readTextFile("lib/report/report.ts");
-  deepEqual(checkRegistry(registry), []);
+Deno.test("bundles: the report reaches stages only through their bundle.ts (lib/report/bundles.ts)", async () => {
+  // The report's files (the notebook display helpers beside them may name a stage's types).
+  const files = ["bundles.ts", "report.ts", "read_analysis_dir.ts", "analysis_outputs.ts"];
+  for (const name of files) {
+    const file = `report/${name}`;
+    deepEqual(checkRegistry(await Deno.readTextFile(`lib/${file}`), file), [], file);
+  }
 });
 
-Deno.test("bundles: a registry importing a table or figure builder, or a stage's other file, or leaving a section out, fails", () => {
-  const bundles = [
-    { folder: "analyze", files: "analysisFiles", section: "analysisSection" },
-    { folder: "heldout", files: "heldoutFiles", section: "heldoutSection" },
-    { folder: "ladder", files: "ladderFiles", section: "ladderSection" },
-  ];
+Deno.test("bundles: a registry importing a stage's other file or a builder, or a report file importing a stage, fails", () => {
   const planted = [
     "/**",
     " * A doc example is no import:",
     ' * import { analysisTables } from "../analyze/tables.ts";',
     " */",
-    'import { analysisSection } from "../analyze/section.ts";',
+    'import { analysisBundle } from "../analyze/bundle.ts";',
     'import { analysisTables } from "../analyze/tables.ts";',
-    'import { heldoutSection } from "../heldout/section.ts";',
     'import { heldoutFigures } from "../heldout/figures.ts";',
     'import { readLadder } from "../ladder/read_ladder.ts";',
     'import { forestPlot } from "../figures/forest.ts";',
     'import type { Figure } from "../figures/render.ts";',
     'import { runScope } from "../table/run_scope.ts";',
-    'import { type ReportSection, SECTION_ORDER } from "../table/section.ts";',
-    'import { auditCommand } from "./audit_command.ts";',
+    'import type { AnyBundle } from "../table/bundle.ts";',
+    'import { auditCommand } from "../core/audit_command.ts";',
+    'import type { AnalysisOutputs } from "./analysis_outputs.ts";',
     "export {",
     "  powerTables,",
     '} from "../power/tables.ts";',
     "",
   ].join("\n");
-  const v = checkRegistry(planted, bundles);
+  const v = checkRegistry(planted);
   deepEqual(v.map((m) => m.split(":")[0]), [
-    "lib/report/report.ts imports lib/analyze/tables.ts",
-    "lib/report/report.ts imports lib/heldout/figures.ts",
-    "lib/report/report.ts imports lib/ladder/read_ladder.ts",
-    "lib/report/report.ts imports lib/figures/forest.ts",
-    "lib/report/report.ts imports lib/power/tables.ts",
-    "lib/report/report.ts does not register ladderSection (lib/ladder/section.ts)",
+    "lib/report/bundles.ts imports lib/analyze/tables.ts",
+    "lib/report/bundles.ts imports lib/heldout/figures.ts",
+    "lib/report/bundles.ts imports lib/ladder/read_ladder.ts",
+    "lib/report/bundles.ts imports lib/figures/forest.ts",
+    "lib/report/bundles.ts imports lib/power/tables.ts",
   ]);
   ok(v[0]!.includes("never its tables or figures"));
   ok(v[2]!.includes("never its other files"));
-  // The same registry without the planted lines passes.
-  const clean =
-    planted.split("\n").filter((l) =>
-      !/tables\.ts|figures\.ts|read_ladder|forest\.ts|powerTables|^export \{$/.test(l) ||
-      l.startsWith(" *")
-    ).join("\n") + 'import { ladderSection } from "../ladder/section.ts";\n';
-  deepEqual(checkRegistry(clean, bundles), []);
+  // The same registry without the planted lines passes; in report.ts even a bundle.ts import fails.
+  const clean = planted.split("\n").filter((l) =>
+    !/tables\.ts|figures\.ts|read_ladder|forest\.ts|powerTables|^export \{$/.test(l) ||
+    l.startsWith(" *")
+  ).join("\n");
+  deepEqual(checkRegistry(clean), []);
+  deepEqual(checkRegistry(clean, "report/report.ts").map((m) => m.split(":")[0]), [
+    "lib/report/report.ts imports lib/analyze/bundle.ts",
+  ]);
 });
 
 Deno.test("size: no function in lib/ is over 120 lines (but the allow-listed bootstrap kernels)", async () => {

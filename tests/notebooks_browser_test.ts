@@ -207,7 +207,11 @@ Deno.test({
       // Late outputs: give the page a moment, then read the final state.
       await new Promise((r) => setTimeout(r, 1500));
       const final = await page.evaluate<PageState>(STATE_JS);
-      deepEqual(final.errors, [], "no cell shows an error or stderr output");
+      deepEqual(
+        final.errors,
+        [],
+        `no cell shows an error or stderr output; shown: ${JSON.stringify(final.errors)}`,
+      );
       deepEqual(final.codeCells, state.codeCells);
       ok(final.prompts.every((p) => /^\[\d+\]:$/.test(p)), `all cells ran: ${final.prompts}`);
       ok(final.svgs >= 3, `figures in the page: ${final.svgs} SVGs`);

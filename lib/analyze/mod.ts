@@ -25,3 +25,4 @@ export * from "./diagnostics_tables.ts";
 export * from "./checkpoint_tables.ts";
 // The report's decision table; the tidy `selection` table is analysis_tables.ts's.
 export { selectionTable } from "./tables.ts";
+export * from "./bundle.ts";

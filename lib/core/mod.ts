@@ -11,3 +11,4 @@ export * from "./progress.ts";
 export * from "./validation_document.ts";
 export * from "./defaults.ts";
 export * from "./conventions.ts";
+export * from "./audit_command.ts";

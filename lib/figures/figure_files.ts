@@ -10,7 +10,7 @@
  */
 import type { Figure } from "./render.ts";
 import { PAPER_MIN_PT, PAPER_WIDTHS } from "./render.ts";
-import { escapeLatex } from "../table/table.ts";
+import { breakableLatex, escapeLatex } from "../table/table.ts";
 import { type RunScope, scopedCaption, scopedLabel } from "../table/run_scope.ts";
 
 /** The tool that writes PNG and PDF, and where it comes from. */
@@ -157,7 +157,7 @@ export function figureTex(figure: Figure, scope: RunScope): string {
     } is missing: gatelab writes it with rsvg-convert (librsvg2-bin), which was not found. ${
       escapeLatex(figure.name)
     }.svg is beside this file.}}}`,
-    `\\caption{${escapeLatex(scopedCaption(caption, scope))}}`,
+    `\\caption{${breakableLatex(scopedCaption(caption, scope))}}`,
     `\\label{${scopedLabel(`fig:${figure.name}`, scope).replace(/[^A-Za-z0-9:.-]/g, "-")}}`,
     `\\end{${env}}`,
     "",

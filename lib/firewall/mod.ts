@@ -24,3 +24,4 @@ export {
 export { firewallFiles } from "./files.ts";
 export { firewallTables } from "./tables.ts";
 export { firewallSection } from "./section.ts";
+export * from "./bundle.ts";

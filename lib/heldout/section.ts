@@ -5,12 +5,10 @@
  *
  * @module
  */
-import type { ReportSection } from "../table/section.ts";
-import type { Figure } from "../table/figure.ts";
-import type { Table } from "../table/table.ts";
+import { type ReportSection, sectionItems } from "../table/section.ts";
 import type { HeldoutDocument } from "./heldout.ts";
-import { acrossGateTable, heldoutSummaryTable } from "./tables.ts";
-import { acrossGateRankFigure, heldoutGainFigure } from "./figures.ts";
+import { heldoutTables } from "./tables.ts";
+import { heldoutFigures } from "./figures.ts";
 
 /**
  * The "Held-out checks" section of the report for one heldout.json.
@@ -38,13 +36,9 @@ import { acrossGateRankFigure, heldoutGainFigure } from "./figures.ts";
  * ```
  */
 export function heldoutSection(doc: HeldoutDocument, dir: string): ReportSection {
-  const items: (Table | Figure)[] = [heldoutSummaryTable(doc)];
-  const gain = heldoutGainFigure(doc);
-  if (gain) items.push(gain);
-  if (doc.against) {
-    items.push(acrossGateTable(doc.against));
-    const ranks = acrossGateRankFigure(doc.against);
-    if (ranks) items.push(ranks);
-  }
+  // heldoutTables and heldoutFigures, the gain figure behind the summary.
+  const items = sectionItems(heldoutTables(doc), heldoutFigures(doc), {
+    "tab:heldout": ["heldout_gain"],
+  });
   return { kind: "heldout", heading: "Held-out checks", items, dir, files: ["heldout.json"] };
 }

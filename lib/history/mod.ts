@@ -16,3 +16,4 @@ export { historyFigures, lifecycleFigure, trajectoryFigure } from "./figures.ts"
 export { historyFiles } from "./files.ts";
 export { historySection } from "./section.ts";
 export type { HistoryStep, StepVersion } from "./step.ts";
+export * from "./bundle.ts";

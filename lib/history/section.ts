@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ReportSection } from "../table/section.ts";
-import { exposureTable, internalizationTable, lifecycleTable } from "./tables.ts";
-import { lifecycleFigure, trajectoryFigure } from "./figures.ts";
+import { type ReportSection, sectionItems } from "../table/section.ts";
+import { historyTables } from "./tables.ts";
+import { historyFigures } from "./figures.ts";
 import type { HistoryDocument } from "./history.ts";
 
 /**
@@ -41,13 +41,10 @@ export function historySection(doc: HistoryDocument, dir: string): ReportSection
   return {
     kind: "history",
     heading: "History across checkpoints",
-    items: [
-      lifecycleTable(doc),
-      exposureTable(doc),
-      lifecycleFigure(doc),
-      internalizationTable(doc),
-      trajectoryFigure(doc),
-    ],
+    // historyTables and historyFigures, the lifecycle figure behind the exposure table.
+    items: sectionItems(historyTables(doc), historyFigures(doc), {
+      "tab:history-exposure": ["history_lifecycle"],
+    }),
     dir,
     files: ["history.json"],
   };

@@ -12,3 +12,4 @@ export * from "./build.ts";
 export * from "./import_tables.ts";
 export * from "./import_document.ts";
 export * from "./files.ts";
+export * from "./bundle.ts";

@@ -11,3 +11,4 @@ export * from "./tables.ts";
 export * from "./figures.ts";
 export * from "./files.ts";
 export * from "./section.ts";
+export * from "./bundle.ts";

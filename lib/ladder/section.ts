@@ -7,9 +7,9 @@
  */
 import type { Table } from "../table/table.ts";
 import { formatCount, formatNumber } from "../table/format.ts";
-import type { ReportSection } from "../table/section.ts";
-import { ladderTable } from "./tables.ts";
-import { ladderFigure } from "./figures.ts";
+import { type ReportSection, sectionItems } from "../table/section.ts";
+import { ladderTables } from "./tables.ts";
+import { ladderFigures } from "./figures.ts";
 import type { LadderResultDocument } from "./ladder_result.ts";
 
 /** The first 16 hex digits of a sha256 (a full hash would widen the table past a narrow page). */
@@ -108,7 +108,8 @@ export function ladderSection(doc: LadderResultDocument, dir: string): ReportSec
     heading: `Ladder gate ${doc.task_type}: ${doc.exit ?? "no exit"}${
       doc.exit_block === null ? "" : ` after block ${doc.exit_block}`
     }`,
-    items: [ladderDecisionTable(doc), ladderTable(doc), ladderFigure(doc)],
+    // The decision (the report's alone), then ladderTables and ladderFigures.
+    items: [ladderDecisionTable(doc), ...sectionItems(ladderTables(doc), ladderFigures(doc))],
     dir,
     files: ["ladder_result.json"],
   };

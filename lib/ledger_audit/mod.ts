@@ -17,3 +17,4 @@ export { ledgerTidy } from "./ledger_tidy.ts";
 export { ledgerAuditFiles } from "./files.ts";
 export { ledgerAuditTables } from "./tables.ts";
 export { ledgerAuditSection } from "./section.ts";
+export * from "./bundle.ts";

@@ -5,3 +5,4 @@ export * from "./document.ts";
 export * from "./tables.ts";
 export * from "./files.ts";
 export * from "./section.ts";
+export * from "./bundle.ts";

@@ -5,73 +5,11 @@
  *
  * @module
  */
-import { join } from "node:path";
-import type { z } from "npm:zod@4.6.7";
 import { type Issue, type Result, sha256Hex } from "../core/mod.ts";
-import {
-  checkOutput,
-  type ComparisonJson,
-  ComparisonSchema,
-  type ContributionsJson,
-  ContributionsSchema,
-  contributionsTaskRows,
-  type HeldoutJson,
-  HeldoutSchema,
-  type HistoryJson,
-  HistorySchema,
-  type LadderResultJson,
-  LadderResultSchema,
-  type PowerJson,
-  PowerSchema,
-  type RecipeComparisonJson,
-  RecipeComparisonSchema,
-  type SelectionJson,
-  SelectionSchema,
-  type SequentialJson,
-  SequentialSchema,
-  type StudyJson,
-  StudySchema,
-  type ValidationJson,
-  ValidationSchema,
-} from "../contract/outputs/mod.ts";
-import { auditCommand } from "./audit_command.ts";
+import type { AnalysisOutputs, InputProvenance } from "./analysis_outputs.ts";
+import { BUNDLES } from "./bundles.ts";
 
-/** What the report records of one input file besides its hash. */
-export interface InputProvenance {
-  /** `generator.command` (and tool, version) of the file, when it has one. */
-  readonly generator: string | null;
-  /** The seed of its random numbers (bootstrap, splits, simulation), when any. */
-  readonly seed: number | null;
-  /** Bootstrap draws or simulated gates, when any. */
-  readonly draws: number | null;
-}
-
-/** What an analysis directory holds. Every file is optional; at least one must exist. */
-export interface AnalysisOutputs {
-  readonly dir: string;
-  readonly contributions: ContributionsJson | null;
-  readonly selection: SelectionJson | null;
-  readonly study: StudyJson | null;
-  readonly heldout: HeldoutJson | null;
-  /** comparison.json of `gate compare` (Gate B). */
-  readonly comparison: ComparisonJson | null;
-  /** power.json of `gate plan-power`. */
-  readonly power: PowerJson | null;
-  /** history.json of `gate history` (absent in outputs made before it existed). */
-  readonly history?: HistoryJson | null;
-  /** recipe_comparison.json of `gate reward --groups`. */
-  readonly reward?: RecipeComparisonJson | null;
-  /** sequential.json of `gate sequential`. */
-  readonly sequential?: SequentialJson | null;
-  /** ladder_result.json of `gate ladder`. */
-  readonly ladder?: LadderResultJson | null;
-  /** validation.json of `gate ledger-audit` or `gate firewall` (other commands' is not read). */
-  readonly audit?: ValidationJson | null;
-  /** File name to sha256 of its bytes, in name order. */
-  readonly inputs: Readonly<Record<string, string>>;
-  /** File name to its generator, seed and draws. */
-  readonly provenance?: Readonly<Record<string, InputProvenance>>;
-}
+export type { AnalysisOutputs, InputProvenance };
 
 const record = (x: unknown): Record<string, unknown> =>
   typeof x === "object" && x !== null ? x as Record<string, unknown> : {};
@@ -104,15 +42,6 @@ export function provenanceOf(value: unknown): InputProvenance {
   };
 }
 
-async function readOptional(path: string): Promise<Uint8Array | null> {
-  try {
-    return await Deno.readFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-
 /**
  * Reads `contributions.json`, `selection.json`, `study.json`, `heldout.json`,
  * `comparison.json`, `power.json`, `history.json`, `recipe_comparison.json`,
@@ -139,27 +68,45 @@ async function readOptional(path: string): Promise<Uint8Array | null> {
  * ```
  */
 export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutputs>> {
-  const problem = await directoryProblem(dir);
-  if (problem !== null) return { ok: false, issues: [problem] };
-  const r: OutputReader = { dir, issues: [], inputs: {}, provenance: {} };
-  const contributions = await readContributions(r);
-  const selection = await loadOutput(r, "selection.json", SelectionSchema);
-  const study = await loadOutput(r, "study.json", StudySchema);
-  const heldout = await loadOutput(r, "heldout.json", HeldoutSchema);
-  const comparison = await loadOutput(r, "comparison.json", ComparisonSchema);
-  const power = await loadOutput(r, "power.json", PowerSchema);
-  const history = await loadOutput(r, "history.json", HistorySchema);
-  const reward = await loadOutput(r, "recipe_comparison.json", RecipeComparisonSchema);
-  const sequential = await loadOutput(r, "sequential.json", SequentialSchema);
-  const ladder = await loadOutput(r, "ladder_result.json", LadderResultSchema);
-  const audit = await loadOutput(
-    r,
-    "validation.json",
-    ValidationSchema,
-    (v) => auditCommand(v) !== null,
-  );
-  if (r.issues.length > 0) return { ok: false, issues: r.issues };
-  if (Object.keys(r.inputs).length === 0) {
+  const issues: Issue[] = [];
+  const inputs: Record<string, string> = {};
+  const provenance: Record<string, InputProvenance> = {};
+  try {
+    const info = await Deno.stat(dir);
+    if (!info.isDirectory) {
+      return {
+        ok: false,
+        issues: [{
+          code: "io_error",
+          message: "Cannot read analysis outputs: not a directory",
+          file: dir,
+        }],
+      };
+    }
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [{
+        code: "io_error",
+        message: `Cannot read analysis outputs: ${(error as Error).message}`,
+        file: dir,
+      }],
+    };
+  }
+
+  const documents: Partial<AnalysisOutputs>[] = [];
+  for (const { bundle, slot } of BUNDLES) {
+    if (slot === undefined) continue;
+    const read = await bundle.read(dir);
+    issues.push(...read.issues);
+    for (const file of read.files) {
+      inputs[file.name] = sha256Hex(file.bytes);
+      provenance[file.name] = provenanceOf(file.raw);
+    }
+    if (read.doc !== null) documents.push(slot.set(read.doc));
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  if (Object.keys(inputs).length === 0) {
     return {
       ok: false,
       issues: [{
@@ -172,110 +119,19 @@ export async function readAnalysisDir(dir: string): Promise<Result<AnalysisOutpu
   }
   const sortedInputs: Record<string, string> = {};
   const sortedProvenance: Record<string, InputProvenance> = {};
-  for (const name of Object.keys(r.inputs).sort()) {
-    sortedInputs[name] = r.inputs[name]!;
-    sortedProvenance[name] = r.provenance[name]!;
+  for (const name of Object.keys(inputs).sort()) {
+    sortedInputs[name] = inputs[name]!;
+    sortedProvenance[name] = provenance[name]!;
   }
   return {
     ok: true,
     value: {
       dir,
-      contributions,
-      selection,
-      study,
-      heldout,
-      comparison,
-      power,
-      history,
-      reward,
-      sequential,
-      ladder,
-      audit,
+      // Every registered document, null where the directory has none.
+      ...Object.assign({}, ...BUNDLES.map((b) => b.slot?.set(null)), ...documents),
       inputs: sortedInputs,
       provenance: sortedProvenance,
     },
     issues: [],
   };
-}
-
-/** The `io_error` of a `dir` that is not a readable directory; null when it is one. */
-async function directoryProblem(dir: string): Promise<Issue | null> {
-  try {
-    const info = await Deno.stat(dir);
-    if (info.isDirectory) return null;
-    return {
-      code: "io_error",
-      message: "Cannot read analysis outputs: not a directory",
-      file: dir,
-    };
-  } catch (error) {
-    return {
-      code: "io_error",
-      message: `Cannot read analysis outputs: ${(error as Error).message}`,
-      file: dir,
-    };
-  }
-}
-
-/** What reading one directory collects: its issues and each file read's hash and provenance. */
-interface OutputReader {
-  readonly dir: string;
-  readonly issues: Issue[];
-  /** File name to the sha256 of its bytes, in the order read. */
-  readonly inputs: Record<string, string>;
-  readonly provenance: Record<string, InputProvenance>;
-}
-
-/** Reads one file; with `when`, a file that does not parse or fails `when` is silently not read. */
-async function loadOutput<S extends z.ZodType>(
-  r: OutputReader,
-  name: string,
-  schema: S,
-  when?: (value: unknown) => boolean,
-): Promise<z.output<S> | null> {
-  const file = join(r.dir, name);
-  let bytes: Uint8Array | null;
-  try {
-    bytes = await readOptional(file);
-  } catch (error) {
-    r.issues.push({
-      code: "io_error",
-      message: `Cannot read file: ${(error as Error).message}`,
-      file,
-    });
-    return null;
-  }
-  if (bytes === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    if (when) return null;
-    r.issues.push({
-      code: "parse_error",
-      message: `Cannot parse JSON: ${(error as Error).message}`,
-      file,
-    });
-    return null;
-  }
-  if (when && !when(value)) return null;
-  r.inputs[name] = sha256Hex(bytes);
-  r.provenance[name] = provenanceOf(value);
-  const parsed = checkOutput(schema, value, file);
-  if (!parsed.ok) {
-    r.issues.push(...parsed.issues);
-    return null;
-  }
-  return parsed.value;
-}
-
-/**
- * contributions.json with its per-task rows (the delta figure): its own (an
- * older gatelab) or its tasks table's, checked against the sha256 it recorded.
- */
-async function readContributions(r: OutputReader): Promise<ContributionsJson | null> {
-  const read = await loadOutput(r, "contributions.json", ContributionsSchema);
-  const rows = read === null ? null : await contributionsTaskRows(read, r.dir);
-  if (rows !== null && !rows.ok) r.issues.push(rows.issue);
-  return read === null || rows === null || !rows.ok ? read : { ...read, tasks: rows.rows };
 }

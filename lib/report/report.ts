@@ -6,66 +6,16 @@
  * @module
  */
 import { runScope } from "../table/run_scope.ts";
-import { analysisSection } from "../analyze/section.ts";
 import type { Figure } from "../table/figure.ts";
-import { heldoutSection } from "../heldout/section.ts";
-import { powerSection } from "../power/section.ts";
 import { generatorMeta } from "../core/meta.ts";
 import type { AnalysisOutputs } from "./read_analysis_dir.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { toHtmlTable } from "./html_table.ts";
-import { comparisonSection } from "../gateb/section.ts";
-import { studySection } from "../study/section.ts";
-import { rewardSection } from "../reward/section.ts";
 import { DECIMALS, formatCount, P_FLOOR } from "../table/format.ts";
-import { historySection } from "../history/section.ts";
-import { ladderSection } from "../ladder/section.ts";
-import { sequentialSection } from "../sequential/section.ts";
-import { auditCommand } from "./audit_command.ts";
-import { firewallSection } from "../firewall/section.ts";
-import { ledgerAuditSection } from "../ledger_audit/section.ts";
-import {
-  type ReportSection,
-  type ReportSubheading,
-  SECTION_ORDER,
-  type SectionKind,
-} from "../table/section.ts";
+import type { ReportSection, ReportSubheading, SectionKind } from "../table/section.ts";
+import { BUNDLES, SECTION_ORDER } from "./bundles.ts";
 
 export { type ReportSection, type ReportSubheading, SECTION_ORDER, type SectionKind };
-
-/** The section of the gate analysis (or pooled rounds): contributions.json and selection.json. */
-function analysisSections(outputs: AnalysisOutputs): ReportSection[] {
-  const section = analysisSection(outputs, outputs.dir);
-  return section === null ? [] : [section];
-}
-
-/** The section of an audit (ledger, firewall): validation.json. */
-function auditSections({ audit, dir }: AnalysisOutputs): ReportSection[] {
-  if (!audit) return [];
-  return [
-    auditCommand(audit) === "firewall"
-      ? firewallSection(audit, dir)
-      : ledgerAuditSection(audit, dir),
-  ];
-}
-
-/**
- * The registered sections, one builder per output file kind, in the order a
- * directory's sections are listed (the report then orders sections of all
- * directories by {@linkcode SECTION_ORDER}).
- */
-const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
-  analysisSections,
-  (o) => (o.heldout ? [heldoutSection(o.heldout, o.dir)] : []),
-  (o) => (o.power ? [powerSection(o.power, o.dir)] : []),
-  (o) => (o.comparison ? [comparisonSection(o.comparison, o.dir)] : []),
-  (o) => (o.study ? [studySection(o.study, o.dir)] : []),
-  (o) => (o.reward ? [rewardSection(o.reward, o.dir)] : []),
-  (o) => o.sequential ? [sequentialSection(o.sequential, o.dir)] : [],
-  (o) => o.ladder ? [ladderSection(o.ladder, o.dir)] : [],
-  auditSections,
-  (o) => o.history ? [historySection(o.history, o.dir)] : [],
-];
 
 /**
  * The report's sections for one output directory, in paper order: gate
@@ -96,19 +46,17 @@ const SECTIONS: readonly ((outputs: AnalysisOutputs) => ReportSection[])[] = [
  * ```
  */
 export function reportSections(outputs: AnalysisOutputs): ReportSection[] {
-  const sections = SECTIONS.flatMap((build) => build(outputs));
   const { contributions } = outputs;
-  if (contributions?.exploratory) {
-    // An exploratory analysis (waived pairing codes) must never read as a strict one.
-    const waived = (contributions.waived_codes ?? []).join(", ");
-    return sections.map((s) =>
-      s.kind === "study" || s.kind === "history" || s.kind === "reward" ||
-        s.kind === "sequential" || s.kind === "ladder" || s.kind === "audit"
-        ? s
-        : { ...s, heading: `Exploratory (waived: ${waived}): ${s.heading}` }
-    );
-  }
-  return sections;
+  // An exploratory analysis (waived pairing codes) must never read as a strict one.
+  const waived = contributions?.exploratory ? (contributions.waived_codes ?? []).join(", ") : null;
+  return BUNDLES.flatMap(({ bundle, slot }) => {
+    const doc = slot?.get(outputs);
+    const section = doc === null || doc === undefined ? null : bundle.section?.(doc, outputs.dir);
+    if (!section) return [];
+    return waived !== null && slot!.exploratory
+      ? [{ ...section, heading: `Exploratory (waived: ${waived}): ${section.heading}` }]
+      : [section];
+  });
 }
 
 const STYLE = `

@@ -13,3 +13,4 @@ export * from "./tables.ts";
 export * from "./figures.ts";
 export * from "./files.ts";
 export * from "./section.ts";
+export * from "./bundle.ts";

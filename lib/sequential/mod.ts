@@ -9,3 +9,4 @@ export * from "./figures.ts";
 export * from "./files.ts";
 export * from "./section.ts";
 export * from "./sequential_gate.ts";
+export * from "./bundle.ts";

@@ -7,6 +7,7 @@
  */
 export { formatInterval, formatNumber } from "./format.ts";
 import { type LatexColumn, type LatexModel, latexModel } from "./latex_model.ts";
+import { breakPieces } from "./latex_breaks.ts";
 import type { Table, TableColumn, TableNote } from "./table_model.ts";
 export type { Table, TableColumn, TableNote } from "./table_model.ts";
 
@@ -66,7 +67,9 @@ const LATEX_SPECIALS: Record<string, string> = {
   "\\": "\\textbackslash{}",
   "&": "\\&",
   "%": "\\%",
-  "$": "\\$",
+  // Math mode's dollar, from the roman font: text mode's \$ comes from TS1 (tcrm), a bitmap
+  // (Type 3) font where cm-super is not installed, which microtype's expansion then stops on.
+  "$": "$\\$$",
   "#": "\\#",
   "_": "\\_",
   "{": "\\{",
@@ -101,7 +104,9 @@ const LATEX_SPECIALS: Record<string, string> = {
  * Escapes plain text for LaTeX: the ten specials (`\ & % $ # _ { } ~ ^`),
  * `< > |` (which the default font would print as other glyphs), common
  * typographic characters, and a hyphen before a digit after a space becomes
- * a true minus. A control sequence in the data prints as text. Other
+ * a true minus. A `$` prints as math mode's dollar (`$\$$`, the roman
+ * font's glyph; text mode's `\$` would need TS1 fonts, bitmaps without
+ * cm-super). A control sequence in the data prints as text. Other
  * characters outside ASCII print as `U+XXXX` in typewriter type, because
  * pdflatex's standard fonts lack them and would stop with an error.
  *
@@ -111,6 +116,7 @@ const LATEX_SPECIALS: Record<string, string> = {
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(escapeLatex("\\input{x}_1 level -1"), "\\textbackslash{}input\\{x\\}\\_1 level $-$1");
  * deepEqual(escapeLatex("a中"), "a{\\ttfamily U+4E2D}");
+ * deepEqual(escapeLatex("verify_v4$"), "verify\\_v4$\\$$");
  * ```
  */
 export function escapeLatex(text: string): string {
@@ -593,6 +599,39 @@ const PROSE_MATH: Readonly<Record<string, string>> = {
 export function latexProse(text: string): string {
   const prose = text.replace(/= <(?=\d)/g, "<");
   return prose.split(/(->|-\/\+|\+\/-|\balpha(?= \d)|(?<=Spearman's )rho\b| - )/).map((part, i) =>
-    i % 2 === 1 ? PROSE_MATH[part]! : escapeLatex(part)
+    i % 2 === 1 ? PROSE_MATH[part]! : breakableLatex(part)
+  ).join("");
+}
+
+// A word wider than this (pt at 10 pt type) gets break points: one up to three quarters of the
+// narrowest column fits a line of it even set bold (a caption), about 15% wider.
+const LONG_WORD = 0.75 * LATEX_WIDTHS.column;
+// ... when it holds a special of an id; a word of letters and hyphens TeX breaks itself.
+const ID_SPECIAL = /[_\\/{}$#%&~^|<>@=+*]/;
+
+/**
+ * Escapes text like {@linkcode escapeLatex}, and lets each long word that
+ * holds a special of an id (`_ \ / { } $ # % & ~ ^ | < > @ = + *`) and is
+ * over 172 pt wide at 10 pt type (three quarters of a column) break across
+ * lines with an `\allowbreak`
+ * (no hyphen) after its punctuation and specials and at least every ten
+ * characters (lib/table/latex_breaks.ts), so a caption or note never
+ * sticks out of a column. Other words print as {@linkcode escapeLatex}
+ * prints them (TeX breaks a long word of letters and hyphens itself).
+ *
+ * @example
+ * ```ts
+ * import { breakableLatex } from "./table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(breakableLatex("by r_format_compliance_v4$_strict_checker"), "by r\\_\\allowbreak{}format\\_\\allowbreak{}compliance\\_\\allowbreak{}v4$\\$$\\allowbreak{}\\_\\allowbreak{}strict\\_\\allowbreak{}checker");
+ * deepEqual(breakableLatex("reward (= r_strict), -1"), "reward (= r\\_strict), $-$1");
+ * deepEqual(breakableLatex("heteroskedasticity-robust; contributions.json."), "heteroskedasticity-robust; contributions.json.");
+ * ```
+ */
+export function breakableLatex(text: string): string {
+  return text.split(/(\s+)/).map((word, i) =>
+    i % 2 === 1 || !ID_SPECIAL.test(word) || cellWidth(word) <= LONG_WORD
+      ? escapeLatex(word)
+      : breakPieces(word).map(escapeLatex).join("\\allowbreak{}")
   ).join("");
 }

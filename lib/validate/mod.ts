@@ -20,3 +20,4 @@ export * from "./tables.ts";
 export * from "./files.ts";
 export * from "./checked.ts";
 export * from "./findings_section.ts";
+export * from "./bundle.ts";

@@ -4,7 +4,8 @@
  * when they find anything. Such a file is an audit when its
  * `generator.command` is one of those two commands (every command writes a
  * validation.json; the others are not audits). The audits' tables and
- * sections live beside their stages (lib/firewall, lib/ledger_audit).
+ * sections live beside their stages (lib/firewall, lib/ledger_audit), whose
+ * bundles read validation.json only when it is theirs.
  *
  * @module
  */

@@ -1,0 +1,35 @@
+/**
+ * The bundle of power.json: its document read back, tables, files and report section.
+ *
+ * @module
+ */
+import { type Bundle, readBundleFile } from "../table/bundle.ts";
+import { PowerSchema } from "../contract/outputs/mod.ts";
+import type { PowerDocument } from "./power.ts";
+import { powerFiles, type PowerFilesOptions } from "./files.ts";
+import { powerTables } from "./tables.ts";
+
+import { powerSection } from "./section.ts";
+
+/**
+ * power.json as a bundle: what `gate report` reads and shows, what the command writes.
+ *
+ * @example
+ * ```ts
+ * import { powerBundle } from "./bundle.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual([powerBundle.file, powerBundle.kind], ["power.json", ["power"]]);
+ * deepEqual((await powerBundle.read("lib")).doc, null);
+ * ```
+ */
+export const powerBundle: Bundle<PowerDocument, PowerFilesOptions> = {
+  stage: "power",
+  file: "power.json",
+  schema: PowerSchema,
+  kind: ["power"],
+  read: (dir) => readBundleFile(dir, "power.json", PowerSchema),
+  tables: powerTables,
+
+  files: powerFiles,
+  section: powerSection,
+};
