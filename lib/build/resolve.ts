@@ -132,26 +132,74 @@ export function resolveStudy(
   file: StudyFile,
   context: ResolveContext,
 ): Study | { readonly issues: Issue[] } {
+  const r = resolving(file, context);
+  const entries = [...file.imports, ...file.steps];
+  const ids = entries.map((e) => e.id?.text ?? defaultId(e));
+  checkIds(r, entries, ids);
+  const nodes: StudyNode[] = entries.map((entry, i) => resolveNode(r, entry, ids[i]!));
+  if (r.issues.length === 0) {
+    for (const ring of cycles(nodes)) {
+      const first = nodes.find((n) => n.id === ring[0])!;
+      addIssue(r, "dependency_cycle", first, `a cycle: ${[...ring, ring[0]].join(" -> ")}`);
+    }
+  }
+  if (r.issues.length > 0) return { issues: r.issues };
+  return {
+    file: file.file,
+    name: file.name,
+    dir: r.dir,
+    out: r.out,
+    nodes,
+    report: file.report,
+    paper: file.paper,
+  };
+}
+
+/** What the phases of {@linkcode resolveStudy} share: where the study stands, its ids, its issues. */
+interface Resolving {
+  readonly file: StudyFile;
+  readonly cwd: string;
+  /** The study file's directory, absolute. */
+  readonly dir: string;
+  /** The output root, absolute. */
+  readonly out: string;
+  readonly exists: (path: string) => boolean;
+  /** Each valid id to its entry's index (imports first, then steps). */
+  readonly byId: Map<string, number>;
+  /** The issues found so far, in the order found. */
+  readonly issues: Issue[];
+}
+
+function resolving(file: StudyFile, context: ResolveContext): Resolving {
   const { cwd } = context;
-  const exists = context.exists ?? existsSync;
   const dir = dirname(resolve(cwd, file.file));
   const out = context.out !== undefined
     ? resolve(cwd, context.out)
     : resolve(dir, file.out?.text ?? "out");
-  const issues: Issue[] = [];
-  const issue = (code: Issue["code"], at: { line: number; field: string }, message: string) =>
-    issues.push({ code, file: file.file, line: at.line, path: at.field, message });
-  const shown = (path: string) => shownPath(cwd, path);
+  return { file, cwd, dir, out, exists: context.exists ?? existsSync, byId: new Map(), issues: [] };
+}
 
-  const entries = [...file.imports, ...file.steps];
-  const ids = entries.map((e) => e.id?.text ?? defaultId(e));
-  const byId = new Map<string, number>();
-  const reserved = reservedIds(file);
+function addIssue(
+  r: Resolving,
+  code: Issue["code"],
+  at: { line: number; field: string },
+  message: string,
+): void {
+  r.issues.push({ code, file: r.file.file, line: at.line, path: at.field, message });
+}
+
+/**
+ * Checks every entry's id (a directory name, not one of the build's own, not
+ * equal to an earlier one in any case) and records the valid ones in `r.byId`.
+ */
+function checkIds(r: Resolving, entries: readonly StudyEntry[], ids: readonly string[]): void {
+  const reserved = reservedIds(r.file);
   entries.forEach((entry, i) => {
     const id = ids[i]!;
     const at = entry.id ?? entry;
     if (!STUDY_ID.test(id) || id.endsWith(".failed")) {
-      issue(
+      addIssue(
+        r,
         "schema_error",
         at,
         `the derived id "${id}" is not a directory name; give the step an id:`,
@@ -159,18 +207,20 @@ export function resolveStudy(
       return;
     }
     if (reserved.includes(id)) {
-      issue(
+      addIssue(
+        r,
         "duplicate_id",
         at,
         `${id} is the build's own <out>/${id}; give the ${entry.kind} another id:`,
       );
       return;
     }
-    const twin = [...byId].find(([other]) => other.toLowerCase() === id.toLowerCase());
+    const twin = [...r.byId].find(([other]) => other.toLowerCase() === id.toLowerCase());
     if (twin !== undefined) {
       const first = entries[twin[1]]!;
       const how = twin[0] === id ? `id ${id} is also` : `id ${id} differs only in case from`;
-      issue(
+      addIssue(
+        r,
         "duplicate_id",
         at,
         `${how} ${first.field}'s (line ${first.line}): two entries cannot write one <out>/${id}; ` +
@@ -178,127 +228,152 @@ export function resolveStudy(
       );
       return;
     }
-    byId.set(id, i);
+    r.byId.set(id, i);
   });
+}
 
-  const nodes: StudyNode[] = entries.map((entry, i) => {
-    const id = ids[i]!;
-    const fact = commandFact(entry.command)!;
-    const upstream = new Set<string>();
-    const inputs: string[] = [];
-    const reads: string[] = [];
-    const input = (v: WrittenValue): string => {
-      const head = v.text.split("/")[0]!;
-      const explicit = v.text.startsWith("./") || v.text.startsWith("../") || isAbsolute(v.text);
-      const path = resolve(dir, v.text);
-      // A step cannot read its own output: its own id names a path there (an import from logs/).
-      if (!explicit && head === id && !exists(path)) {
-        issue("dependency_cycle", v, `${entry.command} ${id} reads its own output`);
-        return v.text;
-      }
-      if (!explicit && head !== id && byId.has(head)) {
-        // An id alone is always the step; a path under it may be meant as a path too.
-        if (v.text !== head && exists(path)) {
-          issue(
-            "input_ambiguous",
-            v,
-            `${v.text} names both ${head} of this study and the path ${shown(path)}; ` +
-              `write ./${v.text} for the path, or give ${head} another id:`,
-          );
-        }
-        upstream.add(head);
-        reads.push(join(out, v.text));
-        return shown(join(out, v.text));
-      }
-      if (!exists(path)) {
-        const near = nearestName(head, [...byId.keys()].filter((k) => k !== id));
-        issue(
-          "input_missing",
+/** What one entry reads, collected as its values are resolved. */
+interface EntryReads {
+  /** Resolves an input value to its text on the command line, recording what it reads. */
+  readonly input: (v: WrittenValue) => string;
+  readonly upstream: Set<string>;
+  readonly inputs: string[];
+  readonly reads: string[];
+}
+
+/**
+ * The input resolver of entry `id`: a value is another entry's output (its
+ * id first), or a path relative to the study file that must exist; an input
+ * that names both, reads its own output, or names nothing is an issue.
+ */
+function entryReads(r: Resolving, entry: StudyEntry, id: string): EntryReads {
+  const upstream = new Set<string>();
+  const inputs: string[] = [];
+  const reads: string[] = [];
+  const shown = (path: string) => shownPath(r.cwd, path);
+  const input = (v: WrittenValue): string => {
+    const head = v.text.split("/")[0]!;
+    const explicit = v.text.startsWith("./") || v.text.startsWith("../") || isAbsolute(v.text);
+    const path = resolve(r.dir, v.text);
+    // A step cannot read its own output: its own id names a path there (an import from logs/).
+    if (!explicit && head === id && !r.exists(path)) {
+      addIssue(r, "dependency_cycle", v, `${entry.command} ${id} reads its own output`);
+      return v.text;
+    }
+    if (!explicit && head !== id && r.byId.has(head)) {
+      // An id alone is always the step; a path under it may be meant as a path too.
+      if (v.text !== head && r.exists(path)) {
+        addIssue(
+          r,
+          "input_ambiguous",
           v,
-          `${shown(path)} does not exist` + (explicit ? "" : (
-            `, and ${head} is no import or step of this study` +
-            (near ? `; did you mean ${near}?` : "")
-          )),
+          `${v.text} names both ${head} of this study and the path ${shown(path)}; ` +
+            `write ./${v.text} for the path, or give ${head} another id:`,
         );
       }
-      inputs.push(path);
-      reads.push(path);
-      return shown(path);
-    };
-    const pathValue = (v: WrittenValue) => shown(resolve(dir, v.text));
-    const argv: string[] = [];
-    const options: Record<string, string> = {};
-    if (entry.positionals.length > 0) {
-      options["<inputs>"] = entry.positionals.map((v) => v.text).join(" ");
+      upstream.add(head);
+      reads.push(join(r.out, v.text));
+      return shown(join(r.out, v.text));
     }
-    if (entry.command === "notebook") {
-      // A project notebook by name (01, 01_gate_reanalysis), or a notebook file of the user's.
-      const notebook = entry.positionals[0]!;
-      if (notebook.text.endsWith(".ipynb")) argv.push(input(notebook));
-      else argv.push("--notebook", notebook.text);
-      for (const [name, value] of entry.parameters ?? []) {
-        const resolved = notebookValue(
-          value,
-          (text) => byId.has(text.split("/")[0]!) ? input({ ...entry, text }) : text,
-        );
-        options[`p ${name}`] = JSON.stringify(value);
-        argv.push("-p", name, resolved);
-      }
-    } else {
-      argv.push(...entry.command.split(" "));
-      const role = fact.positionals.role;
-      for (const v of entry.positionals) argv.push(role === "input" ? input(v) : v.text);
-      for (const option of entry.options) {
-        const decl = fact.options.find((o) => o.name === option.name)!;
-        if (option.values === true) {
-          argv.push(`--${option.name}`);
-          options[option.name] = "true";
-          continue;
-        }
-        options[option.name] = option.values.map((v) => v.text).join(" ");
-        for (const v of option.values) {
-          const text = decl.role === "input"
-            ? input(v)
-            : decl.role === "output" || decl.path
-            ? pathValue(v)
-            : v.text;
-          argv.push(`--${option.name}`, text);
-        }
-      }
+    if (!r.exists(path)) {
+      const near = nearestName(head, [...r.byId.keys()].filter((k) => k !== id));
+      addIssue(
+        r,
+        "input_missing",
+        v,
+        `${shown(path)} does not exist` + (explicit ? "" : (
+          `, and ${head} is no import or step of this study` +
+          (near ? `; did you mean ${near}?` : "")
+        )),
+      );
     }
-    const dest = join(out, id);
-    argv.push("--out", shown(dest));
-    return {
-      id,
-      kind: entry.kind,
-      command: entry.command,
-      ...(entry.title !== undefined ? { title: entry.title } : {}),
-      refused: entry.refused,
-      line: entry.line,
-      field: entry.field,
-      argv,
-      options,
-      inputs: [...new Set(inputs)].sort(),
-      upstream: [...upstream].sort(),
-      reads: [...new Set(reads)],
-      out: dest,
-    };
-  });
-  if (issues.length === 0) {
-    for (const ring of cycles(nodes)) {
-      const first = nodes.find((n) => n.id === ring[0])!;
-      issue("dependency_cycle", first, `a cycle: ${[...ring, ring[0]].join(" -> ")}`);
+    inputs.push(path);
+    reads.push(path);
+    return shown(path);
+  };
+  return { input, upstream, inputs, reads };
+}
+
+/** An entry's command line (without `--out`) and its options as written. */
+interface EntryCommand {
+  readonly argv: string[];
+  readonly options: Record<string, string>;
+}
+
+/** A notebook step: the project notebook by name or a notebook file, and its `-p` parameters. */
+function notebookCommand(r: Resolving, entry: StudyEntry, reads: EntryReads): EntryCommand {
+  const argv: string[] = [];
+  const options: Record<string, string> = {};
+  if (entry.positionals.length > 0) {
+    options["<inputs>"] = entry.positionals.map((v) => v.text).join(" ");
+  }
+  // A project notebook by name (01, 01_gate_reanalysis), or a notebook file of the user's.
+  const notebook = entry.positionals[0]!;
+  if (notebook.text.endsWith(".ipynb")) argv.push(reads.input(notebook));
+  else argv.push("--notebook", notebook.text);
+  for (const [name, value] of entry.parameters ?? []) {
+    const resolved = notebookValue(
+      value,
+      (text) => r.byId.has(text.split("/")[0]!) ? reads.input({ ...entry, text }) : text,
+    );
+    options[`p ${name}`] = JSON.stringify(value);
+    argv.push("-p", name, resolved);
+  }
+  return { argv, options };
+}
+
+/** A `gate` command: its words, its positionals and options, inputs and paths resolved. */
+function gateCommand(r: Resolving, entry: StudyEntry, reads: EntryReads): EntryCommand {
+  const fact = commandFact(entry.command)!;
+  const argv: string[] = [...entry.command.split(" ")];
+  const options: Record<string, string> = {};
+  if (entry.positionals.length > 0) {
+    options["<inputs>"] = entry.positionals.map((v) => v.text).join(" ");
+  }
+  const role = fact.positionals.role;
+  for (const v of entry.positionals) argv.push(role === "input" ? reads.input(v) : v.text);
+  for (const option of entry.options) {
+    const decl = fact.options.find((o) => o.name === option.name)!;
+    if (option.values === true) {
+      argv.push(`--${option.name}`);
+      options[option.name] = "true";
+      continue;
+    }
+    options[option.name] = option.values.map((v) => v.text).join(" ");
+    for (const v of option.values) {
+      const text = decl.role === "input"
+        ? reads.input(v)
+        : decl.role === "output" || decl.path
+        ? shownPath(r.cwd, resolve(r.dir, v.text))
+        : v.text;
+      argv.push(`--${option.name}`, text);
     }
   }
-  if (issues.length > 0) return { issues };
+  return { argv, options };
+}
+
+/** One entry resolved: its command line, what it reads, where it writes. */
+function resolveNode(r: Resolving, entry: StudyEntry, id: string): StudyNode {
+  const reads = entryReads(r, entry, id);
+  const { argv, options } = entry.command === "notebook"
+    ? notebookCommand(r, entry, reads)
+    : gateCommand(r, entry, reads);
+  const dest = join(r.out, id);
+  argv.push("--out", shownPath(r.cwd, dest));
   return {
-    file: file.file,
-    name: file.name,
-    dir,
-    out,
-    nodes,
-    report: file.report,
-    paper: file.paper,
+    id,
+    kind: entry.kind,
+    command: entry.command,
+    ...(entry.title !== undefined ? { title: entry.title } : {}),
+    refused: entry.refused,
+    line: entry.line,
+    field: entry.field,
+    argv,
+    options,
+    inputs: [...new Set(reads.inputs)].sort(),
+    upstream: [...reads.upstream].sort(),
+    reads: [...new Set(reads.reads)],
+    out: dest,
   };
 }
 

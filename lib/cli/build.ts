@@ -214,47 +214,94 @@ async function dryRun(build: Build): Promise<number> {
 /** How a node ended in this build. */
 type Outcome = "built" | "up to date" | "failed" | "skipped";
 
+/** A study-wide output of the build. */
+type Unit = "tables" | "report" | "paper";
+
+/** What the phases of {@linkcode runBuild} share: the plans, each node's outcome, the failures. */
+interface BuildRun {
+  readonly build: Build;
+  readonly planned: Planned;
+  /** The study-wide outputs this build makes (none under `--only`). */
+  readonly units: readonly Unit[];
+  readonly outcome: Map<string, Outcome>;
+  /** The ids of the nodes and units that failed, in the order they ended. */
+  readonly failures: string[];
+  /** Whether a step exited with neither 0 nor 2. */
+  crashed: boolean;
+  /** A progress line `[i/total] what text` on stderr, unless `--quiet`. */
+  say(i: number, what: string, text: string): void;
+}
+
 /** Runs the build: the nodes that are not up to date, at most `jobs` at once, then the study-wide outputs. */
 async function runBuild(build: Build): Promise<number> {
-  const { study, selected, shownOut, quiet } = build;
   const planned = await planBuild(build);
-  const { plans, state } = planned;
-  const units = build.whole ? assemblyUnits(study) : [];
-  const total = selected.length + units.length;
-  const outcome = new Map<string, Outcome>();
-  const say = (i: number, what: string, text: string) => {
-    if (!quiet) printError(`${position(i, total)} ${what} ${text}`);
+  const units = build.whole ? assemblyUnits(build.study) : [];
+  const total = build.selected.length + units.length;
+  const run: BuildRun = {
+    build,
+    planned,
+    units,
+    outcome: new Map(),
+    failures: [],
+    crashed: false,
+    say: (i, what, text) => {
+      if (!build.quiet) printError(`${position(i, total)} ${what} ${text}`);
+    },
   };
-  const stale = selected.filter((n) => plans.get(n.id)!.reasons.length > 0);
-  if (stale.length === 0) {
-    const all = new Map(selected.map((n) => [n.id, "up to date" as Outcome]));
-    const unitPlans = await planAssembly(build, units, all, plans, state);
-    if (units.every((u) => unitPlans.get(u)!.plan.reasons.length === 0)) {
-      if (planned.cacheChanged) await saveState(study.out, state, planned.statCache);
-      printLine(
-        `up to date: ${nodesWords(selected)}${unitsWords(units)} in ${shownOut}; nothing to build`,
-      );
-      return 0;
-    }
+  const stale = build.selected.filter((n) => planned.plans.get(n.id)!.reasons.length > 0);
+  if (stale.length === 0 && await nothingToBuild(run)) return 0;
+  await runSteps(run, stale);
+  // The study-wide outputs show one consistent build: while a step did not build they are kept.
+  const notBuilt = build.selected.filter((n) =>
+    ["failed", "skipped"].includes(run.outcome.get(n.id)!)
+  );
+  if (units.length > 0 && notBuilt.length > 0) {
+    units.forEach((unit, j) =>
+      run.say(
+        build.selected.length + j,
+        unit,
+        `... skipped: ${listIds(notBuilt.map((n) => n.id))} did not build`,
+      )
+    );
+  } else if (units.length > 0) {
+    await runAssembly(run);
   }
+  return buildSummary(run);
+}
+
+/** With every step up to date: when the study-wide outputs are too, says so (and saves a learnt stat cache). */
+async function nothingToBuild(run: BuildRun): Promise<boolean> {
+  const { build: { selected, shownOut }, planned, units } = run;
+  const all = new Map(selected.map((n) => [n.id, "up to date" as Outcome]));
+  const unitPlans = await planAssembly(run.build, units, all, planned.plans, planned.state);
+  if (!units.every((u) => unitPlans.get(u)!.plan.reasons.length === 0)) return false;
+  if (planned.cacheChanged) await saveState(run.build.study.out, planned.state, planned.statCache);
+  printLine(
+    `up to date: ${nodesWords(selected)}${unitsWords(units)} in ${shownOut}; nothing to build`,
+  );
+  return true;
+}
+
+/** Runs the stale steps (the others are up to date), recording each built one in the state. */
+async function runSteps(run: BuildRun, stale: readonly StudyNode[]): Promise<void> {
+  const { build: { selected, study, jobs }, planned: { plans, state, statCache }, outcome } = run;
+  const total = selected.length + run.units.length;
   selected.forEach((node, i) => {
     if (!stale.includes(node)) {
       outcome.set(node.id, "up to date");
-      say(i, `${node.command} ${node.id}`, "... up to date");
+      run.say(i, `${node.command} ${node.id}`, "... up to date");
     }
   });
-  let crashed = false;
   let saving = Promise.resolve();
   const record = (id: string, plan: NodePlan, dir: string) => {
     saving = saving.then(async () => {
       const output = await outputFingerprint(dir);
       state.steps.set(id, { ...plan.record, output });
-      await saveState(study.out, state, planned.statCache);
+      await saveState(study.out, state, statCache);
     });
     return saving;
   };
-  const failures: string[] = [];
-  await schedule(selected, build.jobs, outcome, async (node) => {
+  await schedule(selected, jobs, outcome, async (node) => {
     const i = selected.indexOf(node);
     const what = `${node.command} ${node.id}`;
     const failedUp = node.upstream.filter((u) => {
@@ -263,10 +310,10 @@ async function runBuild(build: Build): Promise<number> {
     });
     if (failedUp.length > 0) {
       outcome.set(node.id, "skipped");
-      say(i, what, `... skipped: it reads ${failedUp.join(", ")}, which did not build`);
+      run.say(i, what, `... skipped: it reads ${failedUp.join(", ")}, which did not build`);
       return;
     }
-    say(i, what, "...");
+    run.say(i, what, "...");
     const started = performance.now();
     const result = await runNode(node);
     const seconds = secondsSince(started);
@@ -274,55 +321,55 @@ async function runBuild(build: Build): Promise<number> {
     if (result.code === expected) {
       await record(node.id, plans.get(node.id)!, node.out);
       outcome.set(node.id, "built");
-      say(i, what, `... built ${seconds}${node.refused ? " (refused, as expected)" : ""}`);
+      run.say(i, what, `... built ${seconds}${node.refused ? " (refused, as expected)" : ""}`);
       return;
     }
-    if (result.code !== 0 && result.code !== 2) crashed = true;
+    if (result.code !== 0 && result.code !== 2) run.crashed = true;
     outcome.set(node.id, "failed");
     const why = node.refused && result.code === 0
       ? "exited 0, but expect: refused says it should refuse (exit 2)"
       : `exit ${result.code}`;
     printError(`${position(i, total)} ${what} ... failed (${why}) ${seconds}`);
     for (const line of firstIssueLines(result.lines)) printError(`    ${line}`);
-    failures.push(node.id);
+    run.failures.push(node.id);
   });
   await saving;
-  // The study-wide outputs show one consistent build: while a step did not build they are kept.
-  const notBuilt = selected.filter((n) => ["failed", "skipped"].includes(outcome.get(n.id)!));
-  if (units.length > 0 && notBuilt.length > 0) {
-    units.forEach((unit, j) =>
-      say(
-        selected.length + j,
-        unit,
-        `... skipped: ${listIds(notBuilt.map((n) => n.id))} did not build`,
-      )
-    );
-  } else if (units.length > 0) {
-    const unitPlans = await planAssembly(build, units, outcome, plans, state);
-    for (const [j, unit] of units.entries()) {
-      const { plan, layout } = unitPlans.get(unit)!;
-      const i = selected.length + j;
-      if (plan.reasons.length === 0) {
-        say(i, unit, "... up to date");
-        continue;
-      }
-      say(i, unit, "...");
-      const dir = join(study.out, unit);
-      const started = performance.now();
-      const result = await inWorker({ kind: unit, layout, dir });
-      if (result.code !== 0) {
-        printError(
-          `${position(i, total)} ${unit} ... failed (exit ${result.code}) ${secondsSince(started)}`,
-        );
-        for (const line of firstIssueLines(result.lines)) printError(`    ${line}`);
-        failures.push(unit);
-        continue;
-      }
-      state.assembly.set(unit, { ...plan.record, output: await outputFingerprint(dir) });
-      await saveState(study.out, state, planned.statCache);
-      say(i, unit, `... built ${secondsSince(started)}`);
+}
+
+/** Builds the study-wide outputs that are not up to date, one after another, in a worker each. */
+async function runAssembly(run: BuildRun): Promise<void> {
+  const { build, planned: { plans, state, statCache }, units } = run;
+  const { selected, study } = build;
+  const total = selected.length + units.length;
+  const unitPlans = await planAssembly(build, units, run.outcome, plans, state);
+  for (const [j, unit] of units.entries()) {
+    const { plan, layout } = unitPlans.get(unit)!;
+    const i = selected.length + j;
+    if (plan.reasons.length === 0) {
+      run.say(i, unit, "... up to date");
+      continue;
     }
+    run.say(i, unit, "...");
+    const dir = join(study.out, unit);
+    const started = performance.now();
+    const result = await inWorker({ kind: unit, layout, dir });
+    if (result.code !== 0) {
+      printError(
+        `${position(i, total)} ${unit} ... failed (exit ${result.code}) ${secondsSince(started)}`,
+      );
+      for (const line of firstIssueLines(result.lines)) printError(`    ${line}`);
+      run.failures.push(unit);
+      continue;
+    }
+    state.assembly.set(unit, { ...plan.record, output: await outputFingerprint(dir) });
+    await saveState(study.out, state, statCache);
+    run.say(i, unit, `... built ${secondsSince(started)}`);
   }
+}
+
+/** The build's last line, and its exit code: 0 ok, 2 a step or unit failed, 1 a step crashed. */
+function buildSummary(run: BuildRun): number {
+  const { build: { selected, shownOut }, units, outcome, failures } = run;
   const count = (o: Outcome) => [...outcome.values()].filter((x) => x === o).length;
   const skipped = selected.filter((n) => outcome.get(n.id) === "skipped").map((n) => n.id);
   const order = [...selected.map((n) => n.id), ...units];
@@ -340,7 +387,7 @@ async function runBuild(build: Build): Promise<number> {
       `; ${count("built")} built, ${count("up to date")} up to date; ` +
       "the outputs of the failed and skipped ones are kept as they were",
   );
-  return crashed ? 1 : 2;
+  return run.crashed ? 1 : 2;
 }
 
 /**
@@ -414,7 +461,7 @@ function firstIssueLines(lines: readonly string[]): string[] {
 }
 
 /** The study-wide outputs the study asks for: tables always, report and paper unless turned off. */
-function assemblyUnits(study: Study): ("tables" | "report" | "paper")[] {
+function assemblyUnits(study: Study): Unit[] {
   return [
     "tables" as const,
     ...(study.report ? ["report" as const] : []),
@@ -429,7 +476,7 @@ function assemblyUnits(study: Study): ("tables" | "report" | "paper")[] {
  */
 async function planAssembly(
   build: Build,
-  units: readonly ("tables" | "report" | "paper")[],
+  units: readonly Unit[],
   outcome: ReadonlyMap<string, Outcome>,
   plans: ReadonlyMap<string, NodePlan>,
   state: BuildState,

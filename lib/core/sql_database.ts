@@ -126,6 +126,39 @@ interface DuckDbModule {
  * @returns The engine.
  */
 export async function startSqlEngine(): Promise<SqlEngine> {
+  const { db, conn, id } = await openDatabase();
+  const heap = heapCalls(db.mod, id);
+  const engine: SqlEngine = {
+    run(sql) {
+      conn.query(sql);
+    },
+    tokens(sql) {
+      const bytes = heap.answer(heap.callWithText("duckdb_web_tokenize", sql, false));
+      return JSON.parse(bytes === null ? "{}" : heap.decoder.decode(bytes)) as SqlTokens;
+    },
+    prepareError: (sql) => prepareError(heap, sql),
+    execute: (sql, stop) => executeQuery(db, heap, sql, stop),
+    insertArrowIpc(name, ipc, schema) {
+      conn.insertArrowFromIPCStream(ipc, {
+        name,
+        create: true,
+        ...(schema === undefined ? {} : { schema }),
+      });
+    },
+    close() {
+      conn.close();
+      db.reset();
+    },
+  };
+  engine.run("SET autoload_known_extensions=false");
+  engine.run("SET autoinstall_known_extensions=false");
+  return engine;
+}
+
+type Connection = ReturnType<Bindings["connect"]>;
+
+/** Loads the package, instantiates its wasm bundle and opens `:memory:` with one connection. */
+async function openDatabase(): Promise<{ db: Bindings; conn: Connection; id: number }> {
   const duckdb: DuckDbModule = await import(DUCKDB_MODULE);
   const file = (p: string) => fileURLToPath(import.meta.resolve(`${DUCKDB_PACKAGE}/${p}`));
   const bundles = {
@@ -143,112 +176,126 @@ export async function startSqlEngine(): Promise<SqlEngine> {
   db.open({ path: ":memory:" });
   const conn = db.connect();
   const id = conn.useUnsafe((_, c) => c);
-  const mod = db.mod;
+  return { db, conn, id };
+}
+
+/** Calls into the engine with SQL text on the wasm heap (never as a string argument). */
+interface HeapCalls {
+  readonly mod: Emscripten;
+  /** The connection's id. */
+  readonly id: number;
+  readonly decoder: TextDecoder;
+  /** Calls `fn(response, [conn,] text)` with the text on the heap; returns [status, data, size]. */
+  callWithText(
+    fn: string,
+    text: string,
+    withConnection: boolean,
+  ): readonly [number, number, number];
+  /** Frees the engine's last response. */
+  clear(): void;
+  /** The response's bytes as text. */
+  text(data: number, size: number): string;
+  /** The response's bytes (copied), null for an empty one; throws DuckDB's message on failure. */
+  answer(response: readonly [number, number, number]): Uint8Array | null;
+}
+
+function heapCalls(mod: Emscripten, id: number): HeapCalls {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-
-  /** Calls `fn(response, [conn,] text)` with the text on the heap; returns [status, data, size]. */
-  const callWithText = (fn: string, text: string, withConnection: boolean) => {
-    const bytes = encoder.encode(text);
-    const pointer = mod._malloc(bytes.length + 1);
-    mod.HEAPU8.set(bytes, pointer);
-    mod.HEAPU8[pointer + bytes.length] = 0;
-    const stack = mod.stackSave();
-    const response = mod.stackAlloc(3 * 8);
-    try {
-      const types = withConnection ? ["number", "number", "number"] : ["number", "number"];
-      const args = withConnection ? [response, id, pointer] : [response, pointer];
-      mod.ccall(fn, null, types, args);
-      const at = response >> 3;
-      return [mod.HEAPF64[at]!, mod.HEAPF64[at + 1]!, mod.HEAPF64[at + 2]!] as const;
-    } finally {
-      mod.stackRestore(stack);
-      mod._free(pointer);
-    }
-  };
   const clear = () => mod.ccall("duckdb_web_clear_response", null, [], []);
   const text = (data: number, size: number) =>
     decoder.decode(mod.HEAPU8.subarray(data, data + size));
-  /** The response's bytes (copied), null for an empty one; throws DuckDB's message on failure. */
-  const answer = ([status, data, size]: readonly [number, number, number]) => {
-    try {
-      if (status !== 0) throw new Error(text(data, size));
-      return data === 0 ? null : mod.HEAPU8.slice(data, data + size);
-    } finally {
-      clear();
-    }
-  };
-
-  const engine: SqlEngine = {
-    run(sql) {
-      conn.query(sql);
-    },
-    tokens(sql) {
-      const bytes = answer(callWithText("duckdb_web_tokenize", sql, false));
-      return JSON.parse(bytes === null ? "{}" : decoder.decode(bytes)) as SqlTokens;
-    },
-    prepareError(sql) {
-      const [status, data, size] = callWithText("duckdb_web_prepared_create", sql, true);
-      if (status !== 0) {
-        const message = text(data, size);
-        clear();
-        return message;
-      }
-      clear();
+  return {
+    mod,
+    id,
+    decoder,
+    callWithText(fn, sql, withConnection) {
+      const bytes = encoder.encode(sql);
+      const pointer = mod._malloc(bytes.length + 1);
+      mod.HEAPU8.set(bytes, pointer);
+      mod.HEAPU8[pointer + bytes.length] = 0;
       const stack = mod.stackSave();
       const response = mod.stackAlloc(3 * 8);
       try {
-        mod.ccall("duckdb_web_prepared_close", null, ["number", "number", "number"], [
-          response,
-          id,
-          data,
-        ]);
+        const types = withConnection ? ["number", "number", "number"] : ["number", "number"];
+        const args = withConnection ? [response, id, pointer] : [response, pointer];
+        mod.ccall(fn, null, types, args);
+        const at = response >> 3;
+        return [mod.HEAPF64[at]!, mod.HEAPF64[at + 1]!, mod.HEAPF64[at + 2]!] as const;
       } finally {
         mod.stackRestore(stack);
+        mod._free(pointer);
+      }
+    },
+    clear,
+    text,
+    answer([status, data, size]) {
+      try {
+        if (status !== 0) throw new Error(text(data, size));
+        return data === 0 ? null : mod.HEAPU8.slice(data, data + size);
+      } finally {
         clear();
       }
-      return null;
-    },
-    execute(sql, stop) {
-      let header: Uint8Array | null = answer(
-        callWithText("duckdb_web_pending_query_start", sql, true),
-      );
-      while (header === null) {
-        if (stop?.()) {
-          db.cancelPendingQuery(id);
-          throw new QueryStopped();
-        }
-        header = db.pollPendingQuery(id);
-      }
-      const parts: Uint8Array[] = [header];
-      let length = header.length;
-      for (;;) {
-        const batch = db.fetchQueryResults(id);
-        if (batch === null || batch.length === 0) break;
-        parts.push(batch);
-        length += batch.length;
-      }
-      const stream = new Uint8Array(length);
-      let at = 0;
-      for (const part of parts) {
-        stream.set(part, at);
-        at += part.length;
-      }
-      return stream;
-    },
-    insertArrowIpc(name, ipc, schema) {
-      conn.insertArrowFromIPCStream(ipc, {
-        name,
-        create: true,
-        ...(schema === undefined ? {} : { schema }),
-      });
-    },
-    close() {
-      conn.close();
-      db.reset();
     },
   };
-  engine.run("SET autoload_known_extensions=false");
-  engine.run("SET autoinstall_known_extensions=false");
-  return engine;
+}
+
+/** Prepares `sql` and closes the statement: DuckDB's message when preparing fails, else null. */
+function prepareError(heap: HeapCalls, sql: string): string | null {
+  const { mod, id } = heap;
+  const [status, data, size] = heap.callWithText("duckdb_web_prepared_create", sql, true);
+  if (status !== 0) {
+    const message = heap.text(data, size);
+    heap.clear();
+    return message;
+  }
+  heap.clear();
+  const stack = mod.stackSave();
+  const response = mod.stackAlloc(3 * 8);
+  try {
+    mod.ccall("duckdb_web_prepared_close", null, ["number", "number", "number"], [
+      response,
+      id,
+      data,
+    ]);
+  } finally {
+    mod.stackRestore(stack);
+    heap.clear();
+  }
+  return null;
+}
+
+/** {@linkcode SqlEngine.execute}: a pending query stepped to its end, its batches as one stream. */
+function executeQuery(
+  db: Bindings,
+  heap: HeapCalls,
+  sql: string,
+  stop: (() => boolean) | undefined,
+): Uint8Array {
+  const { id } = heap;
+  let header: Uint8Array | null = heap.answer(
+    heap.callWithText("duckdb_web_pending_query_start", sql, true),
+  );
+  while (header === null) {
+    if (stop?.()) {
+      db.cancelPendingQuery(id);
+      throw new QueryStopped();
+    }
+    header = db.pollPendingQuery(id);
+  }
+  const parts: Uint8Array[] = [header];
+  let length = header.length;
+  for (;;) {
+    const batch = db.fetchQueryResults(id);
+    if (batch === null || batch.length === 0) break;
+    parts.push(batch);
+    length += batch.length;
+  }
+  const stream = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    stream.set(part, at);
+    at += part.length;
+  }
+  return stream;
 }

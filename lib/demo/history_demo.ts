@@ -10,7 +10,7 @@
  */
 import { analyzeDataset } from "../analyze/analyze.ts";
 import type { PairedDataset } from "../core/types.ts";
-import { type SimulatedGate, simulateGate } from "./gate.ts";
+import { type GateSlotSpec, type SimulatedGate, simulateGate } from "./gate.ts";
 import type { LatentModel } from "./latent.ts";
 import { CHECKPOINTS, GATE_SETTINGS, ONLINE_SLOTS } from "./params.ts";
 import { refitDataset, type RefitGate, type RefitRun } from "./refit.ts";
@@ -95,21 +95,9 @@ function pooled(datasets: readonly PairedDataset[]): PairedDataset {
   };
 }
 
-/**
- * Generates the new history files, keyed by path relative to data/demo/.
- *
- * @param input The ckpt-b bare run and rounds (from the main generator).
- * @returns Path to text.
- */
-export function generateHistoryDemo(input: HistoryDemoInput): Record<string, string> {
-  const files: Record<string, string> = {};
-  const { valTasks } = input;
-  const bareBRef: RefitRun = {
-    runId: "ckpt-b-val-bare",
-    runDir: "ckpt-b/bare-val",
-    run: input.bareB,
-  };
-  const onlineSlots = ONLINE_SLOTS.map((s) => ({
+/** A gate plan's slots as the refit reads them (no texts). */
+function refitSlots(slots: readonly GateSlotSpec[]): RefitGate["slots"] {
+  return slots.map((s) => ({
     slot_id: s.slot_id,
     versions: s.versions.map((v) => ({
       version_id: v.version_id,
@@ -117,33 +105,51 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
       role: v.role,
     })),
   }));
-  const bDatasets = input.onlineGates.map((g) =>
+}
+
+/** The product's analysis of ckpt-b's online rounds pooled (its selection is ckpt-c's skill). */
+function analyzeCheckpointB(input: HistoryDemoInput): Analysis {
+  const bare: RefitRun = { runId: "ckpt-b-val-bare", runDir: "ckpt-b/bare-val", run: input.bareB };
+  const slots = refitSlots(ONLINE_SLOTS);
+  const datasets = input.onlineGates.map((g) =>
     refitDataset(
       refitGate(
         g.gateId,
         `ckpt-b/${g.gateId}`,
         g.maskSeed,
         GATE_SETTINGS.onlineBudget,
-        onlineSlots,
+        slots,
         g.gate,
-        valTasks,
+        input.valTasks,
       ),
-      bareBRef,
+      bare,
     )
   );
-  const bAnalysis = analyzeDataset(pooled(bDatasets), { command: "deno task gen-demo" });
-  const bSelected = [...bAnalysis.selection.selected];
+  return analyzeDataset(pooled(datasets), { command: "deno task gen-demo" });
+}
 
-  // Checkpoint C: bare val run, the online gate and its cross-service copy.
+/** Checkpoint C's simulated runs, with the files they write. */
+interface CheckpointC {
+  readonly files: Record<string, string>;
+  readonly bare: SimulatedRun;
+  readonly gate: SimulatedGate;
+}
+
+/**
+ * Checkpoint C: the bare val run, the online gate and its cross-service copy
+ * (the copy's manifest names another endpoint), in that order of failure seeds.
+ */
+function simulateCheckpointC(valTasks: readonly DemoTask[]): CheckpointC {
+  const files: Record<string, string> = {};
   const texts = new Map<string, string>();
   for (const s of GATE_C_SLOTS) for (const v of s.versions) texts.set(v.version_id, v.text);
-  const modelC: LatentModel = {
+  const model: LatentModel = {
     checkpoint: "ckpt-c",
     effects: new Map(GATE_C_SLOTS.flatMap((s) => s.versions.map((v) => [v.version_id, v.effect]))),
     interactions: [],
   };
   let failureSeed: number = HISTORY_SEEDS.failures;
-  const bareC = simulateRun({
+  const bare = simulateRun({
     runId: "ckpt-c-val-bare",
     arm: "bare",
     split: "val",
@@ -151,14 +157,14 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
     tasks: valTasks,
     skill: { bank: "NoSkills", selected_skills: [], max_skills: null },
     injected: () => [],
-    model: modelC,
+    model,
     noiseSeed: HISTORY_SEEDS.bareC,
     failureSeed: failureSeed++,
     textLength: (id) => texts.get(id)?.length ?? 0,
   });
-  files["ckpt-c/bare-val/manifest.json"] = bareC.manifest;
-  files["ckpt-c/bare-val/traces.jsonl"] = bareC.traces;
-  files["ckpt-c/bare-val/summary.json"] = bareC.summary;
+  files["ckpt-c/bare-val/manifest.json"] = bare.manifest;
+  files["ckpt-c/bare-val/traces.jsonl"] = bare.traces;
+  files["ckpt-c/bare-val/summary.json"] = bare.summary;
   const slots = GATE_C_SLOTS.map((s) => ({ slot_id: s.slot_id, versions: s.versions }));
   const simulate = (gateId: string, maskSeed: number, noiseSeed: number) =>
     simulateGate({
@@ -172,12 +178,12 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
       split: "val",
       checkpoint: "ckpt-c",
       tasks: valTasks,
-      model: modelC,
+      model,
       noiseSeed,
       failureSeed: failureSeed++,
     });
-  const gateC = simulate("gate-online-c", HISTORY_SEEDS.maskGateC, HISTORY_SEEDS.gateC);
-  for (const [name, text] of Object.entries(gateC.files)) {
+  const gate = simulate("gate-online-c", HISTORY_SEEDS.maskGateC, HISTORY_SEEDS.gateC);
+  for (const [name, text] of Object.entries(gate.files)) {
     files[`ckpt-c/gate-online-c/${name}`] = text;
   }
   const cross = simulate(
@@ -194,38 +200,38 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
     }
     files[`ckpt-c/gate-online-c-xsvc/${name}`] = out;
   }
-  const cSlots = GATE_C_SLOTS.map((s) => ({
-    slot_id: s.slot_id,
-    versions: s.versions.map((v) => ({
-      version_id: v.version_id,
-      chunk_id: v.chunk_id,
-      role: v.role,
-    })),
-  }));
-  const cAnalysis = analyzeDataset(
+  return { files, bare, gate };
+}
+
+/** The product's analysis of ckpt-c's online gate. */
+function analyzeCheckpointC(c: CheckpointC, valTasks: readonly DemoTask[]): Analysis {
+  return analyzeDataset(
     refitDataset(
       refitGate(
         "gate-online-c",
         "ckpt-c/gate-online-c",
         HISTORY_SEEDS.maskGateC,
         GATE_C_BUDGET,
-        cSlots,
-        gateC,
+        refitSlots(GATE_C_SLOTS),
+        c.gate,
         valTasks,
       ),
-      { runId: "ckpt-c-val-bare", runDir: "ckpt-c/bare-val", run: bareC },
+      { runId: "ckpt-c-val-bare", runDir: "ckpt-c/bare-val", run: c.bare },
     ),
     { command: "deno task gen-demo" },
   );
+}
 
-  // The proposal ledger of the online candidates (the fields of docs/analysis.md, "Proposal ledger").
-  const ledger = ledgerLines(bAnalysis, cAnalysis);
-  files["ledger/ledger.jsonl"] = ledger.map((l) => JSON.stringify(l)).join("\n") + "\n";
-
+/** The document of ckpt-c/truth.json (format `gatelab.demo-history-truth/v1`). */
+function historyTruth(
+  input: HistoryDemoInput,
+  bSelected: readonly string[],
+  cAnalysis: Analysis,
+): Record<string, unknown> {
   const skillC = GATE_C_SLOTS.flatMap((s) =>
     s.versions.filter((v) => v.role === "current" || v.role === "old").map((v) => v.version_id)
   );
-  const truth = {
+  return {
     format: "gatelab.demo-history-truth/v1",
     generator: { tool: "gatelab", command: "deno task gen-demo" },
     checkpoint_id: CHECKPOINTS["ckpt-c"],
@@ -263,6 +269,23 @@ export function generateHistoryDemo(input: HistoryDemoInput): Record<string, str
       ),
     },
   };
+}
+
+/**
+ * Generates the new history files, keyed by path relative to data/demo/.
+ *
+ * @param input The ckpt-b bare run and rounds (from the main generator).
+ * @returns Path to text.
+ */
+export function generateHistoryDemo(input: HistoryDemoInput): Record<string, string> {
+  const bAnalysis = analyzeCheckpointB(input);
+  const c = simulateCheckpointC(input.valTasks);
+  const cAnalysis = analyzeCheckpointC(c, input.valTasks);
+  const files: Record<string, string> = { ...c.files };
+  // The proposal ledger of the online candidates (the fields of docs/analysis.md, "Proposal ledger").
+  const ledger = ledgerLines(bAnalysis, cAnalysis);
+  files["ledger/ledger.jsonl"] = ledger.map((l) => JSON.stringify(l)).join("\n") + "\n";
+  const truth = historyTruth(input, [...bAnalysis.selection.selected], cAnalysis);
   files["ckpt-c/truth.json"] = JSON.stringify(truth, null, 2) + "\n";
   Object.assign(files, firewallDemoFiles());
   return files;

@@ -105,11 +105,60 @@ export function extendFit(
   q: number,
   scratch?: ExtendScratch,
 ): ExtendedFit | null {
-  const { n, k, x, xtxInverse, leverage, influence } = f;
+  const { n, k, x, xtxInverse } = f;
   if (z.length !== n * q || residuals.length !== n) {
     throw new RangeError(`Cannot extend fit: ${z.length} values do not form ${n} x ${q}`);
   }
-  // X'Z (k x q) and W = (X'X)^{-1} X'Z.
+  const xtz = crossProductXZ(x, z, n, k, q);
+  const w = projectionOnX(xtxInverse, xtz, k, q);
+  const e: Extension = {
+    f,
+    residuals,
+    z,
+    q,
+    scratch,
+    xtz,
+    w,
+    zNorm2: squaredColumnNorms(z, n, q),
+    ezRow: residualRowOfZ(x, z, w, k, q),
+  };
+  const solution = q === 1 ? oneColumnSolution(e) : gramSolution(e) ?? householderSolution(e);
+  return solution === null ? null : extendedFit(e, solution);
+}
+
+/** What the phases of {@linkcode extendFit} share: its arguments and the projection of Z on X. */
+interface Extension {
+  readonly f: DesignFactorization;
+  readonly residuals: ArrayLike<number>;
+  readonly z: ArrayLike<number>;
+  readonly q: number;
+  readonly scratch: ExtendScratch | undefined;
+  /** X'Z, k x q. */
+  readonly xtz: Float64Array;
+  /** W = (X'X)^{-1} X'Z, k x q. */
+  readonly w: Float64Array;
+  /** Squared norm of each column of Z, for the rank rule. */
+  readonly zNorm2: Float64Array;
+  /** Writes row i of EZ = Z - X W into `into` at `at`. */
+  readonly ezRow: (i: number, into: Float64Array, at: number) => void;
+}
+
+/** The fit of the residuals on EZ: its leverages and influence vectors, gamma, EZ if stored. */
+interface EzSolution {
+  readonly g: Pick<DesignFactorization, "leverage" | "influence">;
+  readonly gamma: Float64Array;
+  /** EZ (n x q) when a route stored it; null when rows are built again where needed. */
+  readonly ez: Float64Array | null;
+}
+
+/** X'Z (k x q) over the nonzero entries of Z. */
+function crossProductXZ(
+  x: ArrayLike<number>,
+  z: ArrayLike<number>,
+  n: number,
+  k: number,
+  q: number,
+): Float64Array {
   const xtz = new Float64Array(k * q);
   for (let i = 0; i < n; i++) {
     for (let t = 0; t < q; t++) {
@@ -118,8 +167,10 @@ export function extendFit(
       for (let j = 0; j < k; j++) xtz[j * q + t] = xtz[j * q + t]! + x[i * k + j]! * zi;
     }
   }
-  const w = projectionOnX(xtxInverse, xtz, k, q);
-  // Norms of Z for the rank rule.
+  return xtz;
+}
+
+function squaredColumnNorms(z: ArrayLike<number>, n: number, q: number): Float64Array {
   const zNorm2 = new Float64Array(q);
   for (let i = 0; i < n; i++) {
     for (let t = 0; t < q; t++) {
@@ -127,11 +178,23 @@ export function extendFit(
       zNorm2[t] = zNorm2[t]! + zi * zi;
     }
   }
-  // Row i of EZ = Z - X W into `into` at `at`. Only the nonzero entries of x_i are visited
-  // (the design is 0/1): with W finite, leaving out s - 0 * w changes no bit (s is never -0).
-  // With more than one column EZ is not stored (n x q) but built again wherever a row is needed.
+  return zNorm2;
+}
+
+/**
+ * Row i of EZ = Z - X W into `into` at `at`. Only the nonzero entries of x_i are visited
+ * (the design is 0/1): with W finite, leaving out s - 0 * w changes no bit (s is never -0).
+ * With more than one column EZ is not stored (n x q) but built again wherever a row is needed.
+ */
+function residualRowOfZ(
+  x: ArrayLike<number>,
+  z: ArrayLike<number>,
+  w: Float64Array,
+  k: number,
+  q: number,
+): (i: number, into: Float64Array, at: number) => void {
   const sparse = w.every(Number.isFinite);
-  const ezRow = (i: number, into: Float64Array, at: number): void => {
+  return (i, into, at) => {
     const rowK = i * k, rowQ = i * q;
     if (q === 1) {
       let s = z[i]!;
@@ -152,58 +215,72 @@ export function extendFit(
       for (let t = 0; t < q; t++) into[at + t] = into[at + t]! - xj * w[wj + t]!;
     }
   };
-  let ez: Float64Array | null = null;
-  const storeEz = (): Float64Array => {
-    const all = buffer(scratch, "ez", n * q);
-    for (let i = 0; i < n; i++) ezRow(i, all, i * q);
-    return all;
-  };
-  let g: Pick<DesignFactorization, "leverage" | "influence"> | null;
-  let gamma: Float64Array;
-  if (q === 1) {
-    // One column: the Householder factorisation of ez is its normalisation, so write it out
-    // (same rank rule: ||ez|| <= RANK_TOLERANCE ||z||).
-    ez = storeEz();
-    let s = 0, d = 0;
-    for (let i = 0; i < n; i++) {
-      s += ez[i]! * ez[i]!;
-      d += ez[i]! * residuals[i]!;
-    }
-    if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(zNorm2[0]!)) || zNorm2[0] === 0) return null;
-    const lev1 = buffer(scratch, "lev1", n), infl1 = buffer(scratch, "infl1", n);
-    for (let i = 0; i < n; i++) {
-      infl1[i] = ez[i]! / s;
-      lev1[i] = ez[i]! * infl1[i]!;
-    }
-    g = { leverage: lev1, influence: infl1 };
-    gamma = Float64Array.of(d / s);
-  } else if (
-    (g = gramExtension(x, z, ezRow, residuals, xtz, w, n, k, q, scratch)) !== null
-  ) {
-    gamma = (g as GramExtension).gamma;
-  } else {
-    ez = storeEz();
-    let full: DesignFactorization;
-    try {
-      full = factorDesign(ez, [n, q], { referenceNorms: zNorm2.map(Math.sqrt) });
-    } catch (error) {
-      if (error instanceof GatelabError) return null;
-      throw error;
-    }
-    g = full;
-    gamma = solveLeastSquares(full, residuals);
+}
+
+/** EZ, n x q, in the scratch's "ez" buffer. */
+function storeEz(e: Extension): Float64Array {
+  const n = e.f.n;
+  const all = buffer(e.scratch, "ez", n * e.q);
+  for (let i = 0; i < n; i++) e.ezRow(i, all, i * e.q);
+  return all;
+}
+
+/**
+ * One column: the Householder factorisation of ez is its normalisation, so it
+ * is written out (same rank rule: ||ez|| <= RANK_TOLERANCE ||z||).
+ */
+function oneColumnSolution(e: Extension): EzSolution | null {
+  const { n } = e.f;
+  const ez = storeEz(e);
+  let s = 0, d = 0;
+  for (let i = 0; i < n; i++) {
+    s += ez[i]! * ez[i]!;
+    d += ez[i]! * e.residuals[i]!;
   }
+  if (!(Math.sqrt(s) > RANK_TOLERANCE * Math.sqrt(e.zNorm2[0]!)) || e.zNorm2[0] === 0) return null;
+  const lev1 = buffer(e.scratch, "lev1", n), infl1 = buffer(e.scratch, "infl1", n);
+  for (let i = 0; i < n; i++) {
+    infl1[i] = ez[i]! / s;
+    lev1[i] = ez[i]! * infl1[i]!;
+  }
+  return { g: { leverage: lev1, influence: infl1 }, gamma: Float64Array.of(d / s), ez };
+}
+
+/** More columns, by the Gram route when its pivots allow it (null: they do not). */
+function gramSolution(e: Extension): EzSolution | null {
+  const { n, k, x } = e.f;
+  const g = gramExtension(x, e.z, e.ezRow, e.residuals, e.xtz, e.w, n, k, e.q, e.scratch);
+  return g === null ? null : { g, gamma: g.gamma, ez: null };
+}
+
+/** More columns by Householder QR of EZ (null: [X Z] is rank deficient). */
+function householderSolution(e: Extension): EzSolution | null {
+  const ez = storeEz(e);
+  let full: DesignFactorization;
+  try {
+    full = factorDesign(ez, [e.f.n, e.q], { referenceNorms: e.zNorm2.map(Math.sqrt) });
+  } catch (error) {
+    if (error instanceof GatelabError) return null;
+    throw error;
+  }
+  return { g: full, gamma: solveLeastSquares(full, e.residuals), ez };
+}
+
+/** The extended model's residuals, leverages and influence vectors (the X part built when read). */
+function extendedFit(e: Extension, { g, gamma, ez }: EzSolution): ExtendedFit {
+  const { n, k, leverage, influence } = e.f;
+  const { q, w, scratch } = e;
   const p = k + q;
   const out = buffer(scratch, "out", n);
   const lev = buffer(scratch, "lev", n);
-  const gLeverage = g!.leverage as Float64Array, gInfluence = g!.influence as Float64Array;
+  const gLeverage = g.leverage as Float64Array, gInfluence = g.influence as Float64Array;
   const ezOne = new Float64Array(q);
   for (let i = 0; i < n; i++) {
     let row = ez, at = i * q;
-    if (row === null) ezRow(i, row = ezOne, at = 0);
+    if (row === null) e.ezRow(i, row = ezOne, at = 0);
     let fitted = 0;
     for (let t = 0; t < q; t++) fitted += row[at + t]! * gamma[t]!;
-    out[i] = residuals[i]! - fitted;
+    out[i] = e.residuals[i]! - fitted;
     lev[i] = leverage[i]! + gLeverage[i]!;
   }
   // Influence vectors of [X Z]: (u_i - W g_i, g_i); the X part is built only when read.

@@ -11,10 +11,10 @@ import type { z } from "npm:zod@4.6.7";
 import type { PairedDataset } from "../core/types.ts";
 import type { SequentialJson, SequentialVersionSchema } from "../contract/outputs/sequential.ts";
 import { generatorMeta } from "../core/meta.ts";
-import { compileSelection } from "../select/select.ts";
+import { type CompiledSelection, compileSelection } from "../select/select.ts";
 import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { anytimeValid } from "./avlm.ts";
-import { prefixFits } from "./prefix_fits.ts";
+import { type PrefixFit, prefixFits } from "./prefix_fits.ts";
 import type { SequentialOrder } from "./order.ts";
 import { DEFAULTS } from "../core/defaults.ts";
 import { Z975 } from "../math/normal.ts";
@@ -122,7 +122,7 @@ export function sequentialResolved(
   rowIndex: ArrayLike<number>,
   options: ResolvedSequentialOptions,
 ): SequentialDocument {
-  const { n: N, k, columns, metrics } = dataset;
+  const { n: N, k, metrics } = dataset;
   const { alpha, phi, every } = options;
   if (rowIndex.length !== N || new Set(Array.from(rowIndex)).size !== N) {
     throw new RangeError("Cannot run sequentially: the row order is not a permutation of the rows");
@@ -130,105 +130,10 @@ export function sequentialResolved(
   if (N < k + 2) {
     throw new RangeError(`Cannot run sequentially: ${N} rows are fewer than ${k} columns + 2`);
   }
-  const prefixes: number[] = [];
-  for (let n = k + 2; n < N; n += every) prefixes.push(n);
-  prefixes.push(N);
-
-  const design = new Float64Array(N * k);
-  for (let i = 0; i < N; i++) {
-    const src = rowIndex[i]!;
-    for (let j = 0; j < k; j++) design[i * k + j] = dataset.design[src * k + j]!;
-  }
-  const responses = metrics.map((m) => Float64Array.from(rowIndex, (i) => dataset.delta[m]![i]!));
-  const fits = prefixFits(design, k, responses, prefixes);
-  const saved = rolloutsSaved(dataset, rowIndex);
-  const rule = compileSelection(columns);
-  const budgetK = dataset.gates[0]!.budget_k;
-  const ranks = new Int32Array(k), chosen = new Int32Array(k);
-
+  const frame = sequentialFrame(dataset, rowIndex, options);
   const out: Record<string, SequentialMetric> = {};
   metrics.forEach((metric, mi) => {
-    const versions: Record<string, SequentialVersion> = {};
-    columns.forEach((column, j) => {
-      const estimate: (number | null)[] = [], se: (number | null)[] = [];
-      const lower: (number | null)[] = [], upper: (number | null)[] = [];
-      const eValue: (number | null)[] = [];
-      const runLower: (number | null)[] = [], runUpper: (number | null)[] = [];
-      const runMaxE: (number | null)[] = [];
-      let lo = -Infinity, hi = Infinity, maxE = -Infinity;
-      let certifiedAt: number | null = null, sign: 1 | -1 | null = null;
-      fits.forEach((fit, p) => {
-        const b = fit.coefficients?.[mi]?.[j];
-        const s2 = fit.residualVariance?.[mi];
-        const inv = fit.inverseDiagonal?.[j];
-        let e: number | null = null, l: number | null = null, u: number | null = null;
-        let b0: number | null = null, se0: number | null = null;
-        if (b !== undefined && s2 !== undefined && inv !== undefined) {
-          const standardError = Math.sqrt(s2 * inv);
-          b0 = b;
-          se0 = standardError;
-          if (standardError > 0) {
-            const av = anytimeValid(b, standardError, s2, fit.n - k, { alpha, phi });
-            e = Math.exp(av.logE);
-            l = b - av.radius;
-            u = b + av.radius;
-            lo = Math.max(lo, l);
-            hi = Math.min(hi, u);
-            maxE = Math.max(maxE, e);
-          }
-        }
-        estimate.push(b0);
-        se.push(se0);
-        eValue.push(finiteOrNull(e));
-        lower.push(finiteOrNull(l));
-        upper.push(finiteOrNull(u));
-        runLower.push(finiteOrNull(lo));
-        runUpper.push(finiteOrNull(hi));
-        runMaxE.push(finiteOrNull(maxE));
-        if (certifiedAt === null && (lo > 0 || hi < 0)) {
-          certifiedAt = prefixes[p]!;
-          sign = lo > 0 ? 1 : -1;
-        }
-      });
-      const last = fits[fits.length - 1]!;
-      const bN = last.coefficients?.[mi]?.[j];
-      const seN = se[se.length - 1];
-      versions[column.version_id] = {
-        estimate,
-        se,
-        cs_lower: lower,
-        cs_upper: upper,
-        e_value: eValue,
-        running_lower: runLower,
-        running_upper: runUpper,
-        running_max_e: runMaxE,
-        sign_certified_at: certifiedAt,
-        sign,
-        rollouts_saved: certifiedAt === null ? null : saved(certifiedAt),
-        fixed_n_interval: bN !== undefined && seN !== null && seN !== undefined
-          ? [bN - Z975 * seN, bN + Z975 * seN]
-          : null,
-      };
-    });
-    const selection = fits.map((fit) => {
-      const b = fit.coefficients?.[mi];
-      if (!b) return null;
-      const { selected } = rule.rank(b, budgetK, ranks, chosen);
-      return Array.from(chosen.subarray(0, selected), (j) => columns[j]!.version_id);
-    });
-    const final = key(selection[selection.length - 1] ?? null);
-    let stableFrom: number | null = null;
-    for (let p = selection.length - 1; p >= 0; p--) {
-      if (key(selection[p] ?? null) !== final || final === null) break;
-      stableFrom = prefixes[p]!;
-    }
-    out[metric] = {
-      n: prefixes,
-      selection,
-      selection_stable_from: stableFrom,
-      selection_rollouts_saved: stableFrom === null ? null : saved(stableFrom),
-      versions,
-    };
+    out[metric] = metricSequence(frame, mi);
   });
   return {
     format: "gatelab.sequential/v1",
@@ -238,28 +143,11 @@ export function sequentialResolved(
     phi,
     every,
     estimator: ESTIMATOR,
-    conventions: {
-      model:
-        "Gaussian, homoskedastic errors given the design (the confidence sequences and e-values need it; " +
-        "HC3 and bootstrap results of gate analyze do not)",
-      confidence_sequence:
-        "Lindon, Ham, Tingley & Bojinov anytime-valid linear model (avlm): nu = n - M, " +
-        "r = phi / (phi + s^2/se^2), two-sided, per coefficient",
-      se: "classical OLS s sqrt([(X'X)^-1]_jj), s^2 = SSR / (n - M)",
-      running:
-        "running_lower/upper: intersection of the intervals up to n; running_max_e: maximum e so far",
-      fixed_n_interval: "estimate +- 1.959963984540054 se at N (normal, classical se)",
-      prefixes: "n = M + 2, M + 2 + every, ..., and always N; rows of one task stay together",
-      rollouts:
-        "a stop at n saves the masked rollouts of rows after n and the bare rollouts of episodes " +
-        "not yet in the first n rows (completed pairs only)",
-      selection:
-        "point selection by the metric's estimates: positive top budget_k, REWRITE family winners first",
-    },
+    conventions: sequentialConventions(),
     rows: N,
     columns: k,
-    budget_k: budgetK,
-    rollouts_total: saved(0),
+    budget_k: frame.budgetK,
+    rollouts_total: frame.saved(0),
     row_order: Array.from(rowIndex, (i) => ({
       ...dataset.episodes[i]!,
       gate_id: dataset.gates[dataset.gateIndex[i]!]!.gate_id,
@@ -272,6 +160,164 @@ export function sequentialResolved(
       masked: g.masked,
     })),
     generator: generatorMeta(options.command),
+  };
+}
+
+/** What every metric's sequence reads: the prefixes, their fits, the selection rule. */
+interface SequentialFrame {
+  readonly dataset: PairedDataset;
+  readonly options: ResolvedSequentialOptions;
+  /** Prefix sizes: k + 2, k + 2 + every, ..., and always N. */
+  readonly prefixes: readonly number[];
+  /** The OLS of every metric on each prefix of the ordered rows. */
+  readonly fits: readonly PrefixFit[];
+  /** Rollouts saved by stopping after the first n ordered rows. */
+  readonly saved: (n: number) => number;
+  readonly rule: CompiledSelection;
+  readonly budgetK: number;
+}
+
+function sequentialFrame(
+  dataset: PairedDataset,
+  rowIndex: ArrayLike<number>,
+  options: ResolvedSequentialOptions,
+): SequentialFrame {
+  const { n: N, k, columns, metrics } = dataset;
+  const prefixes: number[] = [];
+  for (let n = k + 2; n < N; n += options.every) prefixes.push(n);
+  prefixes.push(N);
+  const design = new Float64Array(N * k);
+  for (let i = 0; i < N; i++) {
+    const src = rowIndex[i]!;
+    for (let j = 0; j < k; j++) design[i * k + j] = dataset.design[src * k + j]!;
+  }
+  const responses = metrics.map((m) => Float64Array.from(rowIndex, (i) => dataset.delta[m]![i]!));
+  return {
+    dataset,
+    options,
+    prefixes,
+    fits: prefixFits(design, k, responses, prefixes),
+    saved: rolloutsSaved(dataset, rowIndex),
+    rule: compileSelection(columns),
+    budgetK: dataset.gates[0]!.budget_k,
+  };
+}
+
+/** One metric: every version's sequence, the selection at each prefix and when it settles. */
+function metricSequence(frame: SequentialFrame, mi: number): SequentialMetric {
+  const { dataset: { k, columns }, fits, prefixes, saved, rule, budgetK } = frame;
+  const versions: Record<string, SequentialVersion> = {};
+  columns.forEach((column, j) => {
+    versions[column.version_id] = versionSequence(frame, mi, j);
+  });
+  const ranks = new Int32Array(k), chosen = new Int32Array(k);
+  const selection = fits.map((fit) => {
+    const b = fit.coefficients?.[mi];
+    if (!b) return null;
+    const { selected } = rule.rank(b, budgetK, ranks, chosen);
+    return Array.from(chosen.subarray(0, selected), (j) => columns[j]!.version_id);
+  });
+  const final = key(selection[selection.length - 1] ?? null);
+  let stableFrom: number | null = null;
+  for (let p = selection.length - 1; p >= 0; p--) {
+    if (key(selection[p] ?? null) !== final || final === null) break;
+    stableFrom = prefixes[p]!;
+  }
+  return {
+    n: [...prefixes],
+    selection,
+    selection_stable_from: stableFrom,
+    selection_rollouts_saved: stableFrom === null ? null : saved(stableFrom),
+    versions,
+  };
+}
+
+/**
+ * Column j of metric mi: its estimate, standard error, confidence sequence
+ * and e-value at each prefix, their running intersection and maximum, and
+ * the first prefix whose running interval excludes 0.
+ */
+function versionSequence(frame: SequentialFrame, mi: number, j: number): SequentialVersion {
+  const { dataset: { k }, fits, prefixes, saved, options: { alpha, phi } } = frame;
+  const estimate: (number | null)[] = [], se: (number | null)[] = [];
+  const lower: (number | null)[] = [], upper: (number | null)[] = [];
+  const eValue: (number | null)[] = [];
+  const runLower: (number | null)[] = [], runUpper: (number | null)[] = [];
+  const runMaxE: (number | null)[] = [];
+  let lo = -Infinity, hi = Infinity, maxE = -Infinity;
+  let certifiedAt: number | null = null, sign: 1 | -1 | null = null;
+  fits.forEach((fit, p) => {
+    const b = fit.coefficients?.[mi]?.[j];
+    const s2 = fit.residualVariance?.[mi];
+    const inv = fit.inverseDiagonal?.[j];
+    let e: number | null = null, l: number | null = null, u: number | null = null;
+    let b0: number | null = null, se0: number | null = null;
+    if (b !== undefined && s2 !== undefined && inv !== undefined) {
+      const standardError = Math.sqrt(s2 * inv);
+      b0 = b;
+      se0 = standardError;
+      if (standardError > 0) {
+        const av = anytimeValid(b, standardError, s2, fit.n - k, { alpha, phi });
+        e = Math.exp(av.logE);
+        l = b - av.radius;
+        u = b + av.radius;
+        lo = Math.max(lo, l);
+        hi = Math.min(hi, u);
+        maxE = Math.max(maxE, e);
+      }
+    }
+    estimate.push(b0);
+    se.push(se0);
+    eValue.push(finiteOrNull(e));
+    lower.push(finiteOrNull(l));
+    upper.push(finiteOrNull(u));
+    runLower.push(finiteOrNull(lo));
+    runUpper.push(finiteOrNull(hi));
+    runMaxE.push(finiteOrNull(maxE));
+    if (certifiedAt === null && (lo > 0 || hi < 0)) {
+      certifiedAt = prefixes[p]!;
+      sign = lo > 0 ? 1 : -1;
+    }
+  });
+  const bN = fits[fits.length - 1]!.coefficients?.[mi]?.[j];
+  const seN = se[se.length - 1];
+  return {
+    estimate,
+    se,
+    cs_lower: lower,
+    cs_upper: upper,
+    e_value: eValue,
+    running_lower: runLower,
+    running_upper: runUpper,
+    running_max_e: runMaxE,
+    sign_certified_at: certifiedAt,
+    sign,
+    rollouts_saved: certifiedAt === null ? null : saved(certifiedAt),
+    fixed_n_interval: bN !== undefined && seN !== null && seN !== undefined
+      ? [bN - Z975 * seN, bN + Z975 * seN]
+      : null,
+  };
+}
+
+/** sequential.json's `conventions`: the model and how each field is computed. */
+function sequentialConventions(): SequentialDocument["conventions"] {
+  return {
+    model:
+      "Gaussian, homoskedastic errors given the design (the confidence sequences and e-values need it; " +
+      "HC3 and bootstrap results of gate analyze do not)",
+    confidence_sequence:
+      "Lindon, Ham, Tingley & Bojinov anytime-valid linear model (avlm): nu = n - M, " +
+      "r = phi / (phi + s^2/se^2), two-sided, per coefficient",
+    se: "classical OLS s sqrt([(X'X)^-1]_jj), s^2 = SSR / (n - M)",
+    running:
+      "running_lower/upper: intersection of the intervals up to n; running_max_e: maximum e so far",
+    fixed_n_interval: "estimate +- 1.959963984540054 se at N (normal, classical se)",
+    prefixes: "n = M + 2, M + 2 + every, ..., and always N; rows of one task stay together",
+    rollouts:
+      "a stop at n saves the masked rollouts of rows after n and the bare rollouts of episodes " +
+      "not yet in the first n rows (completed pairs only)",
+    selection:
+      "point selection by the metric's estimates: positive top budget_k, REWRITE family winners first",
   };
 }
 
