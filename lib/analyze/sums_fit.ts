@@ -1,0 +1,189 @@
+/**
+ * The paired-delta OLS from a sums table alone: the coefficients solve the
+ * summed X'X beta = X'y, the residual sum of squares is y'y - beta'X'y, and
+ * the task-clustered CR1 covariance has the scores s_g = X_g'y_g - X_g'X_g
+ * beta of each task (the sum over its rows of x_i e_i), with the small-sample
+ * factor G/(G-1) x (N-1)/(N-K), as the row analysis computes it.
+ *
+ * @module
+ */
+import {
+  choleskyInverseDense,
+  choleskyPacked,
+  choleskySolvePacked,
+  packedIndex,
+  packedSize,
+} from "../math/packed.ts";
+import { normalTwoSidedP } from "../math/normal.ts";
+import { UNIT_ROUNDOFF } from "../fit/tolerance.ts";
+import type { SumsTable } from "./sums_read.ts";
+
+/** One metric's fit from sums. */
+export interface SumsMetricFit {
+  readonly n: number;
+  readonly k: number;
+  readonly df_resid: number;
+  readonly ssr: number;
+  readonly resid_se: number;
+  readonly r2_uncentered: number;
+  readonly delta_mean: number;
+  /** Coefficients in design order. */
+  readonly estimate: Float64Array;
+  /** CR1 standard errors (NaN when G < 2 or N <= K). */
+  readonly se_cluster: Float64Array;
+  /** The tie tolerance of the solve (lib/fit `coefficientTolerance`'s bound, from sums). */
+  readonly tolerance: number;
+}
+
+/** Why the summed design cannot be solved: the first version it cannot identify. */
+export interface SumsNotIdentifiable {
+  readonly kind: "singular";
+  readonly version: string;
+  readonly never_present: boolean;
+}
+
+/**
+ * Fits every metric of a sums table.
+ *
+ * @param table A checked sums table.
+ * @returns The fit of each metric, or the version that makes X'X singular.
+ *
+ * @example Two one-row tasks and a task of two rows, one column
+ * ```ts
+ * import { fitSums } from "./sums_fit.ts";
+ * import { equal } from "node:assert/strict";
+ * const table = { file: "s.parquet", sha256: "", layout: { versions: ["a"], metrics: ["reward"] },
+ *   tasks: 3, split: ["val", "val", "val"], taskId: ["t0", "t1", "t2"],
+ *   rows: Float64Array.from([1, 1, 2]), firstRow: Float64Array.from([0, 1, 2]),
+ *   xtx: Float64Array.from([1, 1, 2]), xty: Float64Array.from([1, 2, 6]),
+ *   yty: Float64Array.from([1, 4, 18]), ySum: Float64Array.from([1, 2, 6]) };
+ * const fit = fitSums(table);
+ * if (fit.kind !== "fit") throw new Error("not identifiable");
+ * equal(fit.metrics.reward!.estimate[0], 9 / 4); // (1 + 2 + 6) / (1 + 1 + 2)
+ * ```
+ */
+export function fitSums(
+  table: SumsTable,
+): { readonly kind: "fit"; readonly metrics: Record<string, SumsMetricFit> } | SumsNotIdentifiable {
+  const { versions, metrics } = table.layout;
+  const k = versions.length, m = metrics.length, g = table.tasks, p = packedSize(k);
+  const xtx = new Float64Array(p), xty = new Float64Array(m * k);
+  const yty = new Float64Array(m), ySum = new Float64Array(m);
+  let n = 0;
+  for (let t = 0; t < g; t++) {
+    n += table.rows[t]!;
+    for (let q = 0; q < p; q++) xtx[q] = xtx[q]! + table.xtx[t * p + q]!;
+    for (let mm = 0; mm < m; mm++) {
+      yty[mm] = yty[mm]! + table.yty[t * m + mm]!;
+      ySum[mm] = ySum[mm]! + table.ySum[t * m + mm]!;
+      for (let j = 0; j < k; j++) {
+        xty[mm * k + j] = xty[mm * k + j]! + table.xty[(t * m + mm) * k + j]!;
+      }
+    }
+  }
+  let trace = 0;
+  for (let j = 0; j < k; j++) trace += xtx[packedIndex(k, j, j)]!;
+  const u = xtx.slice(), absent = new Uint8Array(k);
+  const ok = choleskyPacked(u, k, absent);
+  const first = absent.indexOf(1);
+  if (!ok || first >= 0) {
+    const j = first >= 0 ? first : 0;
+    return {
+      kind: "singular",
+      version: versions[j]!,
+      never_present: xtx[packedIndex(k, j, j)] === 0,
+    };
+  }
+  const inverse = choleskyInverseDense(u, k, absent);
+  let inverseTrace = 0;
+  for (let j = 0; j < k; j++) inverseTrace += inverse[j * k + j]!;
+  const out: Record<string, SumsMetricFit> = {};
+  metrics.forEach((metric, mm) => {
+    const beta = xty.slice(mm * k, (mm + 1) * k);
+    choleskySolvePacked(u, k, absent, beta, 0);
+    let fitted = 0;
+    for (let j = 0; j < k; j++) fitted += beta[j]! * xty[mm * k + j]!;
+    // y'y - beta'X'y; rounding can take an exact fit a little below 0.
+    const ssr = Math.max(0, yty[mm]! - fitted);
+    const df = n - k;
+    out[metric] = {
+      n,
+      k,
+      df_resid: df,
+      ssr,
+      resid_se: df > 0 ? Math.sqrt(ssr / df) : NaN,
+      r2_uncentered: yty[mm]! > 0 ? 1 - ssr / yty[mm]! : NaN,
+      delta_mean: ySum[mm]! / n,
+      estimate: beta,
+      se_cluster: clusterSe(table, mm, beta, inverse, n),
+      tolerance: tieTolerance(n, k, beta, ssr, trace, inverseTrace),
+    };
+  });
+  return { kind: "fit", metrics: out };
+}
+
+/** CR1 standard errors from each task's scores X_g'y_g - X_g'X_g beta. */
+function clusterSe(
+  table: SumsTable,
+  mm: number,
+  beta: Float64Array,
+  inverse: Float64Array,
+  n: number,
+): Float64Array {
+  const k = beta.length, m = table.layout.metrics.length, g = table.tasks, p = packedSize(k);
+  const se = new Float64Array(k);
+  if (g < 2 || n <= k) return se.fill(NaN);
+  const meat = new Float64Array(k * k), s = new Float64Array(k);
+  for (let t = 0; t < g; t++) {
+    for (let i = 0; i < k; i++) {
+      let v = table.xty[(t * m + mm) * k + i]!;
+      for (let j = 0; j < k; j++) {
+        v -= table.xtx[t * p + (i <= j ? packedIndex(k, i, j) : packedIndex(k, j, i))]! * beta[j]!;
+      }
+      s[i] = v;
+    }
+    for (let i = 0; i < k; i++) {
+      for (let j = 0; j < k; j++) meat[i * k + j] = meat[i * k + j]! + s[i]! * s[j]!;
+    }
+  }
+  const c = (g / (g - 1)) * ((n - 1) / (n - k));
+  for (let j = 0; j < k; j++) {
+    // (A^-1 meat A^-1)_jj = sum_ab A^-1_ja meat_ab A^-1_bj
+    let v = 0;
+    for (let a = 0; a < k; a++) {
+      let row = 0;
+      for (let b = 0; b < k; b++) row += meat[a * k + b]! * inverse[b * k + j]!;
+      v += inverse[j * k + a]! * row;
+    }
+    se[j] = Math.sqrt(c * v);
+  }
+  return se;
+}
+
+/**
+ * lib/fit `coefficientTolerance` from sums: `n k u kappa (max_j |b_j| +
+ * kappa ||e|| / ||X||_F)` with ||X||_F^2 = trace(X'X) (a 0/1 design),
+ * kappa = ||X||_F sqrt(trace((X'X)^-1)) and ||e||^2 the residual sum of squares.
+ */
+function tieTolerance(
+  n: number,
+  k: number,
+  beta: Float64Array,
+  ssr: number,
+  trace: number,
+  inverseTrace: number,
+): number {
+  const xNorm = Math.sqrt(trace);
+  const kappa = xNorm * Math.sqrt(inverseTrace);
+  let bMax = 0;
+  for (const b of beta) bMax = Math.max(bMax, Math.abs(b));
+  return n * k * UNIT_ROUNDOFF * kappa *
+    (bMax + (xNorm > 0 ? (kappa * Math.sqrt(ssr)) / xNorm : 0));
+}
+
+/** The CR1 z statistic and its two-sided normal p (null where undefined). */
+export function clusterTest(estimate: number, se: number): { t: number | null; p: number | null } {
+  if (!(se > 0)) return { t: null, p: null };
+  const t = estimate / se;
+  return { t, p: normalTwoSidedP(t) };
+}
