@@ -14,7 +14,6 @@ import type { DesignColumn } from "../core/types.ts";
 import type { ImportMapping } from "../import/mapping.ts";
 import type { IntervalType } from "../core/conventions.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { GatelabError } from "../core/issue.ts";
 import { generatorMeta } from "../core/meta.ts";
 import { ESTIMATOR } from "../contract/outputs/common.ts";
 import { selectVersions } from "../select/select.ts";
@@ -374,11 +373,7 @@ async function sumsBootstrap(
     return bootstrapToJson(result);
   } catch (error) {
     if (error instanceof RangeError) {
-      throw new GatelabError("Cannot bootstrap the sums", [{
-        code: "not_identifiable",
-        message: error.message,
-        file: table.file,
-      }]);
+      throw new SumsTableError(table.file, "", `cannot bootstrap: ${error.message}`);
     }
     throw error;
   }

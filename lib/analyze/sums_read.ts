@@ -289,7 +289,7 @@ function fill(
     yty = new Float64Array(g * m),
     ySum = new Float64Array(g * m);
   const cols = versions.map((v) => numbers(table, xName(v), fail));
-  metrics.forEach((metric, mm) => {
+  metrics.forEach((metric) => {
     const yy = numbers(table, yyName(metric), fail), ys = numbers(table, ySumName(metric), fail);
     for (let r = 0; r < g; r++) {
       if (yy[r]! < 0) fail(yyName(metric), `row ${r + 1} is ${yy[r]}: a sum of squares is >= 0`);
