@@ -166,7 +166,7 @@ Deno.test({
         [
           "non-finite value",
           (q) => replaceColumn(q, "yy:r_type", `CAST('inf' AS DOUBLE) AS "yy:r_type"`),
-          /^schema_error  bad.parquet yy:r_type  row 1 is Infinity: not a finite number$/,
+          /^schema_error {2}bad.parquet yy:r_type  row 1 is Infinity: not a finite number$/,
         ],
         [
           "non-symmetric X'X",
@@ -178,12 +178,12 @@ Deno.test({
         [
           "inconsistent k",
           (q) => q.replace("\nFROM", `,\n  0.0 AS "xy:reward:ghost.v1"\nFROM`),
-          /^schema_error  bad.parquet xy:reward:ghost.v1  unexpected column: not a sum of the 14 versions named by the x: columns and the 7 metrics named by the yy: columns \(inconsistent k\)$/,
+          /^schema_error {2}bad.parquet xy:reward:ghost.v1  unexpected column: not a sum of the 14 versions named by the x: columns and the 7 metrics named by the yy: columns \(inconsistent k\)$/,
         ],
         [
           "schema version",
           (q) => q.replace("'gatelab.sums/v1' AS", "'gatelab.sums/v2' AS"),
-          /^schema_error  bad.parquet format  row 1 is "gatelab.sums\/v2", expected "gatelab.sums\/v1"$/,
+          /^schema_error {2}bad.parquet format  row 1 is "gatelab.sums\/v2", expected "gatelab.sums\/v1"$/,
         ],
       ];
       for (const [what, edit, line] of bad) {
@@ -209,23 +209,23 @@ Deno.test({
           const [args, line] of [
             [
               ["analyze", "--sums", "sums.parquet", GATE_A, "--out", "o"],
-              /^usage_error  --sums sums.parquet takes no gate directory/,
+              /^usage_error {2}--sums sums.parquet takes no gate directory/,
             ],
             [
               ["analyze", "--sums", "sums.parquet", "--exploratory", "seed_mismatch", "--out", "o"],
-              /^usage_error  --exploratory needs rows: it cannot be used with --sums/,
+              /^usage_error {2}--exploratory needs rows: it cannot be used with --sums/,
             ],
             [
               ["analyze", GATE_A, "--map", "m.json", "--out", "o"],
-              /^usage_error  --map is read only with --sums/,
+              /^usage_error {2}--map is read only with --sums/,
             ],
             [
               ["analyze", "--out", "o"],
-              /^usage_error  analyze needs at least one gate directory \(or --sums <parquet>\)/,
+              /^usage_error {2}analyze needs at least one gate directory \(or --sums <parquet>\)/,
             ],
             [
               ["analyze", "--sums", "nope.parquet", "--out", "o"],
-              /^usage_error  --sums nope.parquet does not exist; expected a sums table \(Parquet\)/,
+              /^usage_error {2}--sums nope.parquet does not exist; expected a sums table \(Parquet\)/,
             ],
           ] as const
         ) {
