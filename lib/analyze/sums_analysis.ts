@@ -73,10 +73,15 @@ export interface SumsAnalysisOptions {
   readonly metric: string;
   /** The budget K (default: the number of design columns, as an import's default). */
   readonly budgetK?: number;
+  /** Bootstrap draws; 0 skips the bootstrap. */
   readonly draws: number;
+  /** Bootstrap seed. */
   readonly seed: number;
+  /** Which interval `ci` holds. */
   readonly interval?: IntervalType;
+  /** The command line, recorded in `generator`. */
   readonly command: string;
+  /** Progress of the bootstrap. */
   readonly onProgress?: ProgressCallback;
   /** Roles, budget and stage from a mapping file (`--map`). */
   readonly declared?: SumsGateDeclaration | null;
@@ -95,7 +100,9 @@ export interface SumsCoefficient {
 
 /** sums_analysis.json. */
 export interface SumsAnalysisDocument {
+  /** `gatelab.sums-analysis/v1`. */
   readonly format: typeof SUMS_ANALYSIS_FORMAT;
+  /** The sums table the analysis came from. */
   readonly source: {
     readonly kind: "sums";
     readonly file: string;
@@ -104,12 +111,19 @@ export interface SumsAnalysisDocument {
     readonly tasks: number;
     readonly rows: number;
   };
+  /** The estimator (contributions.json's). */
   readonly estimator: typeof ESTIMATOR;
+  /** How each number is computed from sums. */
   readonly conventions: Readonly<Record<string, string>>;
+  /** Paired rows the sums stand for. */
   readonly n_pairs: number;
+  /** Tasks. */
   readonly n_tasks: number;
+  /** Design columns. */
   readonly columns: readonly DesignColumn[];
+  /** Per metric its fit (contributions.json's fields that sums give; the others null). */
   readonly metrics: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The selection rule on the selection metric (selection.json's fields). */
   readonly selection: {
     readonly metric: string;
     readonly budget_k: number;
@@ -117,8 +131,11 @@ export interface SumsAnalysisDocument {
     readonly selected: readonly string[];
     readonly decisions: readonly unknown[];
   };
+  /** The task bootstrap (contributions.json's `bootstrap`); absent with 0 draws. */
   readonly bootstrap?: BootstrapJson;
+  /** The checks and outputs a sums table cannot give. */
   readonly not_made: readonly { readonly output: string; readonly message: string }[];
+  /** Tool, version, command. */
   readonly generator: { readonly tool: string; readonly version: string; readonly command: string };
 }
 
@@ -128,7 +145,9 @@ export interface SumsGateDeclaration {
   readonly file: string;
   /** Slot, chunk and role of versions (the mapping's `versions`). */
   readonly versions?: ImportMapping["versions"];
+  /** The gate's budget K. */
   readonly budget_k?: number;
+  /** The gate's stage. */
   readonly stage?: "cold_start" | "online";
 }
 

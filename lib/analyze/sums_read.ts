@@ -46,10 +46,13 @@ export interface SumsTable {
   readonly file: string;
   /** sha256 of its bytes. */
   readonly sha256: string;
+  /** Versions and metrics, in order. */
   readonly layout: SumsLayout;
   /** Number of tasks G. */
   readonly tasks: number;
+  /** Split of each task. */
   readonly split: readonly string[];
+  /** Id of each task. */
   readonly taskId: readonly string[];
   /** Rows of each task. */
   readonly rows: Float64Array;
