@@ -166,7 +166,7 @@ Deno.test({
         [
           "non-finite value",
           (q) => replaceColumn(q, "yy:r_type", `CAST('inf' AS DOUBLE) AS "yy:r_type"`),
-          /^schema_error {2}bad.parquet yy:r_type  row 1 is Infinity: not a finite number$/,
+          /^schema_error {2}bad.parquet yy:r_type {2}row 1 is Infinity: not a finite number$/,
         ],
         [
           "non-symmetric X'X",
@@ -178,12 +178,12 @@ Deno.test({
         [
           "inconsistent k",
           (q) => q.replace("\nFROM", `,\n  0.0 AS "xy:reward:ghost.v1"\nFROM`),
-          /^schema_error {2}bad.parquet xy:reward:ghost.v1  unexpected column: not a sum of the 14 versions named by the x: columns and the 7 metrics named by the yy: columns \(inconsistent k\)$/,
+          /^schema_error {2}bad.parquet xy:reward:ghost.v1 {2}unexpected column: not a sum of the 14 versions named by the x: columns and the 7 metrics named by the yy: columns \(inconsistent k\)$/,
         ],
         [
           "schema version",
           (q) => q.replace("'gatelab.sums/v1' AS", "'gatelab.sums/v2' AS"),
-          /^schema_error {2}bad.parquet format  row 1 is "gatelab.sums\/v2", expected "gatelab.sums\/v1"$/,
+          /^schema_error {2}bad.parquet format {2}row 1 is "gatelab.sums\/v2", expected "gatelab.sums\/v1"$/,
         ],
       ];
       for (const [what, edit, line] of bad) {
