@@ -245,23 +245,7 @@ function fill(
   const k = versions.length, m = metrics.length, g = table.rows, p = packedSize(k);
   const split = ids(table, "split", fail), taskId = ids(table, "task_id", fail);
   const rows = counts(table, "rows", fail, 1), firstRow = counts(table, "first_row", fail);
-  const order = Array.from({ length: g }, (_, r) => r).sort((a, b) => firstRow[a]! - firstRow[b]!);
-  const seenTask = new Map<string, number>();
-  for (let r = 0; r < g; r++) {
-    if (r > 0 && firstRow[order[r]!] === firstRow[order[r - 1]!]) {
-      fail(
-        "first_row",
-        `rows ${order[r - 1]! + 1} and ${order[r]! + 1} share ${firstRow[order[r]!]}`,
-      );
-    }
-    const key = JSON.stringify([split[r], taskId[r]]);
-    const before = seenTask.get(key);
-    if (before !== undefined) {
-      fail("task_id", `rows ${before + 1} and ${r + 1} are both task ${split[r]}/${taskId[r]}`);
-    }
-    seenTask.set(key, r);
-  }
-  const xtx = new Float64Array(g * p);
+  const order = taskOrder(split, taskId, firstRow, fail);
   versions.forEach((a, i) => {
     const diag = counts(table, xName(a), fail);
     for (let r = 0; r < g; r++) {
@@ -288,9 +272,6 @@ function fill(
       }
     }
   });
-  const xty = new Float64Array(g * m * k),
-    yty = new Float64Array(g * m),
-    ySum = new Float64Array(g * m);
   const cols = versions.map((v) => numbers(table, xName(v), fail));
   metrics.forEach((metric) => {
     const yy = numbers(table, yyName(metric), fail), ys = numbers(table, ySumName(metric), fail);
@@ -322,8 +303,64 @@ function fill(
       }
     });
   });
-  // Reordered by first_row: task t is file row order[t].
   const sorted = <T>(values: readonly T[]) => order.map((r) => values[r]!);
+  const { xtx, xty, yty, ySum } = packTasks(table, layout, order, cols, fail);
+  return {
+    file: table.file,
+    sha256: table.sha256!,
+    layout,
+    tasks: g,
+    split: sorted(split),
+    taskId: sorted(taskId),
+    rows: Float64Array.from(order, (r) => rows[r]!),
+    firstRow: Float64Array.from(order, (r) => firstRow[r]!),
+    xtx,
+    xty,
+    yty,
+    ySum,
+  };
+}
+
+/** The file rows in first_row order; refuses a shared first_row or a task given twice. */
+function taskOrder(
+  split: readonly string[],
+  taskId: readonly string[],
+  firstRow: Float64Array,
+  fail: (f: string, p: string) => never,
+): number[] {
+  const g = split.length;
+  const order = Array.from({ length: g }, (_, r) => r).sort((a, b) => firstRow[a]! - firstRow[b]!);
+  const seenTask = new Map<string, number>();
+  for (let r = 0; r < g; r++) {
+    if (r > 0 && firstRow[order[r]!] === firstRow[order[r - 1]!]) {
+      fail(
+        "first_row",
+        `rows ${order[r - 1]! + 1} and ${order[r]! + 1} share ${firstRow[order[r]!]}`,
+      );
+    }
+    const key = JSON.stringify([split[r], taskId[r]]);
+    const before = seenTask.get(key);
+    if (before !== undefined) {
+      fail("task_id", `rows ${before + 1} and ${r + 1} are both task ${split[r]}/${taskId[r]}`);
+    }
+    seenTask.set(key, r);
+  }
+  return order;
+}
+
+/** Per task, in first_row order, its packed X'X, X'y, y'y and sum of y. */
+function packTasks(
+  table: SourceTable,
+  layout: SumsLayout,
+  order: readonly number[],
+  cols: readonly Float64Array[],
+  fail: (f: string, p: string) => never,
+): Pick<SumsTable, "xtx" | "xty" | "yty" | "ySum"> {
+  const { versions, metrics } = layout;
+  const k = versions.length, m = metrics.length, g = table.rows, p = packedSize(k);
+  const xtx = new Float64Array(g * p), xty = new Float64Array(g * m * k);
+  const yty = new Float64Array(g * m), ySum = new Float64Array(g * m);
+  // Reordered by first_row: task t is file row order[t].
   const packed: Float64Array[] = new Array(p);
   for (let i = 0; i < k; i++) {
     packed[packedIndex(k, i, i)] = cols[i]!;
@@ -345,18 +382,5 @@ function fill(
       for (let j = 0; j < k; j++) xty[(t * m + mm) * k + j] = xyCols[mm * k + j]![r]!;
     }
   }
-  return {
-    file: table.file,
-    sha256: table.sha256!,
-    layout,
-    tasks: g,
-    split: sorted(split),
-    taskId: sorted(taskId),
-    rows: Float64Array.from(order, (r) => rows[r]!),
-    firstRow: Float64Array.from(order, (r) => firstRow[r]!),
-    xtx,
-    xty,
-    yty,
-    ySum,
-  };
+  return { xtx, xty, yty, ySum };
 }
