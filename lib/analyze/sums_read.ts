@@ -10,8 +10,7 @@
  * @module
  */
 import { packedIndex, packedSize } from "../math/packed.ts";
-import { readParquetTable } from "../import/read_parquet.ts";
-import { InputBudget } from "../import/limits.ts";
+import { readSumsParquet } from "./sums_parquet.ts";
 import type { SourceTable } from "../import/table.ts";
 import {
   SUMS_FORMAT,
@@ -78,7 +77,7 @@ type Column = readonly unknown[] | Float64Array;
  * @throws {SumsTableError} On the first failed check.
  */
 export async function readSumsTable(file: string): Promise<SumsTable> {
-  const table = await readParquetTable(file, new InputBudget(MAX_SUMS_TASKS));
+  const table = await readSumsParquet(file, MAX_SUMS_TASKS);
   if ("code" in table) {
     const code = table.code === "io_error" || table.code === "parse_error" ||
         table.code === "usage_error"
