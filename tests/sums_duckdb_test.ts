@@ -64,7 +64,7 @@ function compare(
       dense[sums.pairIndex[e]!] = sums.pairValue[e]!;
     }
     for (let q = 0; q < p; q++) {
-      diff.xtx = Math.max(diff.xtx, Math.abs(table.xtx[c * p + q]! - dense[q]!));
+      diff.xtx = Math.max(diff.xtx, Math.abs(table.xtx[q]![c]! - dense[q]!));
     }
     const xty = new Float64Array(m * k);
     for (let e = sums.colStart[c]!; e < sums.colStart[c + 1]!; e++) {
@@ -75,11 +75,11 @@ function compare(
       for (let j = 0; j < k; j++) {
         diff.xty = Math.max(
           diff.xty,
-          Math.abs(table.xty[(c * m + tm) * k + j]! - xty[mm * k + j]!),
+          Math.abs(table.xty[tm * k + j]![c]! - xty[mm * k + j]!),
         );
       }
-      diff.yty = Math.max(diff.yty, Math.abs(table.yty[c * m + tm]! - yy[c * m + mm]!));
-      diff.y = Math.max(diff.y, Math.abs(table.ySum[c * m + tm]! - ys[c * m + mm]!));
+      diff.yty = Math.max(diff.yty, Math.abs(table.yty[tm]![c]! - yy[c * m + mm]!));
+      diff.y = Math.max(diff.y, Math.abs(table.ySum[tm]![c]! - ys[c * m + mm]!));
     });
   }
   // A diagonal entry of the packed X'X is the x: column itself.

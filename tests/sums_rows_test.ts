@@ -61,21 +61,21 @@ function randomData(g: number, k: number, seed: number): { rows: PairedDataset; 
     taskId: Array.from({ length: g }, (_, t) => `t${t}`),
     rows: new Float64Array(g),
     firstRow: new Float64Array(g),
-    xtx: new Float64Array(g * p),
-    xty: new Float64Array(g * k),
-    yty: new Float64Array(g),
-    ySum: new Float64Array(g),
+    xtx: Array.from({ length: p }, () => new Float64Array(g)),
+    xty: Array.from({ length: k }, () => new Float64Array(g)),
+    yty: [new Float64Array(g)],
+    ySum: [new Float64Array(g)],
   };
   for (let i = 0; i < n; i++) {
     const t = cluster[i]!;
     table.rows[t] = table.rows[t]! + 1;
-    table.ySum[t] = table.ySum[t]! + y[i]!;
-    table.yty[t] = table.yty[t]! + y[i]! * y[i]!;
+    table.ySum[0]![t] = table.ySum[0]![t]! + y[i]!;
+    table.yty[0]![t] = table.yty[0]![t]! + y[i]! * y[i]!;
     for (let a = 0; a < k; a++) {
       if (!design[i * k + a]) continue;
-      table.xty[t * k + a] = table.xty[t * k + a]! + y[i]!;
+      table.xty[a]![t] = table.xty[a]![t]! + y[i]!;
       for (let b = a; b < k; b++) {
-        if (design[i * k + b]) table.xtx[t * p + packedIndex(k, a, b)]! += 1;
+        if (design[i * k + b]) table.xtx[packedIndex(k, a, b)]![t]! += 1;
       }
     }
   }

@@ -247,7 +247,8 @@ export async function analyzeSums(
   versions.forEach((_, j) => {
     let tasks = 0;
     const d = packedIndex(k, j, j);
-    for (let t = 0; t < table.tasks; t++) if (table.xtx[t * p + d]! > 0) tasks++;
+    const present = table.xtx[d]!;
+    for (let t = 0; t < table.tasks; t++) if (present[t]! > 0) tasks++;
     if (tasks <= 1) notEstimable.push(j);
   });
   let selection;

@@ -55,8 +55,8 @@ export interface SumsNotIdentifiable {
  * const table = { file: "s.parquet", sha256: "", layout: { versions: ["a"], metrics: ["reward"] },
  *   tasks: 3, split: ["val", "val", "val"], taskId: ["t0", "t1", "t2"],
  *   rows: Float64Array.from([1, 1, 2]), firstRow: Float64Array.from([0, 1, 2]),
- *   xtx: Float64Array.from([1, 1, 2]), xty: Float64Array.from([1, 2, 6]),
- *   yty: Float64Array.from([1, 4, 18]), ySum: Float64Array.from([1, 2, 6]) };
+ *   xtx: [Float64Array.from([1, 1, 2])], xty: [Float64Array.from([1, 2, 6])],
+ *   yty: [Float64Array.from([1, 4, 18])], ySum: [Float64Array.from([1, 2, 6])] };
  * const fit = fitSums(table);
  * if (fit.kind !== "fit") throw new Error("not identifiable");
  * equal(fit.metrics.reward!.estimate[0], 9 / 4); // (1 + 2 + 6) / (1 + 1 + 2)
@@ -70,16 +70,18 @@ export function fitSums(
   const xtx = new Float64Array(p), xty = new Float64Array(m * k);
   const yty = new Float64Array(m), ySum = new Float64Array(m);
   let n = 0;
-  for (let t = 0; t < g; t++) {
-    n += table.rows[t]!;
-    for (let q = 0; q < p; q++) xtx[q] = xtx[q]! + table.xtx[t * p + q]!;
-    for (let mm = 0; mm < m; mm++) {
-      yty[mm] = yty[mm]! + table.yty[t * m + mm]!;
-      ySum[mm] = ySum[mm]! + table.ySum[t * m + mm]!;
-      for (let j = 0; j < k; j++) {
-        xty[mm * k + j] = xty[mm * k + j]! + table.xty[(t * m + mm) * k + j]!;
-      }
-    }
+  for (let t = 0; t < g; t++) n += table.rows[t]!;
+  // Each entry summed over the tasks in first_row order.
+  const total = (column: Float64Array) => {
+    let s = 0;
+    for (let t = 0; t < g; t++) s += column[t]!;
+    return s;
+  };
+  for (let q = 0; q < p; q++) xtx[q] = total(table.xtx[q]!);
+  for (let mm = 0; mm < m; mm++) {
+    yty[mm] = total(table.yty[mm]!);
+    ySum[mm] = total(table.ySum[mm]!);
+    for (let j = 0; j < k; j++) xty[mm * k + j] = total(table.xty[mm * k + j]!);
   }
   let trace = 0;
   for (let j = 0; j < k; j++) trace += xtx[packedIndex(k, j, j)]!;
@@ -136,9 +138,9 @@ function clusterSe(
   const meat = new Float64Array(k * k), s = new Float64Array(k);
   for (let t = 0; t < g; t++) {
     for (let i = 0; i < k; i++) {
-      let v = table.xty[(t * m + mm) * k + i]!;
+      let v = table.xty[mm * k + i]![t]!;
       for (let j = 0; j < k; j++) {
-        v -= table.xtx[t * p + (i <= j ? packedIndex(k, i, j) : packedIndex(k, j, i))]! * beta[j]!;
+        v -= table.xtx[i <= j ? packedIndex(k, i, j) : packedIndex(k, j, i)]![t]! * beta[j]!;
       }
       s[i] = v;
     }

@@ -57,14 +57,17 @@ export interface SumsTable {
   readonly rows: Float64Array;
   /** Position of each task's first row in the source table. */
   readonly firstRow: Float64Array;
-  /** Per task its packed upper X'X (`packedSize(k)` entries, diagonal included). */
-  readonly xtx: Float64Array;
-  /** Per task and metric X'y: `xty[(g * m + mm) * k + j]`. */
-  readonly xty: Float64Array;
-  /** Per task and metric y'y: `yty[g * m + mm]`. */
-  readonly yty: Float64Array;
-  /** Per task and metric the sum of y: `ySum[g * m + mm]`. */
-  readonly ySum: Float64Array;
+  /**
+   * The packed upper X'X (diagonal included) entry by entry: `xtx[q][t]` is
+   * entry q (`packedIndex(k, i, j)`) of task t.
+   */
+  readonly xtx: readonly Float64Array[];
+  /** X'y entry by entry: `xty[mm * k + j][t]` (metric mm, version j, task t). */
+  readonly xty: readonly Float64Array[];
+  /** y'y per metric: `yty[mm][t]`. */
+  readonly yty: readonly Float64Array[];
+  /** The sum of y per metric: `ySum[mm][t]`. */
+  readonly ySum: readonly Float64Array[];
 }
 
 type Column = readonly unknown[] | Float64Array;
@@ -347,7 +350,11 @@ function taskOrder(
   return order;
 }
 
-/** Per task, in first_row order, its packed X'X, X'y, y'y and sum of y. */
+/**
+ * Entry by entry, tasks in first_row order: the file's own columns when
+ * its rows are in that order already (an engine's ORDER BY), else each
+ * column permuted once.
+ */
 function packTasks(
   table: SourceTable,
   layout: SumsLayout,
@@ -356,30 +363,25 @@ function packTasks(
   fail: (f: string, p: string) => never,
 ): Pick<SumsTable, "xtx" | "xty" | "yty" | "ySum"> {
   const { versions, metrics } = layout;
-  const k = versions.length, m = metrics.length, g = table.rows, p = packedSize(k);
-  const xtx = new Float64Array(g * p), xty = new Float64Array(g * m * k);
-  const yty = new Float64Array(g * m), ySum = new Float64Array(g * m);
-  // Reordered by first_row: task t is file row order[t].
-  const packed: Float64Array[] = new Array(p);
+  const k = versions.length, p = packedSize(k);
+  const inOrder = order.every((r, t) => r === t);
+  const sorted = (column: Float64Array) =>
+    inOrder ? column : Float64Array.from(order, (r) => column[r]!);
+  const xtx: Float64Array[] = new Array(p);
   for (let i = 0; i < k; i++) {
-    packed[packedIndex(k, i, i)] = cols[i]!;
+    xtx[packedIndex(k, i, i)] = sorted(cols[i]!);
     for (let j = i + 1; j < k; j++) {
-      packed[packedIndex(k, i, j)] = numbers(table, xxName(versions[i]!, versions[j]!), fail);
+      xtx[packedIndex(k, i, j)] = sorted(
+        numbers(table, xxName(versions[i]!, versions[j]!), fail),
+      );
     }
   }
-  const yyCols = metrics.map((metric) => numbers(table, yyName(metric), fail));
-  const ysCols = metrics.map((metric) => numbers(table, ySumName(metric), fail));
-  const xyCols = metrics.flatMap((metric) =>
-    versions.map((v) => numbers(table, xyName(metric, v), fail))
-  );
-  for (let t = 0; t < g; t++) {
-    const r = order[t]!;
-    for (let q = 0; q < p; q++) xtx[t * p + q] = packed[q]![r]!;
-    for (let mm = 0; mm < m; mm++) {
-      yty[t * m + mm] = yyCols[mm]![r]!;
-      ySum[t * m + mm] = ysCols[mm]![r]!;
-      for (let j = 0; j < k; j++) xty[(t * m + mm) * k + j] = xyCols[mm * k + j]![r]!;
-    }
-  }
-  return { xtx, xty, yty, ySum };
+  return {
+    xtx,
+    xty: metrics.flatMap((metric) =>
+      versions.map((v) => sorted(numbers(table, xyName(metric, v), fail)))
+    ),
+    yty: metrics.map((metric) => sorted(numbers(table, yyName(metric), fail))),
+    ySum: metrics.map((metric) => sorted(numbers(table, ySumName(metric), fail))),
+  };
 }

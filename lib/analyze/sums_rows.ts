@@ -45,9 +45,10 @@ export interface UnsplittableTask {
  * import { deepEqual } from "node:assert/strict";
  * const table = { file: "s.parquet", sha256: "", layout: { versions: ["a", "b"], metrics: ["reward"] },
  *   tasks: 2, split: ["val", "val"], taskId: ["t0", "t1"], rows: Float64Array.from([1, 1]),
- *   firstRow: Float64Array.from([0, 1]), xtx: Float64Array.from([1, 0, 0, 1, 1, 1]),
- *   xty: Float64Array.from([0.5, 0, 0.25, 0.25]), yty: Float64Array.from([0.25, 0.0625]),
- *   ySum: Float64Array.from([0.5, 0.25]) };
+ *   firstRow: Float64Array.from([0, 1]),
+ *   xtx: [Float64Array.from([1, 1]), Float64Array.from([0, 1]), Float64Array.from([0, 1])],
+ *   xty: [Float64Array.from([0.5, 0.25]), Float64Array.from([0, 0.25])],
+ *   yty: [Float64Array.from([0.25, 0.0625])], ySum: [Float64Array.from([0.5, 0.25])] };
  * const columns = ["a", "b"].map((v) => ({ version_id: v, slot_id: v, chunk_id: v, role: "add" as const }));
  * const d = sumsRows(table, columns, { gate_id: "g", stage: "cold_start", budget_k: 2 });
  * if ("task" in d) throw new Error("unsplittable");
@@ -69,8 +70,8 @@ export function sumsRows(
   const masks: number[][] = [], ys: number[][] = [], clusters: number[] = [];
   for (let t = 0; t < table.tasks; t++) {
     if (table.rows[t] === 1) {
-      masks.push(Array.from({ length: k }, (_, j) => table.xtx[t * p + packedIndex(k, j, j)]!));
-      ys.push(Array.from({ length: m }, (_, mm) => table.ySum[t * m + mm]!));
+      masks.push(Array.from({ length: k }, (_, j) => table.xtx[packedIndex(k, j, j)]![t]!));
+      ys.push(Array.from({ length: m }, (_, mm) => table.ySum[mm]![t]!));
       clusters.push(t);
       continue;
     }
@@ -115,7 +116,7 @@ function splitTask(table: SumsTable, t: number): { masks: number[][]; y: number[
   const a = new Int32Array(k * k);
   for (let i = 0; i < k; i++) {
     for (let j = i; j < k; j++) {
-      const v = table.xtx[t * p + packedIndex(k, i, j)]!;
+      const v = table.xtx[packedIndex(k, i, j)]![t]!;
       a[i * k + j] = v;
       a[j * k + i] = v;
     }
@@ -126,7 +127,7 @@ function splitTask(table: SumsTable, t: number): { masks: number[][]; y: number[
   const r = masks.length;
   const rhs = Array.from(
     { length: k },
-    (_, j) => Array.from({ length: m }, (_, mm) => table.xty[(t * m + mm) * k + j]!),
+    (_, j) => Array.from({ length: m }, (_, mm) => table.xty[mm * k + j]![t]!),
   );
   const lhs = Array.from({ length: k }, (_, j) => masks.map((mask) => mask[j]!));
   const y = eliminate(lhs, rhs, r, m);
