@@ -204,6 +204,17 @@ Deno.test({
         });
       }
 
+      await t.step("refused: not a Parquet file", async () => {
+        await Deno.writeTextFile(join(dir, "text.parquet"), "split,task_id\n");
+        const r = await gate(dir, ["analyze", "--sums", "text.parquet", "--out", "bad-out"]);
+        equal(r.code, 2, r.stderr);
+        match(
+          r.stderr.trim(),
+          /^parse_error {2}text\.parquet {2}cannot read as Parquet \(not a Parquet file, or truncated\): [^\n]+$/,
+        );
+        ok(!(await exists(join(dir, "bad-out"))));
+      });
+
       await t.step("usage: no gate directories or row options with --sums", async () => {
         for (
           const [args, line] of [
