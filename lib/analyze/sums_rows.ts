@@ -66,29 +66,40 @@ export function sumsRows(
   },
 ): PairedDataset | UnsplittableTask {
   const { metrics } = table.layout;
-  const k = columns.length, m = metrics.length, p = packedSize(k);
-  const masks: number[][] = [], ys: number[][] = [], clusters: number[] = [];
-  for (let t = 0; t < table.tasks; t++) {
+  const k = columns.length, m = metrics.length, g = table.tasks;
+  // Tasks of several rows are split first; one-row tasks are written straight into the arrays.
+  const splits = new Map<number, { masks: number[][]; y: number[][] }>();
+  let n = 0;
+  for (let t = 0; t < g; t++) {
     if (table.rows[t] === 1) {
-      masks.push(Array.from({ length: k }, (_, j) => table.xtx[packedIndex(k, j, j)]![t]!));
-      ys.push(Array.from({ length: m }, (_, mm) => table.ySum[mm]![t]!));
-      clusters.push(t);
+      n++;
       continue;
     }
     const split = splitTask(table, t);
     if (split === null) return { task: t };
-    for (let r = 0; r < split.masks.length; r++) {
-      masks.push(split.masks[r]!);
-      ys.push(split.y[r]!);
-      clusters.push(t);
-    }
+    splits.set(t, split);
+    n += split.masks.length;
   }
-  const n = masks.length;
-  const design = new Uint8Array(n * k);
-  masks.forEach((mask, i) => mask.forEach((c, j) => (design[i * k + j] = c)));
+  const design = new Uint8Array(n * k), cluster = new Int32Array(n);
+  const values = metrics.map(() => new Float64Array(n));
+  const diagonal = Array.from({ length: k }, (_, j) => table.xtx[packedIndex(k, j, j)]!);
+  for (let t = 0, i = 0; t < g; t++) {
+    const split = splits.get(t);
+    if (split === undefined) {
+      for (let j = 0; j < k; j++) design[i * k + j] = diagonal[j]![t]!;
+      for (let mm = 0; mm < m; mm++) values[mm]![i] = table.ySum[mm]![t]!;
+      cluster[i++] = t;
+      continue;
+    }
+    split.masks.forEach((mask, r) => {
+      for (let j = 0; j < k; j++) design[i * k + j] = mask[j]!;
+      for (let mm = 0; mm < m; mm++) values[mm]![i] = split.y[r]![mm]!;
+      cluster[i++] = t;
+    });
+  }
   const delta: Record<string, Float64Array> = {}, bare: Record<string, Float64Array> = {};
   metrics.forEach((metric, mm) => {
-    delta[metric] = Float64Array.from(ys, (y) => y[mm]!);
+    delta[metric] = values[mm]!;
     bare[metric] = new Float64Array(n);
   });
   const ref: RunRef = { run_id: "sums", run_dir: table.file, sha256: table.sha256 };
@@ -105,8 +116,8 @@ export function sumsRows(
     delta,
     episodes: [],
     gateIndex: new Uint16Array(n),
-    cluster: Int32Array.from(clusters),
-    clusterCount: table.tasks,
+    cluster,
+    clusterCount: g,
   };
 }
 
