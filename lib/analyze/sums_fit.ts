@@ -99,10 +99,12 @@ export function fitSums(
   const inverse = choleskyInverseDense(u, k, absent);
   let inverseTrace = 0;
   for (let j = 0; j < k; j++) inverseTrace += inverse[j * k + j]!;
+  const betas = xty.slice();
+  for (let mm = 0; mm < m; mm++) choleskySolvePacked(u, k, absent, betas, mm * k);
+  const se = clusterSe(table, betas, inverse, n);
   const out: Record<string, SumsMetricFit> = {};
   metrics.forEach((metric, mm) => {
-    const beta = xty.slice(mm * k, (mm + 1) * k);
-    choleskySolvePacked(u, k, absent, beta, 0);
+    const beta = betas.slice(mm * k, (mm + 1) * k);
     let fitted = 0;
     for (let j = 0; j < k; j++) fitted += beta[j]! * xty[mm * k + j]!;
     // y'y - beta'X'y; rounding can take an exact fit a little below 0.
@@ -117,47 +119,62 @@ export function fitSums(
       r2_uncentered: yty[mm]! > 0 ? 1 - ssr / yty[mm]! : NaN,
       delta_mean: ySum[mm]! / n,
       estimate: beta,
-      se_cluster: clusterSe(table, mm, beta, inverse, n),
+      se_cluster: se.slice(mm * k, (mm + 1) * k),
       tolerance: tieTolerance(n, k, beta, ssr, trace, inverseTrace),
     };
   });
   return { kind: "fit", metrics: out };
 }
 
-/** CR1 standard errors from each task's scores X_g'y_g - X_g'X_g beta. */
+/**
+ * CR1 standard errors of every metric from each task's scores
+ * X_g'y_g - X_g'X_g beta: one pass over the tasks, each task's X'X
+ * unpacked once for all metrics; `se[mm * k + j]`.
+ */
 function clusterSe(
   table: SumsTable,
-  mm: number,
-  beta: Float64Array,
+  betas: Float64Array,
   inverse: Float64Array,
   n: number,
 ): Float64Array {
-  const k = beta.length, m = table.layout.metrics.length, g = table.tasks, p = packedSize(k);
-  const se = new Float64Array(k);
+  const k = table.layout.versions.length, m = table.layout.metrics.length, g = table.tasks;
+  const se = new Float64Array(m * k);
   if (g < 2 || n <= k) return se.fill(NaN);
-  const meat = new Float64Array(k * k), s = new Float64Array(k);
+  // Column of the packed entry (i, j) in the full matrix's order.
+  const entry = Array.from({ length: k * k }, (_, q) => {
+    const i = Math.floor(q / k), j = q % k;
+    return table.xtx[i <= j ? packedIndex(k, i, j) : packedIndex(k, j, i)]!;
+  });
+  const xty = table.xty;
+  const a = new Float64Array(k * k), s = new Float64Array(k), meat = new Float64Array(m * k * k);
   for (let t = 0; t < g; t++) {
-    for (let i = 0; i < k; i++) {
-      let v = table.xty[mm * k + i]![t]!;
-      for (let j = 0; j < k; j++) {
-        v -= table.xtx[i <= j ? packedIndex(k, i, j) : packedIndex(k, j, i)]![t]! * beta[j]!;
+    for (let q = 0; q < k * k; q++) a[q] = entry[q]![t]!;
+    for (let mm = 0; mm < m; mm++) {
+      const beta = mm * k, out = mm * k * k;
+      for (let i = 0; i < k; i++) {
+        let v = xty[beta + i]![t]!;
+        for (let j = 0; j < k; j++) v -= a[i * k + j]! * betas[beta + j]!;
+        s[i] = v;
       }
-      s[i] = v;
-    }
-    for (let i = 0; i < k; i++) {
-      for (let j = 0; j < k; j++) meat[i * k + j] = meat[i * k + j]! + s[i]! * s[j]!;
+      for (let i = 0; i < k; i++) {
+        const si = s[i]!;
+        if (si === 0) continue;
+        for (let j = 0; j < k; j++) meat[out + i * k + j] = meat[out + i * k + j]! + si * s[j]!;
+      }
     }
   }
   const c = (g / (g - 1)) * ((n - 1) / (n - k));
-  for (let j = 0; j < k; j++) {
-    // (A^-1 meat A^-1)_jj = sum_ab A^-1_ja meat_ab A^-1_bj
-    let v = 0;
-    for (let a = 0; a < k; a++) {
-      let row = 0;
-      for (let b = 0; b < k; b++) row += meat[a * k + b]! * inverse[b * k + j]!;
-      v += inverse[j * k + a]! * row;
+  for (let mm = 0; mm < m; mm++) {
+    for (let j = 0; j < k; j++) {
+      // (A^-1 meat A^-1)_jj = sum_ab A^-1_ja meat_ab A^-1_bj
+      let v = 0;
+      for (let x = 0; x < k; x++) {
+        let row = 0;
+        for (let y = 0; y < k; y++) row += meat[mm * k * k + x * k + y]! * inverse[y * k + j]!;
+        v += inverse[j * k + x]! * row;
+      }
+      se[mm * k + j] = Math.sqrt(c * v);
     }
-    se[j] = Math.sqrt(c * v);
   }
   return se;
 }
