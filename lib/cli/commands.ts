@@ -95,8 +95,8 @@ sums_analysis.json, with the checks and outputs sums cannot give listed.`,
       type: "string",
       role: "input",
       placeholder: "<parquet>",
-      help: `analyse a sums table (docs/FORMAT.md, "Sums tables") instead of
-gate directories`,
+      help: `analyse a sums table instead of gate directories
+(docs/FORMAT.md, "Sums tables"; --budget-k is then its budget)`,
     },
     {
       ...COMMON.map,
