@@ -48,6 +48,24 @@ export type {
 
 // analyze
 export { analyzeDataset, runAnalysis } from "./analyze/mod.ts";
+// past one machine: sums tables an engine computes, analysed without the rows
+export {
+  analyzeSums,
+  pairedLayout,
+  readSumsTable,
+  SUMS_ANALYSIS_FORMAT,
+  SUMS_FORMAT,
+  sumsColumnNames,
+  sumsTableSql,
+} from "./analyze/mod.ts";
+export type {
+  SumsAnalysisDocument,
+  SumsAnalysisOptions,
+  SumsGateDeclaration,
+  SumsLayout,
+  SumsSqlOptions,
+  SumsTable,
+} from "./analyze/mod.ts";
 export type {
   Analysis,
   AnalyzeOptions,

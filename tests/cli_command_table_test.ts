@@ -90,7 +90,7 @@ Deno.test("command table: every option and positional says what its value is", (
   }
   deepEqual(
     commandDecl("analyze")!.options.filter((o) => o.role === "input").map((o) => o.name),
-    [],
+    ["sums", "map"],
   );
   deepEqual(
     commandDecl("compare")!.options.filter((o) => o.role === "input").map((o) => o.name),

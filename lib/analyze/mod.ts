@@ -23,6 +23,13 @@ export * from "./tables.ts";
 export * from "./bootstrap_tables.ts";
 export * from "./diagnostics_tables.ts";
 export * from "./checkpoint_tables.ts";
+// Sums tables: per-task sufficient statistics computed by an engine (gate analyze --sums).
+export * from "./sums_sql.ts";
+export * from "./sums_read.ts";
+export * from "./sums_fit.ts";
+export * from "./sums_rows.ts";
+export * from "./sums_analysis.ts";
+export * from "./sums_files.ts";
 // The report's decision table; the tidy `selection` table is analysis_tables.ts's.
 export { selectionTable } from "./tables.ts";
 export * from "./bundle.ts";

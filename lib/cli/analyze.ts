@@ -11,6 +11,7 @@
  */
 import { join, relative, resolve } from "node:path";
 import { parseCommand } from "./args.ts";
+import { runSums } from "./analyze_sums.ts";
 import { ANALYZE } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
@@ -48,6 +49,11 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const cli = parseCommand(args, ANALYZE, context);
   if (cli === null) return 0;
   const { values, positionals, command } = cli;
+  if (values.sums !== undefined) return await runSums(cli);
+  if (positionals.length === 0) {
+    throw cli.usageError("analyze needs at least one gate directory (or --sums <parquet>)");
+  }
+  if (values.map !== undefined) throw cli.usageError("--map is read only with --sums");
   const options = analyzeOptions(values);
   const { out, waive } = options;
   const gates = positionals.map((path) => ({ label: "gate directory", path }));

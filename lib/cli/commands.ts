@@ -81,11 +81,28 @@ reward and every reward component, and applies the selection rule
 (rows = gate x episode, errors clustered by task); gates of different bare runs
 (checkpoints) only with --pool-checkpoints, each paired with its own bare run. Also writes the AMCE beside
 every coefficient, diagnostics.json/.md/.tex (interaction screen, residuals by
-number of chunks present) and, with the bootstrap, stability.md/.tex.`,
+number of chunks present) and, with the bootstrap, stability.md/.tex.
+With --sums <parquet> and no gate directory it analyses a sums table instead
+(per-task X'X, X'y, y'y computed by an engine; docs/performance.md, "Past one
+machine"): coefficients, CR1 errors, selection and the task bootstrap, in
+sums_analysis.json, with the checks and outputs sums cannot give listed.`,
   width: 19,
-  positionals: { min: 1, what: "gate directory", role: "input" },
+  positionals: { min: 0, what: "gate directory", role: "input" },
   options: [
     out,
+    {
+      name: "sums",
+      type: "string",
+      role: "input",
+      placeholder: "<parquet>",
+      help: `analyse a sums table instead of gate directories
+(docs/FORMAT.md, "Sums tables"; --budget-k is then its budget)`,
+    },
+    {
+      ...COMMON.map,
+      help:
+        "with --sums: the versions' slots and roles, budget_k and stage\n(gatelab.import-map/v1)",
+    },
     metric,
     bootstrap,
     seed,
@@ -639,14 +656,7 @@ task (split, task_id, sample_id) or random`,
   required: ["out"],
 });
 
-const IMPORT_MAP = {
-  name: "map",
-  type: "string",
-  role: "input",
-  placeholder: "<file>",
-  help: `mapping (gatelab.import-map/v1): column names, arm values,
-versions, budget_k, stage, primary metric, constant provenance`,
-} as const;
+const IMPORT_MAP = COMMON.map;
 
 const IMPORT_OUT = { ...out, help: "output directory (replaced whole)" } as const;
 

@@ -88,5 +88,14 @@ export const COMMON = Object.freeze(
       width: 19,
     },
     "no-png": { name: "no-png", type: "boolean", help: "skip PNG copies of the figures" },
+    // gate import's mapping; gate analyze --sums reads its versions, budget_k and stage.
+    map: {
+      name: "map",
+      type: "string",
+      role: "input",
+      placeholder: "<file>",
+      help: `mapping (gatelab.import-map/v1): column names, arm values,
+versions, budget_k, stage, primary metric, constant provenance`,
+    },
   } as const satisfies Readonly<Record<string, OptionDecl>>,
 );
