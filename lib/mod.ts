@@ -48,16 +48,7 @@ export type {
 
 // analyze
 export { analyzeDataset, runAnalysis } from "./analyze/mod.ts";
-// past one machine: sums tables an engine computes, analysed without the rows
-export {
-  analyzeSums,
-  pairedLayout,
-  readSumsTable,
-  SUMS_ANALYSIS_FORMAT,
-  SUMS_FORMAT,
-  sumsColumnNames,
-  sumsTableSql,
-} from "./analyze/mod.ts";
+// past one machine: sums tables an engine computes (the functions: gl.analyze.analyzeSums, ...)
 export type {
   SumsAnalysisDocument,
   SumsAnalysisOptions,

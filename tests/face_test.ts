@@ -80,7 +80,17 @@ const FACE = [
  * figures and section that no notebook calls by name.
  */
 const NAMESPACES: Readonly<Record<string, readonly string[]>> = {
-  analyze: ["analysisBundle", "coefficientTables", "diagnosticsTables", "selectionTable"],
+  analyze: [
+    "analysisBundle",
+    "analyzeSums",
+    "coefficientTables",
+    "diagnosticsTables",
+    "pairedLayout",
+    "readSumsTable",
+    "selectionTable",
+    "sumsColumnNames",
+    "sumsTableSql",
+  ],
   heldout: [
     "acrossGateRankPoints",
     "acrossGateTable",
