@@ -88,6 +88,8 @@ const NAMESPACES: Readonly<Record<string, readonly string[]>> = {
     "pairedLayout",
     "readSumsTable",
     "selectionTable",
+    "SUMS_ANALYSIS_FORMAT",
+    "SUMS_FORMAT",
     "sumsColumnNames",
     "sumsTableSql",
   ],
@@ -142,6 +144,8 @@ Deno.test("lib/mod.ts exports the face's 54 functions, BUNDLES and 9 stage names
     for (const name of names) {
       if (name.endsWith("Bundle")) {
         ok(face.BUNDLES.some((b) => b.bundle === members[name]), `${space}.${name} is in BUNDLES`);
+      } else if (/^[A-Z_]+$/.test(name)) {
+        ok(typeof members[name] === "string", `${space}.${name} is a format string`);
       } else ok(typeof members[name] === "function", `${space}.${name} is a function`);
     }
   }

@@ -25,7 +25,7 @@ import {
 import { taskBootstrapOptions } from "../infer/bootstrap/task_bootstrap_options.ts";
 import { resolveBootstrapOptions } from "../core/bootstrap_options.ts";
 import { clusterTest, fitSums, type SumsMetricFit } from "./sums_fit.ts";
-import { packedIndex, packedSize } from "../math/packed.ts";
+import { packedIndex } from "../math/packed.ts";
 import { type SumsTable, SumsTableError } from "./sums_read.ts";
 import { SUMS_FORMAT, xName } from "./sums_sql.ts";
 import { sumsRows } from "./sums_rows.ts";
@@ -101,13 +101,13 @@ export interface SumsCoefficient {
 /** sums_analysis.json. */
 export interface SumsAnalysisDocument {
   /** `gatelab.sums-analysis/v1`. */
-  readonly format: typeof SUMS_ANALYSIS_FORMAT;
+  readonly format: "gatelab.sums-analysis/v1";
   /** The sums table the analysis came from. */
   readonly source: {
     readonly kind: "sums";
     readonly file: string;
     readonly sha256: string;
-    readonly format: typeof SUMS_FORMAT;
+    readonly format: "gatelab.sums/v1";
     readonly tasks: number;
     readonly rows: number;
   };
@@ -243,7 +243,7 @@ export async function analyzeSums(
   const fit = fits[options.metric]!;
   // A version present in one task only has no estimable variance (selection.json's rule).
   const notEstimable: number[] = [];
-  const k = versions.length, p = packedSize(k);
+  const k = versions.length;
   versions.forEach((_, j) => {
     let tasks = 0;
     const d = packedIndex(k, j, j);

@@ -244,7 +244,7 @@ function fill(
   fail: (f: string, p: string) => never,
 ): SumsTable {
   const { versions, metrics } = layout;
-  const k = versions.length, m = metrics.length, g = table.rows, p = packedSize(k);
+  const k = versions.length, g = table.rows;
   const split = ids(table, "split", fail), taskId = ids(table, "task_id", fail);
   const rows = counts(table, "rows", fail, 1), firstRow = counts(table, "first_row", fail);
   const order = taskOrder(split, taskId, firstRow, fail);

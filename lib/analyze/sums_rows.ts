@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { packedIndex, packedSize } from "../math/packed.ts";
+import { packedIndex } from "../math/packed.ts";
 import type { DesignColumn, PairedDataset, RunRef } from "../core/types.ts";
 import type { SumsTable } from "./sums_read.ts";
 
@@ -123,7 +123,7 @@ export function sumsRows(
 
 /** Task t's rows: masks whose outer products sum to its X'X, responses solving their X'y. */
 function splitTask(table: SumsTable, t: number): { masks: number[][]; y: number[][] } | null {
-  const k = table.layout.versions.length, m = table.layout.metrics.length, p = packedSize(k);
+  const k = table.layout.versions.length, m = table.layout.metrics.length;
   const a = new Int32Array(k * k);
   for (let i = 0; i < k; i++) {
     for (let j = i; j < k; j++) {

@@ -11,6 +11,8 @@ export {
   pairedLayout,
   readSumsTable,
   selectionTable,
+  SUMS_ANALYSIS_FORMAT,
+  SUMS_FORMAT,
   sumsColumnNames,
   sumsTableSql,
 } from "../analyze/mod.ts";
