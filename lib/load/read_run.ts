@@ -4,6 +4,8 @@ import type { Issue, Result } from "../core/issue.ts";
 import type { Attempt } from "../core/types.ts";
 import { type RunManifest, RunManifestSchema } from "../contract/manifest.ts";
 import { type TraceLine, TraceLineSchema } from "../contract/trace.ts";
+import { AttemptTable } from "./attempt_table.ts";
+import type { StringIds } from "./columns.ts";
 import { isTraceLineFast } from "../contract/trace_fast.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
@@ -33,7 +35,13 @@ export interface RunParts {
   readonly manifest: RunManifest | null;
   /** sha256 of manifest then traces bytes, or null when a file could not be read. */
   readonly sha256: string | null;
+  /** Every readable attempt as an object, in file order (built from `table` when first read). */
   readonly attempts: readonly Attempt[];
+  /**
+   * The same attempts as columns (what validation reads), when the run was
+   * parsed by {@linkcode loadRunParts}; absent for runs built otherwise.
+   */
+  readonly table?: AttemptTable;
   readonly issues: readonly Issue[];
 }
 
@@ -74,16 +82,6 @@ export async function readJsonFile(
     return { ok: false, issue };
   }
   return { ok: true, value: parsed.value, bytes };
-}
-
-function finiteRewards(raw: Record<string, unknown> | undefined): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (!raw) return out;
-  for (const k in raw) {
-    const v = raw[k];
-    if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
-  }
-  return out;
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -128,7 +126,11 @@ export function stringPool(): {
  */
 export async function loadRunParts(
   dir: string,
-  options: { readonly onProgress?: (file: string) => ProgressCallback | undefined } = {},
+  options: {
+    readonly onProgress?: (file: string) => ProgressCallback | undefined;
+    /** String ids shared with the other files read (a new set when not given). */
+    readonly ids?: StringIds;
+  } = {},
 ): Promise<RunParts> {
   const issues: Issue[] = [];
   const manifestPath = join(dir, "manifest.json");
@@ -146,8 +148,8 @@ export async function loadRunParts(
 
   const hash = createHash("sha256");
   if (manifestBytes) hash.update(manifestBytes);
-  const attempts: Attempt[] = [];
-  const { intern, internAll } = stringPool();
+  // Columns, not an object per line: the objects are built only when `attempts` is read.
+  const table = new AttemptTable(options.ids);
   let tracesRead = true;
   // Progress over traces.jsonl's bytes, when the caller asks for it (a file of some size).
   let size = 0, read = 0;
@@ -167,23 +169,7 @@ export async function loadRunParts(
         }
         t = parsed.value;
       }
-      attempts.push({
-        split: intern(t.split),
-        task_id: intern(t.task_id),
-        sample_id: t.sample_id,
-        attempt: t.attempt,
-        status: t.status,
-        reward: t.reward ?? null,
-        rewards: finiteRewards(t.rewards),
-        success: t.success ?? null,
-        injected: t.injected === undefined ? NONE : internAll(t.injected),
-        job_seed: t.job_seed ?? null,
-        steps: t.steps ?? null,
-        tokens: t.tokens ?? null,
-        error: t.error ?? null,
-        provenance: t.provenance ?? null,
-        line,
-      });
+      table.pushLine(t, line);
     }, {
       onBytes: (chunk) => {
         hash.update(chunk);
@@ -201,7 +187,18 @@ export async function loadRunParts(
     });
   }
   const sha256 = manifestBytes && tracesRead ? hash.digest("hex") : null;
-  return { dir, manifest, sha256, attempts, issues };
+  table.trim();
+  let attempts: readonly Attempt[] | undefined;
+  return {
+    dir,
+    manifest,
+    sha256,
+    get attempts() {
+      return attempts ??= table.toArray();
+    },
+    table,
+    issues,
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Issue } from "../core/issue.ts";
 import { type EpisodeKey, episodeLabel } from "../core/types.ts";
 import type { GatePlan } from "../contract/gate.ts";
-import type { LoadedAssignment } from "../load/read_gate.ts";
+import { AssignmentTable, type LoadedAssignment } from "../load/assignment_table.ts";
+import type { EpisodeCursor } from "../load/attempt_table.ts";
 import { EpisodeMap } from "./episode_map.ts";
 import { plannedSet } from "./plan.ts";
 
@@ -18,7 +19,10 @@ export interface AssignmentEntry {
  * assignment invalid), every slot of the plan assigned (`null` for
  * absent), only known slots and each slot's own versions.
  *
- * @param assignments Assignment lines in file order.
+ * Episodes with the same valid assignment share one entry (one object per
+ * distinct mask, not per line).
+ *
+ * @param assignments Assignment lines in file order (objects, or the reader's columns).
  * @param plan The gate plan (its slots).
  * @param planned The masked run's planned episodes.
  * @param file assignments.jsonl path for the issues.
@@ -35,20 +39,28 @@ export interface AssignmentEntry {
  * ```
  */
 export function assignmentChecks(
-  assignments: readonly LoadedAssignment[],
+  assignments: readonly LoadedAssignment[] | AssignmentTable,
   plan: Pick<GatePlan, "slots">,
   planned: readonly EpisodeKey[],
   file: string,
 ): { byKey: EpisodeMap<AssignmentEntry>; issues: Issue[] } {
   const issues: Issue[] = [];
+  const table = assignments instanceof AssignmentTable
+    ? assignments
+    : AssignmentTable.from(assignments);
   const plannedKeys = plannedSet(planned);
   const slots = new Map(
     plan.slots.map((s) => [s.slot_id, new Set(s.versions.map((v) => v.version_id))]),
   );
   const byKey = new EpisodeMap<AssignmentEntry>();
   const lineOf = new EpisodeMap<number>();
-  for (const a of assignments) {
-    const where = () => ({ file, line: a.line, episode: episodeLabel(a) });
+  const entries = new Map<string, AssignmentEntry>();
+  // Per slot shape: each slot's versions (undefined: unknown slot) and the plan's slots it lacks.
+  const shapes = new Map<number, { versions: (Set<string> | undefined)[]; missing: string[] }>();
+  const key: EpisodeCursor = { split: "", task_id: "", sample_id: 0 };
+  for (let r = 0; r < table.length; r++) {
+    const a = table.keyOf(r, key), line = table.lineOf(r);
+    const where = () => ({ file, line, episode: episodeLabel(a) });
     if (!plannedKeys.has(a)) {
       issues.push({
         code: "assignment_invalid",
@@ -57,7 +69,7 @@ export function assignmentChecks(
       });
       continue;
     }
-    const first = lineOf.setIfAbsent(a, a.line);
+    const first = lineOf.setIfAbsent(a, line);
     if (first !== undefined) {
       issues.push({
         code: "assignment_invalid",
@@ -68,11 +80,20 @@ export function assignmentChecks(
       byKey.set(a, { valid: false, present: [] });
       continue;
     }
-    let valid = true;
+    const names = table.slotNames(r);
+    let shape = shapes.get(table.shapeOf(r));
+    if (shape === undefined) {
+      shape = {
+        versions: names.map((n) => slots.get(n)),
+        missing: [...slots.keys()].filter((id) => !table.hasSlot(r, id)),
+      };
+      shapes.set(table.shapeOf(r), shape);
+    }
+    let valid = true, id = "";
     const present: string[] = [];
-    for (const slotId in a.slots) {
-      const versionId = a.slots[slotId] as string | null;
-      const versions = slots.get(slotId);
+    for (let p = 0; p < names.length; p++) {
+      const slotId = names[p]!, versionId = table.versionAt(r, p);
+      const versions = shape.versions[p];
       if (!versions) {
         issues.push({
           code: "assignment_invalid",
@@ -89,20 +110,24 @@ export function assignmentChecks(
           path: `slots.${slotId}`,
         });
         valid = false;
-      } else if (versionId !== null) present.push(versionId);
+      } else if (versionId !== null) present.push(versionId), id += `${table.versionIdAt(r, p)},`;
     }
-    for (const slotId of slots.keys()) {
-      if (!Object.hasOwn(a.slots, slotId)) {
-        issues.push({
-          code: "assignment_invalid",
-          message: `slot "${slotId}" is not assigned (use null for an absent slot)`,
-          ...where(),
-          path: `slots.${slotId}`,
-        });
-        valid = false;
-      }
+    for (const slotId of shape.missing) {
+      issues.push({
+        code: "assignment_invalid",
+        message: `slot "${slotId}" is not assigned (use null for an absent slot)`,
+        ...where(),
+        path: `slots.${slotId}`,
+      });
+      valid = false;
     }
-    byKey.set(a, { valid, present });
+    if (!valid) byKey.set(a, { valid, present });
+    else {
+      // One entry per distinct mask (its version ids in order name it).
+      let entry = entries.get(id);
+      if (entry === undefined) entries.set(id, entry = { valid, present });
+      byKey.set(a, entry);
+    }
   }
   for (const e of planned) {
     if (!byKey.has(e)) {

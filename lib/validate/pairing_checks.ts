@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import type { Issue } from "../core/issue.ts";
-import type { Attempt, EpisodeKey } from "../core/types.ts";
+import type { EpisodeKey } from "../core/types.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import type { ParsedRun } from "./bare_checks.ts";
 import { completedRunChecks } from "./completed_run_checks.ts";
 import { plannedEpisodes } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
-import type { EpisodeMap } from "./episode_map.ts";
+import type { CompletedAttempts } from "./completed_attempts.ts";
 
 /**
  * The checks of a gate's masked run and its pairing with the bare run:
@@ -36,7 +36,7 @@ import type { EpisodeMap } from "./episode_map.ts";
 export function pairingChecks(
   masked: ParsedRun,
   bareManifest: RunManifest | null,
-): { issues: Issue[]; planned: EpisodeKey[]; completed: EpisodeMap<Attempt> } {
+): { issues: Issue[]; planned: EpisodeKey[]; completed: CompletedAttempts } {
   const manifest = masked.manifest;
   const manifestFile = join(masked.dir, "manifest.json");
   const issues: Issue[] = [];

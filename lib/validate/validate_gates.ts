@@ -9,7 +9,7 @@ import {
 } from "../core/types.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import type { RunManifest } from "../contract/manifest.ts";
-import type { RunParts } from "../load/read_run.ts";
+import type { Attempts } from "./run_checks.ts";
 import {
   type GateRead,
   readValidationInputs,
@@ -165,7 +165,11 @@ export async function validateGates(
   const checksStart = performance.now();
   issues.addAll(read.issues);
   // Every bare run checked on its own; each gate is paired with its own one below.
-  const bareRuns = read.bares.map((b) => b.manifest ? { ...b, manifest: b.manifest } : null);
+  const bareRuns = read.bares.map((b): BareRun | null =>
+    b.manifest
+      ? { dir: b.dir, manifest: b.manifest, sha256: b.sha256, attempts: b.table ?? b.attempts }
+      : null
+  );
   const bareChecked = bareRuns.map((b) => b === null ? null : bareRunChecks(b));
   for (const b of bareChecked) issues.addAll(b?.issues ?? []);
   if (options.poolCheckpoints === true) issues.addAll(sharedRewardChecks(bareRuns));
@@ -233,12 +237,18 @@ function checkGate(
 } {
   const manifest = g.masked.manifest;
   if (!manifest) return { issues: [], rows: [], completed: new EpisodeMap() };
-  const masked = { dir: g.dir, manifest, attempts: g.masked.attempts };
+  // The reader's columns when it built them (a run from the cache holds objects).
+  const masked = { dir: g.dir, manifest, attempts: g.masked.table ?? g.masked.attempts };
   const pairing = pairingChecks(masked, bareManifest);
   const { completed } = pairing;
   if (!g.gate.plan) return { issues: pairing.issues, rows: [], completed };
   const { planned } = pairing, file = join(g.dir, "assignments.jsonl");
-  const assignments = assignmentChecks(g.gate.assignments, g.gate.plan, planned, file);
+  const assignments = assignmentChecks(
+    g.gate.table ?? g.gate.assignments,
+    g.gate.plan,
+    planned,
+    file,
+  );
   const episodes = episodeChecks({
     gate,
     planned,
@@ -312,9 +322,17 @@ function withSeeds(
 export const SEEDS_NOT_COMPARED =
   "job seeds are recorded but not compared: set provenance.send_seed in the mapping if the harness sent them";
 
+/** A bare run whose manifest parsed. */
+interface BareRun {
+  readonly dir: string;
+  readonly manifest: RunManifest;
+  readonly sha256: string | null;
+  readonly attempts: Attempts;
+}
+
 /** A gate's own bare run, parsed, with its completed attempts. */
 interface OwnBare {
-  readonly run: RunParts & { readonly manifest: RunManifest };
+  readonly run: BareRun;
   readonly completed: ReadonlyEpisodeMap<Attempt>;
 }
 
@@ -323,9 +341,7 @@ interface OwnBare {
  * the metrics and what they mean); one `usage_error` per bare run that does
  * not share the first one's.
  */
-function sharedRewardChecks(
-  bares: readonly (RunParts & { readonly manifest: RunManifest } | null)[],
-): Issue[] {
+function sharedRewardChecks(bares: readonly (BareRun | null)[]): Issue[] {
   const first = bares[0];
   if (!first) return [];
   const reward = canonicalJson(first.manifest.provenance.reward);
