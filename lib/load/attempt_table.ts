@@ -1,4 +1,4 @@
-import type { Attempt, EpisodeKey } from "../core/types.ts";
+import type { Attempt } from "../core/types.ts";
 import type { TraceLine } from "../contract/trace.ts";
 import { GrowingColumn, StringIds } from "./columns.ts";
 

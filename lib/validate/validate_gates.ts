@@ -68,8 +68,16 @@ export interface ValidateGatesOptions {
   readonly dimensionCap?: number;
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
-  /** Progress over the bytes of each run's traces.jsonl (see `readValidationInputs`). */
+  /** Progress over the bytes of each run's traces.jsonl and each gate's assignments.jsonl (see `readValidationInputs`). */
   readonly onRead?: (file: string) => ProgressCallback | undefined;
+  /**
+   * Progress of the checks and the dataset once the files are read: one
+   * unit per line or row a phase goes through (each bare run's attempts;
+   * per gate its masked attempts, its assignment lines and its planned
+   * episodes; the design's rows; the dataset's rows), reported as each
+   * phase ends.
+   */
+  readonly onValidate?: ProgressCallback;
   /** Times the stages `parse` (reading the inputs), `validate` (the checks) and `pair` (the dataset). */
   readonly timings?: Timings;
   /**
@@ -163,6 +171,7 @@ export async function validateGates(
       ...(options.poolCheckpoints === true ? { poolCheckpoints: true } : {}),
     }));
   const checksStart = performance.now();
+  const step = checkSteps(read, options.onValidate);
   issues.addAll(read.issues);
   // Every bare run checked on its own; each gate is paired with its own one below.
   const bareRuns = read.bares.map((b): BareRun | null =>
@@ -170,7 +179,11 @@ export async function validateGates(
       ? { dir: b.dir, manifest: b.manifest, sha256: b.sha256, attempts: b.table ?? b.attempts }
       : null
   );
-  const bareChecked = bareRuns.map((b) => b === null ? null : bareRunChecks(b));
+  const bareChecked = bareRuns.map((b) => {
+    const checked = b === null ? null : bareRunChecks(b);
+    step(b === null ? 0 : attemptCount(b.attempts));
+    return checked;
+  });
   for (const b of bareChecked) issues.addAll(b?.issues ?? []);
   if (options.poolCheckpoints === true) issues.addAll(sharedRewardChecks(bareRuns));
   const bareOf = (g: GateRead) => {
@@ -188,7 +201,13 @@ export async function validateGates(
   const rows = read.gates.flatMap((g, gi) => {
     issues.addAll(plans.issues[gi]!);
     const own = bareOf(g);
-    const gate = checkGate(g, gi, own?.run.manifest ?? null, own?.completed ?? new EpisodeMap());
+    const gate = checkGate(
+      g,
+      gi,
+      own?.run.manifest ?? null,
+      own?.completed ?? new EpisodeMap(),
+      step,
+    );
     issues.addAll(gate.issues);
     maskedCompleted.push(gate.completed);
     if (gate.seeds) seeds.push({ file: join(g.dir, "traces.jsonl"), seeds: gate.seeds });
@@ -199,6 +218,7 @@ export async function validateGates(
     manifestFile: join(g.dir, "manifest.json"),
   }));
   issues.addAll(designChecks({ columns: plans.columns, rows, gates: files, clean: issues.ok }));
+  step(rows.length);
   const owns = read.gates.map(bareOf);
   timings.add("validate", performance.now() - checksStart);
   const result = settle(
@@ -207,15 +227,16 @@ export async function validateGates(
     read,
     () =>
       owns.every((o) => o !== null)
-        ? timings.time(
-          "pair",
-          () =>
-            buildPairedDataset(
-              datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows),
-            ),
-        )
+        ? timings.time("pair", () => {
+          const dataset = buildPairedDataset(
+            datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows),
+          );
+          step(rows.length);
+          return dataset;
+        })
         : null,
   );
+  step.end();
   return withSeeds(result, seeds);
 }
 
@@ -229,6 +250,7 @@ function checkGate(
   gate: number,
   bareManifest: RunManifest | null,
   bareCompleted: ReadonlyEpisodeMap<Attempt>,
+  step: (units: number) => void,
 ): {
   issues: Issue[];
   rows: PairedRow[];
@@ -240,15 +262,13 @@ function checkGate(
   // The reader's columns when it built them (a run from the cache holds objects).
   const masked = { dir: g.dir, manifest, attempts: g.masked.table ?? g.masked.attempts };
   const pairing = pairingChecks(masked, bareManifest);
+  step(attemptCount(masked.attempts));
   const { completed } = pairing;
   if (!g.gate.plan) return { issues: pairing.issues, rows: [], completed };
   const { planned } = pairing, file = join(g.dir, "assignments.jsonl");
-  const assignments = assignmentChecks(
-    g.gate.table ?? g.gate.assignments,
-    g.gate.plan,
-    planned,
-    file,
-  );
+  const lines = g.gate.table ?? g.gate.assignments;
+  const assignments = assignmentChecks(lines, g.gate.plan, planned, file);
+  step(lines.length);
   const episodes = episodeChecks({
     gate,
     planned,
@@ -258,12 +278,49 @@ function checkGate(
     sendSeed: sendSeed(manifest, bareManifest),
     file: join(g.dir, "traces.jsonl"),
   });
+  step(planned.length);
   return {
     issues: [...pairing.issues, ...assignments.issues, ...episodes.issues],
     rows: episodes.rows,
     completed,
     ...(episodes.seeds ? { seeds: episodes.seeds } : {}),
   };
+}
+
+/** Number of attempts of a run, objects or columns. */
+function attemptCount(attempts: Attempts): number {
+  return attempts.length;
+}
+
+/**
+ * The progress of the checks: the units of every phase (see
+ * `ValidateGatesOptions.onValidate`) counted up front from what was read,
+ * `step(units)` as a phase ends, and `end()` the whole total (phases that
+ * did not run, such as the dataset of a failed validation, are skipped).
+ */
+function checkSteps(
+  read: ValidationRead,
+  onValidate: ProgressCallback | undefined,
+): ((units: number) => void) & { end: () => void } {
+  let total = 0;
+  for (const b of read.bares) total += b.manifest ? attemptCount(b.table ?? b.attempts) : 0;
+  for (const g of read.gates) {
+    const m = g.masked.manifest;
+    if (!m) continue;
+    total += attemptCount(g.masked.table ?? g.masked.attempts);
+    if (g.gate.plan) total += (g.gate.table ?? g.gate.assignments).length + 3 * planSize(m);
+  }
+  let done = 0;
+  const step = (units: number) => {
+    done = Math.min(total, done + units);
+    if (onValidate && done < total) onValidate(done, total);
+  };
+  return Object.assign(step, { end: () => onValidate?.(total, total) });
+}
+
+/** Planned episodes of a manifest (tasks x repeats). */
+function planSize(m: RunManifest): number {
+  return m.tasks.length * m.repeats;
 }
 
 /**
