@@ -3,8 +3,7 @@ import { type EpisodeKey, episodeLabel } from "../core/types.ts";
 import type { GatePlan } from "../contract/gate.ts";
 import { AssignmentTable, type LoadedAssignment } from "../load/assignment_table.ts";
 import type { EpisodeCursor } from "../load/attempt_table.ts";
-import { EpisodeMap } from "./episode_map.ts";
-import { plannedSet } from "./plan.ts";
+import { PlannedMap } from "./plan.ts";
 
 /** One episode's assignment: whether it is valid, and the versions it makes present. */
 export interface AssignmentEntry {
@@ -43,17 +42,18 @@ export function assignmentChecks(
   plan: Pick<GatePlan, "slots">,
   planned: readonly EpisodeKey[],
   file: string,
-): { byKey: EpisodeMap<AssignmentEntry>; issues: Issue[] } {
+): { byKey: PlannedMap<AssignmentEntry>; issues: Issue[] } {
   const issues: Issue[] = [];
   const table = assignments instanceof AssignmentTable
     ? assignments
     : AssignmentTable.from(assignments);
-  const plannedKeys = plannedSet(planned);
   const slots = new Map(
     plan.slots.map((s) => [s.slot_id, new Set(s.versions.map((v) => v.version_id))]),
   );
-  const byKey = new EpisodeMap<AssignmentEntry>();
-  const lineOf = new EpisodeMap<number>();
+  // By plan position: the entry, and the line of the episode's first assignment (-1: none yet).
+  const byKey = new PlannedMap<AssignmentEntry>(planned);
+  const index = byKey.index;
+  const lineOf = new Float64Array(planned.length).fill(-1);
   const entries = new Map<string, AssignmentEntry>();
   // Per slot shape: each slot's versions (undefined: unknown slot) and the plan's slots it lacks.
   const shapes = new Map<number, { versions: (Set<string> | undefined)[]; missing: string[] }>();
@@ -61,7 +61,8 @@ export function assignmentChecks(
   for (let r = 0; r < table.length; r++) {
     const a = table.keyOf(r, key), line = table.lineOf(r);
     const where = () => ({ file, line, episode: episodeLabel(a) });
-    if (!plannedKeys.has(a)) {
+    const at = index.get(a);
+    if (at === undefined) {
       issues.push({
         code: "assignment_invalid",
         message: "assignment for an episode outside the masked run's plan",
@@ -69,15 +70,16 @@ export function assignmentChecks(
       });
       continue;
     }
-    const first = lineOf.setIfAbsent(a, line);
-    if (first !== undefined) {
+    const first = lineOf[at]!;
+    if (first < 0) lineOf[at] = line;
+    else {
       issues.push({
         code: "assignment_invalid",
         message:
           `second assignment for one episode (first at line ${first}); one line per planned episode`,
         ...where(),
       });
-      byKey.set(a, { valid: false, present: [] });
+      byKey.setAt(at, { valid: false, present: [] });
       continue;
     }
     const names = table.slotNames(r);
@@ -121,12 +123,12 @@ export function assignmentChecks(
       });
       valid = false;
     }
-    if (!valid) byKey.set(a, { valid, present });
+    if (!valid) byKey.setAt(at, { valid, present });
     else {
       // One entry per distinct mask (its version ids in order name it).
       let entry = entries.get(id);
       if (entry === undefined) entries.set(id, entry = { valid, present });
-      byKey.set(a, entry);
+      byKey.setAt(at, entry);
     }
   }
   for (const e of planned) {

@@ -24,6 +24,109 @@ export function plannedEpisodes(
   return out;
 }
 
+const plannedIndices = new WeakMap<readonly EpisodeKey[], ReadonlyEpisodeMap<number>>();
+
+/**
+ * Each planned episode's position in the plan array (its first, should an
+ * episode be listed twice), built once per plan array: a run's checks and
+ * its gate's assignment checks look up the same plan, and keep what they
+ * find per episode in typed arrays by position ({@linkcode PlannedMap}).
+ *
+ * @example
+ * ```ts
+ * import { plannedEpisodes, plannedIndex } from "./plan.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const planned = plannedEpisodes({ split: "val", tasks: ["a", "b"], repeats: 2 });
+ * deepEqual([plannedIndex(planned).get({ split: "val", task_id: "b", sample_id: 1 }), plannedIndex(planned) === plannedIndex(planned)], [3, true]);
+ * ```
+ */
+export function plannedIndex(planned: readonly EpisodeKey[]): ReadonlyEpisodeMap<number> {
+  let index = plannedIndices.get(planned);
+  if (index === undefined) {
+    const built = new EpisodeMap<number>();
+    for (let p = 0; p < planned.length; p++) built.setIfAbsent(planned[p]!, p);
+    plannedIndices.set(planned, index = built);
+  }
+  return index;
+}
+
+/**
+ * Values of planned episodes kept by their position in the plan
+ * ({@linkcode plannedIndex}), read as a map of episodes: `size`, `values`
+ * and `entries` follow the order in which episodes were first given a
+ * value (`order`), as an {@linkcode EpisodeMap} would. An episode outside
+ * the plan has no value.
+ *
+ * @example
+ * ```ts
+ * import { PlannedMap, plannedEpisodes } from "./plan.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const planned = plannedEpisodes({ split: "val", tasks: ["a", "b"], repeats: 1 });
+ * const m = new PlannedMap<string>(planned);
+ * m.setAt(1, "B");
+ * m.setAt(0, "A");
+ * deepEqual([m.size, [...m.values()], m.get(planned[1]!), m.get({ split: "x", task_id: "a", sample_id: 0 })], [2, ["B", "A"], "B", undefined]);
+ * ```
+ */
+export class PlannedMap<V> implements ReadonlyEpisodeMap<V> {
+  /** The plan's episode positions. */
+  readonly index: ReadonlyEpisodeMap<number>;
+  readonly #planned: readonly EpisodeKey[];
+  readonly #values: (V | undefined)[];
+  readonly #order: Int32Array;
+  #size = 0;
+
+  /** @param planned The plan (episodes in plan order). */
+  constructor(planned: readonly EpisodeKey[]) {
+    this.#planned = planned;
+    this.index = plannedIndex(planned);
+    // Filled by push: `new Array(n)` of a large n would keep its entries in a dictionary.
+    this.#values = [];
+    for (let p = 0; p < planned.length; p++) this.#values.push(undefined);
+    this.#order = new Int32Array(planned.length);
+  }
+
+  /** Number of episodes with a value. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The value at plan position p, or undefined. */
+  at(p: number): V | undefined {
+    return this.#values[p];
+  }
+
+  /** Sets the value at plan position p (in place when it has one). */
+  setAt(p: number, value: V): void {
+    if (this.#values[p] === undefined) this.#order[this.#size++] = p;
+    this.#values[p] = value;
+  }
+
+  /** The value of an episode, or undefined. */
+  get(episode: EpisodeKey): V | undefined {
+    const p = this.index.get(episode);
+    return p === undefined ? undefined : this.#values[p];
+  }
+
+  /** Whether the episode has a value. */
+  has(episode: EpisodeKey): boolean {
+    return this.get(episode) !== undefined;
+  }
+
+  /** The values, in the order their episodes were first given one. */
+  *values(): IterableIterator<V> {
+    for (let i = 0; i < this.#size; i++) yield this.#values[this.#order[i]!]!;
+  }
+
+  /** The episodes (as planned) and their values, in the order first given one. */
+  *entries(): IterableIterator<[EpisodeKey, V]> {
+    for (let i = 0; i < this.#size; i++) {
+      const p = this.#order[i]!;
+      yield [this.#planned[p]!, this.#values[p]!];
+    }
+  }
+}
+
 const plannedSets = new WeakMap<readonly EpisodeKey[], ReadonlyEpisodeMap<true>>();
 
 /**

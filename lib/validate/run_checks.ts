@@ -1,8 +1,7 @@
 import type { Issue } from "../core/issue.ts";
 import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
 import { attemptProvenanceDifferences } from "./provenance.ts";
-import { EpisodeMap } from "./episode_map.ts";
-import { plannedSet } from "./plan.ts";
+import { PlannedMap } from "./plan.ts";
 import { AttemptTable, type EpisodeCursor } from "../load/attempt_table.ts";
 import { CompletedAttempts } from "./completed_attempts.ts";
 
@@ -46,13 +45,15 @@ export function indexCompleted(
 ): { completed: CompletedAttempts; issues: Issue[] } {
   const issues: Issue[] = [];
   const table = attemptTable(attempts);
-  const plannedKeys = plannedSet(planned);
-  const completed = new EpisodeMap<number>();
-  const failedCount = new EpisodeMap<number>();
+  // By plan position: the completed attempt's entry in the table, and the failed attempts.
+  const completed = new PlannedMap<number>(planned);
+  const index = completed.index;
+  const failedCount = new Int32Array(planned.length);
   const key: EpisodeCursor = { split: "", task_id: "", sample_id: 0 };
   for (let i = 0; i < table.length; i++) {
     const attempt = table.keyOf(i, key);
-    if (!plannedKeys.has(attempt)) {
+    const p = index.get(attempt);
+    if (p === undefined) {
       issues.push({
         code: "unplanned_episode",
         message:
@@ -64,11 +65,12 @@ export function indexCompleted(
       continue;
     }
     if (table.failed(i)) {
-      failedCount.set(attempt, (failedCount.get(attempt) ?? 0) + 1);
+      failedCount[p]!++;
       continue;
     }
-    const first = completed.setIfAbsent(attempt, i);
-    if (first !== undefined) {
+    const first = completed.at(p);
+    if (first === undefined) completed.setAt(p, i);
+    else {
       issues.push({
         code: "duplicate_completed",
         message: `second completed attempt for one episode in the ${arm} run (first at line ${
@@ -81,8 +83,9 @@ export function indexCompleted(
     }
   }
   for (const e of planned) {
-    if (completed.has(e)) continue;
-    const failed = failedCount.get(e) ?? 0;
+    const p = index.get(e)!;
+    if (completed.at(p) !== undefined) continue;
+    const failed = failedCount[p]!;
     issues.push({
       code: "coverage_incomplete",
       message: `planned episode has no completed attempt in the ${arm} run (${
