@@ -71,14 +71,14 @@ export class AssignmentTable {
     const slots: Record<string, string | null> = a.slots;
     for (const key in slots) {
       const version = slots[key]!;
-      if (version !== null) slots[key] = this.ids.strings[this.ids.id(version)]!;
+      if (version !== null) slots[key] = this.ids.strings[this.ids.word(version)]!;
     }
     this.#objects.set(i, { ...a, split: this.splitOf(i), task_id: this.taskOf(i), line });
   }
 
   #push(a: AssignmentLine, line: number, whole: LoadedAssignment | null): void {
     if (whole !== null) this.#objects.set(this.length, whole);
-    this.#split.push(this.ids.id(a.split));
+    this.#split.push(this.ids.word(a.split));
     this.#task.push(this.ids.id(a.task_id));
     this.#sample.push(a.sample_id);
     this.#line.push(line);
@@ -88,7 +88,7 @@ export class AssignmentTable {
     let matched = 0, same = last !== null;
     for (const key in slots) {
       const version = slots[key]!;
-      this.#versions.push(version === null ? -1 : this.ids.id(version));
+      this.#versions.push(version === null ? -1 : this.ids.word(version));
       if (same && last![matched] === key) matched++;
       else same = false;
     }

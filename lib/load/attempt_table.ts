@@ -105,7 +105,7 @@ export class AttemptTable {
   ): void {
     const a = t as Partial<TraceLine>;
     if (whole !== null) this.#objects.set(this.length, whole);
-    this.#split.push(this.ids.id(t.split));
+    this.#split.push(this.ids.word(t.split));
     this.#task.push(this.ids.id(t.task_id));
     this.#sample.push(t.sample_id);
     this.#attempt.push(t.attempt);
@@ -127,7 +127,7 @@ export class AttemptTable {
     this.#valuesStart.push(this.#values.length);
     this.#shape.push(this.#pushRewards(rewards));
     this.#injectedStart.push(this.#injected.length);
-    for (const v of injected) this.#injected.push(this.ids.id(v));
+    for (const v of injected) this.#injected.push(this.ids.word(v));
   }
 
   /** Pushes the finite components' values, in key order, and returns their shape. */

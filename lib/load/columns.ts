@@ -58,6 +58,9 @@ export class GrowingColumn<T extends Typed> {
   }
 }
 
+/** Words {@linkcode StringIds.word} keeps in its small map. */
+const MAX_WORDS = 4096;
+
 /**
  * One id per distinct string, in first-seen order, shared by the files of a
  * validation: a run's and its gate's lines repeat the same splits, task ids
@@ -75,6 +78,7 @@ export class StringIds {
   /** The strings by id. */
   readonly strings: string[] = [];
   readonly #ids = new Map<string, number>();
+  readonly #words = new Map<string, number>();
 
   /** The string's id (a new one the first time it is seen). */
   id(s: string): number {
@@ -83,6 +87,20 @@ export class StringIds {
     const id = this.strings.length;
     this.strings.push(s);
     this.#ids.set(s, id);
+    return id;
+  }
+
+  /**
+   * The id of a string of a small vocabulary (a split, a version id): the
+   * same ids as {@linkcode id}, looked up first in a small map of such
+   * words, which stays in the processor's cache where the map of every
+   * task id does not.
+   */
+  word(s: string): number {
+    const seen = this.#words.get(s);
+    if (seen !== undefined) return seen;
+    const id = this.id(s);
+    if (this.#words.size < MAX_WORDS) this.#words.set(s, id);
     return id;
   }
 

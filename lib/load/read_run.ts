@@ -144,6 +144,12 @@ export async function loadRunParts(
     const parsed = parseWithSchema(RunManifestSchema, json.value, { file: manifestPath });
     if (parsed.ok) manifest = parsed.value;
     else issues.push(...parsed.issues);
+    // The plan's task ids, the same strings as the traces' and the other runs' (held once).
+    const ids = options.ids;
+    if (manifest !== null && ids !== undefined) {
+      const tasks = manifest.tasks as string[];
+      for (let i = 0; i < tasks.length; i++) tasks[i] = ids.strings[ids.id(tasks[i]!)]!;
+    }
   }
 
   const hash = createHash("sha256");

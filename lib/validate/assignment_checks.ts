@@ -54,7 +54,8 @@ export function assignmentChecks(
   const byKey = new PlannedMap<AssignmentEntry>(planned);
   const index = byKey.index;
   const lineOf = new Float64Array(planned.length).fill(-1);
-  const entries = new Map<string, AssignmentEntry>();
+  // Valid entries by mask: a trie over the present versions' string ids, in order.
+  const masks: MaskNode = { next: undefined, entry: undefined };
   // Per slot shape: each slot's versions (undefined: unknown slot) and the plan's slots it lacks.
   const shapes = new Map<number, { versions: (Set<string> | undefined)[]; missing: string[] }>();
   const key: EpisodeCursor = { split: "", task_id: "", sample_id: 0 };
@@ -91,8 +92,7 @@ export function assignmentChecks(
       };
       shapes.set(table.shapeOf(r), shape);
     }
-    let valid = true, id = "";
-    const present: string[] = [];
+    let valid = true, node = masks;
     for (let p = 0; p < names.length; p++) {
       const slotId = names[p]!, versionId = table.versionAt(r, p);
       const versions = shape.versions[p];
@@ -112,7 +112,7 @@ export function assignmentChecks(
           path: `slots.${slotId}`,
         });
         valid = false;
-      } else if (versionId !== null) present.push(versionId), id += `${table.versionIdAt(r, p)},`;
+      } else if (versionId !== null) node = childOf(node, table.versionIdAt(r, p));
     }
     for (const slotId of shape.missing) {
       issues.push({
@@ -123,13 +123,12 @@ export function assignmentChecks(
       });
       valid = false;
     }
-    if (!valid) byKey.setAt(at, { valid, present });
-    else {
-      // One entry per distinct mask (its version ids in order name it).
-      let entry = entries.get(id);
-      if (entry === undefined) entries.set(id, entry = { valid, present });
-      byKey.setAt(at, entry);
-    }
+    // One entry per distinct valid mask; the versions listed only for a new one.
+    const entry = valid && node.entry !== undefined
+      ? node.entry
+      : { valid, present: presentVersions(table, r, shape.versions) };
+    if (valid) node.entry = entry;
+    byKey.setAt(at, entry);
   }
   for (const e of planned) {
     if (!byKey.has(e)) {
@@ -142,4 +141,31 @@ export function assignmentChecks(
     }
   }
   return { byKey, issues };
+}
+
+/** A node of the trie of valid masks: the entry of the mask ending here, and longer masks. */
+interface MaskNode {
+  next: Map<number, MaskNode> | undefined;
+  entry: AssignmentEntry | undefined;
+}
+
+function childOf(node: MaskNode, id: number): MaskNode {
+  node.next ??= new Map();
+  let child = node.next.get(id);
+  if (child === undefined) node.next.set(id, child = { next: undefined, entry: undefined });
+  return child;
+}
+
+/** The versions line r makes present: each known slot's version that is one of the slot's, in order. */
+function presentVersions(
+  table: AssignmentTable,
+  r: number,
+  versions: readonly (Set<string> | undefined)[],
+): string[] {
+  const present: string[] = [];
+  for (let p = 0; p < versions.length; p++) {
+    const v = table.versionAt(r, p), known = versions[p];
+    if (known && v !== null && known.has(v)) present.push(v);
+  }
+  return present;
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Issue } from "../core/issue.ts";
 import { episodeLabel } from "../core/types.ts";
 import type { RunManifest } from "../contract/manifest.ts";
-import { plannedEpisodes } from "./plan.ts";
+import { plannedEpisodes, type Plans } from "./plan.ts";
 import { completedRunChecks } from "./completed_run_checks.ts";
 import type { CompletedAttempts } from "./completed_attempts.ts";
 import { type Attempts, attemptTable } from "./run_checks.ts";
@@ -22,6 +22,7 @@ export interface ParsedRun {
  * (see {@linkcode completedRunChecks}).
  *
  * @param bare The bare run.
+ * @param plans The validation's plans, shared with its gates' masked runs (a plan of its own when not given).
  * @returns The issues in that order, and the completed attempt per episode key.
  *
  * @example
@@ -41,6 +42,7 @@ export interface ParsedRun {
  */
 export function bareRunChecks(
   bare: ParsedRun,
+  plans?: Plans,
 ): { issues: Issue[]; completed: CompletedAttempts } {
   const manifestFile = join(bare.dir, "manifest.json");
   const tracesFile = join(bare.dir, "traces.jsonl");
@@ -64,7 +66,7 @@ export function bareRunChecks(
   const run = completedRunChecks(
     attempts,
     bare.manifest,
-    plannedEpisodes(bare.manifest),
+    plans?.of(bare.manifest) ?? plannedEpisodes(bare.manifest),
     tracesFile,
     "bare",
   );

@@ -24,6 +24,54 @@ export function plannedEpisodes(
   return out;
 }
 
+/**
+ * The plans of one validation: a gate's masked run and its bare run plan
+ * the same episodes, and get one array of them (and so one
+ * {@linkcode plannedIndex}) instead of one each. Callers only read it.
+ *
+ * @example
+ * ```ts
+ * import { Plans } from "./plan.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const plans = new Plans();
+ * const a = plans.of({ split: "val", tasks: ["a", "b"], repeats: 1 });
+ * deepEqual([a.length, plans.of({ split: "val", tasks: ["a", "b"], repeats: 1 }) === a, plans.of({ split: "val", tasks: ["a"], repeats: 1 }) === a], [2, true, false]);
+ * ```
+ */
+export class Plans {
+  readonly #built: {
+    readonly split: string;
+    readonly repeats: number;
+    readonly tasks: readonly string[];
+    readonly planned: readonly EpisodeKey[];
+  }[] = [];
+
+  /** The planned episodes of a manifest (see {@linkcode plannedEpisodes}). */
+  of(
+    manifest: {
+      readonly split: string;
+      readonly tasks: readonly string[];
+      readonly repeats: number;
+    },
+  ): readonly EpisodeKey[] {
+    const { split, tasks, repeats } = manifest;
+    const known = this.#built.find((b) =>
+      b.split === split && b.repeats === repeats && sameStrings(b.tasks, tasks)
+    );
+    if (known !== undefined) return known.planned;
+    const planned = plannedEpisodes(manifest);
+    this.#built.push({ split, repeats, tasks, planned });
+    return planned;
+  }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 const plannedIndices = new WeakMap<readonly EpisodeKey[], ReadonlyEpisodeMap<number>>();
 
 /**

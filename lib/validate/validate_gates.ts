@@ -27,6 +27,7 @@ import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 import { unrecordedWarnings } from "./unrecorded_checks.ts";
 import { expandImportDirs } from "../load/import_dirs.ts";
 import { canonicalJson } from "./provenance.ts";
+import { Plans } from "./plan.ts";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -172,6 +173,8 @@ export async function validateGates(
     }));
   const checksStart = performance.now();
   const step = checkSteps(read, options.onValidate);
+  // One array of planned episodes per distinct plan (a gate's two runs plan the same).
+  const planned = new Plans();
   issues.addAll(read.issues);
   // Every bare run checked on its own; each gate is paired with its own one below.
   const bareRuns = read.bares.map((b): BareRun | null =>
@@ -180,7 +183,7 @@ export async function validateGates(
       : null
   );
   const bareChecked = bareRuns.map((b) => {
-    const checked = b === null ? null : bareRunChecks(b);
+    const checked = b === null ? null : bareRunChecks(b, planned);
     step(b === null ? 0 : attemptCount(b.attempts));
     return checked;
   });
@@ -207,6 +210,7 @@ export async function validateGates(
       own?.run.manifest ?? null,
       own?.completed ?? new EpisodeMap(),
       step,
+      planned,
     );
     issues.addAll(gate.issues);
     maskedCompleted.push(gate.completed);
@@ -251,6 +255,7 @@ function checkGate(
   bareManifest: RunManifest | null,
   bareCompleted: ReadonlyEpisodeMap<Attempt>,
   step: (units: number) => void,
+  plans: Plans,
 ): {
   issues: Issue[];
   rows: PairedRow[];
@@ -261,7 +266,7 @@ function checkGate(
   if (!manifest) return { issues: [], rows: [], completed: new EpisodeMap() };
   // The reader's columns when it built them (a run from the cache holds objects).
   const masked = { dir: g.dir, manifest, attempts: g.masked.table ?? g.masked.attempts };
-  const pairing = pairingChecks(masked, bareManifest);
+  const pairing = pairingChecks(masked, bareManifest, plans);
   step(attemptCount(masked.attempts));
   const { completed } = pairing;
   if (!g.gate.plan) return { issues: pairing.issues, rows: [], completed };
