@@ -65,7 +65,8 @@ export class AssignmentTable {
    */
   pushLine(a: AssignmentLine, line: number, plain = true): void {
     this.#push(a, line, null);
-    // A slot named __proto__ is an own key of the parsed object, which an assignment could not rebuild.
+    // A slot named __proto__: kept whole, as a runtime with Object.prototype.__proto__ would
+    // not rebuild it by assignment.
     if (plain && hasPlainKeys(a) && !Object.hasOwn(a.slots, "__proto__")) return;
     const i = this.length - 1;
     const slots: Record<string, string | null> = a.slots;

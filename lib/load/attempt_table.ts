@@ -138,8 +138,7 @@ export class AttemptTable {
     const start = this.#values.length;
     for (const k in raw) {
       const v = raw[k];
-      // (__proto__: assigning a number to it, as the object reader did, keeps nothing.)
-      if (typeof v !== "number" || !Number.isFinite(v) || k === "__proto__") continue;
+      if (typeof v !== "number" || !Number.isFinite(v)) continue;
       if (same && last![matched] === k) matched++;
       else same = false;
       this.#values.push(v);
@@ -148,7 +147,7 @@ export class AttemptTable {
     const names: string[] = [];
     for (const k in raw) {
       const v = raw[k];
-      if (typeof v === "number" && Number.isFinite(v) && k !== "__proto__") names.push(k);
+      if (typeof v === "number" && Number.isFinite(v)) names.push(k);
     }
     const key = names.join("\u0000");
     let shape = this.#shapeOf.get(key);
