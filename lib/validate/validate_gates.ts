@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Timings } from "../core/timings.ts";
+import { releaseMemory } from "../core/release_memory.ts";
 import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
@@ -173,6 +174,8 @@ export async function validateGates(
     }));
   const checksStart = performance.now();
   const step = checkSteps(read, options.onValidate);
+  // What parsing left behind is collected before the checks allocate theirs (large inputs only).
+  releaseMemory(step.total);
   // One array of planned episodes per distinct plan (a gate's two runs plan the same).
   const planned = new Plans();
   issues.addAll(read.issues);
@@ -306,7 +309,7 @@ function attemptCount(attempts: Attempts): number {
 function checkSteps(
   read: ValidationRead,
   onValidate: ProgressCallback | undefined,
-): ((units: number) => void) & { end: () => void } {
+): ((units: number) => void) & { end: () => void; total: number } {
   let total = 0;
   for (const b of read.bares) total += b.manifest ? attemptCount(b.table ?? b.attempts) : 0;
   for (const g of read.gates) {
@@ -320,7 +323,7 @@ function checkSteps(
     done = Math.min(total, done + units);
     if (onValidate && done < total) onValidate(done, total);
   };
-  return Object.assign(step, { end: () => onValidate?.(total, total) });
+  return Object.assign(step, { end: () => onValidate?.(total, total), total });
 }
 
 /** Planned episodes of a manifest (tasks x repeats). */
