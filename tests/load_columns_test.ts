@@ -3,7 +3,8 @@
  * objects the readers built per line before them: the builders below are those readers' code as it
  * was (lib/load/read_run.ts and read_gate.ts before the columns), and fast-check lines with every
  * optional field, unusual tokens, provenance, errors, non-finite and `__proto__` rewards and slots.
- * Also the plan-position map against an EpisodeMap, and the validation's progress.
+ * Also the plan-position map against an EpisodeMap, the validation's progress, and the manifest's
+ * fast task-list check against the schema.
  */
 import { deepEqual } from "node:assert/strict";
 import fc from "fast-check";
@@ -18,6 +19,9 @@ import { plannedEpisodes, PlannedMap } from "../lib/validate/plan.ts";
 import { EpisodeMap } from "../lib/validate/episode_map.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { tempDir, writeGateFixture } from "./fixtures.ts";
+import { parseRunManifest } from "../lib/load/read_run.ts";
+import { parseWithSchema } from "../lib/contract/schema_issues.ts";
+import { RunManifestSchema } from "../lib/contract/manifest.ts";
 
 /** The reader's attempt of a trace line before the columns (read_run.ts at c1eaef6). */
 function attemptBefore(t: TraceLine, line: number): Attempt {
@@ -166,4 +170,42 @@ Deno.test("validateGates: onValidate counts the checks' lines and rows up to the
   deepEqual(v.ok, true);
   // bare attempts 20, masked attempts 20, assignment lines 20, episodes 20, design rows 20, dataset 20.
   deepEqual(calls, [[20, 120], [40, 120], [60, 120], [80, 120], [100, 120], [120, 120]]);
+});
+
+Deno.test("parseRunManifest: the value and issues the schema gives, for any task list", () => {
+  const base = {
+    format: "gatelab.run/v1",
+    run_id: "b",
+    arm: "bare",
+    split: "val",
+    repeats: 1,
+    provenance: {
+      checkpoint_id: "c",
+      model: "m",
+      endpoint: "e",
+      sampling: { temperature: 0, top_p: 1, max_tokens: 9 },
+      send_seed: false,
+      base_prompt_sha256: "b".repeat(64),
+      environment: { name: "n", version: "1", config_sha256: "e".repeat(64) },
+      runtime: { protocol: "p", max_steps: 1 },
+      reward: { version: "r", components: ["r_strict"] },
+    },
+    skill: { bank: "NoSkills", selected_skills: [], max_skills: null },
+  };
+  const task = fc.oneof(word, fc.constant(""), fc.integer(), fc.constant(null));
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.array(task, { maxLength: 6 }), fc.uniqueArray(word), fc.constant("t")),
+      fc.boolean(),
+      (tasks, broken) => {
+        const value = { ...base, ...(broken ? { repeats: 0 } : {}), tasks };
+        const copy = () => JSON.parse(JSON.stringify(value));
+        deepEqual(
+          parseRunManifest(copy(), "m.json"),
+          parseWithSchema(RunManifestSchema, copy(), { file: "m.json" }),
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

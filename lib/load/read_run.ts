@@ -87,6 +87,50 @@ export async function readJsonFile(
 const NONE: readonly string[] = Object.freeze([]);
 
 /**
+ * A manifest checked against {@linkcode RunManifestSchema}, the same value
+ * and issues as `parseWithSchema` gives, faster for a long plan: a `tasks`
+ * list of distinct non-empty strings (what its schema accepts) is checked
+ * in one loop and the rest of the manifest by the schema, instead of the
+ * schema's check per task (about 0.6 s per manifest of a million tasks).
+ *
+ * @param value The parsed manifest.json.
+ * @param file The file named in issues.
+ * @returns The manifest, or its issues.
+ *
+ * @example
+ * ```ts
+ * import { parseRunManifest } from "./read_run.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const r = parseRunManifest({ tasks: ["a", "a"] }, "m.json");
+ * deepEqual(r.ok ? [] : r.issues.some((i) => i.path === "tasks.1"), true);
+ * ```
+ */
+export function parseRunManifest(
+  value: unknown,
+  file: string,
+): ReturnType<typeof parseWithSchema<RunManifest>> {
+  const tasks = value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as { tasks?: unknown }).tasks
+    : undefined;
+  if (!distinctTaskIds(tasks)) return parseWithSchema(RunManifestSchema, value, { file });
+  const parsed = parseWithSchema(RunManifestSchema, { ...(value as object), tasks: [] }, { file });
+  // The list as read (this reader's own array), where the schema would give a copy of it.
+  if (parsed.ok) (parsed.value as { tasks: string[] }).tasks = tasks;
+  return parsed;
+}
+
+/** Whether `tasks` is a list of distinct non-empty strings. */
+function distinctTaskIds(tasks: unknown): tasks is string[] {
+  if (!Array.isArray(tasks)) return false;
+  const seen = new Set<string>();
+  for (const t of tasks) {
+    if (typeof t !== "string" || t.length === 0 || seen.has(t)) return false;
+    seen.add(t);
+  }
+  return true;
+}
+
+/**
  * One copy of each distinct string: a trace or assignment line repeats the
  * split, task ids and version ids of other lines, and each parsed line
  * would otherwise keep its own copies for as long as the run is held.
@@ -141,7 +185,7 @@ export async function loadRunParts(
   if (!json.ok) issues.push(json.issue);
   else {
     manifestBytes = json.bytes;
-    const parsed = parseWithSchema(RunManifestSchema, json.value, { file: manifestPath });
+    const parsed = parseRunManifest(json.value, manifestPath);
     if (parsed.ok) manifest = parsed.value;
     else issues.push(...parsed.issues);
     // The plan's task ids, the same strings as the traces' and the other runs' (held once).
