@@ -247,6 +247,23 @@ export class AttemptTable {
     return this.#values.values[this.#valuesStart.values[i]! + position]!;
   }
 
+  /**
+   * The reward columns as they are now (valid until the next push), for
+   * readers of many attempts: attempt i's reward is `reward[i]` (0 when
+   * null, see `rewardOf`) and its p-th finite component `values[start[i] + p]`.
+   */
+  rewardColumns(): {
+    readonly reward: Float64Array;
+    readonly start: Float64Array;
+    readonly values: Float64Array;
+  } {
+    return {
+      reward: this.#reward.values,
+      start: this.#valuesStart.values,
+      values: this.#values.values,
+    };
+  }
+
   /** The shape id of attempt i's components (equal ids: equal `componentNames`). */
   shapeOf(i: number): number {
     return this.#shape.values[i]!;

@@ -200,6 +200,7 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
  */
 function readerOf(lookup: AttemptLookup, components: readonly (string | null)[]) {
   const { table } = lookup;
+  const { reward, start, values } = table.rewardColumns();
   const byShape = new Map<number, Int32Array>();
   let lastShape = -1, last: Int32Array = new Int32Array(0);
   return {
@@ -223,8 +224,8 @@ function readerOf(lookup: AttemptLookup, components: readonly (string | null)[])
     },
     /** The metric at `position` of attempt i (validation made every one present and finite). */
     value(i: number, position: number): number {
-      if (position >= 0) return table.componentAt(i, position);
-      return position === -1 ? table.rewardOf(i)! : NaN;
+      if (position >= 0) return values[start[i]! + position]!;
+      return position === -1 ? reward[i]! : NaN; // a null reward is stored as 0, as null was
     },
   };
 }

@@ -93,9 +93,54 @@ export function plannedIndex(planned: readonly EpisodeKey[]): ReadonlyEpisodeMap
   if (index === undefined) {
     const built = new EpisodeMap<number>();
     for (let p = 0; p < planned.length; p++) built.setIfAbsent(planned[p]!, p);
-    plannedIndices.set(planned, index = built);
+    plannedIndices.set(planned, index = new LastLookup(built));
   }
   return index;
+}
+
+/**
+ * A plan's index that answers a lookup of the episode it was just asked
+ * about (the same key, unchanged) without asking the map again: the maps of
+ * one plan (a run's completed attempts, the gate's assignments) are read
+ * for the same episode in turn, and each lookup of the map would otherwise
+ * move its cursor away from the next episode.
+ */
+class LastLookup implements ReadonlyEpisodeMap<number> {
+  #key: EpisodeKey | null = null;
+  #split = "";
+  #task = "";
+  #sample = -1;
+  #found: number | undefined;
+
+  constructor(readonly map: EpisodeMap<number>) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get(episode: EpisodeKey): number | undefined {
+    if (
+      episode === this.#key && episode.task_id === this.#task &&
+      episode.sample_id === this.#sample && episode.split === this.#split
+    ) return this.#found;
+    this.#key = episode;
+    this.#split = episode.split;
+    this.#task = episode.task_id;
+    this.#sample = episode.sample_id;
+    return this.#found = this.map.get(episode);
+  }
+
+  has(episode: EpisodeKey): boolean {
+    return this.get(episode) !== undefined;
+  }
+
+  values(): IterableIterator<number> {
+    return this.map.values();
+  }
+
+  entries(): IterableIterator<[EpisodeKey, number]> {
+    return this.map.entries();
+  }
 }
 
 /**
