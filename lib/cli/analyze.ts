@@ -27,6 +27,7 @@ import { outputDirIssues } from "../analyze/resume.ts";
 import { analysisFiles, ledgerFile } from "../analyze/files.ts";
 import { ledgerEntries } from "../select/ledger.ts";
 import { releaseMemory } from "../core/release_memory.ts";
+import { loadProgress } from "./load_progress.ts";
 import { Timings } from "../core/timings.ts";
 import { printError } from "../core/terminal_text.ts";
 import { type CommandResult, finish } from "./finish.ts";
@@ -40,9 +41,6 @@ import {
   checkpointLines,
   exploratorySummary,
 } from "./analyze_options.ts";
-
-/** traces.jsonl files from this size up report their reading's progress (about 20,000 lines). */
-const READ_PROGRESS_BYTES = 8 << 20;
 
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
@@ -68,19 +66,11 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   // --timings: every stage timed where it runs, printed on stderr at the end.
   const timings = values.timings ? new Timings() : undefined;
   const timed = timings === undefined ? {} : { timings };
-  // Reading a large traces.jsonl reports its bytes (a TTY in place, else a line per 10%).
-  const onRead = (file: string) => {
-    try {
-      return Deno.statSync(file).size >= READ_PROGRESS_BYTES
-        ? stderrProgress(`reading ${file} (bytes)`)
-        : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  // Reading large files reports their bytes, and a large validation its checks (a TTY in
+  // place, else a line per 10%).
   const validation = await validateGates(positionals, {
     ...timed,
-    ...(values.quiet ? {} : { onRead }),
+    ...loadProgress(values.quiet),
     ...(waive.length > 0 ? { waive } : {}),
     ...(options.poolCheckpoints ? { poolCheckpoints: true } : {}),
     ...cache.options,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { loadProgress } from "./load_progress.ts";
 import { parseCommand } from "./args.ts";
 import { VALIDATE } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
@@ -36,6 +37,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
     ...(values["pool-checkpoints"] ? { poolCheckpoints: true } : {}),
     ...cache.options,
     ...(positionals.length > 1 && !values.quiet ? { onProgress: stderrProgress("reading") } : {}),
+    ...loadProgress(values.quiet),
   });
   for (const w of validation.warnings ?? []) printError(formatIssue(w));
   // The report is validate's result, ok or not: it always replaces --out.

@@ -86,8 +86,10 @@ function countMembers(value: unknown): number {
     for (const item of value) n += countMembers(item);
     return n;
   }
+  // for-in, not Object.keys: no array per object. A parsed object's prototype is Object's,
+  // whose properties are not enumerable, so these are its own keys.
   const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) n += 1 + countMembers(object[key]);
+  for (const key in object) n += 1 + countMembers(object[key]);
   return n;
 }
 

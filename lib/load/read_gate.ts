@@ -6,19 +6,23 @@ import { type AssignmentLine, AssignmentLineSchema } from "../contract/assignmen
 import { isAssignmentLineFast } from "../contract/assignment_fast.ts";
 import { parseWithSchema } from "../contract/schema_issues.ts";
 import { forEachJsonlLine } from "./jsonl.ts";
-import { readJsonFile, stringPool } from "./read_run.ts";
+import { readJsonFile } from "./read_run.ts";
 import { readFailure } from "./regular_file.ts";
+import { AssignmentTable, type LoadedAssignment } from "./assignment_table.ts";
+import type { StringIds } from "./columns.ts";
+import type { ProgressCallback } from "../core/progress.ts";
 
-/** One assignment with its one-based line in assignments.jsonl. */
-export type LoadedAssignment = AssignmentLine & { readonly line: number };
+export type { LoadedAssignment } from "./assignment_table.ts";
 
 /** The gate plan files of a gate directory (the masked run is read separately). */
 export interface GateParts {
   readonly dir: string;
   /** Parsed gate.json, or null when it could not be read or parsed. */
   readonly plan: GatePlan | null;
-  /** Every assignment line that passed the schema, in file order. */
+  /** Every assignment line that passed the schema, in file order (built from `table` when first read). */
   readonly assignments: readonly LoadedAssignment[];
+  /** The same lines as columns (what validation reads); absent when built otherwise. */
+  readonly table?: AssignmentTable;
   /** sha256 over gate.json bytes followed by assignments.jsonl bytes, or null. */
   readonly sha256: string | null;
   readonly issues: readonly Issue[];
@@ -30,7 +34,9 @@ export interface GateParts {
  *
  * @param dir Gate directory.
  * @param options `assignments: false` reads gate.json only (no
- *   assignments, `sha256` null): for SQL queries that need no gate table.
+ *   assignments, `sha256` null): for SQL queries that need no gate table;
+ *   `ids`, string ids shared with the other files read; `onProgress`,
+ *   progress over assignments.jsonl's bytes.
  * @returns What could be read, and the issues.
  *
  * @example
@@ -43,7 +49,11 @@ export interface GateParts {
  */
 export async function readGateParts(
   dir: string,
-  options: { readonly assignments?: boolean } = {},
+  options: {
+    readonly assignments?: boolean;
+    readonly ids?: StringIds;
+    readonly onProgress?: (file: string) => ProgressCallback | undefined;
+  } = {},
 ): Promise<GateParts> {
   const issues: Issue[] = [];
   const planPath = join(dir, "gate.json");
@@ -59,14 +69,22 @@ export async function readGateParts(
     if (parsed.ok) plan = parsed.value;
     else issues.push(...parsed.issues);
   }
-  const assignments: LoadedAssignment[] = [];
-  if (options.assignments === false) return { dir, plan, assignments, sha256: null, issues };
+  if (options.assignments === false) return { dir, plan, assignments: [], sha256: null, issues };
+  // Columns, not an object per line: the objects are built only when `assignments` is read.
+  const table = new AssignmentTable(options.ids);
+  let size = 0, read = 0;
+  if (options.onProgress) {
+    try {
+      size = (await Deno.stat(assignmentsPath)).size;
+    } catch { /* reported by the read below */ }
+  }
+  const progress = size > 0 ? options.onProgress?.(assignmentsPath) : undefined;
   try {
-    const { intern } = stringPool();
     await forEachJsonlLine(assignmentsPath, (value, line) => {
-      let a: AssignmentLine;
+      let a: AssignmentLine, plain = true;
       if (isAssignmentLineFast(value)) a = value;
       else {
+        plain = false;
         const parsed = parseWithSchema(AssignmentLineSchema, value, {
           file: assignmentsPath,
           line,
@@ -77,16 +95,12 @@ export async function readGateParts(
         }
         a = parsed.value;
       }
-      // The line's object is this reader's own (fresh from JSON.parse or zod): its version ids
-      // are swapped for one shared copy in place (keys are interned by the engine already).
-      const slots = a.slots;
-      for (const key in slots) {
-        const version = slots[key]!;
-        if (version !== null) slots[key] = intern(version);
-      }
-      assignments.push({ ...a, split: intern(a.split), task_id: intern(a.task_id), line });
+      table.pushLine(a, line, plain);
     }, {
-      onBytes: (chunk) => hash.update(chunk),
+      onBytes: (chunk) => {
+        hash.update(chunk);
+        if (progress) progress(read = Math.min(size, read + chunk.length), size);
+      },
       label: assignmentsPath,
       onIssue: (i) => issues.push(i),
     });
@@ -98,5 +112,16 @@ export async function readGateParts(
       file: assignmentsPath,
     });
   }
-  return { dir, plan, assignments, sha256: bytesOk ? hash.digest("hex") : null, issues };
+  table.trim();
+  let assignments: readonly LoadedAssignment[] | undefined;
+  return {
+    dir,
+    plan,
+    get assignments() {
+      return assignments ??= table.toArray();
+    },
+    table,
+    sha256: bytesOk ? hash.digest("hex") : null,
+    issues,
+  };
 }

@@ -7,6 +7,7 @@
  */
 import type { TidyTable } from "./tidy_table.ts";
 import { arrowColumn } from "./arrow_columns.ts";
+import { releaseMemory } from "../core/release_memory.ts";
 
 /** Compression of every Parquet file gatelab writes. */
 export const PARQUET_COMPRESSION = "zstd";
@@ -82,6 +83,9 @@ function writableInParquet(table: TidyTable): TidyTable {
  */
 export async function tidyParquet(table: TidyTable): Promise<Uint8Array> {
   const ipc = await tidyArrowIpc(writableInParquet(table));
+  // The Arrow vectors are garbage now; collected (large tables only) before parquet-wasm copies
+  // the stream into its own memory, which the collector does not count.
+  releaseMemory(table.columns[0]?.values.length ?? 0);
   const pq = await import("npm:parquet-wasm@0.8.0/bundler");
   const props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.ZSTD).build();
   return pq.writeParquet(pq.Table.fromIPCStream(ipc), props);

@@ -1,16 +1,18 @@
 import { join } from "node:path";
 import type { Issue } from "../core/issue.ts";
-import { type Attempt, episodeLabel } from "../core/types.ts";
+import { episodeLabel } from "../core/types.ts";
 import type { RunManifest } from "../contract/manifest.ts";
-import { plannedEpisodes } from "./plan.ts";
+import { plannedEpisodes, type Plans } from "./plan.ts";
 import { completedRunChecks } from "./completed_run_checks.ts";
-import type { EpisodeMap } from "./episode_map.ts";
+import type { CompletedAttempts } from "./completed_attempts.ts";
+import { type Attempts, attemptTable } from "./run_checks.ts";
 
 /** A run whose manifest parsed: its directory, manifest and readable attempts. */
 export interface ParsedRun {
   readonly dir: string;
   readonly manifest: RunManifest;
-  readonly attempts: readonly Attempt[];
+  /** The attempts in file order: objects, or the reader's columns. */
+  readonly attempts: Attempts;
 }
 
 /**
@@ -20,6 +22,7 @@ export interface ParsedRun {
  * (see {@linkcode completedRunChecks}).
  *
  * @param bare The bare run.
+ * @param plans The validation's plans, shared with its gates' masked runs (a plan of its own when not given).
  * @returns The issues in that order, and the completed attempt per episode key.
  *
  * @example
@@ -39,12 +42,15 @@ export interface ParsedRun {
  */
 export function bareRunChecks(
   bare: ParsedRun,
-): { issues: Issue[]; completed: EpisodeMap<Attempt> } {
+  plans?: Plans,
+): { issues: Issue[]; completed: CompletedAttempts } {
   const manifestFile = join(bare.dir, "manifest.json");
   const tracesFile = join(bare.dir, "traces.jsonl");
   const issues = bareSkillIssues(bare.manifest, manifestFile);
-  for (const a of bare.attempts) {
-    if (a.injected.length > 0) {
+  const attempts = attemptTable(bare.attempts);
+  for (let i = 0; i < attempts.length; i++) {
+    if (attempts.injectedCount(i) > 0) {
+      const a = attempts.get(i);
       issues.push({
         code: "bare_not_skill_free",
         message: `bare attempt injected versions [${
@@ -58,9 +64,9 @@ export function bareRunChecks(
     }
   }
   const run = completedRunChecks(
-    bare.attempts,
+    attempts,
     bare.manifest,
-    plannedEpisodes(bare.manifest),
+    plans?.of(bare.manifest) ?? plannedEpisodes(bare.manifest),
     tracesFile,
     "bare",
   );

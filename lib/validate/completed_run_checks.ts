@@ -1,7 +1,14 @@
 import type { Issue } from "../core/issue.ts";
-import type { Attempt, EpisodeKey } from "../core/types.ts";
-import { attemptProvenanceIssues, indexCompleted, rewardIssues } from "./run_checks.ts";
-import type { EpisodeMap } from "./episode_map.ts";
+import type { EpisodeKey } from "../core/types.ts";
+import {
+  attemptProvenanceIssues,
+  type Attempts,
+  attemptTable,
+  indexCompleted,
+  rewardIssues,
+  rewardsClean,
+} from "./run_checks.ts";
+import type { CompletedAttempts } from "./completed_attempts.ts";
 
 /**
  * The checks every run of a gate passes, bare or masked: coverage of the
@@ -10,7 +17,7 @@ import type { EpisodeMap } from "./episode_map.ts";
  * per-attempt provenance ({@linkcode attemptProvenanceIssues}), in that
  * order.
  *
- * @param attempts The run's attempts in file order.
+ * @param attempts The run's attempts in file order (objects, or the reader's columns).
  * @param manifest The run's manifest (reward components, provenance).
  * @param planned The run's planned episodes.
  * @param file traces.jsonl path for the issues.
@@ -29,7 +36,7 @@ import type { EpisodeMap } from "./episode_map.ts";
  * ```
  */
 export function completedRunChecks(
-  attempts: readonly Attempt[],
+  given: Attempts,
   manifest: {
     readonly provenance:
       & Readonly<Record<string, unknown>>
@@ -38,13 +45,16 @@ export function completedRunChecks(
   planned: readonly EpisodeKey[],
   file: string,
   arm: string,
-): { issues: Issue[]; completed: EpisodeMap<Attempt> } {
+): { issues: Issue[]; completed: CompletedAttempts } {
+  const attempts = attemptTable(given);
   const index = indexCompleted(attempts, planned, file, arm);
   const issues = index.issues;
-  for (const a of index.completed.values()) {
-    for (const issue of rewardIssues(a, manifest.provenance.reward.components, file)) {
-      issues.push(issue);
-    }
+  const components = manifest.provenance.reward.components;
+  const shapes = new Map<number, number>();
+  // From the columns; an attempt with an issue is built as an object and checked as one.
+  for (const i of index.completed.rows.values()) {
+    if (rewardsClean(attempts, i, components, shapes)) continue;
+    for (const issue of rewardIssues(attempts.get(i), components, file)) issues.push(issue);
   }
   for (const issue of attemptProvenanceIssues(attempts, manifest.provenance, file)) {
     issues.push(issue);

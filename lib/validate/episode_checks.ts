@@ -2,6 +2,8 @@ import type { Issue } from "../core/issue.ts";
 import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
 import type { AssignmentEntry } from "./assignment_checks.ts";
 import type { ReadonlyEpisodeMap } from "./episode_map.ts";
+import { attemptLookup } from "./completed_attempts.ts";
+import type { AttemptTable } from "../load/attempt_table.ts";
 
 /** One row of the pooled design: a gate's planned episode and its mask (null when its assignment is missing or invalid). */
 export interface PairedRow {
@@ -66,13 +68,16 @@ export function episodeChecks(
   let seeds:
     | { recorded: number; differ: number; first?: NonNullable<UncomparedSeeds["first"]> }
     | undefined;
+  // The attempts' columns: an attempt is read in place, built as an object for no check.
+  const masked = attemptLookup(input.masked), bare = attemptLookup(input.bare);
+  const mt = masked.table, bt = bare.table;
   for (const episode of input.planned) {
     const assignment = input.assignments.get(episode);
     const mask = assignment?.valid ? assignment.present : null;
     rows.push({ gate: input.gate, episode, mask });
-    const m = input.masked.get(episode);
-    if (m && mask && !sameInOrder(mask, m.injected)) {
-      const planned = [...mask].sort(), injected = [...m.injected].sort();
+    const m = masked.rows.get(episode) ?? -1;
+    if (m >= 0 && mask && !injectedInOrder(mask, mt, m)) {
+      const planned = [...mask].sort(), injected = [...mt.injectedOf(m)].sort();
       if (planned.join("\u0000") !== injected.join("\u0000")) {
         issues.push({
           code: "injection_mismatch",
@@ -80,41 +85,46 @@ export function episodeChecks(
             planned.join(", ")
           }]`,
           file,
-          line: m.line,
+          line: mt.lineOf(m),
           path: "injected",
           episode: episodeLabel(episode),
         });
       }
     }
-    const b = input.bare.get(episode);
+    const b = bare.rows.get(episode) ?? -1;
     if (input.sendSeed === "unrecorded") {
-      if (m && b && m.job_seed !== null && b.job_seed !== null) {
-        seeds ??= { recorded: 0, differ: 0 };
-        seeds.recorded++;
-        if (m.job_seed !== b.job_seed && seeds.differ++ === 0) {
-          seeds.first = {
-            episode,
-            line: m.line,
-            bareLine: b.line,
-            bare: b.job_seed,
-            masked: m.job_seed,
-          };
+      if (m >= 0 && b >= 0) {
+        const ms = mt.jobSeedOf(m), bs = bt.jobSeedOf(b);
+        if (ms !== null && bs !== null) {
+          seeds ??= { recorded: 0, differ: 0 };
+          seeds.recorded++;
+          if (ms !== bs && seeds.differ++ === 0) {
+            seeds.first = {
+              episode,
+              line: mt.lineOf(m),
+              bareLine: bt.lineOf(b),
+              bare: bs,
+              masked: ms,
+            };
+          }
         }
       }
-    } else if (
-      input.sendSeed && m && b &&
-      (m.job_seed === null || b.job_seed === null || m.job_seed !== b.job_seed)
-    ) {
-      issues.push({
-        code: "seed_mismatch",
-        message: m.job_seed === null && b.job_seed === null
-          ? `job seeds are missing although send_seed is on: job_seed is null in both runs (bare line ${b.line}); each episode must record the seed it was sent`
-          : `job seeds differ with send_seed on: bare ${b.job_seed} (line ${b.line}), masked ${m.job_seed}`,
-        file,
-        line: m.line,
-        path: "job_seed",
-        episode: episodeLabel(episode),
-      });
+    } else if (input.sendSeed && m >= 0 && b >= 0) {
+      const ms = mt.jobSeedOf(m), bs = bt.jobSeedOf(b);
+      if (ms === null || bs === null || ms !== bs) {
+        issues.push({
+          code: "seed_mismatch",
+          message: ms === null && bs === null
+            ? `job seeds are missing although send_seed is on: job_seed is null in both runs (bare line ${
+              bt.lineOf(b)
+            }); each episode must record the seed it was sent`
+            : `job seeds differ with send_seed on: bare ${bs} (line ${bt.lineOf(b)}), masked ${ms}`,
+          file,
+          line: mt.lineOf(m),
+          path: "job_seed",
+          episode: episodeLabel(episode),
+        });
+      }
     }
   }
   return seeds === undefined ? { rows, issues } : { rows, issues, seeds };
@@ -140,9 +150,12 @@ export interface UncomparedSeeds {
   };
 }
 
-/** Whether two lists hold the same strings in the same order (then also as sorted sets). */
-function sameInOrder(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/**
+ * Whether `a` holds the versions attempt i injected, in the same order
+ * (then also as sorted sets).
+ */
+function injectedInOrder(a: readonly string[], table: AttemptTable, i: number): boolean {
+  if (a.length !== table.injectedCount(i)) return false;
+  for (let j = 0; j < a.length; j++) if (a[j] !== table.injectedAt(i, j)) return false;
   return true;
 }

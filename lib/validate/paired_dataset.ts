@@ -9,6 +9,7 @@ import type {
 import type { GatePlan } from "../contract/gate.ts";
 import type { PairedRow } from "./episode_checks.ts";
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
+import { type AttemptLookup, attemptLookup } from "./completed_attempts.ts";
 
 /**
  * What {@linkcode buildPairedDataset} needs: the clean bare run and gates
@@ -112,17 +113,25 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     bare: bareValues[m]!,
     delta: delta[m]!,
   }));
+  const components = columns3.map((c) => c.component);
+  // The attempts' columns, per gate its masked run and its bare run.
+  const bareOwn = readerOf(attemptLookup(bare.completed), components);
+  const readers = gates.map((g) => ({
+    masked: readerOf(attemptLookup(g.masked.completed), components),
+    bare: g.bare === undefined ? bareOwn : readerOf(attemptLookup(g.bare.completed), components),
+  }));
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
     for (const v of row.mask!) design[i * k + columnIndex.get(v)!] = 1;
-    const m = gates[row.gate]!.masked.completed.get(row.episode)!;
-    const b = (gates[row.gate]!.bare ?? bare).completed.get(row.episode)!;
-    for (const c of columns3) {
-      const mv = c.component === null ? m.reward! : m.rewards[c.component]!;
-      const bv = c.component === null ? b.reward! : b.rewards[c.component]!;
-      c.masked[i] = mv;
-      c.bare[i] = bv;
-      c.delta[i] = mv - bv;
+    const r = readers[row.gate]!;
+    const m = r.masked.rows.get(row.episode)!, mp = r.masked.positions(m);
+    const b = r.bare.rows.get(row.episode)!, bp = r.bare.positions(b);
+    for (let c = 0; c < columns3.length; c++) {
+      const col = columns3[c]!;
+      const mv = r.masked.value(m, mp[c]!), bv = r.bare.value(b, bp[c]!);
+      col.masked[i] = mv;
+      col.bare[i] = bv;
+      col.delta[i] = mv - bv;
     }
     gateIndex[i] = row.gate;
     task.split = row.episode.split;
@@ -181,5 +190,42 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     gateIndex,
     cluster,
     clusterCount: clusterIds.size,
+  };
+}
+
+/**
+ * Reads a run's metric values from its columns: per attempt the position
+ * of each metric's component (-1 for `reward`), found once per component
+ * shape.
+ */
+function readerOf(lookup: AttemptLookup, components: readonly (string | null)[]) {
+  const { table } = lookup;
+  const { reward, start, values } = table.rewardColumns();
+  const byShape = new Map<number, Int32Array>();
+  let lastShape = -1, last: Int32Array = new Int32Array(0);
+  return {
+    rows: lookup.rows,
+    positions(i: number): Int32Array {
+      const shape = table.shapeOf(i);
+      if (shape === lastShape) return last;
+      let at = byShape.get(shape);
+      if (at === undefined) {
+        const names = table.componentNames(i);
+        // -2: a component the attempt lacks (read as NaN, as the object's missing key was).
+        at = Int32Array.from(components, (c) => {
+          if (c === null) return -1;
+          const p = names.indexOf(c);
+          return p < 0 ? -2 : p;
+        });
+        byShape.set(shape, at);
+      }
+      lastShape = shape;
+      return last = at;
+    },
+    /** The metric at `position` of attempt i (validation made every one present and finite). */
+    value(i: number, position: number): number {
+      if (position >= 0) return values[start[i]! + position]!;
+      return position === -1 ? reward[i]! : NaN; // a null reward is stored as 0, as null was
+    },
   };
 }

@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import type { Issue } from "../core/issue.ts";
-import type { Attempt, EpisodeKey } from "../core/types.ts";
+import type { EpisodeKey } from "../core/types.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import type { ParsedRun } from "./bare_checks.ts";
 import { completedRunChecks } from "./completed_run_checks.ts";
-import { plannedEpisodes } from "./plan.ts";
+import { plannedEpisodes, type Plans } from "./plan.ts";
 import { PAIRING_PROVENANCE_FIELDS, provenanceDifferences } from "./provenance.ts";
-import type { EpisodeMap } from "./episode_map.ts";
+import type { CompletedAttempts } from "./completed_attempts.ts";
 
 /**
  * The checks of a gate's masked run and its pairing with the bare run:
@@ -17,6 +17,7 @@ import type { EpisodeMap } from "./episode_map.ts";
  *
  * @param masked The gate's masked run (its directory is the gate directory).
  * @param bareManifest The bare run's manifest, or null when it did not parse.
+ * @param plans The validation's plans, shared with the bare run (a plan of its own when not given).
  * @returns The issues in that order, the masked run's planned episodes, and its completed attempt per episode key.
  *
  * @example
@@ -36,7 +37,8 @@ import type { EpisodeMap } from "./episode_map.ts";
 export function pairingChecks(
   masked: ParsedRun,
   bareManifest: RunManifest | null,
-): { issues: Issue[]; planned: EpisodeKey[]; completed: EpisodeMap<Attempt> } {
+  plans?: Plans,
+): { issues: Issue[]; planned: readonly EpisodeKey[]; completed: CompletedAttempts } {
   const manifest = masked.manifest;
   const manifestFile = join(masked.dir, "manifest.json");
   const issues: Issue[] = [];
@@ -58,7 +60,7 @@ export function pairingChecks(
     const taskIssue = taskSetIssue(bareManifest.tasks, manifest.tasks, manifestFile);
     if (taskIssue) issues.push(taskIssue);
   }
-  const planned = plannedEpisodes(manifest);
+  const planned = plans?.of(manifest) ?? plannedEpisodes(manifest);
   const run = completedRunChecks(
     masked.attempts,
     manifest,

@@ -4,6 +4,7 @@ import type { ProgressCallback } from "../core/progress.ts";
 import { loadRunParts, type RunParts } from "../load/read_run.ts";
 import { type GateParts, readGateParts } from "../load/read_gate.ts";
 import { resolveBareDir } from "../load/bare_dir.ts";
+import { StringIds } from "../load/columns.ts";
 
 /** One input file set of a validation, with its content hash. */
 export interface ValidationInput {
@@ -64,7 +65,7 @@ export interface ValidationRead {
 export interface ReadValidationInputsOptions {
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
-  /** Progress over the bytes of each run's traces.jsonl: a callback per file, or none. */
+  /** Progress over the bytes of each run's traces.jsonl and each gate's assignments.jsonl: a callback per file, or none. */
   readonly onRead?: (file: string) => ProgressCallback | undefined;
   /**
    * Run cache directory (see `ValidateGatesOptions.cacheDir`).
@@ -107,10 +108,15 @@ export async function readValidationInputs(
   const issues: Issue[] = [];
   const warnings: Issue[] = [];
   const cacheDir = options.cacheDir;
+  const onRead = options.onRead;
+  // One id per distinct string across every file read: task and version ids are held once.
+  const ids = new StringIds();
   const loadRun = async (dir: string): Promise<{ parts: RunParts; cache: RunCacheStatus }> => {
     if (cacheDir === undefined) {
-      const onRead = options.onRead;
-      return { parts: await loadRunParts(dir, onRead ? { onProgress: onRead } : {}), cache: "off" };
+      return {
+        parts: await loadRunParts(dir, onRead ? { onProgress: onRead, ids } : { ids }),
+        cache: "off",
+      };
     }
     // Loaded only with a cache directory: lib/cache pulls in apache-arrow,
     // which commands without --cache should not pay for.
@@ -133,7 +139,7 @@ export async function readValidationInputs(
       continue;
     }
     given.add(resolve(dir));
-    const gate = await readGateParts(dir);
+    const gate = await readGateParts(dir, onRead ? { onProgress: onRead, ids } : { ids });
     const { parts: masked, cache: maskedCache } = await loadRun(dir);
     options.onProgress?.(done += 2, total);
     for (const issue of [...gate.issues, ...masked.issues]) issues.push(issue);

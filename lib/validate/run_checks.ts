@@ -1,8 +1,17 @@
 import type { Issue } from "../core/issue.ts";
 import { type Attempt, type EpisodeKey, episodeLabel } from "../core/types.ts";
 import { attemptProvenanceDifferences } from "./provenance.ts";
-import { EpisodeMap } from "./episode_map.ts";
-import { plannedSet } from "./plan.ts";
+import { PlannedMap } from "./plan.ts";
+import { AttemptTable, type EpisodeCursor } from "../load/attempt_table.ts";
+import { CompletedAttempts } from "./completed_attempts.ts";
+
+/** A run's attempts: as objects, or as the columns the reader built. */
+export type Attempts = readonly Attempt[] | AttemptTable;
+
+/** The attempts as columns (a table of the objects when given as objects). */
+export function attemptTable(attempts: Attempts): AttemptTable {
+  return attempts instanceof AttemptTable ? attempts : AttemptTable.from(attempts);
+}
 
 /**
  * Indexes a run's attempts by episode against its plan: the completed
@@ -12,7 +21,7 @@ import { plannedSet } from "./plan.ts";
  * (a planned episode without a completed attempt; failed attempts before a
  * completed one are fine).
  *
- * @param attempts Attempts in file order.
+ * @param attempts Attempts in file order (objects, or the reader's columns).
  * @param planned Planned episodes.
  * @param file traces.jsonl path for the issues.
  * @param arm Name of the run in messages (e.g. "bare", "masked").
@@ -29,46 +38,54 @@ import { plannedSet } from "./plan.ts";
  * ```
  */
 export function indexCompleted(
-  attempts: readonly Attempt[],
+  attempts: Attempts,
   planned: readonly EpisodeKey[],
   file: string,
   arm: string,
-): { completed: EpisodeMap<Attempt>; issues: Issue[] } {
+): { completed: CompletedAttempts; issues: Issue[] } {
   const issues: Issue[] = [];
-  const plannedKeys = plannedSet(planned);
-  const completed = new EpisodeMap<Attempt>();
-  const failedCount = new EpisodeMap<number>();
-  for (const attempt of attempts) {
-    if (!plannedKeys.has(attempt)) {
+  const table = attemptTable(attempts);
+  // By plan position: the completed attempt's entry in the table, and the failed attempts.
+  const completed = new PlannedMap<number>(planned);
+  const index = completed.index;
+  const failedCount = new Int32Array(planned.length);
+  const key: EpisodeCursor = { split: "", task_id: "", sample_id: 0 };
+  for (let i = 0; i < table.length; i++) {
+    const attempt = table.keyOf(i, key);
+    const p = index.get(attempt);
+    if (p === undefined) {
       issues.push({
         code: "unplanned_episode",
         message:
           `the ${arm} run has an attempt for an episode outside its plan (manifest tasks x sample ids 0..repeats-1)`,
         file,
-        line: attempt.line,
+        line: table.lineOf(i),
         episode: episodeLabel(attempt),
       });
       continue;
     }
-    if (attempt.status === "failed") {
-      failedCount.set(attempt, (failedCount.get(attempt) ?? 0) + 1);
+    if (table.failed(i)) {
+      failedCount[p]!++;
       continue;
     }
-    const first = completed.setIfAbsent(attempt, attempt);
-    if (first) {
+    const first = completed.at(p);
+    if (first === undefined) completed.setAt(p, i);
+    else {
       issues.push({
         code: "duplicate_completed",
-        message:
-          `second completed attempt for one episode in the ${arm} run (first at line ${first.line}); picking one would bias the result`,
+        message: `second completed attempt for one episode in the ${arm} run (first at line ${
+          table.lineOf(first)
+        }); picking one would bias the result`,
         file,
-        line: attempt.line,
+        line: table.lineOf(i),
         episode: episodeLabel(attempt),
       });
     }
   }
   for (const e of planned) {
-    if (completed.has(e)) continue;
-    const failed = failedCount.get(e) ?? 0;
+    const p = index.get(e)!;
+    if (completed.at(p) !== undefined) continue;
+    const failed = failedCount[p]!;
     issues.push({
       code: "coverage_incomplete",
       message: `planned episode has no completed attempt in the ${arm} run (${
@@ -78,7 +95,7 @@ export function indexCompleted(
       episode: episodeLabel(e),
     });
   }
-  return { completed, issues };
+  return { completed: new CompletedAttempts(completed, table), issues };
 }
 
 /**
@@ -161,12 +178,16 @@ export function rewardIssues(
  * with its manifest's (only fields present in both are compared).
  */
 export function attemptProvenanceIssues(
-  attempts: readonly Attempt[],
+  attempts: Attempts,
   manifestProvenance: Readonly<Record<string, unknown>>,
   file: string,
 ): Issue[] {
   const out: Issue[] = [];
-  for (const attempt of attempts) {
+  // In the columns only the attempts kept whole can carry provenance.
+  const list = attempts instanceof AttemptTable
+    ? attempts.wholeIndices().map((i) => attempts.get(i))
+    : attempts;
+  for (const attempt of list) {
     if (!attempt.provenance) continue;
     for (
       const [path, got, want] of attemptProvenanceDifferences(
@@ -185,4 +206,50 @@ export function attemptProvenanceIssues(
     }
   }
   return out;
+}
+
+/**
+ * Whether attempt i of the table has no reward issue against `components`
+ * (what {@linkcode rewardIssues} would return for it is empty), read from
+ * the columns: `components` present per component shape is decided once
+ * per shape in `shapes`.
+ *
+ * @example
+ * ```ts
+ * import { rewardsClean } from "./run_checks.ts";
+ * import { AttemptTable } from "../load/attempt_table.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const t = new AttemptTable();
+ * t.pushLine({ split: "val", task_id: "a", sample_id: 0, attempt: 0, status: "completed", reward: 1, rewards: { r_strict: 1 }, injected: [] }, 1);
+ * t.pushLine({ split: "val", task_id: "b", sample_id: 0, attempt: 0, status: "completed", reward: 1, rewards: { r_strict: 0 }, injected: [] }, 2);
+ * const shapes = new Map<number, number>();
+ * deepEqual([rewardsClean(t, 0, ["r_strict"], shapes), rewardsClean(t, 1, ["r_strict"], shapes)], [true, false]);
+ * ```
+ */
+export function rewardsClean(
+  table: AttemptTable,
+  i: number,
+  components: readonly string[],
+  shapes: Map<number, number>,
+): boolean {
+  const reward = table.rewardOf(i);
+  if (reward === null || !Number.isFinite(reward) || Math.abs(reward) > MAX_REWARD_MAGNITUDE) {
+    return false;
+  }
+  // Per shape: -2 when a component is missing, else r_strict's position (-1: none).
+  const shape = table.shapeOf(i);
+  let strictAt = shapes.get(shape);
+  if (strictAt === undefined) {
+    const names = table.componentNames(i);
+    strictAt = components.every((c) => names.includes(c)) ? names.indexOf("r_strict") : -2;
+    shapes.set(shape, strictAt);
+  }
+  if (strictAt === -2) return false;
+  const n = table.componentNames(i).length;
+  for (let p = 0; p < n; p++) {
+    if (Math.abs(table.componentAt(i, p)) > MAX_REWARD_MAGNITUDE) return false;
+  }
+  if (strictAt < 0) return true;
+  const strict = table.componentAt(i, strictAt);
+  return !(Math.abs(reward - strict) > 1e-12 * Math.max(1, Math.abs(reward), Math.abs(strict)));
 }

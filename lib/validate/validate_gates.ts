@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Timings } from "../core/timings.ts";
+import { releaseMemory } from "../core/release_memory.ts";
 import { type Issue, type IssueCode, IssueList } from "../core/issue.ts";
 import {
   type Attempt,
@@ -9,7 +10,7 @@ import {
 } from "../core/types.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import type { RunManifest } from "../contract/manifest.ts";
-import type { RunParts } from "../load/read_run.ts";
+import type { Attempts } from "./run_checks.ts";
 import {
   type GateRead,
   readValidationInputs,
@@ -27,6 +28,7 @@ import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 import { unrecordedWarnings } from "./unrecorded_checks.ts";
 import { expandImportDirs } from "../load/import_dirs.ts";
 import { canonicalJson } from "./provenance.ts";
+import { Plans } from "./plan.ts";
 
 /** Result of {@linkcode validateGates}. */
 export interface GateValidation {
@@ -68,8 +70,16 @@ export interface ValidateGatesOptions {
   readonly dimensionCap?: number;
   /** Progress over the files read (one unit per run or gate plan). */
   readonly onProgress?: ProgressCallback;
-  /** Progress over the bytes of each run's traces.jsonl (see `readValidationInputs`). */
+  /** Progress over the bytes of each run's traces.jsonl and each gate's assignments.jsonl (see `readValidationInputs`). */
   readonly onRead?: (file: string) => ProgressCallback | undefined;
+  /**
+   * Progress of the checks and the dataset once the files are read: one
+   * unit per line or row a phase goes through (each bare run's attempts;
+   * per gate its masked attempts, its assignment lines and its planned
+   * episodes; the design's rows; the dataset's rows), reported as each
+   * phase ends.
+   */
+  readonly onValidate?: ProgressCallback;
   /** Times the stages `parse` (reading the inputs), `validate` (the checks) and `pair` (the dataset). */
   readonly timings?: Timings;
   /**
@@ -163,10 +173,23 @@ export async function validateGates(
       ...(options.poolCheckpoints === true ? { poolCheckpoints: true } : {}),
     }));
   const checksStart = performance.now();
+  const step = checkSteps(read, options.onValidate);
+  // What parsing left behind is collected before the checks allocate theirs (large inputs only).
+  releaseMemory(step.total);
+  // One array of planned episodes per distinct plan (a gate's two runs plan the same).
+  const planned = new Plans();
   issues.addAll(read.issues);
   // Every bare run checked on its own; each gate is paired with its own one below.
-  const bareRuns = read.bares.map((b) => b.manifest ? { ...b, manifest: b.manifest } : null);
-  const bareChecked = bareRuns.map((b) => b === null ? null : bareRunChecks(b));
+  const bareRuns = read.bares.map((b): BareRun | null =>
+    b.manifest
+      ? { dir: b.dir, manifest: b.manifest, sha256: b.sha256, attempts: b.table ?? b.attempts }
+      : null
+  );
+  const bareChecked = bareRuns.map((b) => {
+    const checked = b === null ? null : bareRunChecks(b, planned);
+    step(b === null ? 0 : attemptCount(b.attempts));
+    return checked;
+  });
   for (const b of bareChecked) issues.addAll(b?.issues ?? []);
   if (options.poolCheckpoints === true) issues.addAll(sharedRewardChecks(bareRuns));
   const bareOf = (g: GateRead) => {
@@ -184,7 +207,14 @@ export async function validateGates(
   const rows = read.gates.flatMap((g, gi) => {
     issues.addAll(plans.issues[gi]!);
     const own = bareOf(g);
-    const gate = checkGate(g, gi, own?.run.manifest ?? null, own?.completed ?? new EpisodeMap());
+    const gate = checkGate(
+      g,
+      gi,
+      own?.run.manifest ?? null,
+      own?.completed ?? new EpisodeMap(),
+      step,
+      planned,
+    );
     issues.addAll(gate.issues);
     maskedCompleted.push(gate.completed);
     if (gate.seeds) seeds.push({ file: join(g.dir, "traces.jsonl"), seeds: gate.seeds });
@@ -195,6 +225,7 @@ export async function validateGates(
     manifestFile: join(g.dir, "manifest.json"),
   }));
   issues.addAll(designChecks({ columns: plans.columns, rows, gates: files, clean: issues.ok }));
+  step(rows.length);
   const owns = read.gates.map(bareOf);
   timings.add("validate", performance.now() - checksStart);
   const result = settle(
@@ -203,15 +234,16 @@ export async function validateGates(
     read,
     () =>
       owns.every((o) => o !== null)
-        ? timings.time(
-          "pair",
-          () =>
-            buildPairedDataset(
-              datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows),
-            ),
-        )
+        ? timings.time("pair", () => {
+          const dataset = buildPairedDataset(
+            datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows),
+          );
+          step(rows.length);
+          return dataset;
+        })
         : null,
   );
+  step.end();
   return withSeeds(result, seeds);
 }
 
@@ -225,6 +257,8 @@ function checkGate(
   gate: number,
   bareManifest: RunManifest | null,
   bareCompleted: ReadonlyEpisodeMap<Attempt>,
+  step: (units: number) => void,
+  plans: Plans,
 ): {
   issues: Issue[];
   rows: PairedRow[];
@@ -233,12 +267,16 @@ function checkGate(
 } {
   const manifest = g.masked.manifest;
   if (!manifest) return { issues: [], rows: [], completed: new EpisodeMap() };
-  const masked = { dir: g.dir, manifest, attempts: g.masked.attempts };
-  const pairing = pairingChecks(masked, bareManifest);
+  // The reader's columns when it built them (a run from the cache holds objects).
+  const masked = { dir: g.dir, manifest, attempts: g.masked.table ?? g.masked.attempts };
+  const pairing = pairingChecks(masked, bareManifest, plans);
+  step(attemptCount(masked.attempts));
   const { completed } = pairing;
   if (!g.gate.plan) return { issues: pairing.issues, rows: [], completed };
   const { planned } = pairing, file = join(g.dir, "assignments.jsonl");
-  const assignments = assignmentChecks(g.gate.assignments, g.gate.plan, planned, file);
+  const lines = g.gate.table ?? g.gate.assignments;
+  const assignments = assignmentChecks(lines, g.gate.plan, planned, file);
+  step(lines.length);
   const episodes = episodeChecks({
     gate,
     planned,
@@ -248,12 +286,49 @@ function checkGate(
     sendSeed: sendSeed(manifest, bareManifest),
     file: join(g.dir, "traces.jsonl"),
   });
+  step(planned.length);
   return {
     issues: [...pairing.issues, ...assignments.issues, ...episodes.issues],
     rows: episodes.rows,
     completed,
     ...(episodes.seeds ? { seeds: episodes.seeds } : {}),
   };
+}
+
+/** Number of attempts of a run, objects or columns. */
+function attemptCount(attempts: Attempts): number {
+  return attempts.length;
+}
+
+/**
+ * The progress of the checks: the units of every phase (see
+ * `ValidateGatesOptions.onValidate`) counted up front from what was read,
+ * `step(units)` as a phase ends, and `end()` the whole total (phases that
+ * did not run, such as the dataset of a failed validation, are skipped).
+ */
+function checkSteps(
+  read: ValidationRead,
+  onValidate: ProgressCallback | undefined,
+): ((units: number) => void) & { end: () => void; total: number } {
+  let total = 0;
+  for (const b of read.bares) total += b.manifest ? attemptCount(b.table ?? b.attempts) : 0;
+  for (const g of read.gates) {
+    const m = g.masked.manifest;
+    if (!m) continue;
+    total += attemptCount(g.masked.table ?? g.masked.attempts);
+    if (g.gate.plan) total += (g.gate.table ?? g.gate.assignments).length + 3 * planSize(m);
+  }
+  let done = 0;
+  const step = (units: number) => {
+    done = Math.min(total, done + units);
+    if (onValidate && done < total) onValidate(done, total);
+  };
+  return Object.assign(step, { end: () => onValidate?.(total, total), total });
+}
+
+/** Planned episodes of a manifest (tasks x repeats). */
+function planSize(m: RunManifest): number {
+  return m.tasks.length * m.repeats;
 }
 
 /**
@@ -312,9 +387,17 @@ function withSeeds(
 export const SEEDS_NOT_COMPARED =
   "job seeds are recorded but not compared: set provenance.send_seed in the mapping if the harness sent them";
 
+/** A bare run whose manifest parsed. */
+interface BareRun {
+  readonly dir: string;
+  readonly manifest: RunManifest;
+  readonly sha256: string | null;
+  readonly attempts: Attempts;
+}
+
 /** A gate's own bare run, parsed, with its completed attempts. */
 interface OwnBare {
-  readonly run: RunParts & { readonly manifest: RunManifest };
+  readonly run: BareRun;
   readonly completed: ReadonlyEpisodeMap<Attempt>;
 }
 
@@ -323,9 +406,7 @@ interface OwnBare {
  * the metrics and what they mean); one `usage_error` per bare run that does
  * not share the first one's.
  */
-function sharedRewardChecks(
-  bares: readonly (RunParts & { readonly manifest: RunManifest } | null)[],
-): Issue[] {
+function sharedRewardChecks(bares: readonly (BareRun | null)[]): Issue[] {
   const first = bares[0];
   if (!first) return [];
   const reward = canonicalJson(first.manifest.provenance.reward);
