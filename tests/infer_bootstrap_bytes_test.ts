@@ -9,12 +9,15 @@
  * Cases: a pooled design (3 rows per task, rows of a task interleaved with
  * other tasks', 13-bit packing), a larger pooled one (tasks x rows >= 2^13,
  * the 26-bit packing) and one row per task with 16 columns and 7 metrics.
- * Then the worker split: any number of workers gives the same bytes.
+ * Then the worker split: any number of workers gives the same bytes, and a
+ * worker that fails has its block computed on the calling thread, said in a
+ * warning line.
  */
-import { deepEqual } from "node:assert/strict";
+import { deepEqual, ok } from "node:assert/strict";
 import { createPrng } from "../lib/math/prng.ts";
 import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
 import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
+import { bootstrapKernelParallel, drawBlocks } from "../lib/infer/bootstrap/bootstrap_parallel.ts";
 import {
   bootstrapDataset,
   bootstrapDatasetParallel,
@@ -88,4 +91,52 @@ Deno.test("bootstrap kernel: a block of draws equals the same draws of the whole
     new Uint8Array(block.coefficients.buffer as ArrayBuffer),
     new Uint8Array(whole.coefficients.slice(13 * k, 31 * k).buffer as ArrayBuffer),
   );
+});
+
+Deno.test("bootstrap: a worker that fails has its draws run on this thread, with one warning line", async () => {
+  const g = 40, k = 3, n = 80;
+  const data = createPrng(8);
+  const design = Uint8Array.from({ length: n * k }, () => (data.nextFloat() < 0.5 ? 1 : 0));
+  const y = Float64Array.from({ length: n }, () => data.nextFloat());
+  const sums = buildClusterSums(design, [y], Int32Array.from({ length: n }, (_, i) => i % g), {
+    k,
+    clusterCount: g,
+  });
+  const one = bootstrapKernel(sums, { draws: 50, seed: 4 });
+  const warnings: string[] = [];
+  const many = await bootstrapKernelParallel(sums, {
+    draws: 50,
+    seed: 4,
+    workers: 3,
+    workerUrl: new URL("./data/failing_bootstrap_worker.ts", import.meta.url),
+    onWarning: (line) => warnings.push(line),
+  });
+  deepEqual(
+    new Uint8Array(many.coefficients.buffer as ArrayBuffer),
+    new Uint8Array(one.coefficients.buffer as ArrayBuffer),
+  );
+  deepEqual(many.status, one.status);
+  deepEqual(many.threadsRun, 1);
+  deepEqual(warnings.length, 2);
+  for (const line of warnings) {
+    ok(
+      /^warning {2}bootstrap_workers {2}bootstrap worker [12] failed \(.*out of memory \(test\)\): its draws \d+\.\.\d+ run on the main thread/
+        .test(line),
+      line,
+    );
+  }
+});
+
+Deno.test("bootstrap: draw blocks cover every draw once, later blocks shorter by the replay", () => {
+  for (const [draws, threads] of [[10_000, 2], [10_000, 8], [7, 7], [9, 4], [1, 1]] as const) {
+    const b = drawBlocks(draws, threads);
+    deepEqual([b.length, b[0], b.at(-1)], [threads + 1, 0, draws]);
+    for (let w = 0; w < threads; w++) ok(b[w + 1]! > b[w]!, `${draws} ${threads}: ${b}`);
+  }
+  const b = drawBlocks(10_000, 4, 0.12);
+  for (let w = 1; w < 4; w++) ok(b[w + 1]! - b[w]! < b[w]! - b[w - 1]!, String(b));
+  // Each thread's time, replay included, within a draw of block 0's.
+  for (let w = 1; w < 4; w++) {
+    ok(Math.abs(0.12 * b[w]! + (b[w + 1]! - b[w]!) - b[1]!) <= 1, String(b));
+  }
 });
