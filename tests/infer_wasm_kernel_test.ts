@@ -142,6 +142,51 @@ Deno.test("wasm kernel: the kernel's draws are the same bytes with and without W
   );
 });
 
+Deno.test("wasm kernel: draws in byte tallies (sent back to i32 ones at the limit) and X'WX task by task (push) give the scalar bytes", () => {
+  // tallyLimit 1 and 2 send (nearly) every block back to the i32 tallies, as a count of 256
+  // would; 256 is the default. push sums X'WX's lists task by task, the default at many tasks.
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 31 }),
+      fc.integer({ min: 2, max: 60 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 20 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 19 }),
+      fc.constantFrom("pairs" as const, "histogram" as const),
+      fc.constantFrom(1, 2, 256),
+      fc.boolean(),
+      (seed, g, pool, k, m, draws, xtx, tallyLimit, push) => {
+        const sums = randomSums(seed, g * pool, g, k, m);
+        const wasmOptions = { sideBySide: false, tallyLimit, push };
+        const on = bootstrapKernel(sums, { draws, seed, xtx, wasm: true, wasmOptions });
+        const off = bootstrapKernel(sums, { draws, seed, xtx, wasm: false });
+        deepEqual(bytes(on.coefficients), bytes(off.coefficients));
+        deepEqual(on.status, off.status);
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("wasm kernel: byte tallies count as drawCounts at G = 100,000 (rejections), the i32 redraw too", () => {
+  const g = 100_000, sums = randomSums(3, g, g, 2, 1);
+  for (const tallyLimit of [2, 256]) {
+    const wasm = wasmKernel(sums, { slots: 2, sideBySide: false, tallyLimit })!;
+    const scalar = new FastStream(17), fast = new FastStream(17);
+    const want = new Float64Array(g * 8);
+    for (let l = 0; l < 8; l++) scalar.drawCounts(want, g, 8, l);
+    wasm.draw(fast, 8);
+    deepEqual(bytes(wasm.counts), bytes(want), `limit ${tallyLimit}`);
+    deepEqual([fast.s0, fast.s1, fast.s2, fast.s3], [scalar.s0, scalar.s1, scalar.s2, scalar.s3]);
+    // The tallies were left zeroed: the next block counts from zero.
+    wasm.draw(fast, 8);
+    want.fill(0);
+    for (let l = 0; l < 8; l++) scalar.drawCounts(want, g, 8, l);
+    deepEqual(bytes(wasm.counts), bytes(want), `limit ${tallyLimit}, second block`);
+  }
+});
+
 Deno.test("wasm kernel: a block mixing lanes solved side by side with absent-column and singular lanes gives the scalar bytes", () => {
   // 12 one-row tasks, k = 4: column 0 always 1; column 2 only in task 0 (absent when task 0
   // is not drawn, status 1); column 3 equals column 1 except in task 5 (singular when task 5
