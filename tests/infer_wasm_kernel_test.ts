@@ -169,6 +169,35 @@ Deno.test("wasm kernel: draws in byte tallies (sent back to i32 ones at the limi
   );
 });
 
+Deno.test("wasm kernel: byte tallies packed as they are flushed give the scalar bytes at the 26-bit and unpacked layouts", () => {
+  // Tasks x rows of the largest task >= 2^13 packs two lanes a double, >= 2^26 one (a task of
+  // 65,536 rows among 1,024).
+  const big = 1024, giant = 65_536;
+  const data = createPrng(12);
+  const cluster = Int32Array.from(
+    { length: giant + big - 1 },
+    (_, i) => (i < big ? i : 0),
+  );
+  const design = Uint8Array.from(
+    { length: cluster.length * 2 },
+    () => (data.nextFloat() < 0.6 ? 1 : 0),
+  );
+  const y = Float64Array.from(cluster, () => Math.round((data.nextFloat() - 0.4) * 1e4) / 1e4);
+  const cases = [
+    randomSums(5, 9000, 3000, 4, 2),
+    buildClusterSums(design, [y], cluster, { k: 2, clusterCount: big }),
+  ];
+  for (const sums of cases) {
+    for (const push of [false, true]) {
+      const wasmOptions = { sideBySide: false, push };
+      const on = bootstrapKernel(sums, { draws: 11, seed: 3, wasm: true, wasmOptions });
+      const off = bootstrapKernel(sums, { draws: 11, seed: 3, wasm: false });
+      deepEqual(bytes(on.coefficients), bytes(off.coefficients), `G = ${sums.clusterCount}`);
+      deepEqual(on.status, off.status);
+    }
+  }
+});
+
 Deno.test("wasm kernel: byte tallies count as drawCounts at G = 100,000 (rejections), the i32 redraw too", () => {
   const g = 100_000, sums = randomSums(3, g, g, 2, 1);
   for (const tallyLimit of [2, 256]) {

@@ -294,6 +294,49 @@ const flushBytesCode = (): Code =>
       ...storeU8(get(F.at), i32(0)),
     ]),
   ]);
+// flushPack(counts, g, tally, packed, perDouble, shift): flush of byte tallies (layout 2) that
+// also writes the packed counts as pack does (the same exact integers: each a sum of count_u
+// shift^u below 2^53), so pack need not read the counts again.
+const FP = { counts: 0, g: 1, tally: 2, packed: 3, perDouble: 4, shift: 5 };
+const FPL = { t: 6, m: 7, at: 8, dst: 9, c: 10 }; // c: eight f64
+const flushPackLoop = (perDouble: number): Code => {
+  const c = (l: number) => get(FPL.c + l), s = get(FP.shift);
+  const slot = (h: number): Code =>
+    perDouble === 4
+      ? [
+        ...c(4 * h),
+        ...s,
+        ...c(4 * h + 1),
+        ...s,
+        ...c(4 * h + 2),
+        ...mulF64(s, c(4 * h + 3)),
+        0xa0,
+        0xa2,
+        0xa0,
+        0xa2,
+        0xa0,
+      ]
+      : perDouble === 2
+      ? [...c(2 * h), ...mulF64(s, c(2 * h + 1)), 0xa0]
+      : c(h);
+  return forUp(FPL.t, i32(0), get(FP.g), [
+    ...set(FPL.m, add(get(FP.counts), shl(get(FPL.t), i32(6)))),
+    ...[...Array(LANES).keys()].flatMap((l) => [
+      ...set(FPL.at, add(get(FP.tally), add(mul(i32(l), get(FP.g)), get(FPL.t)))),
+      ...set(FPL.c + l, convertU(loadU8(get(FPL.at)))),
+      ...storeF64(add(get(FPL.m), i32(8 * l)), get(FPL.c + l)),
+      ...storeU8(get(FPL.at), i32(0)),
+    ]),
+    ...set(FPL.dst, add(get(FP.packed), shl(get(FPL.t), i32(6 - Math.log2(perDouble))))),
+    ...[...Array(LANES / perDouble).keys()].flatMap((h) =>
+      storeF64(add(get(FPL.dst), i32(8 * h)), slot(h))
+    ),
+  ]);
+};
+const flushPackCode = (): Code =>
+  [4, 2, 1].flatMap((perDouble) =>
+    ifElse(eq(get(FP.perDouble), i32(perDouble)), [...flushPackLoop(perDouble), RETURN])
+  );
 const flushCode = (): Code =>
   ifElse(
     eq(get(F.interleaved), i32(FLUSH_BYTES)),
@@ -1206,6 +1249,12 @@ function compile(): WebAssembly.Module | null {
       code: countsU8Code(),
     },
     {
+      name: "flushPack",
+      params: [...i32s(5), F64],
+      locals: [[FPL.c - FPL.t, I32], [LANES, F64]],
+      code: flushPackCode(),
+    },
+    {
       name: "push",
       params: i32s(8),
       locals: [[PUL.w - PUL.c, I32], [5, V128]],
@@ -1318,7 +1367,10 @@ export interface WasmKernel {
   draw(stream: StreamState, lanes: number): void;
   /** Consumes `draws` draws of the stream (FastStream.skipCounts). */
   skip(stream: StreamState, draws: number): void;
-  /** Packs the counts into `packed`, `perDouble` lanes per double in base `shift`. */
+  /**
+   * Packs the counts into `packed`, `perDouble` lanes per double in base `shift` (nothing to
+   * do when the draw packed them already: `packing` of {@linkcode wasmKernel}).
+   */
   pack(perDouble: number, shift: number): void;
   /**
    * X'WX of the packed counts into `acc` from the pair lists (the sums of scatterPacked,
@@ -1364,6 +1416,11 @@ export function wasmKernel(
      * packed counts outgrow a core's cache (2 MiB). The same sums either way (tests).
      */
     readonly push?: boolean;
+    /**
+     * The packing `pack` will be called with: the byte tallies' flush then packs the counts
+     * as it writes them, and that `pack` returns at once.
+     */
+    readonly packing?: { readonly perDouble: number; readonly shift: number };
   },
 ): WasmKernel | null {
   const compiled = kernelModule();
@@ -1386,7 +1443,8 @@ export function wasmKernel(
   // in 20 blocks, 8 G rem / 2^32 <= 0.05).
   const side = options.sideBySide ?? 8 * g * (0x100000000 % g) <= 0.05 * 2 ** 32;
   if (side) jumpTable(e, buffer, at, g);
-  const run = drawRunner(e, buffer, at, g, side, options.tallyLimit ?? 256);
+  const run = drawRunner(e, buffer, at, g, side, options.tallyLimit ?? 256, options.packing);
+  let packedBy: { readonly perDouble: number; readonly shift: number } | undefined;
   // X'WX's entries (or bins) at `out` from the packed counts: the lists as copied.
   const value = lists.unit ? 0 : at.pullValue;
   const sumLists = (slots: number, out: number) =>
@@ -1400,12 +1458,13 @@ export function wasmKernel(
     coefficients: new Float64Array(buffer, at.coef, LANES * mk),
     status: new Uint8Array(buffer, at.status, LANES),
     draw(stream, lanes) {
-      run(stream, lanes, 1);
+      packedBy = run(stream, lanes, 1) ? options.packing : undefined;
     },
     skip(stream, draws) {
       run(stream, draws, 0);
     },
     pack(perDouble, shift) {
+      if (packedBy?.perDouble === perDouble && packedBy.shift === shift) return;
       e.pack!(at.counts, g, perDouble, at.packed, shift);
     },
     scatter(slots) {
@@ -1667,7 +1726,8 @@ function jumpTable(
  * `run(stream, draws, count)`: draws `draws` lanes into the counts (count 1) or consumes
  * them (count 0), advancing `stream`. Side by side (draw8) where rejections are rare; else
  * lane after lane into byte tallies (countsU8; back to i32 tallies for a block whose count
- * reaches `tallyLimit`, from the same start).
+ * reaches `tallyLimit`, from the same start). Returns whether it also packed the counts
+ * (`packing`, byte tallies only).
  */
 function drawRunner(
   e: Record<string, (...args: number[]) => number>,
@@ -1676,7 +1736,8 @@ function drawRunner(
   g: number,
   side: boolean,
   tallyLimit: number,
-): (stream: StreamState, draws: number, count: number) => void {
+  packing: { readonly perDouble: number; readonly shift: number } | undefined,
+): (stream: StreamState, draws: number, count: number) => boolean {
   const magic = divisionMagic(g);
   // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
   const rem = (0x100000000 % g) | 0;
@@ -1718,7 +1779,11 @@ function drawRunner(
         flush = 0;
       }
     }
-    if (count) e.flush!(at.counts, g, at.tally, flush);
+    const pack = count === 1 && flush === FLUSH_BYTES && packing !== undefined;
+    if (pack) {
+      e.flushPack!(at.counts, g, at.tally, at.packed, packing.perDouble, packing.shift);
+    } else if (count) e.flush!(at.counts, g, at.tally, flush);
     stream.s0 = state[0]!, stream.s1 = state[1]!, stream.s2 = state[2]!, stream.s3 = state[3]!;
+    return pack;
   };
 }

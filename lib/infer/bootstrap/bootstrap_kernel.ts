@@ -207,6 +207,7 @@ export function bootstrapKernel(
   const wasm = options.wasm === false ? null : wasmKernel(sums, {
     ...options.wasmOptions,
     slots: packing.slots,
+    packing,
     histograms: useHist ? histPlan : undefined,
   });
   if (options.wasm === true && !wasm) {
