@@ -1392,6 +1392,31 @@ export interface WasmKernel {
 /** The X'WX histograms: layout, targets and per-task bin lists. */
 export type KernelHistograms = XtxHistPlan;
 
+/** Options of {@linkcode wasmKernel}. */
+export interface WasmKernelOptions {
+  /** Doubles a task's eight counts are packed into (8 / perDouble). */
+  readonly slots: number;
+  /** X'WX through these histograms (`scatterHist`); without, from the pair lists. */
+  readonly histograms?: KernelHistograms | undefined;
+  /** Blocks of eight draws side by side (draw8) whatever the rate of rejections (tests). */
+  readonly sideBySide?: boolean;
+  /**
+   * A byte tally's count that sends its lanes back to i32 tallies (256, a wrap; lower in
+   * the tests, so the redraw runs).
+   */
+  readonly tallyLimit?: number;
+  /**
+   * X'WX task by task (push) rather than entry by entry (gather); the default where the
+   * packed counts outgrow a core's cache (2 MiB). The same sums either way (tests).
+   */
+  readonly push?: boolean;
+  /**
+   * The packing `pack` will be called with: the byte tallies' flush then packs the counts
+   * as it writes them, and that `pack` returns at once.
+   */
+  readonly packing?: { readonly perDouble: number; readonly shift: number };
+}
+
 /**
  * The WebAssembly loops for these sums, or null when the runtime has no
  * WebAssembly SIMD or the sums do not fit in 2 GiB. X'WX comes from
@@ -1401,27 +1426,7 @@ export type KernelHistograms = XtxHistPlan;
  */
 export function wasmKernel(
   sums: KernelSums,
-  options: {
-    readonly slots: number;
-    readonly histograms?: KernelHistograms | undefined;
-    /** Blocks of eight draws side by side (draw8) whatever the rate of rejections (tests). */
-    readonly sideBySide?: boolean;
-    /**
-     * A byte tally's count that sends its lanes back to i32 tallies (256, a wrap; lower in
-     * the tests, so the redraw runs).
-     */
-    readonly tallyLimit?: number;
-    /**
-     * X'WX task by task (push) rather than entry by entry (gather); the default where the
-     * packed counts outgrow a core's cache (2 MiB). The same sums either way (tests).
-     */
-    readonly push?: boolean;
-    /**
-     * The packing `pack` will be called with: the byte tallies' flush then packs the counts
-     * as it writes them, and that `pack` returns at once.
-     */
-    readonly packing?: { readonly perDouble: number; readonly shift: number };
-  },
+  options: WasmKernelOptions,
 ): WasmKernel | null {
   const compiled = kernelModule();
   if (compiled === null) return null;
