@@ -15,7 +15,11 @@
  */
 import { deepEqual, ok } from "node:assert/strict";
 import { createPrng } from "../lib/math/prng.ts";
-import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
+import {
+  buildClusterSums,
+  pairListLength,
+  reviveClusterSums,
+} from "../lib/infer/bootstrap/cluster_sums.ts";
 import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
 import { bootstrapKernelParallel, drawBlocks } from "../lib/infer/bootstrap/bootstrap_parallel.ts";
 import {
@@ -139,4 +143,64 @@ Deno.test("bootstrap: draw blocks cover every draw once, later blocks shorter by
   for (let w = 1; w < 4; w++) {
     ok(Math.abs(0.12 * b[w]! + (b[w + 1]! - b[w]!) - b[1]!) <= 1, String(b));
   }
+});
+
+Deno.test("cluster sums: one row per task derives the lists on read, equal to their definition; a posted copy is revived", () => {
+  const g = 300, k = 9, m = 3;
+  const data = createPrng(21);
+  const design = Uint8Array.from({ length: g * k }, () => (data.nextFloat() < 0.5 ? 1 : 0));
+  const ys = Array.from(
+    { length: m },
+    () => Float64Array.from({ length: g }, () => data.nextFloat() - 0.5),
+  );
+  // Tasks numbered out of row order (a permutation), one row each.
+  const cluster = Int32Array.from({ length: g }, (_, i) => (i * 7) % g);
+  const sums = buildClusterSums(design, ys, cluster, { k, clusterCount: g });
+  // The definition: task c's pairs (i <= j both present) ascending with value 1, its present
+  // columns ascending with the row's responses; X'X and X'y summed task by task.
+  const want = {
+    pairStart: [0],
+    pairIndex: [] as number[],
+    colStart: [0],
+    colIndex: [] as number[],
+    colValue: [] as number[],
+  };
+  const xty = new Float64Array(m * k);
+  for (let c = 0; c < g; c++) {
+    const row = cluster.indexOf(c);
+    const present = [...Array(k).keys()].filter((j) => design[row * k + j] === 1);
+    for (const [a, i] of present.entries()) {
+      for (const j of present.slice(a)) want.pairIndex.push((i * (2 * k - i + 1)) / 2 + (j - i));
+      want.colIndex.push(i);
+      for (let mm = 0; mm < m; mm++) {
+        want.colValue.push(ys[mm]![row]!);
+        xty[mm * k + i] = xty[mm * k + i]! + ys[mm]![row]!;
+      }
+    }
+    want.pairStart.push(want.pairIndex.length);
+    want.colStart.push(want.colIndex.length);
+  }
+  deepEqual(pairListLength(sums), want.pairIndex.length);
+  const read = (s: typeof sums) => ({
+    pairStart: [...s.pairStart],
+    pairIndex: [...s.pairIndex],
+    colStart: [...s.colStart],
+    colIndex: [...s.colIndex],
+    colValue: [...s.colValue],
+  });
+  deepEqual(read(sums), want);
+  deepEqual([...sums.pairValue], want.pairIndex.map(() => 1));
+  deepEqual(new Uint8Array(sums.xty.buffer), new Uint8Array(xty.buffer));
+  // Posted to a worker the derived lists are left out (not copied) and revived there.
+  const posted = structuredClone(sums);
+  deepEqual((posted as Partial<typeof sums>).pairStart, undefined);
+  const revived = reviveClusterSums(posted);
+  deepEqual(read(revived), want);
+  deepEqual([...revived.xtx], [...sums.xtx]);
+  // A pooled design keeps its lists as built.
+  const pooled = buildClusterSums(design, ys, Int32Array.from(cluster, (c) => c >> 1), {
+    k,
+    clusterCount: g / 2,
+  });
+  deepEqual(reviveClusterSums(structuredClone(pooled)).pairStart, pooled.pairStart);
 });

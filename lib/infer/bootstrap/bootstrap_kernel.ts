@@ -294,7 +294,7 @@ function scalarBlock(
   const { k, metricCount: m, clusterCount: g } = sums;
   const { perDouble, shift, slots } = packing;
   const p = packedSize(k), km = k * m;
-  const { rowCluster, rowColStart, rowCol, rowY, pairStart, pairIndex, pairValue } = sums;
+  const { rowCluster, rowColStart, rowCol, rowY } = sums;
   // Counts interleaved as counts[c * LANES + l].
   const counts = new Float64Array(g * LANES);
   const packed = new Float64Array(g * slots);
@@ -303,7 +303,12 @@ function scalarBlock(
   const xtyL = new Float64Array(km * LANES);
   const hist = new Float64Array(histPlan ? histPlan.bins * slots : 0);
   const scratch = new Float64Array(256);
-  const unitPairs = pairValue.every((v) => v === 1);
+  // The pair lists only where X'WX is summed from them (single-row sums derive them on read).
+  const pairs = histPlan ? null : {
+    start: sums.pairStart,
+    index: sums.pairIndex,
+    value: sums.pairValue.every((v) => v === 1) ? null : sums.pairValue,
+  };
   const work = kernelWorkspace(k);
   return (lanes, coefficients, d0, status) => {
     counts.fill(0);
@@ -314,7 +319,7 @@ function scalarBlock(
       reduceHist(histPlan, hist, slots, acc, scratch);
     } else {
       acc.fill(0);
-      scatterPacked(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
+      scatterPacked(acc, packed, slots, pairs!.start, pairs!.index, pairs!.value);
     }
     xtyL.fill(0);
     accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
