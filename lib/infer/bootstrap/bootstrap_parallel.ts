@@ -8,10 +8,10 @@
  * is byte-identical whatever the number of workers or the block sizes. The
  * replay costs a worker time, so later blocks are shorter and every thread
  * finishes at about the same time. Workers need no permission beyond the
- * process's own. A worker that cannot run (cannot start, fails, runs out of
- * memory) is never silent: its block runs on this thread after this
- * thread's own block, with a one-line warning on stderr, and the numbers
- * are the same.
+ * process's own. A worker that cannot run (it cannot start, throws, or
+ * its result cannot be read) is never silent: its block runs on this thread
+ * after this thread's own block, with a one-line warning on stderr, and the
+ * numbers are the same.
  *
  * @module
  */
