@@ -1773,8 +1773,13 @@ function drawRunner(
         e.counts!(at.state, g, rem, LANES - wrong, 1, at.tally + wrong * 4, 4, 5);
       }
     } else if (side) e.counts!(at.state, g, rem, draws, count, at.tally, 4, 5);
-    else if (!count) e.counts!(at.state, g, rem, draws, 0, at.tally, 4 * g, 2);
-    else {
+    else if (!count) {
+      // A few draws a call, not all in one: V8 replaces a WebAssembly function's baseline code
+      // with its optimised code only between calls, and a worker's replay is its first call.
+      for (let d = 0; d < draws; d += LANES) {
+        e.counts!(at.state, g, rem, Math.min(LANES, draws - d), 0, at.tally, 4 * g, 2);
+      }
+    } else {
       from.set(state);
       if (e.countsU8!(at.state, g, rem, draws, tallyLimit, at.tally, g, 0)) {
         // A count reached the limit of a byte: the same lanes again, in i32 tallies.
