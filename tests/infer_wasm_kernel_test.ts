@@ -142,6 +142,80 @@ Deno.test("wasm kernel: the kernel's draws are the same bytes with and without W
   );
 });
 
+Deno.test("wasm kernel: draws in byte tallies (sent back to i32 ones at the limit) and X'WX task by task (push) give the scalar bytes", () => {
+  // tallyLimit 1 and 2 send (nearly) every block back to the i32 tallies, as a count of 256
+  // would; 256 is the default. push sums X'WX's lists task by task, the default at many tasks.
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 31 }),
+      fc.integer({ min: 2, max: 60 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 20 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 19 }),
+      fc.constantFrom("pairs" as const, "histogram" as const),
+      fc.constantFrom(1, 2, 256),
+      fc.boolean(),
+      (seed, g, pool, k, m, draws, xtx, tallyLimit, push) => {
+        const sums = randomSums(seed, g * pool, g, k, m);
+        const wasmOptions = { sideBySide: false, tallyLimit, push };
+        const on = bootstrapKernel(sums, { draws, seed, xtx, wasm: true, wasmOptions });
+        const off = bootstrapKernel(sums, { draws, seed, xtx, wasm: false });
+        deepEqual(bytes(on.coefficients), bytes(off.coefficients));
+        deepEqual(on.status, off.status);
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("wasm kernel: byte tallies packed as they are flushed give the scalar bytes at the 26-bit and unpacked layouts", () => {
+  // Tasks x rows of the largest task >= 2^13 packs two lanes a double, >= 2^26 one (a task of
+  // 65,536 rows among 1,024).
+  const big = 1024, giant = 65_536;
+  const data = createPrng(12);
+  const cluster = Int32Array.from(
+    { length: giant + big - 1 },
+    (_, i) => (i < big ? i : 0),
+  );
+  const design = Uint8Array.from(
+    { length: cluster.length * 2 },
+    () => (data.nextFloat() < 0.6 ? 1 : 0),
+  );
+  const y = Float64Array.from(cluster, () => Math.round((data.nextFloat() - 0.4) * 1e4) / 1e4);
+  const cases = [
+    randomSums(5, 9000, 3000, 4, 2),
+    buildClusterSums(design, [y], cluster, { k: 2, clusterCount: big }),
+  ];
+  for (const sums of cases) {
+    for (const push of [false, true]) {
+      const wasmOptions = { sideBySide: false, push };
+      const on = bootstrapKernel(sums, { draws: 11, seed: 3, wasm: true, wasmOptions });
+      const off = bootstrapKernel(sums, { draws: 11, seed: 3, wasm: false });
+      deepEqual(bytes(on.coefficients), bytes(off.coefficients), `G = ${sums.clusterCount}`);
+      deepEqual(on.status, off.status);
+    }
+  }
+});
+
+Deno.test("wasm kernel: byte tallies count as drawCounts at G = 100,000 (rejections), the i32 redraw too", () => {
+  const g = 100_000, sums = randomSums(3, g, g, 2, 1);
+  for (const tallyLimit of [2, 256]) {
+    const wasm = wasmKernel(sums, { slots: 2, sideBySide: false, tallyLimit })!;
+    const scalar = new FastStream(17), fast = new FastStream(17);
+    const want = new Float64Array(g * 8);
+    for (let l = 0; l < 8; l++) scalar.drawCounts(want, g, 8, l);
+    wasm.draw(fast, 8);
+    deepEqual(bytes(wasm.counts), bytes(want), `limit ${tallyLimit}`);
+    deepEqual([fast.s0, fast.s1, fast.s2, fast.s3], [scalar.s0, scalar.s1, scalar.s2, scalar.s3]);
+    // The tallies were left zeroed: the next block counts from zero.
+    wasm.draw(fast, 8);
+    want.fill(0);
+    for (let l = 0; l < 8; l++) scalar.drawCounts(want, g, 8, l);
+    deepEqual(bytes(wasm.counts), bytes(want), `limit ${tallyLimit}, second block`);
+  }
+});
+
 Deno.test("wasm kernel: a block mixing lanes solved side by side with absent-column and singular lanes gives the scalar bytes", () => {
   // 12 one-row tasks, k = 4: column 0 always 1; column 2 only in task 0 (absent when task 0
   // is not drawn, status 1); column 3 equals column 1 except in task 5 (singular when task 5

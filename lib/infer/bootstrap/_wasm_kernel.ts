@@ -3,8 +3,12 @@
  * counts (xoshiro128** and `nextInt(G)`'s rejection rule in native 32-bit
  * integers; where rejections are rare, the eight draws side by side in
  * i32x4, each started by jumping the generator G steps ahead, and redrawn
- * one by one from the first that met a rejection), the counts packed for
- * X'WX and its sums gathered per pair-list entry or histogram bin, X'Wy
+ * one by one from the first that met a rejection; where rejections are
+ * common, lane after lane into one byte per task, a quarter of the cache
+ * lines of i32 tallies, redrawn in i32 should a count reach 256), the
+ * counts packed for X'WX and its sums gathered per pair-list entry or
+ * histogram bin (or, where the packed counts outgrow a core's cache, pushed
+ * task by task into the entries, so the counts stream once), X'Wy
  * gathered per column over chunks of rows (two draws per 128-bit SIMD
  * instruction), and the unpacking, Cholesky and solves of the eight draws
  * side by side (four f64x2 per entry; a draw with an absent column or a
@@ -254,32 +258,112 @@ const countsCode = (): Code => [
   ]),
   ...[0, 1, 2, 3].flatMap((h) => storeI32(get(C.state), get(CL.s0 + h), 4 * h)),
 ];
-// flush(counts, g, tally, interleaved): counts[c * 8 + l] = lane l's count of task c for
-// every lane (tally laid out as counts says), tallies zeroed.
-const F = { counts: 0, g: 1, tally: 2, interleaved: 3, t: 4, m: 5, at: 6, v: 7 };
-const flushCode = (): Code =>
-  ifElse(get(F.interleaved), [
-    // Task c's eight i32 at tally + 32 c: converted two by two.
-    ...forUp(F.t, i32(0), get(F.g), [
-      ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
-      ...set(F.at, add(get(F.tally), shl(get(F.t), i32(5)))),
-      ...[0, 1].flatMap((h) => [
-        ...set(F.v, loadV128(get(F.at), 16 * h)),
-        ...storeV128(get(F.m), convertLowU(get(F.v)), 32 * h),
-        ...storeV128(get(F.m), convertLowU(shuffle(get(F.v), get(F.v), HIGH)), 32 * h + 16),
-        ...storeV128(get(F.at), splatI(i32(0)), 16 * h),
-      ]),
+// countsU8(state, g, rem, lanes, limit, tally, laneBytes, taskShift) -> whether a count
+// reached `limit`: counts (count = 1) with one byte per task and lane (laneBytes G, taskShift
+// 0), so at many tasks a lane's increments stay in a quarter of the cache lines. A count of
+// 256 would wrap: with limit 256 (or lower, for the tests) the caller then draws the lanes
+// again with i32 tallies from the same start, so the counts are exact whatever they are.
+const CU = { v: 19, over: 20 };
+const countsU8Code = (): Code => [
+  ...[0, 1, 2, 3].flatMap((h) => set(CL.s0 + h, loadI32(get(C.state), 4 * h))),
+  ...set(CU.over, i32(0)),
+  ...forUp(CL.l, i32(0), get(C.lanes), [
+    ...set(CL.base, add(get(C.tally), mul(get(CL.l), get(C.laneBytes)))),
+    ...forUp(CL.t, i32(0), get(C.g), [
+      ...[LOOP, VOID, ...next, ...ltU(add(get(CL.x), get(C.rem)), get(CL.x)), BR_IF, 0, END],
+      ...set(CL.at, add(get(CL.base), shl(remU(get(CL.x), get(C.g)), get(C.taskShift)))),
+      ...set(CU.v, add(loadU8(get(CL.at)), i32(1))),
+      ...storeU8(get(CL.at), get(CU.v)),
+      ...set(CU.over, or(get(CU.over), eq(get(CU.v), get(C.count)))),
     ]),
-  ], [
-    ...forUp(F.t, i32(0), get(F.g), [
-      ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
-      ...[...Array(LANES).keys()].flatMap((l) => [
-        ...set(F.at, add(get(F.tally), shl(add(mul(i32(l), get(F.g)), get(F.t)), i32(2)))),
-        ...storeF64(add(get(F.m), i32(8 * l)), convertU(loadI32(get(F.at)))),
-        ...storeI32(get(F.at), i32(0), 0),
-      ]),
+  ]),
+  ...[0, 1, 2, 3].flatMap((h) => storeI32(get(C.state), get(CL.s0 + h), 4 * h)),
+  ...get(CU.over),
+];
+// flush(counts, g, tally, layout): counts[c * 8 + l] = lane l's count of task c for every
+// lane, tallies zeroed; layout 0: i32 lane-major (counts), 1: i32 interleaved (draw8), 2:
+// bytes lane-major (countsU8).
+const F = { counts: 0, g: 1, tally: 2, interleaved: 3, t: 4, m: 5, at: 6, v: 7 };
+const FLUSH_BYTES = 2;
+const flushBytesCode = (): Code =>
+  forUp(F.t, i32(0), get(F.g), [
+    ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+    ...[...Array(LANES).keys()].flatMap((l) => [
+      ...set(F.at, add(get(F.tally), add(mul(i32(l), get(F.g)), get(F.t)))),
+      ...storeF64(add(get(F.m), i32(8 * l)), convertU(loadU8(get(F.at)))),
+      ...storeU8(get(F.at), i32(0)),
     ]),
   ]);
+// flushPack(counts, g, tally, packed, perDouble, shift): flush of byte tallies (layout 2) that
+// also writes the packed counts as pack does (the same exact integers: each a sum of count_u
+// shift^u below 2^53), so pack need not read the counts again.
+const FP = { counts: 0, g: 1, tally: 2, packed: 3, perDouble: 4, shift: 5 };
+const FPL = { t: 6, m: 7, at: 8, dst: 9, c: 10 }; // c: eight f64
+const flushPackLoop = (perDouble: number): Code => {
+  const c = (l: number) => get(FPL.c + l), s = get(FP.shift);
+  const slot = (h: number): Code =>
+    perDouble === 4
+      ? [
+        ...c(4 * h),
+        ...s,
+        ...c(4 * h + 1),
+        ...s,
+        ...c(4 * h + 2),
+        ...mulF64(s, c(4 * h + 3)),
+        0xa0,
+        0xa2,
+        0xa0,
+        0xa2,
+        0xa0,
+      ]
+      : perDouble === 2
+      ? [...c(2 * h), ...mulF64(s, c(2 * h + 1)), 0xa0]
+      : c(h);
+  return forUp(FPL.t, i32(0), get(FP.g), [
+    ...set(FPL.m, add(get(FP.counts), shl(get(FPL.t), i32(6)))),
+    ...[...Array(LANES).keys()].flatMap((l) => [
+      ...set(FPL.at, add(get(FP.tally), add(mul(i32(l), get(FP.g)), get(FPL.t)))),
+      ...set(FPL.c + l, convertU(loadU8(get(FPL.at)))),
+      ...storeF64(add(get(FPL.m), i32(8 * l)), get(FPL.c + l)),
+      ...storeU8(get(FPL.at), i32(0)),
+    ]),
+    ...set(FPL.dst, add(get(FP.packed), shl(get(FPL.t), i32(6 - Math.log2(perDouble))))),
+    ...[...Array(LANES / perDouble).keys()].flatMap((h) =>
+      storeF64(add(get(FPL.dst), i32(8 * h)), slot(h))
+    ),
+  ]);
+};
+const flushPackCode = (): Code =>
+  [4, 2, 1].flatMap((perDouble) =>
+    ifElse(eq(get(FP.perDouble), i32(perDouble)), [...flushPackLoop(perDouble), RETURN])
+  );
+const flushCode = (): Code =>
+  ifElse(
+    eq(get(F.interleaved), i32(FLUSH_BYTES)),
+    flushBytesCode(),
+    ifElse(get(F.interleaved), [
+      // Task c's eight i32 at tally + 32 c: converted two by two.
+      ...forUp(F.t, i32(0), get(F.g), [
+        ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+        ...set(F.at, add(get(F.tally), shl(get(F.t), i32(5)))),
+        ...[0, 1].flatMap((h) => [
+          ...set(F.v, loadV128(get(F.at), 16 * h)),
+          ...storeV128(get(F.m), convertLowU(get(F.v)), 32 * h),
+          ...storeV128(get(F.m), convertLowU(shuffle(get(F.v), get(F.v), HIGH)), 32 * h + 16),
+          ...storeV128(get(F.at), splatI(i32(0)), 16 * h),
+        ]),
+      ]),
+    ], [
+      ...forUp(F.t, i32(0), get(F.g), [
+        ...set(F.m, add(get(F.counts), shl(get(F.t), i32(6)))),
+        ...[...Array(LANES).keys()].flatMap((l) => [
+          ...set(F.at, add(get(F.tally), shl(add(mul(i32(l), get(F.g)), get(F.t)), i32(2)))),
+          ...storeF64(add(get(F.m), i32(8 * l)), convertU(loadI32(get(F.at)))),
+          ...storeI32(get(F.at), i32(0), 0),
+        ]),
+      ]),
+    ]),
+  );
 
 // draw8(state, starts, g, rem, tally, table, magic, sh1, sh2) -> the first lane that met a
 // rejection, or 8: the eight draws of a block side by side in two i32x4 of xoshiro states
@@ -605,6 +689,60 @@ const gatherCode = (): Code =>
   [1, 2, 4].flatMap((vectors) =>
     ifElse(eq(get(G8.slots), i32(2 * vectors)), [
       ...ifElse(eqz(get(G8.value)), gatherLoop(vectors, false), gatherLoop(vectors, true)),
+      RETURN,
+    ])
+  );
+
+// push(g, slots, start, index, value, out, packed, entries): the same sums as gather, task
+// by task: out (entries x slots doubles) zeroed, then for each task c, in order, its packed
+// counts (read once, in order) times (value ? value[e] : 1) added to the entry at byte offset
+// index[e] of out for e in start[c] .. start[c + 1] (the task-order lists, not turned around).
+// Where the packed counts outgrow the cache, gather reads each task's counts once per entry
+// listing it, scattered over all of them; here they stream and only out (the entries, a few
+// KiB) is scattered. Every value is an integer below the packing bound: exact in any order.
+const PU = { g: 0, slots: 1, start: 2, index: 3, value: 4, out: 5, packed: 6, entries: 7 };
+const PUL = { c: 8, e: 9, end: 10, dst: 11, vp: 12, src: 13, w: 14, x: 15 }; // w, x: v128
+const pushLoop = (vectors: number, weighted: boolean): Code => {
+  const h = [...Array(vectors).keys()], bytes = Math.log2(vectors * 16);
+  return [
+    ...set(PUL.end, add(get(PU.out), mul(get(PU.entries), shl(get(PU.slots), i32(3))))),
+    ...forUp(
+      PUL.dst,
+      get(PU.out),
+      get(PUL.end),
+      storeV128(get(PUL.dst), splatF64x2(f64(0)), 0),
+      16,
+    ),
+    ...set(PUL.e, get(PU.index)),
+    ...set(PUL.vp, get(PU.value)),
+    ...forUp(PUL.c, i32(0), get(PU.g), [
+      ...set(PUL.src, add(get(PU.packed), shl(get(PUL.c), i32(bytes)))),
+      ...h.flatMap((v) => set(PUL.x + v, loadV128(get(PUL.src), 16 * v))),
+      ...set(PUL.end, i32At(get(PU.index), loadI32(i32At(get(PU.start), get(PUL.c)), 4))),
+      ...[BLOCK, VOID, LOOP, VOID],
+      ...[...ltU(get(PUL.e), get(PUL.end)), I32_EQZ, BR_IF, 1],
+      ...set(PUL.dst, add(get(PU.out), loadI32(get(PUL.e)))),
+      ...(weighted ? set(PUL.w, splatF64x2(loadF64(get(PUL.vp)))) : []),
+      ...h.flatMap((v) =>
+        storeV128(
+          get(PUL.dst),
+          addF64x2(
+            loadV128(get(PUL.dst), 16 * v),
+            weighted ? mulF64x2(get(PUL.w), get(PUL.x + v)) : get(PUL.x + v),
+          ),
+          16 * v,
+        )
+      ),
+      ...set(PUL.e, add(get(PUL.e), i32(4))),
+      ...(weighted ? set(PUL.vp, add(get(PUL.vp), i32(8))) : []),
+      ...[BR, 0, END, END],
+    ]),
+  ];
+};
+const pushCode = (): Code =>
+  [1, 2, 4].flatMap((vectors) =>
+    ifElse(eq(get(PU.slots), i32(2 * vectors)), [
+      ...ifElse(eqz(get(PU.value)), pushLoop(vectors, false), pushLoop(vectors, true)),
       RETURN,
     ])
   );
@@ -1103,6 +1241,25 @@ function compile(): WebAssembly.Module | null {
     },
     { name: "rem4", params: i32s(5), locals: [[4, V128]], code: rem4Code() },
     { name: "xty", params: i32s(11), locals: [[3, I32]], code: xtyCode() },
+    {
+      name: "countsU8",
+      params: i32s(8),
+      results: [I32],
+      locals: [[CU.over + 1 - CL.l, I32]],
+      code: countsU8Code(),
+    },
+    {
+      name: "flushPack",
+      params: [...i32s(5), F64],
+      locals: [[FPL.c - FPL.t, I32], [LANES, F64]],
+      code: flushPackCode(),
+    },
+    {
+      name: "push",
+      params: i32s(8),
+      locals: [[PUL.w - PUL.c, I32], [5, V128]],
+      code: pushCode(),
+    },
   ];
   const called = {
     chol: CHOL,
@@ -1210,7 +1367,10 @@ export interface WasmKernel {
   draw(stream: StreamState, lanes: number): void;
   /** Consumes `draws` draws of the stream (FastStream.skipCounts). */
   skip(stream: StreamState, draws: number): void;
-  /** Packs the counts into `packed`, `perDouble` lanes per double in base `shift`. */
+  /**
+   * Packs the counts into `packed`, `perDouble` lanes per double in base `shift` (nothing to
+   * do when the draw packed them already: `packing` of {@linkcode wasmKernel}).
+   */
   pack(perDouble: number, shift: number): void;
   /**
    * X'WX of the packed counts into `acc` from the pair lists (the sums of scatterPacked,
@@ -1232,6 +1392,31 @@ export interface WasmKernel {
 /** The X'WX histograms: layout, targets and per-task bin lists. */
 export type KernelHistograms = XtxHistPlan;
 
+/** Options of {@linkcode wasmKernel}. */
+export interface WasmKernelOptions {
+  /** Doubles a task's eight counts are packed into (8 / perDouble). */
+  readonly slots: number;
+  /** X'WX through these histograms (`scatterHist`); without, from the pair lists. */
+  readonly histograms?: KernelHistograms | undefined;
+  /** Blocks of eight draws side by side (draw8) whatever the rate of rejections (tests). */
+  readonly sideBySide?: boolean;
+  /**
+   * A byte tally's count that sends its lanes back to i32 tallies (256, a wrap; lower in
+   * the tests, so the redraw runs).
+   */
+  readonly tallyLimit?: number;
+  /**
+   * X'WX task by task (push) rather than entry by entry (gather); the default where the
+   * packed counts outgrow a core's cache (2 MiB). The same sums either way (tests).
+   */
+  readonly push?: boolean;
+  /**
+   * The packing `pack` will be called with: the byte tallies' flush then packs the counts
+   * as it writes them, and that `pack` returns at once.
+   */
+  readonly packing?: { readonly perDouble: number; readonly shift: number };
+}
+
 /**
  * The WebAssembly loops for these sums, or null when the runtime has no
  * WebAssembly SIMD or the sums do not fit in 2 GiB. X'WX comes from
@@ -1241,198 +1426,58 @@ export type KernelHistograms = XtxHistPlan;
  */
 export function wasmKernel(
   sums: KernelSums,
-  options: {
-    readonly slots: number;
-    readonly histograms?: KernelHistograms | undefined;
-    /** Blocks of eight draws side by side (draw8) whatever the rate of rejections (tests). */
-    readonly sideBySide?: boolean;
-  },
+  options: WasmKernelOptions,
 ): WasmKernel | null {
   const compiled = kernelModule();
   if (compiled === null) return null;
-  const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
+  const { k, metricCount: m, clusterCount: g, rowCluster } = sums;
   const { slots, histograms } = options;
   const n = rowCluster.length, p = packedSize(k), mk = m * k;
-  // The per-task lists X'WX is summed from: entries are packed X'WX entries (pair lists) or
-  // histogram bins; values are the pair values or bin multiplicities (null: all 1).
-  const lists = histograms
-    ? {
-      entries: histograms.bins,
-      start: histograms.entryStart,
-      index: histograms.entryBin,
-      value: histograms.entryCount,
-    }
-    : { entries: p, start: sums.pairStart, index: sums.pairIndex, value: sums.pairValue };
-  const unit = lists.value === null || lists.value.every((v) => v === 1);
-  // X'Wy by column, in chunks of rows whose products take at most 32 KiB.
-  const chunkRows = Math.max(1, Math.floor(2 ** 15 / (m * LANES * 8)));
-  const chunks = Math.ceil(n / chunkRows);
-  // Byte offsets, 16-aligned, in the order of `sizes`.
-  const sizes = {
-    state: 16,
-    xty: mk * LANES * 8,
-    counts: g * LANES * 8,
-    tally: g * LANES * 4,
-    starts: LANES * 16,
-    table: 32 * 16 * 16,
-    columns: 128 * 16,
-    packed: g * slots * 8,
-    acc: p * slots * 8,
-    coef: LANES * mk * 8,
-    work: p * 8,
-    y: n * m * 8,
-    prod: Math.min(n, chunkRows) * m * LANES * 8,
-    columnStart: (chunks * k + 1) * 4,
-    columnRows: rowCol.length * 4,
-    pullValue: unit ? 0 : lists.index.length * 8,
-    hist: (histograms?.bins ?? 0) * slots * 8,
-    histStart: (histograms?.histStart.length ?? 0) * 4,
-    histBits: (histograms?.histBits.length ?? 0) * 4,
-    targetStart: (histograms?.targetStart.length ?? 0) * 4,
-    targetIndex: (histograms?.targetIndex.length ?? 0) * 4,
-    targetMask: (histograms?.targetMask.length ?? 0) * 4,
-    cluster: n * 4,
-    pullStart: (lists.entries + 1) * 4,
-    pullAddress: lists.index.length * 4,
-    work8: p * LANES * 8,
-    ok8: LANES * 8,
-    off: k * 4,
-    absent: k,
-    status: LANES,
-  };
-  const at = {} as Record<keyof typeof sizes, number>;
-  let end = 0;
-  for (const [key, size] of Object.entries(sizes)) {
-    at[key as keyof typeof sizes] = end;
-    end += Math.ceil(size / 16) * 16;
-  }
-  if (end > 2 ** 31) return null;
+  const push = options.push ?? g * slots * 8 > 2 ** 21;
+  const lists = pullLists(sums, histograms, push);
+  const layout = memoryLayout(sums, slots, lists, histograms);
+  if (layout.bytes > 2 ** 31) return null;
+  const { at, chunkRows } = layout;
   const instance = new WebAssembly.Instance(compiled);
   const memory = instance.exports.memory as WebAssembly.Memory;
-  memory.grow(Math.ceil(end / 65536));
+  memory.grow(Math.ceil(layout.bytes / 65536));
   const buffer = memory.buffer;
-  new Float64Array(buffer, at.y, n * m).set(rowY);
-  {
-    // The lists turned around: for each entry (packed X'WX entry or bin), the tasks listing
-    // it (as byte addresses of their packed counts) and the values, by a counting sort.
-    const { entries, index } = lists;
-    const start = new Int32Array(buffer, at.pullStart, entries + 1);
-    for (const q of index) start[q + 1]!++;
-    for (let q = 0; q < entries; q++) start[q + 1]! += start[q]!;
-    const address = new Int32Array(buffer, at.pullAddress, index.length);
-    const value = new Float64Array(buffer, at.pullValue, unit ? 0 : index.length);
-    const fill = start.slice(0, entries);
-    for (let c = 0; c < g; c++) {
-      for (let e = lists.start[c]!, end = lists.start[c + 1]!; e < end; e++) {
-        const to = fill[index[e]!]!++;
-        address[to] = at.packed + c * slots * 8;
-        if (!unit) value[to] = lists.value![e]!;
-      }
-    }
-  }
-  new Int32Array(buffer, at.cluster, n).set(rowCluster);
-  {
-    // Chunk q's column j's rows, ascending, at rows[start[q k + j] .. start[q k + j + 1])
-    // (a counting sort of the row lists by chunk and column), as byte offsets in the chunk.
-    const start = new Int32Array(buffer, at.columnStart, chunks * k + 1);
-    for (let i = 0; i < n; i++) {
-      const q = Math.floor(i / chunkRows) * k;
-      for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
-        start[q + rowCol[a]! + 1]!++;
-      }
-    }
-    for (let u = 0; u < chunks * k; u++) start[u + 1]! += start[u]!;
-    const rows = new Int32Array(buffer, at.columnRows, rowCol.length);
-    const fill = start.slice(0, chunks * k);
-    for (let i = 0; i < n; i++) {
-      const q = Math.floor(i / chunkRows), offset = (i - q * chunkRows) * m * LANES * 8;
-      for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
-        rows[fill[q * k + rowCol[a]!]!++] = offset;
-      }
-    }
-  }
-  if (histograms) {
-    for (
-      const key of ["histStart", "histBits", "targetStart", "targetIndex", "targetMask"] as const
-    ) {
-      new Int32Array(buffer, at[key], histograms[key].length).set(histograms[key]);
-    }
-  }
-  // off[i] such that packed entry (i, j) is at off[i] + j.
-  new Int32Array(buffer, at.off, k).set(rowOffsets(k));
-  const state = new Int32Array(buffer, at.state, 4);
-  const counts = new Float64Array(buffer, at.counts, g * LANES);
-  const acc = new Float64Array(buffer, at.acc, p * slots);
+  copyInputs(buffer, at, sums, { lists, histograms, chunkRows, slots });
   const e = instance.exports as Record<string, (...args: number[]) => number>;
-  // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
-  const rem = (0x100000000 % g) | 0;
   // The eight draws side by side (draw8) where a block rarely meets a rejection (at most one
-  // in 20 blocks, 8 G rem / 2^32 <= 0.05), with J by nibbles for it: entry (pos, v) is the
-  // XOR of the columns of the bits set in v.
+  // in 20 blocks, 8 G rem / 2^32 <= 0.05).
   const side = options.sideBySide ?? 8 * g * (0x100000000 % g) <= 0.05 * 2 ** 32;
-  if (side) {
-    e.jump!(g, at.columns);
-    const columns = new Int32Array(buffer, at.columns, 128 * 4);
-    const table = new Int32Array(buffer, at.table, 32 * 16 * 4);
-    for (let pos = 0; pos < 32; pos++) {
-      for (let v = 1; v < 16; v++) {
-        const low = 31 - Math.clz32(v & -v), b = 4 * pos + low;
-        const from = (pos * 16 + (v & (v - 1))) * 4, to = (pos * 16 + v) * 4;
-        // Column b: pass b >> 3, group (b >> 2) & 1, lane b & 3, word w.
-        const col = (b >> 3) * 32 + ((b >> 2) & 1) * 16 + (b & 3);
-        for (let w = 0; w < 4; w++) table[to + w] = table[from + w]! ^ columns[col + 4 * w]!;
-      }
-    }
-  }
-  const magic = divisionMagic(g);
-  const tally = new Int32Array(buffer, at.tally, g * LANES);
-  const starts = new Int32Array(buffer, at.starts, LANES * 4);
-  const run = (stream: StreamState, draws: number, count: number) => {
-    state[0] = stream.s0, state[1] = stream.s1, state[2] = stream.s2, state[3] = stream.s3;
-    if (!count && side) {
-      // Skipped draws eight at a time side by side; from a rejection on, one by one.
-      for (; draws >= LANES; draws -= LANES) {
-        const wrong = e.draw8!(at.state, at.starts, g, rem, 0, at.table, ...magic);
-        if (wrong < LANES) {
-          for (let w = 0; w < 4; w++) state[w] = starts[w * 8 + wrong]!;
-          e.counts!(at.state, g, rem, LANES - wrong, 0, at.tally, 4, 5);
-        }
-      }
-      e.counts!(at.state, g, rem, draws, 0, at.tally, 4, 5);
-    } else if (count && side && draws === LANES) {
-      const wrong = e.draw8!(at.state, at.starts, g, rem, at.tally, at.table, ...magic);
-      if (wrong < LANES) {
-        // Draws wrong.. again one by one from the start of draw `wrong`.
-        for (let c = 0; c < g; c++) tally.fill(0, c * LANES + wrong, c * LANES + LANES);
-        for (let w = 0; w < 4; w++) state[w] = starts[w * 8 + wrong]!;
-        e.counts!(at.state, g, rem, LANES - wrong, 1, at.tally + wrong * 4, 4, 5);
-      }
-    } else if (side) e.counts!(at.state, g, rem, draws, count, at.tally, 4, 5);
-    else e.counts!(at.state, g, rem, draws, count, at.tally, 4 * g, 2);
-    if (count) e.flush!(at.counts, g, at.tally, side ? 1 : 0);
-    stream.s0 = state[0]!, stream.s1 = state[1]!, stream.s2 = state[2]!, stream.s3 = state[3]!;
-  };
+  if (side) jumpTable(e, buffer, at, g);
+  const run = drawRunner(e, buffer, at, g, side, options.tallyLimit ?? 256, options.packing);
+  let packedBy: { readonly perDouble: number; readonly shift: number } | undefined;
+  // X'WX's entries (or bins) at `out` from the packed counts: the lists as copied.
+  const value = lists.unit ? 0 : at.pullValue;
+  const sumLists = (slots: number, out: number) =>
+    push
+      ? e.push!(g, slots, at.pullStart, at.pullAddress, value, out, at.packed, lists.entries)
+      : e.gather!(lists.entries, slots, at.pullStart, at.pullAddress, value, out);
   return {
-    counts,
+    counts: new Float64Array(buffer, at.counts, g * LANES),
     packed: new Float64Array(buffer, at.packed, g * slots),
-    acc,
+    acc: new Float64Array(buffer, at.acc, p * slots),
     coefficients: new Float64Array(buffer, at.coef, LANES * mk),
     status: new Uint8Array(buffer, at.status, LANES),
     draw(stream, lanes) {
-      run(stream, lanes, 1);
+      packedBy = run(stream, lanes, 1) ? options.packing : undefined;
     },
     skip(stream, draws) {
       run(stream, draws, 0);
     },
     pack(perDouble, shift) {
+      if (packedBy?.perDouble === perDouble && packedBy.shift === shift) return;
       e.pack!(at.counts, g, perDouble, at.packed, shift);
     },
     scatter(slots) {
-      e.gather!(p, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.acc);
+      sumLists(slots, at.acc);
     },
     scatterHist(slots) {
-      const { bins, histStart } = histograms!;
-      e.gather!(bins, slots, at.pullStart, at.pullAddress, unit ? 0 : at.pullValue, at.hist);
+      const { histStart } = histograms!;
+      sumLists(slots, at.hist);
       e.reduce!(
         at.hist,
         slots,
@@ -1481,5 +1526,274 @@ export function wasmKernel(
         tolerance,
       );
     },
+  };
+}
+
+/**
+ * The per-task lists X'WX is summed from: entries are packed X'WX entries (pair lists) or
+ * histogram bins; values are the pair values or bin multiplicities (unit: all 1).
+ */
+interface PullLists {
+  readonly entries: number;
+  readonly start: Int32Array;
+  readonly index: Int32Array;
+  readonly value: Float64Array | null;
+  readonly unit: boolean;
+  /** Copied in task order for push, else turned around (per entry) for gather. */
+  readonly push: boolean;
+}
+
+function pullLists(
+  sums: KernelSums,
+  histograms: KernelHistograms | undefined,
+  push: boolean,
+): PullLists {
+  const lists = histograms
+    ? {
+      entries: histograms.bins,
+      start: histograms.entryStart,
+      index: histograms.entryBin,
+      value: histograms.entryCount,
+    }
+    : {
+      entries: packedSize(sums.k),
+      start: sums.pairStart,
+      index: sums.pairIndex,
+      value: sums.pairValue,
+    };
+  return { ...lists, unit: lists.value === null || lists.value.every((v) => v === 1), push };
+}
+
+/** Byte offsets in the kernel's memory (16-aligned), its size, and X'Wy's rows per chunk. */
+interface MemoryLayout {
+  readonly at: Readonly<Record<keyof ReturnType<typeof regionSizes>, number>>;
+  readonly bytes: number;
+  readonly chunkRows: number;
+}
+
+function regionSizes(
+  sums: KernelSums,
+  slots: number,
+  lists: PullLists,
+  histograms: KernelHistograms | undefined,
+  chunkRows: number,
+) {
+  const { k, metricCount: m, clusterCount: g, rowCluster, rowCol } = sums;
+  const n = rowCluster.length, p = packedSize(k), mk = m * k;
+  const chunks = Math.ceil(n / chunkRows);
+  return {
+    state: 16,
+    xty: mk * LANES * 8,
+    counts: g * LANES * 8,
+    tally: g * LANES * 4,
+    starts: LANES * 16,
+    table: 32 * 16 * 16,
+    columns: 128 * 16,
+    packed: g * slots * 8,
+    acc: p * slots * 8,
+    coef: LANES * mk * 8,
+    work: p * 8,
+    y: n * m * 8,
+    prod: Math.min(n, chunkRows) * m * LANES * 8,
+    columnStart: (chunks * k + 1) * 4,
+    columnRows: rowCol.length * 4,
+    pullValue: lists.unit ? 0 : lists.index.length * 8,
+    hist: (histograms?.bins ?? 0) * slots * 8,
+    histStart: (histograms?.histStart.length ?? 0) * 4,
+    histBits: (histograms?.histBits.length ?? 0) * 4,
+    targetStart: (histograms?.targetStart.length ?? 0) * 4,
+    targetIndex: (histograms?.targetIndex.length ?? 0) * 4,
+    targetMask: (histograms?.targetMask.length ?? 0) * 4,
+    cluster: n * 4,
+    pullStart: ((lists.push ? g : lists.entries) + 1) * 4,
+    pullAddress: lists.index.length * 4,
+    work8: p * LANES * 8,
+    ok8: LANES * 8,
+    off: k * 4,
+    absent: k,
+    status: LANES,
+  };
+}
+
+function memoryLayout(
+  sums: KernelSums,
+  slots: number,
+  lists: PullLists,
+  histograms: KernelHistograms | undefined,
+): MemoryLayout {
+  // X'Wy by column, in chunks of rows whose products take at most 32 KiB.
+  const chunkRows = Math.max(1, Math.floor(2 ** 15 / (sums.metricCount * LANES * 8)));
+  const sizes = regionSizes(sums, slots, lists, histograms, chunkRows);
+  const at = {} as Record<keyof typeof sizes, number>;
+  let end = 0;
+  for (const [key, size] of Object.entries(sizes)) {
+    at[key as keyof typeof sizes] = end;
+    end += Math.ceil(size / 16) * 16;
+  }
+  return { at, bytes: end, chunkRows };
+}
+
+/** Copies the sums the loops read into the kernel's memory, in the loops' layouts. */
+function copyInputs(
+  buffer: ArrayBufferLike,
+  at: MemoryLayout["at"],
+  sums: KernelSums,
+  layout: {
+    readonly lists: PullLists;
+    readonly histograms: KernelHistograms | undefined;
+    readonly chunkRows: number;
+    readonly slots: number;
+  },
+): void {
+  const { k, metricCount: m, clusterCount: g, rowCluster, rowColStart, rowCol, rowY } = sums;
+  const { lists, histograms, chunkRows, slots } = layout;
+  const n = rowCluster.length;
+  new Float64Array(buffer, at.y, n * m).set(rowY);
+  if (lists.push) {
+    // The task-order lists, entries as byte offsets of their slots in the sums.
+    new Int32Array(buffer, at.pullStart, g + 1).set(lists.start);
+    const address = new Int32Array(buffer, at.pullAddress, lists.index.length);
+    for (let e = 0; e < address.length; e++) address[e] = lists.index[e]! * slots * 8;
+    if (!lists.unit) new Float64Array(buffer, at.pullValue, lists.index.length).set(lists.value!);
+  } else {
+    // The lists turned around: for each entry (packed X'WX entry or bin), the tasks listing
+    // it (as byte addresses of their packed counts) and the values, by a counting sort.
+    const { entries, index, unit } = lists;
+    const start = new Int32Array(buffer, at.pullStart, entries + 1);
+    for (const q of index) start[q + 1]!++;
+    for (let q = 0; q < entries; q++) start[q + 1]! += start[q]!;
+    const address = new Int32Array(buffer, at.pullAddress, index.length);
+    const value = new Float64Array(buffer, at.pullValue, unit ? 0 : index.length);
+    const fill = start.slice(0, entries);
+    for (let c = 0; c < g; c++) {
+      for (let e = lists.start[c]!, end = lists.start[c + 1]!; e < end; e++) {
+        const to = fill[index[e]!]!++;
+        address[to] = at.packed + c * slots * 8;
+        if (!unit) value[to] = lists.value![e]!;
+      }
+    }
+  }
+  new Int32Array(buffer, at.cluster, n).set(rowCluster);
+  {
+    // Chunk q's column j's rows, ascending, at rows[start[q k + j] .. start[q k + j + 1])
+    // (a counting sort of the row lists by chunk and column), as byte offsets in the chunk.
+    const chunks = Math.ceil(n / chunkRows);
+    const start = new Int32Array(buffer, at.columnStart, chunks * k + 1);
+    for (let i = 0; i < n; i++) {
+      const q = Math.floor(i / chunkRows) * k;
+      for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
+        start[q + rowCol[a]! + 1]!++;
+      }
+    }
+    for (let u = 0; u < chunks * k; u++) start[u + 1]! += start[u]!;
+    const rows = new Int32Array(buffer, at.columnRows, rowCol.length);
+    const fill = start.slice(0, chunks * k);
+    for (let i = 0; i < n; i++) {
+      const q = Math.floor(i / chunkRows), offset = (i - q * chunkRows) * m * LANES * 8;
+      for (let a = rowColStart[i]!, end = rowColStart[i + 1]!; a < end; a++) {
+        rows[fill[q * k + rowCol[a]!]!++] = offset;
+      }
+    }
+  }
+  if (histograms) {
+    for (
+      const key of ["histStart", "histBits", "targetStart", "targetIndex", "targetMask"] as const
+    ) {
+      new Int32Array(buffer, at[key], histograms[key].length).set(histograms[key]);
+    }
+  }
+  // off[i] such that packed entry (i, j) is at off[i] + j.
+  new Int32Array(buffer, at.off, k).set(rowOffsets(k));
+}
+
+/** J = A^G by nibbles for draw8: entry (pos, v) is the XOR of the columns of the bits set in v. */
+function jumpTable(
+  e: Record<string, (...args: number[]) => number>,
+  buffer: ArrayBufferLike,
+  at: MemoryLayout["at"],
+  g: number,
+): void {
+  e.jump!(g, at.columns);
+  const columns = new Int32Array(buffer, at.columns, 128 * 4);
+  const table = new Int32Array(buffer, at.table, 32 * 16 * 4);
+  for (let pos = 0; pos < 32; pos++) {
+    for (let v = 1; v < 16; v++) {
+      const low = 31 - Math.clz32(v & -v), b = 4 * pos + low;
+      const from = (pos * 16 + (v & (v - 1))) * 4, to = (pos * 16 + v) * 4;
+      // Column b: pass b >> 3, group (b >> 2) & 1, lane b & 3, word w.
+      const col = (b >> 3) * 32 + ((b >> 2) & 1) * 16 + (b & 3);
+      for (let w = 0; w < 4; w++) table[to + w] = table[from + w]! ^ columns[col + 4 * w]!;
+    }
+  }
+}
+
+/**
+ * `run(stream, draws, count)`: draws `draws` lanes into the counts (count 1) or consumes
+ * them (count 0), advancing `stream`. Side by side (draw8) where rejections are rare; else
+ * lane after lane into byte tallies (countsU8; back to i32 tallies for a block whose count
+ * reaches `tallyLimit`, from the same start). Returns whether it also packed the counts
+ * (`packing`, byte tallies only).
+ */
+function drawRunner(
+  e: Record<string, (...args: number[]) => number>,
+  buffer: ArrayBufferLike,
+  at: MemoryLayout["at"],
+  g: number,
+  side: boolean,
+  tallyLimit: number,
+  packing: { readonly perDouble: number; readonly shift: number } | undefined,
+): (stream: StreamState, draws: number, count: number) => boolean {
+  const magic = divisionMagic(g);
+  // 2^32 mod G, as the rejection rule of nextInt(G) needs it.
+  const rem = (0x100000000 % g) | 0;
+  const state = new Int32Array(buffer, at.state, 4);
+  const tally = new Int32Array(buffer, at.tally, g * LANES);
+  const tallyBytes = new Uint8Array(buffer, at.tally, g * LANES);
+  const starts = new Int32Array(buffer, at.starts, LANES * 4);
+  const from = new Int32Array(4);
+  return (stream, draws, count) => {
+    state[0] = stream.s0, state[1] = stream.s1, state[2] = stream.s2, state[3] = stream.s3;
+    let flush = side ? 1 : FLUSH_BYTES;
+    if (!count && side) {
+      // Skipped draws eight at a time side by side; from a rejection on, one by one.
+      for (; draws >= LANES; draws -= LANES) {
+        const wrong = e.draw8!(at.state, at.starts, g, rem, 0, at.table, ...magic);
+        if (wrong < LANES) {
+          for (let w = 0; w < 4; w++) state[w] = starts[w * 8 + wrong]!;
+          e.counts!(at.state, g, rem, LANES - wrong, 0, at.tally, 4, 5);
+        }
+      }
+      e.counts!(at.state, g, rem, draws, 0, at.tally, 4, 5);
+    } else if (count && side && draws === LANES) {
+      const wrong = e.draw8!(at.state, at.starts, g, rem, at.tally, at.table, ...magic);
+      if (wrong < LANES) {
+        // Draws wrong.. again one by one from the start of draw `wrong`.
+        for (let c = 0; c < g; c++) tally.fill(0, c * LANES + wrong, c * LANES + LANES);
+        for (let w = 0; w < 4; w++) state[w] = starts[w * 8 + wrong]!;
+        e.counts!(at.state, g, rem, LANES - wrong, 1, at.tally + wrong * 4, 4, 5);
+      }
+    } else if (side) e.counts!(at.state, g, rem, draws, count, at.tally, 4, 5);
+    else if (!count) {
+      // A few draws a call, not all in one: V8 replaces a WebAssembly function's baseline code
+      // with its optimised code only between calls, and a worker's replay is its first call.
+      for (let d = 0; d < draws; d += LANES) {
+        e.counts!(at.state, g, rem, Math.min(LANES, draws - d), 0, at.tally, 4 * g, 2);
+      }
+    } else {
+      from.set(state);
+      if (e.countsU8!(at.state, g, rem, draws, tallyLimit, at.tally, g, 0)) {
+        // A count reached the limit of a byte: the same lanes again, in i32 tallies.
+        tallyBytes.fill(0);
+        state.set(from);
+        e.counts!(at.state, g, rem, draws, 1, at.tally, 4 * g, 2);
+        flush = 0;
+      }
+    }
+    const pack = count === 1 && flush === FLUSH_BYTES && packing !== undefined;
+    if (pack) {
+      e.flushPack!(at.counts, g, at.tally, at.packed, packing.perDouble, packing.shift);
+    } else if (count) e.flush!(at.counts, g, at.tally, flush);
+    stream.s0 = state[0]!, stream.s1 = state[1]!, stream.s2 = state[2]!, stream.s3 = state[3]!;
+    return pack;
   };
 }

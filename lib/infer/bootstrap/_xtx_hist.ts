@@ -24,7 +24,7 @@
  * @module
  */
 import { packedIndex } from "../../math/packed.ts";
-import type { ClusterSums } from "./cluster_sums.ts";
+import { type ClusterSums, pairListLength } from "./cluster_sums.ts";
 
 /** Histogram layout and per-task bin lists of one design. */
 export interface XtxHistPlan {
@@ -49,7 +49,7 @@ export interface XtxHistPlan {
 
 /** Cost of the pair-list sum vs the histogram sum, per draw. */
 export function xtxHistWins(sums: ClusterSums, plan: XtxHistPlan): boolean {
-  const pairCost = sums.pairStart[sums.clusterCount]!;
+  const pairCost = pairListLength(sums);
   const histCost = plan.entryStart[sums.clusterCount]! + 5 * plan.bins;
   return histCost < pairCost;
 }

@@ -231,7 +231,8 @@ async function bootstrapParallel(
   workers: number,
 ): Promise<BootstrapResult> {
   const prep = prepareBootstrap(dataset, options);
-  const kernel = await bootstrapKernelParallel(prep.sums, {
+  // How many threads ran is not part of the result: the draws are the same bytes either way.
+  const { threadsRun: _threads, ...kernel } = await bootstrapKernelParallel(prep.sums, {
     draws: options.draws,
     seed: options.seed,
     workers,
@@ -250,9 +251,10 @@ export const PARALLEL_MIN_WORK = 2_000_000;
 /**
  * {@linkcode bootstrapDataset} on the available cores: in Web Workers
  * (at most 8) when the work is at least {@linkcode PARALLEL_MIN_WORK} rows x
- * draws and more than one core is available, else on this thread; a
- * sandbox that cannot start the workers gets the same numbers on this
- * thread. The result is the same either way.
+ * draws and more than one core is available, else on this thread. A worker
+ * that cannot run has its draws computed on this thread, with a one-line
+ * warning on stderr (lib/infer/bootstrap/bootstrap_parallel.ts). The result
+ * is the same either way.
  *
  * @param dataset A validated paired dataset.
  * @param options As {@linkcode bootstrapDataset}.
@@ -292,13 +294,7 @@ export async function runTaskBootstrapOnCores(
 ): Promise<BootstrapResult> {
   const workers = Math.min(8, navigator.hardwareConcurrency ?? 1);
   if (workers > 1 && dataset.n * options.draws >= PARALLEL_MIN_WORK) {
-    try {
-      return await bootstrapParallel(dataset, options, workers);
-    } catch (error) {
-      // Workers unavailable (e.g. a sandbox that cannot load the worker
-      // module): the same numbers on this thread.
-      if (error instanceof RangeError) throw error;
-    }
+    return await bootstrapParallel(dataset, options, workers);
   }
   return runTaskBootstrap(dataset, options);
 }

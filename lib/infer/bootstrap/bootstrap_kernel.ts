@@ -40,9 +40,10 @@ import {
   buildXtxHistPlan,
   reduceHist,
   scatterPacked,
+  type XtxHistPlan,
   xtxHistWins,
 } from "./_xtx_hist.ts";
-import { LANES, wasmKernel } from "./_wasm_kernel.ts";
+import { LANES, type WasmKernel, wasmKernel } from "./_wasm_kernel.ts";
 
 /** Reusable scratch space of {@linkcode solveWeighted}. */
 export interface KernelWorkspace {
@@ -127,6 +128,15 @@ export interface BootstrapKernelOptions {
    * bytes. For tests.
    */
   readonly wasm?: boolean;
+  /**
+   * The WebAssembly loops' own choices (side-by-side draws, the byte tallies' limit, X'WX
+   * task by task): each gives the same bytes; the defaults pick the faster. For tests.
+   */
+  readonly wasmOptions?: {
+    readonly sideBySide?: boolean;
+    readonly tallyLimit?: number;
+    readonly push?: boolean;
+  };
 }
 
 /** Raw draws of {@linkcode bootstrapKernel}. */
@@ -193,113 +203,27 @@ export function bootstrapKernel(
   const count = last - first;
   const coefficients = new Float64Array(count * m * k);
   const status = new Uint8Array(count);
-  const p = packedSize(k);
-  const { rowCluster, rowColStart, rowCol, rowY } = sums;
-  const { pairStart, pairIndex, pairValue } = sums;
-  // A lane's X'WX entry is at most (tasks drawn) x (rows of the largest
-  // task) = bound. X'WX is integer, so lanes are packed into one double's
-  // 53-bit mantissa: four lanes of 13 bits (bound < 2^13), two of 26 bits
-  // (bound < 2^26), else one; one add then serves several draws exactly.
-  let maxRows = 0;
-  for (let c = 0; c < g; c++) maxRows = Math.max(maxRows, sums.rows[c]!);
-  const bound = g * maxRows;
-  const perDouble = bound < 2 ** 13 ? 4 : bound < 2 ** 26 ? 2 : 1;
-  const shift = perDouble === 4 ? 2 ** 13 : perDouble === 2 ? 2 ** 26 : 0;
-  const slots = LANES / perDouble;
-  const wasm = options.wasm === false
-    ? null
-    : wasmKernel(sums, { slots, histograms: useHist ? histPlan : undefined });
+  const packing = countPacking(sums);
+  const wasm = options.wasm === false ? null : wasmKernel(sums, {
+    ...options.wasmOptions,
+    slots: packing.slots,
+    packing,
+    histograms: useHist ? histPlan : undefined,
+  });
   if (options.wasm === true && !wasm) {
     throw new RangeError("Cannot bootstrap: this runtime has no WebAssembly SIMD");
   }
   if (wasm) wasm.skip(stream, first);
   else for (let d = 0; d < first; d++) stream.skipCounts(g);
-  // LANES draws at a time: counts interleaved as counts[c * LANES + l], so one
-  // pass over the rows serves LANES draws.
-  const counts = wasm ? wasm.counts : new Float64Array(g * LANES);
-  // The scalar loops' scratch (WebAssembly keeps its own in its memory).
-  const scalar = wasm ? 0 : 1;
-  const packed = new Float64Array(scalar * g * slots);
-  const acc = new Float64Array(scalar * p * slots);
-  const xtxL = new Float64Array(scalar * p * LANES);
-  const km = k * m;
-  const xtyL = new Float64Array(scalar * km * LANES);
-  const work = kernelWorkspace(k);
-  const hist = new Float64Array(useHist ? scalar * histPlan.bins * slots : 0);
-  const scratch = new Float64Array(256);
-  const unitPairs = pairValue.every((v) => v === 1);
+  const block = wasm
+    ? wasmBlock(wasm, stream, packing, useHist, k * m)
+    : scalarBlock(sums, stream, packing, useHist ? histPlan : null);
   const step = Math.max(1, Math.floor(count / 100));
   let reported = 0;
+  // LANES draws at a time: one pass over the rows serves LANES draws.
   for (let d0 = 0; d0 < count; d0 += LANES) {
     const lanes = Math.min(LANES, count - d0);
-    if (wasm) {
-      wasm.draw(stream, lanes);
-      wasm.pack(perDouble, shift);
-      if (useHist) {
-        wasm.scatterHist(slots);
-      } else wasm.scatter(slots);
-      wasm.xty();
-      wasm.solve(lanes, perDouble, shift, PIVOT_TOLERANCE);
-      coefficients.set(wasm.coefficients.subarray(0, lanes * km), d0 * km);
-      status.set(wasm.status.subarray(0, lanes), d0);
-    } else {
-      counts.fill(0);
-      for (let l = 0; l < lanes; l++) stream.drawCounts(counts, g, LANES, l);
-      for (let c = 0; c < g; c++) {
-        const o = c * LANES, at = c * slots;
-        if (perDouble === 4) {
-          for (let h = 0; h < slots; h++) {
-            const u = o + 4 * h;
-            packed[at + h] = counts[u]! +
-              shift * (counts[u + 1]! + shift * (counts[u + 2]! + shift * counts[u + 3]!));
-          }
-        } else if (perDouble === 2) {
-          for (let h = 0; h < slots; h++) {
-            packed[at + h] = counts[o + 2 * h]! + shift * counts[o + 2 * h + 1]!;
-          }
-        } else {
-          for (let l = 0; l < LANES; l++) packed[o + l] = counts[o + l]!;
-        }
-      }
-      if (useHist) {
-        accumulateHist(histPlan, hist, packed, slots);
-        reduceHist(histPlan, hist, slots, acc, scratch);
-      } else {
-        acc.fill(0);
-        scatterPacked(acc, packed, slots, pairStart, pairIndex, unitPairs ? null : pairValue);
-      }
-      xtyL.fill(0);
-      accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
-      for (let h = 0; h < slots; h++) {
-        for (let q = 0; q < p; q++) {
-          let s = acc[q * slots + h]!;
-          for (let u = 0; u < perDouble - 1; u++) {
-            const hi = Math.floor(s / shift);
-            xtxL[(h * perDouble + u) * p + q] = s - hi * shift;
-            s = hi;
-          }
-          xtxL[(h * perDouble + perDouble - 1) * p + q] = s;
-        }
-      }
-      for (let l = 0; l < lanes; l++) {
-        const d = d0 + l;
-        const xtx = work.xtx;
-        for (let q = 0; q < p; q++) xtx[q] = xtxL[l * p + q]!;
-        const out = d * m * k;
-        for (let t = 0; t < km; t++) coefficients[out + t] = xtyL[t * LANES + l]!;
-        if (!choleskyPacked(xtx, k, work.absent)) {
-          coefficients.fill(NaN, out, out + m * k);
-          status[d] = 2;
-          continue;
-        }
-        for (let mm = 0; mm < m; mm++) {
-          choleskySolvePacked(xtx, k, work.absent, coefficients, out + mm * k);
-        }
-        let absent = 0;
-        for (let j = 0; j < k; j++) absent |= work.absent[j]!;
-        status[d] = absent ? 1 : 0;
-      }
-    }
+    block(lanes, coefficients, d0, status);
     const done = d0 + lanes;
     if (onProgress && (done - reported >= step || done === count)) {
       reported = done;
@@ -307,6 +231,153 @@ export function bootstrapKernel(
     }
   }
   return { draws: count, k, metricCount: m, coefficients, status };
+}
+
+/**
+ * How a block's counts are packed for X'WX. A lane's X'WX entry is at most
+ * (tasks drawn) x (rows of the largest task) = bound. X'WX is integer, so
+ * lanes are packed into one double's 53-bit mantissa: four lanes of 13 bits
+ * (bound < 2^13), two of 26 bits (bound < 2^26), else one; one add then
+ * serves several draws exactly.
+ */
+interface CountPacking {
+  readonly perDouble: number;
+  readonly shift: number;
+  readonly slots: number;
+}
+
+function countPacking(sums: ClusterSums): CountPacking {
+  let maxRows = 0;
+  for (let c = 0; c < sums.clusterCount; c++) maxRows = Math.max(maxRows, sums.rows[c]!);
+  const bound = sums.clusterCount * maxRows;
+  const perDouble = bound < 2 ** 13 ? 4 : bound < 2 ** 26 ? 2 : 1;
+  const shift = perDouble === 4 ? 2 ** 13 : perDouble === 2 ? 2 ** 26 : 0;
+  return { perDouble, shift, slots: LANES / perDouble };
+}
+
+/** Computes `lanes` draws into `coefficients` and `status` from draw `d0` on. */
+type DrawBlock = (
+  lanes: number,
+  coefficients: Float64Array,
+  d0: number,
+  status: Uint8Array,
+) => void;
+
+/** A block of draws in WebAssembly (_wasm_kernel.ts). */
+function wasmBlock(
+  wasm: WasmKernel,
+  stream: FastStream,
+  packing: CountPacking,
+  useHist: boolean,
+  km: number,
+): DrawBlock {
+  const { perDouble, shift, slots } = packing;
+  return (lanes, coefficients, d0, status) => {
+    wasm.draw(stream, lanes);
+    wasm.pack(perDouble, shift);
+    if (useHist) wasm.scatterHist(slots);
+    else wasm.scatter(slots);
+    wasm.xty();
+    wasm.solve(lanes, perDouble, shift, PIVOT_TOLERANCE);
+    coefficients.set(wasm.coefficients.subarray(0, lanes * km), d0 * km);
+    status.set(wasm.status.subarray(0, lanes), d0);
+  };
+}
+
+/** A block of draws in the scalar loops: counts, packing, X'WX, X'Wy, then each lane solved. */
+function scalarBlock(
+  sums: ClusterSums,
+  stream: FastStream,
+  packing: CountPacking,
+  histPlan: XtxHistPlan | null,
+): DrawBlock {
+  const { k, metricCount: m, clusterCount: g } = sums;
+  const { perDouble, shift, slots } = packing;
+  const p = packedSize(k), km = k * m;
+  const { rowCluster, rowColStart, rowCol, rowY } = sums;
+  // Counts interleaved as counts[c * LANES + l].
+  const counts = new Float64Array(g * LANES);
+  const packed = new Float64Array(g * slots);
+  const acc = new Float64Array(p * slots);
+  const xtxL = new Float64Array(p * LANES);
+  const xtyL = new Float64Array(km * LANES);
+  const hist = new Float64Array(histPlan ? histPlan.bins * slots : 0);
+  const scratch = new Float64Array(256);
+  // The pair lists only where X'WX is summed from them (single-row sums derive them on read).
+  const pairs = histPlan ? null : {
+    start: sums.pairStart,
+    index: sums.pairIndex,
+    value: sums.pairValue.every((v) => v === 1) ? null : sums.pairValue,
+  };
+  const work = kernelWorkspace(k);
+  return (lanes, coefficients, d0, status) => {
+    counts.fill(0);
+    for (let l = 0; l < lanes; l++) stream.drawCounts(counts, g, LANES, l);
+    packCounts(counts, packed, g, packing);
+    if (histPlan) {
+      accumulateHist(histPlan, hist, packed, slots);
+      reduceHist(histPlan, hist, slots, acc, scratch);
+    } else {
+      acc.fill(0);
+      scatterPacked(acc, packed, slots, pairs!.start, pairs!.index, pairs!.value);
+    }
+    xtyL.fill(0);
+    accumulateXty(xtyL, k, m, counts, rowCluster, rowColStart, rowCol, rowY);
+    for (let h = 0; h < slots; h++) {
+      for (let q = 0; q < p; q++) {
+        let s = acc[q * slots + h]!;
+        for (let u = 0; u < perDouble - 1; u++) {
+          const hi = Math.floor(s / shift);
+          xtxL[(h * perDouble + u) * p + q] = s - hi * shift;
+          s = hi;
+        }
+        xtxL[(h * perDouble + perDouble - 1) * p + q] = s;
+      }
+    }
+    for (let l = 0; l < lanes; l++) {
+      const d = d0 + l;
+      const xtx = work.xtx;
+      for (let q = 0; q < p; q++) xtx[q] = xtxL[l * p + q]!;
+      const out = d * m * k;
+      for (let t = 0; t < km; t++) coefficients[out + t] = xtyL[t * LANES + l]!;
+      if (!choleskyPacked(xtx, k, work.absent)) {
+        coefficients.fill(NaN, out, out + m * k);
+        status[d] = 2;
+        continue;
+      }
+      for (let mm = 0; mm < m; mm++) {
+        choleskySolvePacked(xtx, k, work.absent, coefficients, out + mm * k);
+      }
+      let absent = 0;
+      for (let j = 0; j < k; j++) absent |= work.absent[j]!;
+      status[d] = absent ? 1 : 0;
+    }
+  };
+}
+
+/** Packs a block's counts `perDouble` lanes to a double, in base `shift` (exact integers). */
+function packCounts(
+  counts: Float64Array,
+  packed: Float64Array,
+  g: number,
+  { perDouble, shift, slots }: CountPacking,
+): void {
+  for (let c = 0; c < g; c++) {
+    const o = c * LANES, at = c * slots;
+    if (perDouble === 4) {
+      for (let h = 0; h < slots; h++) {
+        const u = o + 4 * h;
+        packed[at + h] = counts[u]! +
+          shift * (counts[u + 1]! + shift * (counts[u + 2]! + shift * counts[u + 3]!));
+      }
+    } else if (perDouble === 2) {
+      for (let h = 0; h < slots; h++) {
+        packed[at + h] = counts[o + 2 * h]! + shift * counts[o + 2 * h + 1]!;
+      }
+    } else {
+      for (let l = 0; l < LANES; l++) packed[o + l] = counts[o + l]!;
+    }
+  }
 }
 
 /**

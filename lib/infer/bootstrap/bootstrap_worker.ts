@@ -9,7 +9,7 @@
  */
 /// <reference lib="deno.worker" />
 import { bootstrapKernel } from "./bootstrap_kernel.ts";
-import type { ClusterSums } from "./cluster_sums.ts";
+import { type ClusterSums, reviveClusterSums } from "./cluster_sums.ts";
 import { adoptKernelModule } from "./_wasm_kernel.ts";
 
 self.onmessage = (event: MessageEvent) => {
@@ -23,7 +23,8 @@ self.onmessage = (event: MessageEvent) => {
   };
   // The kernel's module as the calling thread compiled it (null: no WebAssembly SIMD there).
   if (module) adoptKernelModule(module);
-  const result = bootstrapKernel(sums, {
+  // Single-row sums arrive without the lists they derive on read.
+  const result = bootstrapKernel(reviveClusterSums(sums), {
     draws,
     seed,
     first,
