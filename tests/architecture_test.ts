@@ -9,7 +9,7 @@
  * stage with a files.ts has one, and the report reaches a stage only
  * through its bundle.ts; the checks fail on planted cases. The size rule
  * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines but the
- * allow-listed ones, and the check fails on a planted long function.
+ * and the check fails on a planted long function.
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { BUNDLES } from "../lib/report/bundles.ts";
@@ -298,7 +298,7 @@ Deno.test("bundles: a registry importing a stage's other file or a builder, or a
   ]);
 });
 
-Deno.test("size: no function in lib/ is over 120 lines (but the allow-listed bootstrap kernels)", async () => {
+Deno.test("size: no function in lib/ is over 120 lines", async () => {
   const functions = await readFunctionSpans("lib");
   // The scanner reads every file and finds what a grep for declarations finds, and more.
   ok(functions.length > 1500, `only ${functions.length} functions read`);
