@@ -8,7 +8,7 @@
  * has the fields of `Bundle` and is exported by its stage's mod.ts, every
  * stage with a files.ts has one, and the report reaches a stage only
  * through its bundle.ts; the checks fail on planted cases. The size rule
- * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines but the
+ * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines,
  * and the check fails on a planted long function.
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
