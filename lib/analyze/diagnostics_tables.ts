@@ -29,7 +29,8 @@ import type { Table } from "../table/table.ts";
  *
  * @example The demo's Gate A
  * ```ts
- * import { datasetOrThrow, diagnosticsTables, misfitDiagnostics, validateGates } from "../mod.ts";
+ * import { datasetOrThrow, misfitDiagnostics, validateGates } from "../mod.ts";
+ * import { diagnosticsTables } from "./diagnostics_tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const tables = diagnosticsTables(misfitDiagnostics(gateA));

@@ -42,7 +42,8 @@ const HELDOUT_NAMES: Readonly<Record<string, string>> = {
  *
  * @example Five folds of the demo's Gate A
  * ```ts
- * import { datasetOrThrow, heldoutCheck, heldoutSummaryTable, validateGates } from "../mod.ts";
+ * import { datasetOrThrow, heldoutCheck, validateGates } from "../mod.ts";
+ * import { heldoutSummaryTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const result = heldoutCheck(gateA, {
@@ -104,7 +105,8 @@ export function heldoutSummaryTable(result: HeldoutSummaryInput): Table {
  *
  * @example The demo's Gate A against the first online round
  * ```ts
- * import { acrossGateTable, againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
+ * import { againstLaterGate, datasetOrThrow, validateGates } from "../mod.ts";
+ * import { acrossGateTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const gateA = datasetOrThrow(await validateGates(["data/demo/ckpt-a/gate-a"]), "Gate A");
  * const round1 = datasetOrThrow(await validateGates(["data/demo/ckpt-b/gate-online-r1"]), "round 1");

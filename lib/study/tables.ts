@@ -81,7 +81,8 @@ export function studyArmsTable(analysis: StudyAnalysis): Table {
  * @returns The table.
  * @example The demo study, 200 bootstrap draws
  * ```ts
- * import { analyzeStudy, loadStudyDir, studyComparisonsTable, valueOrThrow } from "../mod.ts";
+ * import { analyzeStudy, loadStudyDir, valueOrThrow } from "../mod.ts";
+ * import { studyComparisonsTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
  * const plan = { ...input.plan, bootstrap: { draws: 200, seed: 1 } };
@@ -131,7 +132,8 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
  * @returns The table.
  * @example The demo study
  * ```ts
- * import { analyzeStudy, loadStudyDir, studyCostsTable, valueOrThrow } from "../mod.ts";
+ * import { analyzeStudy, loadStudyDir, valueOrThrow } from "../mod.ts";
+ * import { studyCostsTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
  * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
  * const plan = { ...input.plan, bootstrap: { draws: 20, seed: 1 } };
