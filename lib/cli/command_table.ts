@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandDecl[] = Object.freeze([
  * import { deepEqual } from "node:assert/strict";
  * const analyze = commandDecl("analyze")!;
  * deepEqual(analyze.options.filter((o) => o.role === "output").map((o) => o.name), ["out", "ledger"]);
- * deepEqual(analyze.positionals, { min: 1, what: "gate directory", role: "input" });
+ * deepEqual(analyze.positionals, { min: 0, what: "gate directory", role: "input" }); // 0: `--sums` stands in for the gate
  * deepEqual(commandDecl("import inspect")?.required, ["out", "bare"]);
  * deepEqual(commandDecl("import"), undefined);
  * ```
