@@ -18,7 +18,7 @@ import {
   type TaskBootstrapOptions,
   taskBootstrapOptions,
 } from "../infer/bootstrap/task_bootstrap_options.ts";
-import { shareMainFit } from "../infer/diagnostics/diagnostics.ts";
+import { forgetMainFits, shareMainFit } from "../infer/diagnostics/diagnostics.ts";
 import { amceRows, diagnosticsOutput } from "./diagnostics.ts";
 import type {
   ContributionsOutput,
@@ -215,6 +215,8 @@ export async function runAnalysis(
   });
   const timings = options.timings ?? new Timings();
   const analysis = analyzeResolved(dataset, resolved, timings);
+  // Its diagnostics are made: the factorisation they shared is dropped before the bootstrap.
+  forgetMainFits(dataset);
   if (bootstrap === null) return analysis;
   releaseMemory(dataset.n);
   // Versions never selected in selection.json are never selected in a draw either.

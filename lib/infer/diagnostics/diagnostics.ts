@@ -182,6 +182,34 @@ export function shareMainFit(
   MAIN_FITS.set(dataset, byMetric);
 }
 
+/**
+ * Drops the main-effects fits and the factorisation kept for `dataset`
+ * (by {@linkcode shareMainFit} or a diagnostic). They are kept as long as
+ * the dataset lives; `runAnalysis` (lib/analyze) is done with them once its
+ * diagnostics are made, and the bootstrap allocates after it: at 1,000,000
+ * rows and 16 columns the factorisation alone (the design, its Householder
+ * vectors and the influence columns) holds about 390 MB. A later
+ * diagnostic of the dataset factorises again, with the same result.
+ *
+ * @param dataset The dataset.
+ *
+ * @example
+ * ```ts
+ * import { amceTable, forgetMainFits } from "./diagnostics.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const d = { n: 4, k: 2, design: Uint8Array.of(1, 0, 0, 1, 1, 1, 1, 0), metrics: ["reward"],
+ *   delta: { reward: Float64Array.of(1, 2, 3, 1.5) },
+ *   columns: ["a", "b"].map((v) => ({ version_id: v, slot_id: v, chunk_id: v, role: "add" as const })) };
+ * const before = amceTable(d as never);
+ * forgetMainFits(d as never);
+ * deepEqual(amceTable(d as never), before);
+ * ```
+ */
+export function forgetMainFits(dataset: PairedDataset): void {
+  MAIN_FITS.delete(dataset);
+  FACTORS.delete(dataset);
+}
+
 function mainFit(dataset: PairedDataset, metric: string): MainFit {
   const cached = MAIN_FITS.get(dataset)?.get(metric);
   if (cached) return cached;
