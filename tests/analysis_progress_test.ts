@@ -16,16 +16,16 @@ import { buildPairedDataset, PAIR_PROGRESS_ROWS } from "../lib/validate/paired_d
 import { EpisodeMap } from "../lib/validate/episode_map.ts";
 import type { Attempt } from "../lib/core/types.ts";
 
-Deno.test("analyzeDataset: the fit's 16 steps and the diagnostics' 8 on Gate A, from 0", async () => {
+Deno.test("analyzeDataset: the fit's 9 steps and the diagnostics' 8 on Gate A, from 0", async () => {
   const { dataset } = await validateGates(["data/demo/ckpt-a/gate-a"]);
   const fit: [number, number][] = [], diagnostics: [number, number][] = [];
   const a = analyzeDataset(dataset!, {
     onFit: (done, total) => fit.push([done, total]),
     onDiagnostics: (done, total) => diagnostics.push([done, total]),
   });
-  // Seven metrics: the factorisation, every metric's coefficients, then two steps per metric.
+  // Seven metrics: the factorisation, every metric's coefficients, then each metric.
   equal(dataset!.metrics.length, 7);
-  deepEqual(fit, Array.from({ length: 17 }, (_, i) => [i, 16]));
+  deepEqual(fit, Array.from({ length: 10 }, (_, i) => [i, 9]));
   equal(DIAGNOSTICS_STEPS, 8);
   deepEqual(diagnostics, [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => [i, 8]));
   // The same documents as without the callbacks.

@@ -116,9 +116,10 @@ function analyzeResolved(
   const { metric } = resolved;
   const { onFit, onDiagnostics } = progress;
   const fitStart = performance.now();
-  // Steps of the fit: the factorisation, every metric's coefficients, then per metric its
-  // covariances, then its AMCE and output.
-  const fitUnits = 2 + 2 * dataset.metrics.length;
+  // Steps of the fit: the factorisation, every metric's coefficients, then each metric's
+  // covariances, AMCE and output (a step each, so that each one passes a tenth with 8 metrics or
+  // fewer: a line each where a line is printed per 10%).
+  const fitUnits = 2 + dataset.metrics.length;
   onFit?.(0, fitUnits);
   const factor = factorDesign(dataset.design, [dataset.n, dataset.k]);
   onFit?.(1, fitUnits);
@@ -136,7 +137,6 @@ function analyzeResolved(
       clusterCount: dataset.clusterCount,
       coefficients: solved[index]!,
     });
-    onFit?.(3 + 2 * index, fitUnits);
     // The diagnostics reuse this factorisation and fit instead of making their own.
     shareMainFit(dataset, m, { factor, coefficients: fit.coefficients, residuals: fit.residuals });
     const amce = amceRows(dataset, m, fit.coefficients);
@@ -144,7 +144,7 @@ function analyzeResolved(
     if (m === metric) selectionAmce = amce;
     fits[m] = fit;
     metrics[m] = metricOutput(dataset, m, fit, amce);
-    onFit?.(4 + 2 * index, fitUnits);
+    onFit?.(3 + index, fitUnits);
   }
   const generator = generatorMeta(resolved.command);
   timings.add("fit", performance.now() - fitStart);

@@ -34,8 +34,8 @@ export interface AnalyzeOptions {
   readonly command?: string;
   /**
    * Progress of the fit over its steps, from 0: the design's factorisation,
-   * every metric's coefficients, then per metric its covariances, then its
-   * AMCE and output (the documents after the diagnostics are not counted).
+   * every metric's coefficients, then each metric's covariances, AMCE and
+   * output (the documents after the diagnostics are not counted).
    */
   readonly onFit?: ProgressCallback;
   /**

@@ -114,8 +114,10 @@ export function diagnosticsOutput(
     residuals = residualsByCount(dataset, { metric });
     onProgress?.(DIAGNOSTICS_STEPS, DIAGNOSTICS_STEPS);
   } catch (error) {
-    if (error instanceof RangeError) return null;
-    throw error;
+    if (!(error instanceof RangeError)) throw error;
+    // No document: the progress still ends (a terminal's line is finished).
+    onProgress?.(DIAGNOSTICS_STEPS, DIAGNOSTICS_STEPS);
+    return null;
   }
   return {
     format: "gatelab.diagnostics/v1",
