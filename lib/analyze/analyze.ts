@@ -19,7 +19,7 @@ import {
   taskBootstrapOptions,
 } from "../infer/bootstrap/task_bootstrap_options.ts";
 import { forgetMainFits, shareMainFit } from "../infer/diagnostics/diagnostics.ts";
-import { amceRows, diagnosticsOutput } from "./diagnostics.ts";
+import { amceRows, DIAGNOSTICS_STEPS, diagnosticsOutput } from "./diagnostics.ts";
 import type {
   ContributionsOutput,
   DiagnosticsOutput,
@@ -103,24 +103,33 @@ export interface Analysis {
  * ```
  */
 export function analyzeDataset(dataset: PairedDataset, options: AnalyzeOptions = {}): Analysis {
-  return analyzeResolved(dataset, resolveAnalyzeOptions(dataset, options));
+  return analyzeResolved(dataset, resolveAnalyzeOptions(dataset, options), options);
 }
 
-/** {@linkcode analyzeDataset} on options resolved at the door. */
+/** {@linkcode analyzeDataset} on options resolved at the door (the progress callbacks as given). */
 function analyzeResolved(
   dataset: PairedDataset,
   resolved: ResolvedAnalyzeOptions,
+  progress: Pick<AnalyzeOptions, "onFit" | "onDiagnostics">,
   timings: Timings = new Timings(),
 ): Analysis {
   const { metric } = resolved;
+  const { onFit, onDiagnostics } = progress;
   const fitStart = performance.now();
+  // Steps of the fit: the factorisation, every metric's coefficients, then each metric's
+  // covariances, AMCE and output (a step each, so that each one passes a tenth with 8 metrics or
+  // fewer: a line each where a line is printed per 10%).
+  const fitUnits = 2 + dataset.metrics.length;
+  onFit?.(0, fitUnits);
   const factor = factorDesign(dataset.design, [dataset.n, dataset.k]);
+  onFit?.(1, fitUnits);
   const fits: Record<string, OlsFit> = {};
   const metrics: Record<string, MetricOutput> = {};
   let amceFailed = false;
   let selectionAmce: ReturnType<typeof amceRows> = null;
   // Every metric's coefficients in one go (four responses per pass over the design's reflections).
   const solved = solveLeastSquaresMany(factor, dataset.metrics.map((m) => dataset.delta[m]!));
+  onFit?.(2, fitUnits);
   for (const [index, m] of dataset.metrics.entries()) {
     const fit = fitOls(factor, dataset.delta[m]!, {
       covType: resolved.covType,
@@ -135,13 +144,18 @@ function analyzeResolved(
     if (m === metric) selectionAmce = amce;
     fits[m] = fit;
     metrics[m] = metricOutput(dataset, m, fit, amce);
+    onFit?.(3 + index, fitUnits);
   }
   const generator = generatorMeta(resolved.command);
   timings.add("fit", performance.now() - fitStart);
-  const diagnostics = selectionAmce === null ? null : timings.time(
-    "diagnostics+screen",
-    () => diagnosticsOutput(dataset, { metric, amce: selectionAmce!, generator }),
-  );
+  const diagnostics = selectionAmce === null ? null : timings.time("diagnostics+screen", () => {
+    onDiagnostics?.(0, DIAGNOSTICS_STEPS);
+    return diagnosticsOutput(
+      dataset,
+      { metric, amce: selectionAmce!, generator },
+      onDiagnostics === undefined ? {} : { onProgress: onDiagnostics },
+    );
+  });
   const documentsStart = performance.now();
   const warnings = analysisWarnings(dataset, {
     fit: fits[dataset.metrics[0]!]!,
@@ -214,7 +228,7 @@ export async function runAnalysis(
     selectionMetric: resolved.metric,
   });
   const timings = options.timings ?? new Timings();
-  const analysis = analyzeResolved(dataset, resolved, timings);
+  const analysis = analyzeResolved(dataset, resolved, options, timings);
   // Its diagnostics are made: the factorisation they shared is dropped before the bootstrap.
   forgetMainFits(dataset);
   if (bootstrap === null) return analysis;

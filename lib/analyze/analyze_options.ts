@@ -8,6 +8,7 @@
 import type { GateInfo, PairedDataset } from "../core/types.ts";
 import { COV_TYPES, type CovType, resolveConvention } from "../core/conventions.ts";
 import { DEFAULTS } from "../core/defaults.ts";
+import type { ProgressCallback } from "../core/progress.ts";
 
 /** Options of `analyzeDataset` and `runAnalysis`. */
 export interface AnalyzeOptions {
@@ -31,6 +32,17 @@ export interface AnalyzeOptions {
    * @default {"analyze"}
    */
   readonly command?: string;
+  /**
+   * Progress of the fit over its steps, from 0: the design's factorisation,
+   * every metric's coefficients, then each metric's covariances, AMCE and
+   * output (the documents after the diagnostics are not counted).
+   */
+  readonly onFit?: ProgressCallback;
+  /**
+   * Progress of the selection metric's diagnostics and interaction screen,
+   * over their steps (`DIAGNOSTICS_STEPS` of analyze/diagnostics.ts), from 0.
+   */
+  readonly onDiagnostics?: ProgressCallback;
 }
 
 /** {@linkcode AnalyzeOptions} with every default applied and checked. */

@@ -13,7 +13,9 @@ import {
   amceTable,
   interactionScreen,
   residualsByCount,
+  SCREEN_STEPS,
 } from "../infer/diagnostics/diagnostics.ts";
+import type { ProgressCallback } from "../core/progress.ts";
 import type { AmceRow } from "../infer/diagnostics/diagnostics.ts";
 import { type DiagnosticsOutput, ESTIMATOR } from "./types.ts";
 
@@ -71,7 +73,15 @@ export function amceRows(
 export interface DiagnosticsOptions {
   /** Level of the Holm-adjusted interaction p-values. @default {DEFAULTS.alpha} */
   readonly alpha?: number;
+  /**
+   * Progress over {@linkcode DIAGNOSTICS_STEPS} steps: the interaction
+   * screen's (lib/infer `SCREEN_STEPS`), then the residuals by count.
+   */
+  readonly onProgress?: ProgressCallback;
 }
+
+/** The steps of {@linkcode DiagnosticsOptions.onProgress}. */
+export const DIAGNOSTICS_STEPS = SCREEN_STEPS + 1;
 
 /**
  * diagnostics.json of the selection metric: the AMCE rows (as computed by
@@ -91,16 +101,23 @@ export function diagnosticsOutput(
   options: DiagnosticsOptions = {},
 ): DiagnosticsOutput | null {
   const { metric } = head;
+  const { onProgress } = options;
   let interactions, residuals;
   try {
     interactions = interactionScreen(dataset, {
       metric,
       ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+      ...(onProgress === undefined
+        ? {}
+        : { onProgress: (done: number) => onProgress(done, DIAGNOSTICS_STEPS) }),
     });
     residuals = residualsByCount(dataset, { metric });
+    onProgress?.(DIAGNOSTICS_STEPS, DIAGNOSTICS_STEPS);
   } catch (error) {
-    if (error instanceof RangeError) return null;
-    throw error;
+    if (!(error instanceof RangeError)) throw error;
+    // No document: the progress still ends (a terminal's line is finished).
+    onProgress?.(DIAGNOSTICS_STEPS, DIAGNOSTICS_STEPS);
+    return null;
   }
   return {
     format: "gatelab.diagnostics/v1",

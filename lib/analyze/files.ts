@@ -30,9 +30,9 @@ import type { Table } from "../table/table.ts";
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { legacyComparison } from "../explore/legacy_intercept.ts";
 import { legacyComparisonTable } from "../explore/table.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
 import { tidyParquet } from "../tidy/tidy_parquet.ts";
-import type { TidyTable } from "../tidy/tidy_table.ts";
+import { tidyCsv, type TidyTable } from "../tidy/tidy_table.ts";
+import type { ProgressCallback } from "../core/progress.ts";
 import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
 import { type LedgerEntry, mergeLedger } from "../select/ledger.ts";
 
@@ -61,6 +61,18 @@ export interface AnalysisFilesOptions {
   readonly tasksCsv?: boolean;
   /** Times the encoding of each tidy table as `encode <name>` (`--timings`). */
   readonly timings?: Timings;
+  /**
+   * Progress of each tidy table's Parquet encoding, asked with the file's
+   * name and the table's rows: told 0 as it starts and every row when it
+   * ends (the encoder reports no batches).
+   */
+  readonly onEncode?: (file: string, rows: number) => ProgressCallback | undefined;
+  /**
+   * Progress of each tidy table's CSV over its rows, asked with the file's
+   * name and the table's rows: told as the file is written (a CSV is
+   * formatted piece by piece while it is written).
+   */
+  readonly onWrite?: (file: string, rows: number) => ProgressCallback | undefined;
 }
 
 /** How a row of tasks.parquet gives a row of contributions.json's older `tasks` field. */
@@ -125,9 +137,7 @@ export async function analysisFiles(
   // tasks.csv only up to TASKS_CSV_MAX_ROWS rows or when asked: above, it is not even encoded.
   const csvTasks = dataset.n <= TASKS_CSV_MAX_ROWS || options.tasksCsv === true;
   for (const table of tidy) {
-    const encode = table.name === "tasks" && !csvTasks
-      ? async () => ({ "tasks.parquet": await tidyParquet(table) })
-      : () => tidyFiles([table]);
+    const encode = () => tidyTableFiles(table, table.name !== "tasks" || csvTasks, options);
     const bytes = options.timings
       ? await options.timings.timeAsync(`encode ${table.name}.csv+parquet`, encode)
       : await encode();
@@ -191,6 +201,29 @@ export async function analysisFiles(
   if (exploratory) {
     for (const name of ["selection.json", "selection.md", "selection.tex"]) delete files[name];
   }
+  return files;
+}
+
+/**
+ * A tidy table's `<name>.csv` (when `csv`) and `<name>.parquet`, as
+ * `tidyFiles` makes them, with the progress of the encoding and the CSV's
+ * writing.
+ */
+async function tidyTableFiles(
+  table: TidyTable,
+  csv: boolean,
+  options: Pick<AnalysisFilesOptions, "onEncode" | "onWrite">,
+): Promise<Record<string, FileContents>> {
+  const files: Record<string, FileContents> = {};
+  const { name, rows } = table;
+  if (csv) {
+    const onProgress = options.onWrite?.(`${name}.csv`, rows);
+    files[`${name}.csv`] = tidyCsv(table, onProgress === undefined ? {} : { onProgress });
+  }
+  const encoding = options.onEncode?.(`${name}.parquet`, rows);
+  encoding?.(0, rows);
+  files[`${name}.parquet`] = await tidyParquet(table);
+  encoding?.(rows, rows);
   return files;
 }
 

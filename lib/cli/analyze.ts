@@ -28,6 +28,7 @@ import { analysisFiles, ledgerFile } from "../analyze/files.ts";
 import { ledgerEntries } from "../select/ledger.ts";
 import { releaseMemory } from "../core/release_memory.ts";
 import { loadProgress } from "./load_progress.ts";
+import { analysisProgress } from "./analysis_progress.ts";
 import { Timings } from "../core/timings.ts";
 import { printError } from "../core/terminal_text.ts";
 import { type CommandResult, finish } from "./finish.ts";
@@ -104,6 +105,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
         dataset: dataset!,
         unverifiable,
         progress,
+        quiet: values.quiet,
         ...timed,
       }),
   });
@@ -121,6 +123,8 @@ interface AnalyzeRun {
   readonly dataset: PairedDataset;
   readonly unverifiable: readonly Issue[];
   readonly progress: (label: string) => { onProgress?: ProgressCallback };
+  /** `--quiet`: no progress. */
+  readonly quiet: boolean;
   readonly timings?: Timings;
 }
 
@@ -133,7 +137,10 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   await sameBaseline(out, dataset);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
+  // A large analysis reports its fit, diagnostics, encodings and large writes too.
+  const phases = analysisProgress(run.quiet, dataset.n);
   const analysis = await runAnalysis(dataset, {
+    ...phases.analysis,
     metric: options.metric,
     covType: options.cov,
     command,
@@ -153,6 +160,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
       waived,
       unverifiable,
       timings,
+      ...phases.files,
     }));
   if (waive.length > 0) {
     const summary = [

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { ProgressCallback } from "../core/progress.ts";
 
 /**
  * Kind of a tidy column: `str` text, `f64` 64-bit float, `i32` 32-bit
@@ -93,6 +94,7 @@ const CHUNK = 1 << 16;
  * Field rules: {@linkcode csvField}.
  *
  * @param table The table.
+ * @param options Progress over the rows, told as each piece is taken.
  * @returns The CSV text in pieces.
  *
  * @example
@@ -106,8 +108,12 @@ const CHUNK = 1 << 16;
  * deepEqual(csv, "id,x\na,0.3333333333333333\nb,\n");
  * ```
  */
-export function* tidyCsv(table: TidyTable): Generator<string, void, undefined> {
+export function* tidyCsv(
+  table: TidyTable,
+  options: TidyCsvOptions = {},
+): Generator<string, void, undefined> {
   const { columns, rows } = table;
+  const { onProgress } = options;
   const fields = columns.map(fieldWriter);
   let buffer = columns.map((c) => csvText(c.name)).join(",") + "\n";
   for (let i = 0; i < rows; i++) {
@@ -117,9 +123,18 @@ export function* tidyCsv(table: TidyTable): Generator<string, void, undefined> {
     if (buffer.length >= CHUNK) {
       yield buffer;
       buffer = "";
+      onProgress?.(i + 1, rows);
     }
   }
   if (buffer.length > 0) yield buffer;
+  // Told once at the end (not again when the last piece ended at the last row).
+  if (buffer.length > 0) onProgress?.(rows, rows);
+}
+
+/** Options of {@linkcode tidyCsv}. */
+export interface TidyCsvOptions {
+  /** Progress over the table's rows, told after each piece is taken and when the last one is. */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**

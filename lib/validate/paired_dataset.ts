@@ -10,6 +10,16 @@ import type { GatePlan } from "../contract/gate.ts";
 import type { PairedRow } from "./episode_checks.ts";
 import { EpisodeMap, type ReadonlyEpisodeMap } from "./episode_map.ts";
 import { type AttemptLookup, attemptLookup } from "./completed_attempts.ts";
+import type { ProgressCallback } from "../core/progress.ts";
+
+/** Rows between two reports of {@linkcode BuildPairedDatasetOptions.onProgress}. */
+export const PAIR_PROGRESS_ROWS = 65_536;
+
+/** Options of {@linkcode buildPairedDataset}. */
+export interface BuildPairedDatasetOptions {
+  /** Progress over the rows paired, every {@linkcode PAIR_PROGRESS_ROWS} rows and at the end. */
+  readonly onProgress?: ProgressCallback;
+}
 
 /**
  * What {@linkcode buildPairedDataset} needs: the clean bare run and gates
@@ -69,6 +79,7 @@ export interface PairedBare {
  * them as `checkpoints` and each gate its `checkpoint`.
  *
  * @param input The validated runs, gates, columns and rows.
+ * @param options Progress over the rows.
  * @returns The dataset.
  *
  * @example
@@ -87,8 +98,12 @@ export interface PairedBare {
  * deepEqual([d.metrics, [...d.design], [...d.delta["reward"]!]], [["reward", "r_strict"], [1], [0.5]]);
  * ```
  */
-export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
+export function buildPairedDataset(
+  input: PairedDatasetInput,
+  options: BuildPairedDatasetOptions = {},
+): PairedDataset {
   const { bare, gates, columns, rows } = input;
+  const { onProgress } = options;
   const metrics = ["reward", ...bare.manifest.provenance.reward.components];
   const columnIndex = new Map(columns.map((c, j) => [c.version_id, j]));
   const n = rows.length, k = columns.length;
@@ -137,7 +152,9 @@ export function buildPairedDataset(input: PairedDatasetInput): PairedDataset {
     task.split = row.episode.split;
     task.task_id = row.episode.task_id;
     cluster[i] = clusterIds.setIfAbsent(task, clusterIds.size) ?? clusterIds.size - 1;
+    if (onProgress !== undefined && (i + 1) % PAIR_PROGRESS_ROWS === 0) onProgress(i + 1, n);
   }
+  onProgress?.(n, n);
   const runRef = (b: PairedBare): RunRef => ({
     run_id: b.manifest.run_id,
     run_dir: b.dir,

@@ -77,7 +77,8 @@ export interface ValidateGatesOptions {
    * unit per line or row a phase goes through (each bare run's attempts;
    * per gate its masked attempts, its assignment lines and its planned
    * episodes; the design's rows; the dataset's rows), reported as each
-   * phase ends.
+   * phase ends (the dataset's rows also as they are paired, every
+   * `PAIR_PROGRESS_ROWS`).
    */
   readonly onValidate?: ProgressCallback;
   /** Times the stages `parse` (reading the inputs), `validate` (the checks) and `pair` (the dataset). */
@@ -235,11 +236,12 @@ export async function validateGates(
     () =>
       owns.every((o) => o !== null)
         ? timings.time("pair", () => {
-          const dataset = buildPairedDataset(
+          // The rows count as they are paired, so a large dataset's build moves the progress.
+          let paired = 0;
+          return buildPairedDataset(
             datasetInput(read.gates, maskedCompleted, owns, plans.columns, rows),
+            { onProgress: (done) => (step(done - paired), paired = done) },
           );
-          step(rows.length);
-          return dataset;
         })
         : null,
   );

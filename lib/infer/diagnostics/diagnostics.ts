@@ -13,7 +13,8 @@ import type { PairedDataset } from "../../core/types.ts";
 import { clusterCovariance } from "../../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../../fit/factor.ts";
 import { planProductColumns, productColumnTests } from "../../fit/product_column.ts";
-import { jointWald } from "./joint_wald.ts";
+import { JOINT_WALD_STEPS, jointWald } from "./joint_wald.ts";
+import type { ProgressCallback } from "../../core/progress.ts";
 import { fSurvival } from "../../math/distributions.ts";
 import { rowsMean, rowsSampleVariance } from "./group_moments.ts";
 import { DEFAULTS } from "../../core/defaults.ts";
@@ -502,7 +503,9 @@ export function interactionScreen(
   const metric = options.metric ?? defaultMetric(dataset);
   const alpha = options.alpha ?? DEFAULTS.alpha;
   const covariance = screenCovariance(dataset, options.covariance ?? "auto");
+  const step = screenSteps(options.onProgress);
   const main = mainFit(dataset, metric);
+  step();
   const { k, columns } = dataset;
   const tests = planProductColumns(
     main.factor,
@@ -527,7 +530,9 @@ export function interactionScreen(
       if (columns[a]!.slot_id !== columns[b]!.slot_id) candidates.push({ a, b });
     }
   }
+  step();
   const results = productColumnTests(tests, candidates);
+  step();
   for (let index = 0; index < candidates.length; index++) {
     const { a, b } = candidates[index]!;
     const { nBoth, gamma, variance, df2 } = results[index]!;
@@ -569,7 +574,7 @@ export function interactionScreen(
     .filter((q) => q.flagged)
     .sort((u, v) => u.p_holm! - v.p_holm!)
     .map((q) => `${q.a} x ${q.b}`);
-  return {
+  const screen: InteractionScreen = {
     metric,
     covariance,
     df2_rule: covariance === "HC3" ? "n - columns" : "clusters - 1",
@@ -577,9 +582,28 @@ export function interactionScreen(
     correction: "holm",
     alpha,
     pairs,
-    joint: jointTest(dataset, main, testable, covariance),
+    joint: jointTest(dataset, main, testable, covariance, step),
     flagged,
   };
+  step.end();
+  return screen;
+}
+
+/**
+ * The steps {@linkcode InteractionScreenOptions.onProgress} counts: the main
+ * fit, the product columns' plan, the pairs' tests, the joint test's
+ * product columns and its {@linkcode JOINT_WALD_STEPS} passes.
+ */
+export const SCREEN_STEPS = 4 + JOINT_WALD_STEPS;
+
+/** A step counter over {@linkcode SCREEN_STEPS}; `end()` reports the whole (steps skipped included). */
+function screenSteps(onProgress: ProgressCallback | undefined): (() => void) & { end(): void } {
+  let done = 0;
+  const step = () => {
+    done = Math.min(SCREEN_STEPS, done + 1);
+    if (done < SCREEN_STEPS) onProgress?.(done, SCREEN_STEPS);
+  };
+  return Object.assign(step, { end: () => onProgress?.(SCREEN_STEPS, SCREEN_STEPS) });
 }
 
 /** Options of {@linkcode interactionScreen}. */
@@ -594,6 +618,8 @@ export interface InteractionScreenOptions {
    * @default {"auto"}
    */
   readonly covariance?: "auto" | "hc3" | "cr1";
+  /** Progress over the screen's {@linkcode SCREEN_STEPS} steps, told as each ends. */
+  readonly onProgress?: ProgressCallback;
 }
 
 function screenCovariance(dataset: PairedDataset, choice: "auto" | "hc3" | "cr1"): "HC3" | "CR1" {
@@ -607,6 +633,7 @@ function jointTest(
   main: MainFit,
   pairs: readonly { a: number; b: number }[],
   covariance: "HC3" | "CR1",
+  step: () => void,
 ): JointInteractionTest | null {
   const { n, k, design } = dataset;
   const q = pairs.length;
@@ -618,6 +645,7 @@ function jointTest(
     const row = i * k, at = i * q;
     for (let t = 0; t < q; t++) z[at + t] = design[row + pa[t]!]! & design[row + pb[t]!]!;
   }
+  step();
   const df2 = covariance === "HC3" ? n - p : dataset.clusterCount - 1;
   if (covariance === "CR1" && q > df2) return null; // the clustered covariance has rank <= G - 1
   const { cluster, clusterCount } = dataset;
@@ -625,6 +653,7 @@ function jointTest(
     covariance: covariance === "HC3" ? "hc3" : "cr1",
     cluster,
     clusterCount,
+    onStep: step,
   });
   if (!wald) return null;
   const f = wald.statistic / q;

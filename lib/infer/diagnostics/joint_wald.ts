@@ -51,7 +51,16 @@ export interface JointWaldOptions {
   readonly cluster?: ArrayLike<number>;
   /** Number of clusters G (CR1 only). */
   readonly clusterCount?: number;
+  /**
+   * Told as each of the {@linkcode JOINT_WALD_STEPS} passes over the rows of
+   * the sums' route ends (listing the rows' ones, summing them, the middle
+   * matrix); the extended fit's route is not divided into steps.
+   */
+  readonly onStep?: () => void;
 }
+
+/** Passes over the rows {@linkcode JointWaldOptions.onStep} is told of. */
+export const JOINT_WALD_STEPS = 3;
 
 /** Result of {@linkcode jointWald}. */
 export interface JointWald {
@@ -179,6 +188,7 @@ export function jointWald(
   if (!isBinary(z) || !isBinary(x)) return fallback();
   const rows = new RowEntries(z, q, x, k, n);
   const sets = columns.products ? productSets(columns.products, rows, n) : null;
+  options.onStep?.();
   // Z'Z (upper), X'Z (k x q), Z'e, X'e.
   const ztz = new Float64Array(q * q), xtz = new Float64Array(k * q);
   const zte = new Float64Array(q), xte = new Float64Array(k);
@@ -212,6 +222,7 @@ export function jointWald(
     });
     readProducts(counts, sets!, ztz, xtz, null);
   }
+  options.onStep?.();
   // P = (X'X)^{-1} X'Z, k x q.
   const pm = projectionOnX(xtxInverse, xtz, k, q);
   if (!pm.every(Number.isFinite)) return fallback();
@@ -247,6 +258,7 @@ export function jointWald(
     ? clusteredMiddle(f, q, pm, rows, residual, cluster!, clusterCount)
     : hc3Middle(f, q, pm, sInv, rows, residual, sets);
   if (middle === null) return fallback();
+  options.onStep?.();
   const statistic = quadraticInverse(middle, eze, q);
   return statistic === null ? null : { statistic, route: "sums" };
 }
