@@ -7,7 +7,8 @@
  * schema, one row group, the same values and nulls, including nulls and
  * non-finite numbers that fall in one batch only, a boolean column with no
  * value (written as text) and a list column; while the bytes differ (the
- * batched path ran). Two encodings of the table give the same bytes.
+ * batched path ran). Two encodings of the table give the same bytes, and the
+ * progress callback is told the rows after each batch.
  */
 import { deepEqual, equal, notDeepEqual } from "node:assert/strict";
 import { join } from "node:path";
@@ -89,7 +90,14 @@ Deno.test({
   ignore: ignoreWithout("python3", "tidy Parquet batches (pyarrow)"),
   async fn() {
     const t = table();
-    const batched = await tidyParquet(t);
+    const told: number[] = [];
+    const batched = await tidyParquet(t, { onProgress: (done) => told.push(done) });
+    // Progress: 0, then the rows after each batch of PARQUET_BATCH_ROWS.
+    const batches = Math.ceil(ROWS / PARQUET_BATCH_ROWS);
+    deepEqual(told, [
+      0,
+      ...Array.from({ length: batches }, (_, i) => Math.min(ROWS, (i + 1) * PARQUET_BATCH_ROWS)),
+    ]);
     const reference = await oneBatch(t);
     notDeepEqual(await sha256Hex(batched), await sha256Hex(reference));
     equal(await sha256Hex(await tidyParquet(t)), await sha256Hex(batched));

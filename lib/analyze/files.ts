@@ -63,8 +63,8 @@ export interface AnalysisFilesOptions {
   readonly timings?: Timings;
   /**
    * Progress of each tidy table's Parquet encoding, asked with the file's
-   * name and the table's rows: told 0 as it starts and every row when it
-   * ends (the encoder reports no batches).
+   * name and the table's rows: told 0 as it starts, then after each batch
+   * of a table encoded in batches (`tidyParquet`), and every row at the end.
    */
   readonly onEncode?: (file: string, rows: number) => ProgressCallback | undefined;
   /**
@@ -220,10 +220,11 @@ async function tidyTableFiles(
     const onProgress = options.onWrite?.(`${name}.csv`, rows);
     files[`${name}.csv`] = tidyCsv(table, onProgress === undefined ? {} : { onProgress });
   }
-  const encoding = options.onEncode?.(`${name}.parquet`, rows);
-  encoding?.(0, rows);
-  files[`${name}.parquet`] = await tidyParquet(table);
-  encoding?.(rows, rows);
+  const onProgress = options.onEncode?.(`${name}.parquet`, rows);
+  files[`${name}.parquet`] = await tidyParquet(
+    table,
+    onProgress === undefined ? {} : { onProgress },
+  );
   return files;
 }
 

@@ -8,6 +8,7 @@
 import type { TidyTable } from "./tidy_table.ts";
 import { arrowColumn } from "./arrow_columns.ts";
 import { releaseMemory } from "../core/release_memory.ts";
+import type { ProgressCallback } from "../core/progress.ts";
 
 /** Compression of every Parquet file gatelab writes. */
 export const PARQUET_COMPRESSION = "zstd";
@@ -86,7 +87,11 @@ function writerProperties(pq: ParquetWasm) {
 }
 
 /** A large table's Parquet bytes, encoded batch by batch (see {@linkcode PARQUET_STREAM_ROWS}). */
-async function streamedParquet(table: TidyTable, pq: ParquetWasm): Promise<Uint8Array> {
+async function streamedParquet(
+  table: TidyTable,
+  pq: ParquetWasm,
+  onProgress: ProgressCallback | undefined,
+): Promise<Uint8Array> {
   let start = 0;
   const batches = new ReadableStream({
     async pull(controller) {
@@ -100,6 +105,7 @@ async function streamedParquet(table: TidyTable, pq: ParquetWasm): Promise<Uint8
         await tidyArrowIpc({ ...table, rows: end - start, columns }),
       );
       start = end;
+      onProgress?.(end, table.rows);
       // The batches share the table's buffers; freed now, the table's wrapper no longer holds
       // them until a collection (which left every batch in parquet-wasm's memory).
       const parts = wasmTable.recordBatches();
@@ -129,6 +135,8 @@ async function streamedParquet(table: TidyTable, pq: ParquetWasm): Promise<Uint8
  * than {@linkcode PARQUET_STREAM_ROWS} rows is encoded in batches.
  *
  * @param table The table.
+ * @param options `onProgress`: told the rows encoded, 0 as it starts, then after each batch
+ *   (once, at the end, for a table encoded in one batch).
  * @returns The Parquet file's bytes.
  *
  * @example
@@ -145,13 +153,20 @@ async function streamedParquet(table: TidyTable, pq: ParquetWasm): Promise<Uint8
  * deepEqual([[...b], String(b.type)], [[null, null], "Utf8"]);
  * ```
  */
-export async function tidyParquet(table: TidyTable): Promise<Uint8Array> {
+export async function tidyParquet(
+  table: TidyTable,
+  options: { readonly onProgress?: ProgressCallback } = {},
+): Promise<Uint8Array> {
+  const { onProgress } = options;
+  onProgress?.(0, table.rows);
   const writable = writableInParquet(table);
   const pq = await import("npm:parquet-wasm@0.8.0/bundler");
-  if (table.rows > PARQUET_STREAM_ROWS) return await streamedParquet(writable, pq);
+  if (table.rows > PARQUET_STREAM_ROWS) return await streamedParquet(writable, pq, onProgress);
   const ipc = await tidyArrowIpc(writable);
   // The Arrow vectors are garbage now; collected (large tables only) before parquet-wasm copies
   // the stream into its own memory, which the collector does not count.
   releaseMemory(table.columns[0]?.values.length ?? 0);
-  return pq.writeParquet(pq.Table.fromIPCStream(ipc), writerProperties(pq));
+  const bytes = pq.writeParquet(pq.Table.fromIPCStream(ipc), writerProperties(pq));
+  onProgress?.(table.rows, table.rows);
+  return bytes;
 }
