@@ -291,6 +291,8 @@ const BUNDLE_FIELDS: readonly [keyof AnyBundle, "string" | "function" | "object"
   ["file", "string"],
   ["schema", "object"],
   ["kind", "object"],
+  ["commands", "object"],
+  ["tidy", "object"],
   ["read", "function"],
   ["tables", "function"],
   ["files", "function"],
@@ -358,6 +360,74 @@ export function checkBundles(
   for (const stage of withFiles) {
     if (!seen.has(stage)) {
       out.push(`lib/${stage} has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)`);
+    }
+  }
+  return out;
+}
+
+/** One output a command wrote, as {@linkcode checkTidy} reads it. */
+export interface WrittenOutput {
+  /** Where it is, for the messages (a demo step's id, a fixture's name). */
+  readonly label: string;
+  /** The command that wrote it, as typed after `gate` (`"plan-power"`). */
+  readonly command: string;
+  /** The files its `.gatelab-output.json` lists. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Checks each bundle's `commands` and `tidy` (lib/table/bundle.ts) against
+ * outputs its commands wrote: every command a bundle names is one of
+ * `commands` (the command table's names) and names one bundle; an output
+ * lists only Parquet tables (at its top level) its command's bundle
+ * declares, and a command without a bundle writes none; every table a
+ * bundle declares is written by one of the outputs of its commands.
+ *
+ * @param bundles The bundles (`BUNDLES.map((b) => b.bundle)`).
+ * @param outputs Outputs written by the commands (the demo's steps and fixtures).
+ * @param commands The command table's names (`COMMANDS`).
+ * @returns One message per broken rule.
+ */
+export function checkTidy(
+  bundles: readonly AnyBundle[],
+  outputs: readonly WrittenOutput[],
+  commands: readonly string[],
+): string[] {
+  const out: string[] = [];
+  const name = (b: AnyBundle) => `the bundle of lib/${b.stage} (${b.file})`;
+  const byCommand = new Map<string, AnyBundle>();
+  for (const b of bundles) {
+    for (const c of b.commands) {
+      if (!commands.includes(c)) out.push(`${name(b)} names gate ${c}, which is no command`);
+      else if (byCommand.has(c)) out.push(`${name(b)} names gate ${c}, as another bundle does`);
+      else byCommand.set(c, b);
+    }
+  }
+  const written = new Map<AnyBundle, Set<string>>();
+  for (const o of outputs) {
+    const tables = o.files.filter((f) => f.endsWith(".parquet") && !f.includes("/"))
+      .map((f) => f.slice(0, -".parquet".length));
+    const b = byCommand.get(o.command);
+    if (b === undefined) {
+      for (const t of tables) {
+        out.push(`${o.label}: gate ${o.command} wrote ${t}.parquet, and no bundle names it`);
+      }
+      continue;
+    }
+    const seen = written.get(b) ?? new Set<string>();
+    written.set(b, seen);
+    for (const t of tables) {
+      seen.add(t);
+      if (!b.tidy.includes(t)) {
+        out.push(`${o.label}: gate ${o.command} wrote ${t}.parquet, not in the tidy of ${name(b)}`);
+      }
+    }
+  }
+  for (const b of bundles) {
+    for (const t of b.tidy) {
+      if (!written.get(b)?.has(t)) {
+        out.push(`${name(b)} declares the tidy table ${t}, which no output checked writes`);
+      }
     }
   }
   return out;

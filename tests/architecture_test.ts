@@ -7,17 +7,28 @@
  * The bundle rule holds: every bundle of BUNDLES (lib/report/bundles.ts)
  * has the fields of `Bundle` and is exported by its stage's mod.ts, every
  * stage with a files.ts has one, and the report reaches a stage only
- * through its bundle.ts; the checks fail on planted cases. The size rule
+ * through its bundle.ts; each bundle's `commands` are commands and its
+ * `tidy` is the tidy tables its commands write (the demo's outputs, and
+ * fixtures for `draws` and `ledger`, which the demo writes none of); the
+ * checks fail on planted cases. The size rule
  * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines,
  * and the check fails on a planted long function.
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { join } from "node:path";
 import { BUNDLES } from "../lib/report/bundles.ts";
+import { COMMANDS } from "../lib/cli/command_table.ts";
+import { DEMO_STEPS } from "../lib/cli/demo.ts";
+import { main } from "../lib/cli/main.ts";
+import { OUTPUT_MARKER } from "../lib/core/atomic_write.ts";
+import { demoOutputs } from "./demo_outputs.ts";
+import { quiet, tempDir } from "./fixtures.ts";
 import {
   checkArchitecture,
   checkBundles,
   checkFunctionLengths,
   checkRegistry,
+  checkTidy,
   FLOORS,
   FUNCTION_LINE_LIMIT,
   functionSpans,
@@ -26,6 +37,7 @@ import {
   LONG_FUNCTIONS_ALLOWED,
   readFunctionSpans,
   readImportGraph,
+  type WrittenOutput,
 } from "./architecture.ts";
 
 const ENTRIES = ["mod.ts", "cli/main.ts"];
@@ -244,6 +256,89 @@ Deno.test("bundles: a bundle missing tables, a stage with files.ts not in BUNDLE
   deepEqual(checkBundles(real, all, stagesWithFiles()), []);
   deepEqual(checkBundles(real.filter((b) => b.stage !== "ladder"), all, stagesWithFiles()), [
     "lib/ladder has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)",
+  ]);
+});
+
+/** The files an output's marker lists. */
+async function markerFiles(dir: string): Promise<string[]> {
+  return JSON.parse(await Deno.readTextFile(join(dir, OUTPUT_MARKER))).files;
+}
+
+/**
+ * The outputs of the demo's steps, and of two commands run here for the
+ * tables the demo writes none of: `gate analyze --save-draws` (`draws`) and
+ * a clean `gate ledger-audit` (`ledger`; the demo's refuses).
+ */
+async function writtenOutputs(tmp: string): Promise<WrittenOutput[]> {
+  const demo = await demoOutputs();
+  const outputs: WrittenOutput[] = [];
+  for (const [, args] of DEMO_STEPS) {
+    const label = args[args.indexOf("--out") + 1]!.replace(/^reports\/demo\/?/, "");
+    const command = args[0] === "import" ? `import ${args[1]}` : args[0]!;
+    outputs.push({ label, command, files: await markerFiles(join(demo, label)) });
+  }
+  const draws = ["analyze", "data/demo/ckpt-a/gate-a", "--bootstrap", "20", "--save-draws"];
+  const line = (id: string) =>
+    JSON.stringify({
+      candidate_id: id,
+      operation: "ADD",
+      target_chunk_id: null,
+      proposal_checkpoint: "ckpt-a",
+      stage: "online",
+      replacement_family_id: null,
+      validation_result: "selected",
+      estimated_effect: 0.1,
+      contribution_rank: 1,
+    });
+  await Deno.writeTextFile(`${tmp}/ledger.jsonl`, `${line("a.v1")}\n`);
+  for (const args of [draws, ["ledger-audit", `${tmp}/ledger.jsonl`]]) {
+    const out = join(tmp, args[0]!);
+    equal(await quiet(() => main([...args, "--out", out, "--quiet"])), 0, args[0]);
+    outputs.push({ label: `fixture ${args[0]}`, command: args[0]!, files: await markerFiles(out) });
+  }
+  return outputs;
+}
+
+Deno.test("bundles: each bundle's commands are commands, and its tidy the tables they write (the demo and two fixtures)", async () => {
+  await using tmp = await tempDir();
+  const outputs = await writtenOutputs(tmp.path);
+  const bundles = BUNDLES.map((b) => b.bundle);
+  deepEqual(checkTidy(bundles, outputs, COMMANDS.map((c) => c.name)), []);
+  // Every step command but report and notebook has its bundle, and the demo ran each.
+  const named = bundles.flatMap((b) => b.commands);
+  deepEqual(
+    COMMANDS.map((c) => c.name).filter((c) => !named.includes(c)),
+    ["report", "sql", "notebook new", "build"],
+  );
+  ok(outputs.length >= 20, `only ${outputs.length} outputs`);
+  deepEqual(bundles.find((b) => b.stage === "heldout")!.tidy, ["splits"]);
+});
+
+Deno.test("bundles: a tidy table not declared, one declared and never written, a command that is none fail", () => {
+  const real = BUNDLES.map((b) => b.bundle);
+  const heldout = real.find((b) => b.stage === "heldout")!;
+  const power = real.find((b) => b.stage === "power")!;
+  const planted = [
+    { ...heldout, tidy: ["splits", "folds"] },
+    { ...power, commands: ["plan-power", "plan"], tidy: [] },
+  ];
+  const outputs = [
+    { label: "heldout-a", command: "heldout", files: ["heldout.json", "splits.parquet"] },
+    { label: "power-a", command: "plan-power", files: ["power.json", "mde.csv", "mde.parquet"] },
+    { label: "report", command: "report", files: ["report.html", "extra.parquet"] },
+  ];
+  deepEqual(checkTidy(planted, outputs, ["heldout", "plan-power", "report"]), [
+    "the bundle of lib/power (power.json) names gate plan, which is no command",
+    "power-a: gate plan-power wrote mde.parquet, not in the tidy of the bundle of lib/power (power.json)",
+    "report: gate report wrote extra.parquet, and no bundle names it",
+    "the bundle of lib/heldout (heldout.json) declares the tidy table folds, which no output checked writes",
+  ]);
+  // The real bundles pass on the same outputs (report's planted table aside); two bundles naming one command fail.
+  deepEqual(checkTidy([heldout, power], outputs.slice(0, 2), ["heldout", "plan-power"]), []);
+  deepEqual(checkTidy([heldout, { ...power, commands: ["heldout"] }], [], ["heldout"]), [
+    "the bundle of lib/power (power.json) names gate heldout, as another bundle does",
+    "the bundle of lib/heldout (heldout.json) declares the tidy table splits, which no output checked writes",
+    "the bundle of lib/power (power.json) declares the tidy table mde, which no output checked writes",
   ]);
 });
 

@@ -15,6 +15,7 @@ import {
 import type { Analysis } from "./analyze.ts";
 import { analysisFiles, type AnalysisFilesOptions } from "./files.ts";
 import { analysisPaperTables } from "./tables.ts";
+import { ANALYSIS_TIDY_TABLES } from "./analysis_tables.ts";
 import { analysisFigures } from "./figures.ts";
 import { analysisSection, type AnalysisSectionInput } from "./section.ts";
 
@@ -40,6 +41,8 @@ export const analysisBundle: Bundle<
   file: "contributions.json",
   schema: ContributionsSchema,
   kind: ["gate", "pooled"],
+  commands: ["analyze"],
+  tidy: ANALYSIS_TIDY_TABLES,
   async read(dir) {
     const files: BundleFile[] = [], issues: Issue[] = [];
     const read = await readBundleFile(dir, "contributions.json", ContributionsSchema);

@@ -27,6 +27,8 @@ export const comparisonBundle: Bundle<ComparisonDocument, ComparisonFilesOptions
   file: "comparison.json",
   schema: ComparisonSchema,
   kind: ["gate_b"],
+  commands: ["compare"],
+  tidy: ["comparison"],
   read: (dir) => readBundleFile(dir, "comparison.json", ComparisonSchema),
   tables: comparisonTables,
 

@@ -27,6 +27,8 @@ export const heldoutBundle: Bundle<HeldoutDocument, HeldoutFilesOptions> = {
   file: "heldout.json",
   schema: HeldoutSchema,
   kind: ["heldout"],
+  commands: ["heldout"],
+  tidy: ["splits"],
   read: (dir) => readBundleFile(dir, "heldout.json", HeldoutSchema),
   tables: heldoutTables,
   figures: heldoutFigures,

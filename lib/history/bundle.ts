@@ -27,6 +27,8 @@ export const historyBundle: Bundle<HistoryDocument, HistoryFilesOptions> = {
   file: "history.json",
   schema: HistorySchema,
   kind: ["history"],
+  commands: ["history"],
+  tidy: ["lifecycles"],
   read: (dir) => readBundleFile(dir, "history.json", HistorySchema),
   tables: historyTables,
   figures: historyFigures,

@@ -27,6 +27,8 @@ export const powerBundle: Bundle<PowerDocument, PowerFilesOptions> = {
   file: "power.json",
   schema: PowerSchema,
   kind: ["power"],
+  commands: ["plan-power"],
+  tidy: ["mde"],
   read: (dir) => readBundleFile(dir, "power.json", PowerSchema),
   tables: powerTables,
 

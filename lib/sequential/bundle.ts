@@ -27,6 +27,8 @@ export const sequentialBundle: Bundle<SequentialDocument, SequentialFilesOptions
   file: "sequential.json",
   schema: SequentialSchema,
   kind: ["sequential"],
+  commands: ["sequential"],
+  tidy: ["prefixes"],
   read: (dir) => readBundleFile(dir, "sequential.json", SequentialSchema),
   tables: sequentialTables,
   figures: sequentialFigures,
