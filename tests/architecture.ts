@@ -12,6 +12,7 @@
  * @module
  */
 import type { AnyBundle } from "../lib/table/bundle.ts";
+import { type Table, toMarkdown } from "../lib/table/table.ts";
 
 /** One import: `from` imports `to` (paths relative to lib/, e.g. "infer/bootstrap/bca.ts"). */
 export interface ImportEdge {
@@ -427,6 +428,69 @@ export function checkTidy(
     for (const t of b.tidy) {
       if (!written.get(b)?.has(t)) {
         out.push(`${name(b)} declares the tidy table ${t}, which no output checked writes`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks that a report section shows its bundle's tables: the tables of
+ * `section(doc)` are `tables(doc)`, in that order, after `front` tables of
+ * the section's own (ladder's decision table, sequential's overview).
+ *
+ * @param name The bundle, for the messages.
+ * @param shown The section's tables, in order.
+ * @param tables The bundle's `tables(doc)`.
+ * @param front How many tables the section puts in front of them.
+ * @returns One message when they differ, naming the first table out of place.
+ */
+export function checkSectionTables(
+  name: string,
+  shown: readonly Table[],
+  tables: readonly Table[],
+  front = 0,
+): string[] {
+  const text = (ts: readonly Table[]) => ts.map(toMarkdown);
+  const a = text(shown.slice(front)), b = text(tables);
+  const at = a.findIndex((t, i) => t !== b[i]);
+  if (at === -1 && a.length === b.length) return [];
+  const i = at === -1 ? a.length : at;
+  const caption = (shown[front + i] ?? tables[i])?.caption ?? "?";
+  return [
+    `${name}: its section's table ${front + i + 1} ("${caption}") is not its tables(doc)'s ${
+      i + 1
+    }: a section shows its bundle's tables, in their order`,
+  ];
+}
+
+/**
+ * Checks that a section imports no table builder of its own: from a
+ * `tables.ts` or `*_tables.ts` it imports only `allowed` (the names its
+ * bundle's `tables` is made of).
+ *
+ * @param source The section's text.
+ * @param file Its path relative to lib/.
+ * @param allowed The names it may import from a tables file.
+ * @returns One message per other name.
+ */
+export function checkSectionImports(
+  source: string,
+  file: string,
+  allowed: readonly string[],
+): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const out: string[] = [];
+  for (const m of code.matchAll(/\bimport\s+(?:type\s+)?\{([^}]*)\}\s*from\s+["']([^"']+)["']/g)) {
+    if (!/(^|\/|_)tables\.ts$/.test(m[2]!)) continue;
+    for (const part of m[1]!.split(",")) {
+      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!;
+      if (name !== "" && !allowed.includes(name)) {
+        out.push(
+          `lib/${file} imports ${name} from ${m[2]}: a section shows its bundle's tables (${
+            allowed.join(", ")
+          }), never a builder of its own`,
+        );
       }
     }
   }

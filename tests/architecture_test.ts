@@ -10,7 +10,9 @@
  * through its bundle.ts; each bundle's `commands` are commands and its
  * `tidy` is the tidy tables its commands write (the demo's outputs, and
  * fixtures for `draws` and `ledger`, which the demo writes none of); the
- * checks fail on planted cases. The size rule
+ * checks fail on planted cases. A section shows its bundle's tables, in
+ * their order, and imports no table builder of its own (the demo's
+ * sections; a planted section fails). The size rule
  * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines,
  * and the check fails on a planted long function.
  */
@@ -23,11 +25,14 @@ import { main } from "../lib/cli/main.ts";
 import { OUTPUT_MARKER } from "../lib/core/atomic_write.ts";
 import { demoOutputs } from "./demo_outputs.ts";
 import { quiet, tempDir } from "./fixtures.ts";
+import type { Table } from "../lib/table/table.ts";
 import {
   checkArchitecture,
   checkBundles,
   checkFunctionLengths,
   checkRegistry,
+  checkSectionImports,
+  checkSectionTables,
   checkTidy,
   FLOORS,
   FUNCTION_LINE_LIMIT,
@@ -339,6 +344,89 @@ Deno.test("bundles: a tidy table not declared, one declared and never written, a
     "the bundle of lib/power (power.json) names gate heldout, as another bundle does",
     "the bundle of lib/heldout (heldout.json) declares the tidy table splits, which no output checked writes",
     "the bundle of lib/power (power.json) declares the tidy table mde, which no output checked writes",
+  ]);
+});
+
+/** Tables a stage's section puts in front of its bundle's tables (ladder's decision, sequential's overview). */
+const SECTION_FRONT: Readonly<Record<string, number>> = { ladder: 1, sequential: 1 };
+
+/** The names a section may import from a tables file: those its bundle's `tables` is made of. */
+const SECTION_TABLES: Readonly<Record<string, readonly string[]>> = {
+  analyze: ["analysisTablesShown", "AnalysisShownInput"],
+  heldout: ["heldoutTables"],
+  history: ["historyTables"],
+  ladder: ["ladderTables"],
+  power: ["powerTables"],
+  gateb: ["comparisonTables"],
+  sequential: ["sequentialTables"],
+};
+
+const isTable = (item: object): item is Table => "rows" in item;
+
+Deno.test("bundles: every section of the demo's report shows its bundle's tables, in their order", async () => {
+  const demo = await demoOutputs();
+  const checked = new Set<string>();
+  for (const entry of Deno.readDirSync(demo)) {
+    if (!entry.isDirectory) continue;
+    const dir = join(demo, entry.name);
+    for (const { bundle } of BUNDLES) {
+      if (bundle.section === undefined) continue;
+      const read = await bundle.read(dir);
+      const section = read.doc === null ? null : bundle.section(read.doc, dir);
+      if (section === null) continue;
+      checked.add(bundle.stage);
+      const shown = section.items.filter(isTable);
+      deepEqual(
+        checkSectionTables(
+          `${entry.name} (lib/${bundle.stage})`,
+          shown,
+          bundle.tables(read.doc),
+          SECTION_FRONT[bundle.stage],
+        ),
+        [],
+      );
+    }
+  }
+  deepEqual(
+    [...checked].sort(),
+    BUNDLES.filter((b) => b.bundle.section).map((b) => b.bundle.stage).sort(),
+  );
+});
+
+Deno.test("bundles: a section showing a table its bundle's tables does not list, or out of order, fails", async () => {
+  const demo = await demoOutputs();
+  const analysis = BUNDLES.find((b) => b.bundle.stage === "analyze")!.bundle;
+  const doc = (await analysis.read(join(demo, "gate-a"))).doc;
+  const shown = analysis.section!(doc, "gate-a")!.items.filter(isTable);
+  const tables = analysis.tables(doc);
+  deepEqual(tables.length, 5);
+  deepEqual(checkSectionTables("gate-a", shown, tables), []);
+  deepEqual(checkSectionTables("gate-a", shown, tables.slice(1)), [
+    "gate-a: its section's table 1 (\"Analysis\") is not its tables(doc)'s 1: a section shows its bundle's tables, in their order",
+  ]);
+  deepEqual(checkSectionTables("gate-a", shown.slice(0, 4), tables).length, 1);
+  deepEqual(checkSectionTables("gate-a", [tables[1]!, tables[0]!], tables.slice(0, 2)).length, 1);
+  deepEqual(checkSectionTables("ladder", [tables[0]!, ...tables], tables, 1), []);
+});
+
+Deno.test("bundles: a section imports no table builder but its bundle's tables; a planted builder import fails", async () => {
+  for (const [stage, allowed] of Object.entries(SECTION_TABLES)) {
+    const file = `${stage}/section.ts`;
+    deepEqual(checkSectionImports(await Deno.readTextFile(`lib/${file}`), file, allowed), [], file);
+  }
+  const planted = [
+    "/**",
+    ' * import { overviewTable } from "./tables.ts";',
+    " */",
+    'import type { Table } from "../table/table.ts";',
+    'import { analysisTablesShown, type AnalysisShownInput, overviewTable } from "./tables.ts";',
+    'import { stabilityTable as stability } from "./bootstrap_tables.ts";',
+    'import { analysisFigures } from "./figures.ts";',
+    "",
+  ].join("\n");
+  deepEqual(checkSectionImports(planted, "analyze/section.ts", SECTION_TABLES.analyze!), [
+    "lib/analyze/section.ts imports overviewTable from ./tables.ts: a section shows its bundle's tables (analysisTablesShown, AnalysisShownInput), never a builder of its own",
+    "lib/analyze/section.ts imports stabilityTable from ./bootstrap_tables.ts: a section shows its bundle's tables (analysisTablesShown, AnalysisShownInput), never a builder of its own",
   ]);
 });
 
