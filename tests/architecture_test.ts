@@ -16,7 +16,7 @@
  * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines,
  * and the check fails on a planted long function.
  */
-import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { BUNDLES } from "../lib/report/bundles.ts";
 import { COMMANDS } from "../lib/cli/command_table.ts";
@@ -362,6 +362,58 @@ const SECTION_TABLES: Readonly<Record<string, readonly string[]>> = {
 };
 
 const isTable = (item: object): item is Table => "rows" in item;
+
+Deno.test("bundles: the study-wide tables stack what a step's bundle declares; a step listing another table fails the build", async () => {
+  await using tmp = await tempDir();
+  const { studyTableFiles } = await import("../lib/build/assemble/mod.ts");
+  const { tidyFiles } = await import("../lib/tidy/tidy_files.ts");
+  const table = (name: string) => ({
+    name,
+    rows: 1,
+    columns: [{ name: "x", kind: "i32" as const, values: [1] }],
+  });
+  const step = async (id: string, files: string[]) => {
+    await Deno.mkdir(join(tmp.path, id));
+    await Deno.writeTextFile(
+      join(tmp.path, id, OUTPUT_MARKER),
+      JSON.stringify({ ok: true, files }),
+    );
+    for (const f of files.filter((f) => f.endsWith(".parquet"))) {
+      const name = f.slice(0, -".parquet".length);
+      await Deno.writeFile(
+        join(tmp.path, id, f),
+        (await tidyFiles([table(name)]))[f] as Uint8Array,
+      );
+    }
+  };
+  await step("h", ["heldout.json", "splits.parquet"]);
+  await step("x", ["heldout.json", "folds.parquet"]);
+  await step("n", ["extra.parquet"]);
+  const layout = (steps: [string, string][]) => ({
+    name: "s",
+    out: tmp.path,
+    steps: steps.map(([id, command]) => ({ id, command, inputs: [], ok: true })),
+    paper: false as const,
+    report: false,
+  });
+  // A step of a command without a bundle (report, notebook) stacks what it lists.
+  const files = await studyTableFiles(layout([["h", "heldout"], ["n", "notebook"]]));
+  deepEqual(Object.keys(files).sort(), [
+    "extra.csv",
+    "extra.parquet",
+    "splits.csv",
+    "splits.parquet",
+    "tables.json",
+  ]);
+  await rejects(
+    studyTableFiles(layout([["h", "heldout"], ["x", "heldout"]])),
+    /x\/folds\.parquet: a tidy table the bundle of lib\/heldout does not declare \(tidy: splits\)/,
+  );
+  await rejects(
+    studyTableFiles(layout([["h", "plan-power"]])),
+    /h\/splits\.parquet: .* lib\/power .*\(tidy: mde\)/,
+  );
+});
 
 Deno.test("bundles: every section of the demo's report shows its bundle's tables, in their order", async () => {
   const demo = await demoOutputs();
