@@ -72,12 +72,12 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const cache = cacheOption(values.cache);
   await cache.check();
 
-  const outputTables = await analysisTables(kinds);
-  const only = tablesNamedIn(values.query, await outputTableNames(positionals, outputTables));
-  // DuckDB starts while the sources are read: its wasm compiles meanwhile.
-  // Every return below closes it.
+  // DuckDB starts while the bundles load and the sources are read: its wasm
+  // compiles meanwhile. Every return below closes it.
   const starting = openDuckDb({ timeoutSeconds: timeout === 0 ? Infinity : timeout });
   try {
+    const outputTables = await analysisTables(kinds);
+    const only = tablesNamedIn(values.query, await outputTableNames(positionals, outputTables));
     // Ctrl-C or SIGTERM while the query runs or the CSV is written: the
     // earlier CSV stays whole and no temporary is left (exit 130 or 143).
     return await exitOnSignals(
