@@ -12,6 +12,7 @@
  * @module
  */
 import type { AnyBundle } from "../lib/table/bundle.ts";
+import { type Table, toMarkdown } from "../lib/table/table.ts";
 
 /** One import: `from` imports `to` (paths relative to lib/, e.g. "infer/bootstrap/bca.ts"). */
 export interface ImportEdge {
@@ -291,6 +292,8 @@ const BUNDLE_FIELDS: readonly [keyof AnyBundle, "string" | "function" | "object"
   ["file", "string"],
   ["schema", "object"],
   ["kind", "object"],
+  ["commands", "object"],
+  ["tidy", "object"],
   ["read", "function"],
   ["tables", "function"],
   ["files", "function"],
@@ -358,6 +361,137 @@ export function checkBundles(
   for (const stage of withFiles) {
     if (!seen.has(stage)) {
       out.push(`lib/${stage} has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)`);
+    }
+  }
+  return out;
+}
+
+/** One output a command wrote, as {@linkcode checkTidy} reads it. */
+export interface WrittenOutput {
+  /** Where it is, for the messages (a demo step's id, a fixture's name). */
+  readonly label: string;
+  /** The command that wrote it, as typed after `gate` (`"plan-power"`). */
+  readonly command: string;
+  /** The files its `.gatelab-output.json` lists. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Checks each bundle's `commands` and `tidy` (lib/table/bundle.ts) against
+ * outputs its commands wrote: every command a bundle names is one of
+ * `commands` (the command table's names) and names one bundle; an output
+ * lists only Parquet tables (at its top level) its command's bundle
+ * declares, and a command without a bundle writes none; every table a
+ * bundle declares is written by one of the outputs of its commands.
+ *
+ * @param bundles The bundles (`BUNDLES.map((b) => b.bundle)`).
+ * @param outputs Outputs written by the commands (the demo's steps and fixtures).
+ * @param commands The command table's names (`COMMANDS`).
+ * @returns One message per broken rule.
+ */
+export function checkTidy(
+  bundles: readonly AnyBundle[],
+  outputs: readonly WrittenOutput[],
+  commands: readonly string[],
+): string[] {
+  const out: string[] = [];
+  const name = (b: AnyBundle) => `the bundle of lib/${b.stage} (${b.file})`;
+  const byCommand = new Map<string, AnyBundle>();
+  for (const b of bundles) {
+    for (const c of b.commands) {
+      if (!commands.includes(c)) out.push(`${name(b)} names gate ${c}, which is no command`);
+      else if (byCommand.has(c)) out.push(`${name(b)} names gate ${c}, as another bundle does`);
+      else byCommand.set(c, b);
+    }
+  }
+  const written = new Map<AnyBundle, Set<string>>();
+  for (const o of outputs) {
+    const tables = o.files.filter((f) => f.endsWith(".parquet") && !f.includes("/"))
+      .map((f) => f.slice(0, -".parquet".length));
+    const b = byCommand.get(o.command);
+    if (b === undefined) {
+      for (const t of tables) {
+        out.push(`${o.label}: gate ${o.command} wrote ${t}.parquet, and no bundle names it`);
+      }
+      continue;
+    }
+    const seen = written.get(b) ?? new Set<string>();
+    written.set(b, seen);
+    for (const t of tables) {
+      seen.add(t);
+      if (!b.tidy.includes(t)) {
+        out.push(`${o.label}: gate ${o.command} wrote ${t}.parquet, not in the tidy of ${name(b)}`);
+      }
+    }
+  }
+  for (const b of bundles) {
+    for (const t of b.tidy) {
+      if (!written.get(b)?.has(t)) {
+        out.push(`${name(b)} declares the tidy table ${t}, which no output checked writes`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks that a report section shows its bundle's tables: the tables of
+ * `section(doc)` are `tables(doc)`, in that order, after `front` tables of
+ * the section's own (ladder's decision table, sequential's overview).
+ *
+ * @param name The bundle, for the messages.
+ * @param shown The section's tables, in order.
+ * @param tables The bundle's `tables(doc)`.
+ * @param front How many tables the section puts in front of them.
+ * @returns One message when they differ, naming the first table out of place.
+ */
+export function checkSectionTables(
+  name: string,
+  shown: readonly Table[],
+  tables: readonly Table[],
+  front = 0,
+): string[] {
+  const text = (ts: readonly Table[]) => ts.map(toMarkdown);
+  const a = text(shown.slice(front)), b = text(tables);
+  const at = a.findIndex((t, i) => t !== b[i]);
+  if (at === -1 && a.length === b.length) return [];
+  const i = at === -1 ? a.length : at;
+  const caption = (shown[front + i] ?? tables[i])?.caption ?? "?";
+  return [
+    `${name}: its section's table ${front + i + 1} ("${caption}") is not its tables(doc)'s ${
+      i + 1
+    }: a section shows its bundle's tables, in their order`,
+  ];
+}
+
+/**
+ * Checks that a section imports no table builder of its own: from a
+ * `tables.ts` or `*_tables.ts` it imports only `allowed` (the names its
+ * bundle's `tables` is made of).
+ *
+ * @param source The section's text.
+ * @param file Its path relative to lib/.
+ * @param allowed The names it may import from a tables file.
+ * @returns One message per other name.
+ */
+export function checkSectionImports(
+  source: string,
+  file: string,
+  allowed: readonly string[],
+): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const out: string[] = [];
+  for (const m of code.matchAll(/\bimport\s+(?:type\s+)?\{([^}]*)\}\s*from\s+["']([^"']+)["']/g)) {
+    if (!/(^|\/|_)tables\.ts$/.test(m[2]!)) continue;
+    for (const part of m[1]!.split(",")) {
+      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!;
+      if (name !== "" && !allowed.includes(name)) {
+        out.push(
+          `lib/${file} imports ${name} from ${m[2]}: a section shows its bundle's tables (${
+            allowed.join(", ")
+          }), never a builder of its own`,
+        );
+      }
     }
   }
   return out;

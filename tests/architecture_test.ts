@@ -7,17 +7,33 @@
  * The bundle rule holds: every bundle of BUNDLES (lib/report/bundles.ts)
  * has the fields of `Bundle` and is exported by its stage's mod.ts, every
  * stage with a files.ts has one, and the report reaches a stage only
- * through its bundle.ts; the checks fail on planted cases. The size rule
+ * through its bundle.ts; each bundle's `commands` are commands and its
+ * `tidy` is the tidy tables its commands write (the demo's outputs, and
+ * fixtures for `draws` and `ledger`, which the demo writes none of); the
+ * checks fail on planted cases. A section shows its bundle's tables, in
+ * their order, and imports no table builder of its own (the demo's
+ * sections; a planted section fails). The size rule
  * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines,
  * and the check fails on a planted long function.
  */
-import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
+import { join } from "node:path";
 import { BUNDLES } from "../lib/report/bundles.ts";
+import { COMMANDS } from "../lib/cli/command_table.ts";
+import { DEMO_STEPS } from "../lib/cli/demo.ts";
+import { main } from "../lib/cli/main.ts";
+import { OUTPUT_MARKER } from "../lib/core/atomic_write.ts";
+import { demoOutputs } from "./demo_outputs.ts";
+import { quiet, tempDir } from "./fixtures.ts";
+import type { Table } from "../lib/table/table.ts";
 import {
   checkArchitecture,
   checkBundles,
   checkFunctionLengths,
   checkRegistry,
+  checkSectionImports,
+  checkSectionTables,
+  checkTidy,
   FLOORS,
   FUNCTION_LINE_LIMIT,
   functionSpans,
@@ -26,6 +42,7 @@ import {
   LONG_FUNCTIONS_ALLOWED,
   readFunctionSpans,
   readImportGraph,
+  type WrittenOutput,
 } from "./architecture.ts";
 
 const ENTRIES = ["mod.ts", "cli/main.ts"];
@@ -244,6 +261,224 @@ Deno.test("bundles: a bundle missing tables, a stage with files.ts not in BUNDLE
   deepEqual(checkBundles(real, all, stagesWithFiles()), []);
   deepEqual(checkBundles(real.filter((b) => b.stage !== "ladder"), all, stagesWithFiles()), [
     "lib/ladder has a files.ts but no bundle in BUNDLES (lib/report/bundles.ts)",
+  ]);
+});
+
+/** The files an output's marker lists. */
+async function markerFiles(dir: string): Promise<string[]> {
+  return JSON.parse(await Deno.readTextFile(join(dir, OUTPUT_MARKER))).files;
+}
+
+/**
+ * The outputs of the demo's steps, and of two commands run here for the
+ * tables the demo writes none of: `gate analyze --save-draws` (`draws`) and
+ * a clean `gate ledger-audit` (`ledger`; the demo's refuses).
+ */
+async function writtenOutputs(tmp: string): Promise<WrittenOutput[]> {
+  const demo = await demoOutputs();
+  const outputs: WrittenOutput[] = [];
+  for (const [, args] of DEMO_STEPS) {
+    const label = args[args.indexOf("--out") + 1]!.replace(/^reports\/demo\/?/, "");
+    const command = args[0] === "import" ? `import ${args[1]}` : args[0]!;
+    outputs.push({ label, command, files: await markerFiles(join(demo, label)) });
+  }
+  const draws = ["analyze", "data/demo/ckpt-a/gate-a", "--bootstrap", "20", "--save-draws"];
+  const line = (id: string) =>
+    JSON.stringify({
+      candidate_id: id,
+      operation: "ADD",
+      target_chunk_id: null,
+      proposal_checkpoint: "ckpt-a",
+      stage: "online",
+      replacement_family_id: null,
+      validation_result: "selected",
+      estimated_effect: 0.1,
+      contribution_rank: 1,
+    });
+  await Deno.writeTextFile(`${tmp}/ledger.jsonl`, `${line("a.v1")}\n`);
+  for (const args of [draws, ["ledger-audit", `${tmp}/ledger.jsonl`]]) {
+    const out = join(tmp, args[0]!);
+    equal(await quiet(() => main([...args, "--out", out, "--quiet"])), 0, args[0]);
+    outputs.push({ label: `fixture ${args[0]}`, command: args[0]!, files: await markerFiles(out) });
+  }
+  return outputs;
+}
+
+Deno.test("bundles: each bundle's commands are commands, and its tidy the tables they write (the demo and two fixtures)", async () => {
+  await using tmp = await tempDir();
+  const outputs = await writtenOutputs(tmp.path);
+  const bundles = BUNDLES.map((b) => b.bundle);
+  deepEqual(checkTidy(bundles, outputs, COMMANDS.map((c) => c.name)), []);
+  // Every step command but report and notebook has its bundle, and the demo ran each.
+  const named = bundles.flatMap((b) => b.commands);
+  deepEqual(
+    COMMANDS.map((c) => c.name).filter((c) => !named.includes(c)),
+    ["report", "sql", "notebook new", "build"],
+  );
+  ok(outputs.length >= 20, `only ${outputs.length} outputs`);
+  deepEqual(bundles.find((b) => b.stage === "heldout")!.tidy, ["splits"]);
+});
+
+Deno.test("bundles: a tidy table not declared, one declared and never written, a command that is none fail", () => {
+  const real = BUNDLES.map((b) => b.bundle);
+  const heldout = real.find((b) => b.stage === "heldout")!;
+  const power = real.find((b) => b.stage === "power")!;
+  const planted = [
+    { ...heldout, tidy: ["splits", "folds"] },
+    { ...power, commands: ["plan-power", "plan"], tidy: [] },
+  ];
+  const outputs = [
+    { label: "heldout-a", command: "heldout", files: ["heldout.json", "splits.parquet"] },
+    { label: "power-a", command: "plan-power", files: ["power.json", "mde.csv", "mde.parquet"] },
+    { label: "report", command: "report", files: ["report.html", "extra.parquet"] },
+  ];
+  deepEqual(checkTidy(planted, outputs, ["heldout", "plan-power", "report"]), [
+    "the bundle of lib/power (power.json) names gate plan, which is no command",
+    "power-a: gate plan-power wrote mde.parquet, not in the tidy of the bundle of lib/power (power.json)",
+    "report: gate report wrote extra.parquet, and no bundle names it",
+    "the bundle of lib/heldout (heldout.json) declares the tidy table folds, which no output checked writes",
+  ]);
+  // The real bundles pass on the same outputs (report's planted table aside); two bundles naming one command fail.
+  deepEqual(checkTidy([heldout, power], outputs.slice(0, 2), ["heldout", "plan-power"]), []);
+  deepEqual(checkTidy([heldout, { ...power, commands: ["heldout"] }], [], ["heldout"]), [
+    "the bundle of lib/power (power.json) names gate heldout, as another bundle does",
+    "the bundle of lib/heldout (heldout.json) declares the tidy table splits, which no output checked writes",
+    "the bundle of lib/power (power.json) declares the tidy table mde, which no output checked writes",
+  ]);
+});
+
+/** Tables a stage's section puts in front of its bundle's tables (ladder's decision, sequential's overview). */
+const SECTION_FRONT: Readonly<Record<string, number>> = { ladder: 1, sequential: 1 };
+
+/** The names a section may import from a tables file: those its bundle's `tables` is made of. */
+const SECTION_TABLES: Readonly<Record<string, readonly string[]>> = {
+  analyze: ["analysisTablesShown", "AnalysisShownInput"],
+  heldout: ["heldoutTables"],
+  history: ["historyTables"],
+  ladder: ["ladderTables"],
+  power: ["powerTables"],
+  gateb: ["comparisonTables"],
+  sequential: ["sequentialTables"],
+};
+
+const isTable = (item: object): item is Table => "rows" in item;
+
+Deno.test("bundles: the study-wide tables stack what a step's bundle declares; a step listing another table fails the build", async () => {
+  await using tmp = await tempDir();
+  const { studyTableFiles } = await import("../lib/build/assemble/mod.ts");
+  const { tidyFiles } = await import("../lib/tidy/tidy_files.ts");
+  const table = (name: string) => ({
+    name,
+    rows: 1,
+    columns: [{ name: "x", kind: "i32" as const, values: [1] }],
+  });
+  const step = async (id: string, files: string[]) => {
+    await Deno.mkdir(join(tmp.path, id));
+    await Deno.writeTextFile(
+      join(tmp.path, id, OUTPUT_MARKER),
+      JSON.stringify({ ok: true, files }),
+    );
+    for (const f of files.filter((f) => f.endsWith(".parquet"))) {
+      const name = f.slice(0, -".parquet".length);
+      await Deno.writeFile(
+        join(tmp.path, id, f),
+        (await tidyFiles([table(name)]))[f] as Uint8Array,
+      );
+    }
+  };
+  await step("h", ["heldout.json", "splits.parquet"]);
+  await step("x", ["heldout.json", "folds.parquet"]);
+  await step("n", ["extra.parquet"]);
+  const layout = (steps: [string, string][]) => ({
+    name: "s",
+    out: tmp.path,
+    steps: steps.map(([id, command]) => ({ id, command, inputs: [], ok: true })),
+    paper: false as const,
+    report: false,
+  });
+  // A step of a command without a bundle (report, notebook) stacks what it lists.
+  const files = await studyTableFiles(layout([["h", "heldout"], ["n", "notebook"]]));
+  deepEqual(Object.keys(files).sort(), [
+    "extra.csv",
+    "extra.parquet",
+    "splits.csv",
+    "splits.parquet",
+    "tables.json",
+  ]);
+  await rejects(
+    studyTableFiles(layout([["h", "heldout"], ["x", "heldout"]])),
+    /x\/folds\.parquet: a tidy table the bundle of lib\/heldout does not declare \(tidy: splits\)/,
+  );
+  await rejects(
+    studyTableFiles(layout([["h", "plan-power"]])),
+    /h\/splits\.parquet: .* lib\/power .*\(tidy: mde\)/,
+  );
+});
+
+Deno.test("bundles: every section of the demo's report shows its bundle's tables, in their order", async () => {
+  const demo = await demoOutputs();
+  const checked = new Set<string>();
+  for (const entry of Deno.readDirSync(demo)) {
+    if (!entry.isDirectory) continue;
+    const dir = join(demo, entry.name);
+    for (const { bundle } of BUNDLES) {
+      if (bundle.section === undefined) continue;
+      const read = await bundle.read(dir);
+      const section = read.doc === null ? null : bundle.section(read.doc, dir);
+      if (section === null) continue;
+      checked.add(bundle.stage);
+      const shown = section.items.filter(isTable);
+      deepEqual(
+        checkSectionTables(
+          `${entry.name} (lib/${bundle.stage})`,
+          shown,
+          bundle.tables(read.doc),
+          SECTION_FRONT[bundle.stage],
+        ),
+        [],
+      );
+    }
+  }
+  deepEqual(
+    [...checked].sort(),
+    BUNDLES.filter((b) => b.bundle.section).map((b) => b.bundle.stage).sort(),
+  );
+});
+
+Deno.test("bundles: a section showing a table its bundle's tables does not list, or out of order, fails", async () => {
+  const demo = await demoOutputs();
+  const analysis = BUNDLES.find((b) => b.bundle.stage === "analyze")!.bundle;
+  const doc = (await analysis.read(join(demo, "gate-a"))).doc;
+  const shown = analysis.section!(doc, "gate-a")!.items.filter(isTable);
+  const tables = analysis.tables(doc);
+  deepEqual(tables.length, 5);
+  deepEqual(checkSectionTables("gate-a", shown, tables), []);
+  deepEqual(checkSectionTables("gate-a", shown, tables.slice(1)), [
+    "gate-a: its section's table 1 (\"Analysis\") is not its tables(doc)'s 1: a section shows its bundle's tables, in their order",
+  ]);
+  deepEqual(checkSectionTables("gate-a", shown.slice(0, 4), tables).length, 1);
+  deepEqual(checkSectionTables("gate-a", [tables[1]!, tables[0]!], tables.slice(0, 2)).length, 1);
+  deepEqual(checkSectionTables("ladder", [tables[0]!, ...tables], tables, 1), []);
+});
+
+Deno.test("bundles: a section imports no table builder but its bundle's tables; a planted builder import fails", async () => {
+  for (const [stage, allowed] of Object.entries(SECTION_TABLES)) {
+    const file = `${stage}/section.ts`;
+    deepEqual(checkSectionImports(await Deno.readTextFile(`lib/${file}`), file, allowed), [], file);
+  }
+  const planted = [
+    "/**",
+    ' * import { overviewTable } from "./tables.ts";',
+    " */",
+    'import type { Table } from "../table/table.ts";',
+    'import { analysisTablesShown, type AnalysisShownInput, overviewTable } from "./tables.ts";',
+    'import { stabilityTable as stability } from "./bootstrap_tables.ts";',
+    'import { analysisFigures } from "./figures.ts";',
+    "",
+  ].join("\n");
+  deepEqual(checkSectionImports(planted, "analyze/section.ts", SECTION_TABLES.analyze!), [
+    "lib/analyze/section.ts imports overviewTable from ./tables.ts: a section shows its bundle's tables (analysisTablesShown, AnalysisShownInput), never a builder of its own",
+    "lib/analyze/section.ts imports stabilityTable from ./bootstrap_tables.ts: a section shows its bundle's tables (analysisTablesShown, AnalysisShownInput), never a builder of its own",
   ]);
 });
 

@@ -31,6 +31,20 @@ export interface BootstrapDraws {
 
 export { MAX_SAVED_DRAWS } from "../core/defaults.ts";
 
+/**
+ * The tidy tables `gate analyze` writes, by name, in `gate sql`'s load
+ * order: the analysis bundle's `tidy` (lib/analyze/bundle.ts), and the
+ * tables `gate sql` reads from an analysis output.
+ *
+ * @example
+ * ```ts
+ * import { ANALYSIS_TIDY_TABLES } from "./analysis_tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(ANALYSIS_TIDY_TABLES, ["coefficients", "tasks", "selection", "draws"]);
+ * ```
+ */
+export const ANALYSIS_TIDY_TABLES = ["coefficients", "tasks", "selection", "draws"] as const;
+
 /** How `selection.reason` explains each status (the rule of selection.json's conventions). */
 export const SELECTION_REASONS: Readonly<Record<SelectionStatus, string>> = {
   selected: "positive alpha within the top budget_k survivors",

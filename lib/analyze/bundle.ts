@@ -14,15 +14,17 @@ import {
 } from "../contract/outputs/mod.ts";
 import type { Analysis } from "./analyze.ts";
 import { analysisFiles, type AnalysisFilesOptions } from "./files.ts";
-import { analysisPaperTables } from "./tables.ts";
+import { analysisTablesShown } from "./tables.ts";
+import { ANALYSIS_TIDY_TABLES } from "./analysis_tables.ts";
 import { analysisFigures } from "./figures.ts";
 import { analysisSection, type AnalysisSectionInput } from "./section.ts";
 
 /**
  * A gate analysis as a bundle. Its document is the pair of parsed files
- * (either may be missing); `tables` is the paper's tables of the pair
- * (`analysisPaperTables`), `files` writes what `gate analyze` writes from
- * the analysis itself (`analysisFiles`: the document is made from it).
+ * (either may be missing); `tables` is the tables its report section
+ * shows (`analysisTablesShown`, which the section places its figures
+ * around), `files` writes what `gate analyze` writes from the analysis
+ * itself (`analysisFiles`: the document is made from it).
  *
  * @example
  * ```ts
@@ -40,6 +42,8 @@ export const analysisBundle: Bundle<
   file: "contributions.json",
   schema: ContributionsSchema,
   kind: ["gate", "pooled"],
+  commands: ["analyze"],
+  tidy: ANALYSIS_TIDY_TABLES,
   async read(dir) {
     const files: BundleFile[] = [], issues: Issue[] = [];
     const read = await readBundleFile(dir, "contributions.json", ContributionsSchema);
@@ -60,8 +64,7 @@ export const analysisBundle: Bundle<
       : { contributions, selection: selection.doc };
     return { doc, files, issues };
   },
-  tables: ({ contributions, selection }) =>
-    contributions && selection ? analysisPaperTables({ contributions, selection }) : [],
+  tables: (doc) => analysisTablesShown(doc).map((t) => t.table),
   figures: ({ contributions, selection }) =>
     contributions ? analysisFigures({ contributions, selection }) : [],
   files: (_doc, { analysis, ...options }) => analysisFiles(analysis, options),

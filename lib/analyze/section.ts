@@ -5,29 +5,39 @@
  *
  * @module
  */
-import type { Table } from "../table/table.ts";
 import type { Figure } from "../table/figure.ts";
 import type { ReportSection, ReportSubheading, SectionKind } from "../table/section.ts";
-import type { ContributionsJson, SelectionJson } from "../contract/outputs/mod.ts";
-import { stabilityTable } from "./bootstrap_tables.ts";
-import {
-  metricMeansTable,
-  overviewTable,
-  primaryCoefficientTable,
-  selectionTable,
-  unverifiableTable,
-} from "./tables.ts";
-import { analysisFigures, bootstrapStability } from "./figures.ts";
+import { type AnalysisShownInput, analysisTablesShown } from "./tables.ts";
+import { analysisFigures } from "./figures.ts";
+import type { Table } from "../table/table.ts";
 
 /** What {@linkcode analysisSection} shows: the parsed files, either may be missing. */
-export interface AnalysisSectionInput {
-  readonly contributions: ContributionsJson | null;
-  readonly selection: SelectionJson | null;
-}
+export type AnalysisSectionInput = AnalysisShownInput;
+
+/** A figure (by its name in `analysisFigures`) or a subheading, placed beside a table. */
+type Placed = { readonly figure: string } | ReportSubheading;
 
 /**
- * The section of a gate analysis: overview, checks not made, means per
- * metric, the delta-by-count figure, the forest and the selection metric's
+ * What the section places around the tables of `analysisTablesShown`, by
+ * the table's id: the delta-by-count figure, the coefficients' subheading
+ * and the forest after the means per metric; the selection's subheading
+ * before it and its stability figure after it. A figure the analysis does
+ * not have is left out; a table without an entry stands alone.
+ */
+const AROUND: Readonly<
+  Record<string, { readonly before?: readonly Placed[]; readonly after?: readonly Placed[] }>
+> = {
+  metric_means: {
+    after: [{ figure: "delta_by_count" }, { subheading: "Coefficients" }, { figure: "forest" }],
+  },
+  selection: { before: [{ subheading: "Selection" }], after: [{ figure: "selection_stability" }] },
+};
+
+/**
+ * The section of a gate analysis: the tables of `analysisTablesShown`
+ * (lib/analyze/tables.ts) in its order, with the figures and subheadings
+ * placed around them by id: overview, checks not made, means per metric,
+ * the delta-by-count figure, the forest and the selection metric's
  * coefficient table, then the selection with its stability (figure and
  * table) when the bootstrap ran. Pooled rounds (several gates) are a
  * `pooled` section, one gate a `gate` section.
@@ -49,32 +59,15 @@ export function analysisSection(doc: AnalysisSectionInput, dir: string): ReportS
   const figures = new Map(
     (contributions ? analysisFigures({ contributions, selection }) : []).map((f) => [f.name, f]),
   );
-  const figure = (name: string): Figure[] => (figures.has(name) ? [figures.get(name)!] : []);
+  const placed = (p: Placed): (Figure | ReportSubheading)[] =>
+    "subheading" in p ? [p] : figures.has(p.figure) ? [figures.get(p.figure)!] : [];
   const items: (Table | Figure | ReportSubheading)[] = [];
+  for (const { id, table } of analysisTablesShown(doc)) {
+    items.push(...(AROUND[id]?.before ?? []).flatMap(placed), table);
+    items.push(...(AROUND[id]?.after ?? []).flatMap(placed));
+  }
   const gates = contributions?.gates?.map((g) => g.gate_id) ?? [];
   const pooled = gates.length > 1;
-  if (contributions) {
-    const metric = selection?.metric ??
-      (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
-    items.push(
-      overviewTable(contributions),
-      ...unverifiableTable(contributions.unverifiable),
-      metricMeansTable(contributions),
-      ...figure("delta_by_count"),
-      { subheading: "Coefficients" },
-      ...figure("forest"),
-    );
-    const primary = primaryCoefficientTable(contributions, metric);
-    if (primary) items.push(primary);
-  }
-  if (selection) {
-    items.push({ subheading: "Selection" }, selectionTable(selection));
-    items.push(...figure("selection_stability"));
-    const stability = contributions ? bootstrapStability(contributions) : null;
-    if (stability && stability.metric === selection.metric && contributions) {
-      items.push(stabilityTable(stability, contributions.columns));
-    }
-  }
   const kind: SectionKind = pooled ? "pooled" : "gate";
   return {
     kind,

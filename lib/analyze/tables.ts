@@ -504,6 +504,72 @@ export function analysisPaperTables(analysis: AnalysisPaperTablesInput): Table[]
   ];
 }
 
+/** What {@linkcode analysisTablesShown} reads: contributions.json and selection.json as read back, either may be missing. */
+export interface AnalysisShownInput {
+  /** contributions.json, or null when the directory has none. */
+  readonly contributions: ContributionsJson | null;
+  /** selection.json, or null when the directory has none (an exploratory analysis). */
+  readonly selection: SelectionJson | null;
+}
+
+/** One table {@linkcode analysisTablesShown} lists, with the id the section places its figures by. */
+export interface AnalysisTableShown {
+  /** The table's id in the list (`"overview"`, `"selection"`, ...): not shown, never a label. */
+  readonly id: string;
+  /** The table. */
+  readonly table: Table;
+}
+
+/**
+ * The tables of an analysis as the report's analysis section (and a
+ * notebook's `displaySection`) shows them, in order: the overview
+ * (`overview`), the checks not made (`unverifiable`, when any), the means
+ * per metric (`metric_means`), the selection metric's coefficients
+ * (`coefficients`), the selection (`selection`) and its stability
+ * (`stability`, when the bootstrap ran). The analysis bundle's `tables` is
+ * this list; `analysisSection` places its figures and subheadings around
+ * the tables by id, so a table added here is shown with no edit there.
+ * {@linkcode analysisPaperTables} is the paper's part of it.
+ *
+ * @param doc The parsed contributions.json and selection.json.
+ * @returns The tables with their ids; empty when both files are missing.
+ *
+ * @example
+ * ```ts
+ * import { analysisTablesShown } from "./tables.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const selection = { format: "gatelab.selection/v1", metric: "reward", budget_k: 1, selected: ["a"], decisions: [
+ *   { slot_id: "a", version_id: "a", role: "add", alpha: 0.3, rank: 1, status: "selected", retired: false }] };
+ * // deno-lint-ignore no-explicit-any
+ * const shown = analysisTablesShown({ contributions: null, selection: selection as any });
+ * deepEqual(shown.map((t) => [t.id, t.table.label]), [["selection", "tab:selection"]]);
+ * deepEqual(analysisTablesShown({ contributions: null, selection: null }), []);
+ * ```
+ */
+export function analysisTablesShown(doc: AnalysisShownInput): AnalysisTableShown[] {
+  const { contributions, selection } = doc;
+  const shown: AnalysisTableShown[] = [];
+  const add = (id: string, table: Table | null | undefined) => {
+    if (table) shown.push({ id, table });
+  };
+  if (contributions) {
+    const metric = selection?.metric ??
+      (contributions.metrics["reward"] ? "reward" : Object.keys(contributions.metrics)[0]);
+    add("overview", overviewTable(contributions));
+    add("unverifiable", unverifiableTable(contributions.unverifiable)[0]);
+    add("metric_means", metricMeansTable(contributions));
+    add("coefficients", primaryCoefficientTable(contributions, metric));
+  }
+  if (selection) {
+    add("selection", selectionTable(selection));
+    const stability = contributions ? bootstrapStability(contributions) : null;
+    if (stability && stability.metric === selection.metric && contributions) {
+      add("stability", stabilityTable(stability, contributions.columns));
+    }
+  }
+  return shown;
+}
+
 /** The tables `gate analyze` writes, by file: coefficients.md, selection.md, ... */
 export interface AnalysisTables {
   /** coefficients.md/.tex: one table per distinct metric. */

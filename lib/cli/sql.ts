@@ -28,6 +28,21 @@ import { outputTableNames, sqlSourceKind } from "../sql/output_tables.ts";
 import { tablesNamedIn } from "../sql/named_tables.ts";
 import { SQL_COLUMN_KINDS } from "../sql/sql_schema.ts";
 
+/**
+ * The tables an analysis output (contributions.json) brings: its bundle's
+ * `tidy` in `BUNDLES` (lib/report/bundles.ts), handed down to the sql
+ * stage, which holds no list of stages; every other output brings the
+ * Parquet files its `.gatelab-output.json` lists. `BUNDLES` loads every
+ * stage, so it is imported only when an output is among the directories:
+ * without one no output table is loaded (and the stage's table names
+ * already hold the analysis tables' for a query that names them).
+ */
+async function analysisTables(kinds: readonly (string | null)[]): Promise<readonly string[]> {
+  if (!kinds.includes("output")) return [];
+  const { BUNDLES } = await import("../report/bundles.ts");
+  return BUNDLES.find((b) => b.bundle.file === "contributions.json")!.bundle.tidy;
+}
+
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
   const cli = parseCommand(args, SQL, context);
@@ -38,9 +53,11 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const positionals = await expandImportDirs(expandStudyFiles(cli.positionals));
   const maxRows = values["max-rows"];
   const timeout = values.timeout;
+  const kinds: (string | null)[] = [];
   for (const path of positionals) {
     await inputDir({ label: "directory", path }, "a gate, run or output directory");
-    if (await sqlSourceKind(path) === null) {
+    kinds.push(await sqlSourceKind(path));
+    if (kinds.at(-1) === null) {
       printError(
         `usage_error  ${path} is not a gate (gate.json), a run (manifest.json) or a gatelab ` +
           "output (contributions.json or .gatelab-output.json): gate sql reads those directories",
@@ -55,19 +72,31 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const cache = cacheOption(values.cache);
   await cache.check();
 
-  const only = tablesNamedIn(values.query, await outputTableNames(positionals));
-  // DuckDB starts while the sources are read: its wasm compiles meanwhile.
-  // Every return below closes it.
+  // DuckDB starts while the bundles load and the sources are read: its wasm
+  // compiles meanwhile. Every return below closes it.
   const starting = openDuckDb({ timeoutSeconds: timeout === 0 ? Infinity : timeout });
   try {
+    const outputTables = await analysisTables(kinds);
+    const only = tablesNamedIn(values.query, await outputTableNames(positionals, outputTables));
     // Ctrl-C or SIGTERM while the query runs or the CSV is written: the
     // earlier CSV stays whole and no temporary is left (exit 130 or 143).
     return await exitOnSignals(
       () =>
-        runQuery(starting, positionals, { only, ...cache.options }, { ...values, out }, {
-          maxRows,
-          fullPrecision: values["full-precision"],
-        }, cache.inputs),
+        runQuery(
+          starting,
+          positionals,
+          {
+            only,
+            analysisTables: outputTables,
+            ...cache.options,
+          },
+          { ...values, out },
+          {
+            maxRows,
+            fullPrecision: values["full-precision"],
+          },
+          cache.inputs,
+        ),
       () =>
         printError(
           `sql: interrupted; ${
@@ -102,7 +131,11 @@ function expandStudyFiles(paths: readonly string[]): string[] {
 async function runQuery(
   starting: Promise<DuckDb>,
   positionals: readonly string[],
-  read: { readonly only: ReadonlySet<string>; readonly cacheDir?: string },
+  read: {
+    readonly only: ReadonlySet<string>;
+    readonly analysisTables: readonly string[];
+    readonly cacheDir?: string;
+  },
   values: {
     readonly query: string;
     readonly out?: GivenPath | undefined;
@@ -111,7 +144,7 @@ async function runQuery(
   print: TextTableOptions,
   others: readonly GivenPath[],
 ): Promise<number> {
-  const { only } = read;
+  const { only, analysisTables } = read;
   const sources = await readSqlSources(positionals, read);
   if (values.out !== undefined) {
     // Never write over what the query reads: the gates, their runs (a bare
@@ -148,7 +181,7 @@ async function runQuery(
   let result;
   try {
     const db = await starting;
-    await loadIntoDuckDb(db, sources, { only });
+    await loadIntoDuckDb(db, sources, { only, analysisTables });
     result = await db.query(values.query);
   } catch (error) {
     if (!(error instanceof SqlError)) throw error;

@@ -5,3 +5,4 @@ export * from "./delta_by_count.ts";
 export * from "./stability.ts";
 export * from "./heldout.ts";
 export * from "./figure_files.ts";
+export * from "./bundle_files.ts";

@@ -33,6 +33,8 @@ export const firewallBundle: Bundle<
   file: "validation.json",
   schema: ValidationSchema,
   kind: ["audit"],
+  commands: ["firewall"],
+  tidy: [],
   read: (dir) =>
     readBundleFile(dir, "validation.json", ValidationSchema, (v) => auditCommand(v) === "firewall"),
   tables: firewallTables,

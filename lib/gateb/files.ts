@@ -1,27 +1,17 @@
 /**
  * Every file `gate compare` writes into `--out`, as bytes: the bundle's
  * pure writer (no I/O), so the command only writes what this returns.
+ * The bundle's `files` (lib/gateb/bundle.ts) makes them with
+ * `bundleFiles` (lib/figures/bundle_files.ts), the default files of a
+ * bundle; this is the command's name for it.
  *
  * @module
  */
-import { type FileContents, toJsonText } from "../core/atomic_write.ts";
-import type { ValidationJson } from "../contract/outputs/validation.ts";
-import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
+import type { FileValue } from "../core/atomic_write.ts";
 import type { ComparisonDocument } from "./comparison_types.ts";
-import { comparisonTidy } from "./comparison_tidy.ts";
-import { comparisonTables } from "./tables.ts";
+import { comparisonBundle, type ComparisonFilesOptions } from "./bundle.ts";
 
-/** Options of {@linkcode comparisonFiles}. */
-export interface ComparisonFilesOptions {
-  /**
-   * The validation report of the inputs, written as validation.json
-   * (`validationDocument`'s, or one read back through its schema).
-   */
-  readonly validation: ValidationJson;
-  /** The run's name in LaTeX labels and captions (`--label-prefix`, else the `--out` name). */
-  readonly scope: RunScope;
-}
+export type { ComparisonFilesOptions } from "./bundle.ts";
 
 /**
  * The files of a Gate B comparison: validation.json, comparison.json, its
@@ -50,12 +40,6 @@ export interface ComparisonFilesOptions {
 export async function comparisonFiles(
   doc: ComparisonDocument,
   options: ComparisonFilesOptions,
-): Promise<Record<string, FileContents>> {
-  const tables = scopeTables(comparisonTables(doc), options.scope);
-  return {
-    "validation.json": toJsonText(options.validation),
-    "comparison.json": toJsonText(doc),
-    ...tableFiles("comparison", tables),
-    ...await tidyFiles([comparisonTidy(doc)]),
-  };
+): Promise<Record<string, FileValue>> {
+  return await comparisonBundle.files(doc, options);
 }

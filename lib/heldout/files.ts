@@ -1,24 +1,15 @@
 /**
  * Every file `gate heldout` writes into `--out`, as bytes: heldout.json,
- * heldout.md, heldout.tex, the tidy splits table and validation.json.
+ * heldout.md, heldout.tex, the tidy splits table and validation.json, the
+ * bundle's default files (`bundleFiles`, lib/figures/bundle_files.ts).
  *
  * @module
  */
-import { type FileValue, toJsonText } from "../core/atomic_write.ts";
-import type { ValidationDocument } from "../core/validation_document.ts";
-import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
+import type { FileValue } from "../core/atomic_write.ts";
 import type { HeldoutDocument } from "./heldout.ts";
-import { heldoutTidy } from "./heldout_tidy.ts";
-import { heldoutTables } from "./tables.ts";
+import { heldoutBundle, type HeldoutFilesOptions } from "./bundle.ts";
 
-/** Options of {@linkcode heldoutFiles}. */
-export interface HeldoutFilesOptions {
-  /** The run's name in table labels and captions (`--label-prefix`, else the `--out` name). */
-  readonly scope: RunScope;
-  /** The validation report of the gates read, written as validation.json. */
-  readonly validation: ValidationDocument;
-}
+export type { HeldoutFilesOptions } from "./bundle.ts";
 
 /**
  * The files of a held-out check, by name inside `--out`: pure (no I/O),
@@ -54,11 +45,5 @@ export async function heldoutFiles(
   doc: HeldoutDocument,
   options: HeldoutFilesOptions,
 ): Promise<Record<string, FileValue>> {
-  const tables = scopeTables(heldoutTables(doc), options.scope);
-  return {
-    "validation.json": toJsonText(options.validation),
-    "heldout.json": toJsonText(doc),
-    ...tableFiles("heldout", tables),
-    ...await tidyFiles([heldoutTidy(doc.splits)]),
-  };
+  return await heldoutBundle.files(doc, options);
 }

@@ -1,29 +1,17 @@
 /**
  * Every file `gate history` writes into `--out`, as bytes: pure apart from
  * the figures' PNG/PDF conversion, so a test reads them without I/O.
+ * The bundle's `files` (lib/history/bundle.ts) makes them with
+ * `bundleFiles` (lib/figures/bundle_files.ts), the default files of a
+ * bundle; this is the command's name for it.
  *
  * @module
  */
-import { type FileValue, toJsonText } from "../core/atomic_write.ts";
-import type { ValidationDocument } from "../core/validation_document.ts";
-import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts";
-import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { historyFigures } from "./figures.ts";
+import type { FileValue } from "../core/atomic_write.ts";
 import type { HistoryDocument } from "./history.ts";
-import { historyTidy } from "./history_tidy.ts";
-import { historyTables } from "./tables.ts";
+import { historyBundle, type HistoryFilesOptions } from "./bundle.ts";
 
-/**
- * Options of {@linkcode historyFiles}: validation.json and the figure
- * options (`png`, `pdf` and `onMissingConverter` as figureFiles takes them).
- */
-export type HistoryFilesOptions = Omit<FigureFilesOptions, "scope"> & {
-  /** validation.json of the run, written beside its outputs. */
-  readonly validation: ValidationDocument;
-  /** The run's scope: table labels and captions, each figure's `.tex` float. */
-  readonly scope: RunScope;
-};
+export type { HistoryFilesOptions } from "./bundle.ts";
 
 /**
  * The files of a history: validation.json (with the lineage warnings when
@@ -63,14 +51,5 @@ export async function historyFiles(
   doc: HistoryDocument,
   options: HistoryFilesOptions,
 ): Promise<Record<string, FileValue>> {
-  const { validation, ...figureOptions } = options;
-  const tables = scopeTables(historyTables(doc), options.scope);
-  const figures = await figureFiles(historyFigures(doc), figureOptions);
-  return {
-    "validation.json": toJsonText(validation),
-    "history.json": toJsonText(doc),
-    ...tableFiles("history", tables),
-    ...figures,
-    ...await tidyFiles([historyTidy(doc.chunks)]),
-  };
+  return await historyBundle.files(doc, options);
 }

@@ -25,6 +25,8 @@ export const importBundle: Bundle<ImportDocument, { readonly build: Pick<ImportB
     file: "import.json",
     schema: ImportDocumentSchema,
     kind: [],
+    commands: ["import table", "import inspect"],
+    tidy: [],
     read: (dir) => readBundleFile(dir, "import.json", ImportDocumentSchema),
     tables: () => [],
     files: (document, { build }) => importFiles({ build, document }),

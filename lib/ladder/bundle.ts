@@ -27,6 +27,8 @@ export const ladderBundle: Bundle<LadderResultDocument, LadderFilesOptions> = {
   file: "ladder_result.json",
   schema: LadderResultSchema,
   kind: ["ladder"],
+  commands: ["ladder"],
+  tidy: ["blocks"],
   read: (dir) => readBundleFile(dir, "ladder_result.json", LadderResultSchema),
   tables: ladderTables,
   figures: ladderFigures,

@@ -30,6 +30,8 @@ export const ledgerAuditBundle: Bundle<ValidationJson, Parameters<typeof ledgerA
   file: "validation.json",
   schema: ValidationSchema,
   kind: ["audit"],
+  commands: ["ledger-audit"],
+  tidy: ["ledger"],
   read: (dir) =>
     readBundleFile(
       dir,

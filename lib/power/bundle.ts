@@ -6,10 +6,18 @@
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
 import { PowerSchema } from "../contract/outputs/mod.ts";
 import type { PowerDocument } from "./power.ts";
-import { powerFiles, type PowerFilesOptions } from "./files.ts";
+import type { RunScope } from "../table/run_scope.ts";
+import { bundleFiles } from "../figures/bundle_files.ts";
+import { powerTidy } from "./power_tidy.ts";
 import { powerTables } from "./tables.ts";
 
 import { powerSection } from "./section.ts";
+
+/** Options of `powerFiles` (lib/power/files.ts), the bundle's `files`. */
+export interface PowerFilesOptions {
+  /** The run's name in table labels and captions (`--label-prefix`, else the `--out` name). */
+  readonly scope: RunScope;
+}
 
 /**
  * power.json as a bundle: what `gate report` reads and shows, what the command writes.
@@ -27,9 +35,11 @@ export const powerBundle: Bundle<PowerDocument, PowerFilesOptions> = {
   file: "power.json",
   schema: PowerSchema,
   kind: ["power"],
+  commands: ["plan-power"],
+  tidy: ["mde"],
   read: (dir) => readBundleFile(dir, "power.json", PowerSchema),
   tables: powerTables,
 
-  files: powerFiles,
+  files: (doc, options) => bundleFiles(powerBundle, doc, { ...options, tidy: [powerTidy(doc)] }),
   section: powerSection,
 };

@@ -1,21 +1,17 @@
 /**
  * Every file `gate plan-power` writes into `--out`, as bytes: power.json,
  * power.md, power.tex and the tidy MDE table.
+ * The bundle's `files` (lib/power/bundle.ts) makes them with
+ * `bundleFiles` (lib/figures/bundle_files.ts), the default files of a
+ * bundle; this is the command's name for it.
  *
  * @module
  */
-import { type FileValue, toJsonText } from "../core/atomic_write.ts";
-import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
+import type { FileValue } from "../core/atomic_write.ts";
 import type { PowerDocument } from "./power.ts";
-import { powerTidy } from "./power_tidy.ts";
-import { powerTables } from "./tables.ts";
+import { powerBundle, type PowerFilesOptions } from "./bundle.ts";
 
-/** Options of {@linkcode powerFiles}. */
-export interface PowerFilesOptions {
-  /** The run's name in table labels and captions (`--label-prefix`, else the `--out` name). */
-  readonly scope: RunScope;
-}
+export type { PowerFilesOptions } from "./bundle.ts";
 
 /**
  * The files of a power plan, by name inside `--out`: pure (no I/O), so a
@@ -40,10 +36,5 @@ export async function powerFiles(
   doc: PowerDocument,
   options: PowerFilesOptions,
 ): Promise<Record<string, FileValue>> {
-  const tables = scopeTables(powerTables(doc), options.scope);
-  return {
-    "power.json": toJsonText(doc),
-    ...tableFiles("power", tables),
-    ...await tidyFiles([powerTidy(doc)]),
-  };
+  return await powerBundle.files(doc, options);
 }

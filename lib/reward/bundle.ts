@@ -33,6 +33,8 @@ export const rewardBundle: Bundle<
   file: "recipe_comparison.json",
   schema: RecipeComparisonSchema,
   kind: ["reward"],
+  commands: ["reward"],
+  tidy: ["rewards"],
   read: (dir) => readBundleFile(dir, "recipe_comparison.json", RecipeComparisonSchema),
   tables: (doc) => [recipeComparisonTable(recipeComparisonOfDocument(doc))],
   figures: rewardFigures,

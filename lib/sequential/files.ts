@@ -1,29 +1,17 @@
 /**
  * Every file `gate sequential` writes into `--out`, as bytes: pure apart
  * from the figures' PNG/PDF conversion, so a test reads them without I/O.
+ * The bundle's `files` (lib/sequential/bundle.ts) makes them with
+ * `bundleFiles` (lib/figures/bundle_files.ts), the default files of a
+ * bundle; this is the command's name for it.
  *
  * @module
  */
-import { type FileValue, toJsonText } from "../core/atomic_write.ts";
-import type { ValidationDocument } from "../core/validation_document.ts";
-import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts";
-import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
-import { tidyFiles } from "../tidy/tidy_files.ts";
-import { sequentialFigures } from "./figures.ts";
+import type { FileValue } from "../core/atomic_write.ts";
 import type { SequentialDocument } from "./sequential.ts";
-import { sequentialTidy } from "./sequential_tidy.ts";
-import { sequentialTables } from "./tables.ts";
+import { sequentialBundle, type SequentialFilesOptions } from "./bundle.ts";
 
-/**
- * Options of {@linkcode sequentialFiles}: validation.json and the figure
- * options (`png`, `pdf` and `onMissingConverter` as figureFiles takes them).
- */
-export type SequentialFilesOptions = Omit<FigureFilesOptions, "scope"> & {
-  /** validation.json of the run, written beside its outputs. */
-  readonly validation: ValidationDocument;
-  /** The run's scope: table labels and captions, each figure's `.tex` float. */
-  readonly scope: RunScope;
-};
+export type { SequentialFilesOptions } from "./bundle.ts";
 
 /**
  * The files of a sequential re-analysis: validation.json, sequential.json,
@@ -62,14 +50,5 @@ export async function sequentialFiles(
   doc: SequentialDocument,
   options: SequentialFilesOptions,
 ): Promise<Record<string, FileValue>> {
-  const { validation, ...figureOptions } = options;
-  const tables = scopeTables(sequentialTables(doc), options.scope);
-  const figures = await figureFiles(sequentialFigures(doc), figureOptions);
-  return {
-    "validation.json": toJsonText(validation),
-    "sequential.json": toJsonText(doc),
-    ...tableFiles("sequential", tables),
-    ...figures,
-    ...await tidyFiles([sequentialTidy(doc)]),
-  };
+  return await sequentialBundle.files(doc, options);
 }

@@ -32,6 +32,13 @@ export interface LoadOptions {
    * @default {every table}
    */
   readonly only?: ReadonlySet<string>;
+  /**
+   * The tables an analysis output brings, loaded first and in this order
+   * (`gate sql`: the analysis bundle's `tidy`, from `BUNDLES`); the
+   * outputs' other tables follow by name.
+   * @default {OUTPUT_TABLES}
+   */
+  readonly analysisTables?: readonly string[];
 }
 
 /** Schema holding each output's own copy of a table; `main` has their union as a view. */
@@ -101,9 +108,10 @@ export async function loadIntoDuckDb(
     await db.insertArrowIpc("outputs", await tidyArrowIpc(outputsTable(outputs)));
     counts["outputs"] = outputs.length;
   }
+  const first: readonly string[] = options.analysisTables ?? OUTPUT_TABLES;
   const others = [...new Set(outputs.flatMap((o) => Object.keys(o.tables)))]
-    .filter((n) => !(OUTPUT_TABLES as readonly string[]).includes(n)).sort();
-  for (const name of [...OUTPUT_TABLES, ...others].filter(wanted)) {
+    .filter((n) => !first.includes(n)).sort();
+  for (const name of [...first, ...others].filter(wanted)) {
     const parts: string[] = [];
     for (const [i, output] of outputs.entries()) {
       const table = output.tables[name];

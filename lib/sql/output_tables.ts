@@ -20,20 +20,25 @@ import { SQL_COLUMN_KINDS } from "./sql_schema.ts";
 import { STUDY_TABLES_FORMAT } from "../tidy/study_columns.ts";
 import { readJsonMembers } from "../load/json_head.ts";
 import type { TidyTable } from "../tidy/tidy_table.ts";
-import { coefficientsTable, selectionTable, tasksTable } from "../analyze/analysis_tables.ts";
+import {
+  ANALYSIS_TIDY_TABLES,
+  coefficientsTable,
+  selectionTable,
+  tasksTable,
+} from "../analyze/analysis_tables.ts";
 import type { ContributionsOutput, SelectionOutput, TaskRow } from "../analyze/types.ts";
 
 /** Name of a table an analysis output brings. */
 export type OutputTableName = "coefficients" | "tasks" | "selection" | "draws";
 
-/** The tables an analysis output brings, in load order. */
-export const OUTPUT_TABLES: readonly OutputTableName[] = [
-  "coefficients",
-  "tasks",
-  "selection",
-  "draws",
-];
-const OUTPUT_TABLES_LIST: readonly string[] = OUTPUT_TABLES;
+/**
+ * The tables an analysis output brings, in load order, for library
+ * callers: the analyze stage's declaration, `ANALYSIS_TIDY_TABLES`, which
+ * is its bundle's `tidy`. `gate sql` passes the analysis bundle's `tidy`
+ * from `BUNDLES` (lib/report/bundles.ts, above this stage) as
+ * `analysisTables` instead; this stage holds no list of stages.
+ */
+export const OUTPUT_TABLES: readonly OutputTableName[] = ANALYSIS_TIDY_TABLES;
 
 /** One analysis output as read for SQL. */
 export interface SqlOutput {
@@ -142,16 +147,19 @@ const HEAD_MEMBERS = ["format", "conventions", "baseline", "masked", "gates", "n
  * else the tables built from its JSON (then `note` says so).
  *
  * @param dir An analysis output directory (holding contributions.json).
+ * @param analysisTables The tables an analysis output brings, in load
+ *   order (`gate sql`: the analysis bundle's `tidy`).
  * @returns The output, and a one-line note for an older output (else null).
  * @throws SyntaxError When contributions.json is not JSON.
  */
 export async function readSqlOutput(
   dir: string,
+  analysisTables: readonly string[] = OUTPUT_TABLES,
 ): Promise<{ output: SqlOutput; note: string | null }> {
   const contributionsPath = join(dir, "contributions.json");
-  if (!(await isFile(contributionsPath))) return await readOtherOutput(dir);
+  if (!(await isFile(contributionsPath))) return await readOtherOutput(dir, analysisTables);
   const parquet: Record<string, { file: string }> = {};
-  for (const name of OUTPUT_TABLES) {
+  for (const name of analysisTables) {
     const file = join(dir, `${name}.parquet`);
     if (await isFile(file)) parquet[name] = { file };
   }
@@ -191,12 +199,14 @@ export async function readSqlOutput(
   };
 }
 
-/** Built-in table names an output's own table may not take (it becomes `output_<name>`). */
-const TAKEN = new Set([...Object.keys(SQL_COLUMN_KINDS), "outputs", ...OUTPUT_TABLES_LIST]);
-
-/** The SQL name of an output's table from its Parquet file's stem. */
-function otherTableName(stem: string): string {
-  return TAKEN.has(stem) ? `output_${stem}` : stem;
+/**
+ * The SQL name of an output's table from its Parquet file's stem: a
+ * built-in table's name (a run or gate table, `outputs`, an analysis
+ * output's table) becomes `output_<name>`.
+ */
+function otherTableNamer(analysisTables: readonly string[]): (stem: string) => string {
+  const taken = new Set([...Object.keys(SQL_COLUMN_KINDS), "outputs", ...analysisTables]);
+  return (stem) => taken.has(stem) ? `output_${stem}` : stem;
 }
 
 /**
@@ -228,8 +238,11 @@ async function isStudyTables(dir: string): Promise<boolean> {
 }
 
 /** The SQL name of a table of `dir`: `study_<stem>` for a study's study-wide tables. */
-async function tableNamer(dir: string): Promise<(stem: string) => string> {
-  return await isStudyTables(dir) ? (stem) => `study_${stem}` : otherTableName;
+async function tableNamer(
+  dir: string,
+  analysisTables: readonly string[],
+): Promise<(stem: string) => string> {
+  return await isStudyTables(dir) ? (stem) => `study_${stem}` : otherTableNamer(analysisTables);
 }
 
 /**
@@ -237,9 +250,12 @@ async function tableNamer(dir: string): Promise<(stem: string) => string> {
  * study's study-wide tables (`<out>/tables/`) are `study_<name>`, so they
  * stand beside its steps' own tables rather than stacked with them.
  */
-async function readOtherOutput(dir: string): Promise<{ output: SqlOutput; note: string | null }> {
+async function readOtherOutput(
+  dir: string,
+  analysisTables: readonly string[],
+): Promise<{ output: SqlOutput; note: string | null }> {
   const tables: Record<string, { file: string }> = {};
-  const named = await tableNamer(dir);
+  const named = await tableNamer(dir, analysisTables);
   for (const f of await otherParquetFiles(dir)) {
     if (await isFile(join(dir, f))) {
       tables[named(f.slice(0, -".parquet".length))] = {
@@ -267,6 +283,8 @@ async function readOtherOutput(dir: string): Promise<{ output: SqlOutput; note: 
  * outputs' four and every other output's own), without reading the tables.
  *
  * @param dirs Directories given to `gate sql`.
+ * @param analysisTables The tables an analysis output brings, in load
+ *   order (`gate sql`: the analysis bundle's `tidy`).
  * @returns Table names, analysis tables first, then the others sorted.
  *
  * @example
@@ -276,16 +294,19 @@ async function readOtherOutput(dir: string): Promise<{ output: SqlOutput; note: 
  * deepEqual(await outputTableNames(["data/demo/ckpt-a/gate-a"]), ["coefficients", "tasks", "selection", "draws"]);
  * ```
  */
-export async function outputTableNames(dirs: readonly string[]): Promise<string[]> {
+export async function outputTableNames(
+  dirs: readonly string[],
+  analysisTables: readonly string[] = OUTPUT_TABLES,
+): Promise<string[]> {
   const others = new Set<string>();
   for (const dir of dirs) {
     if (await sqlSourceKind(dir) !== "output" || await isFile(join(dir, "contributions.json"))) {
       continue;
     }
-    const named = await tableNamer(dir);
+    const named = await tableNamer(dir, analysisTables);
     for (const f of await otherParquetFiles(dir)) others.add(named(f.slice(0, -".parquet".length)));
   }
-  return [...OUTPUT_TABLES, ...[...others].sort()];
+  return [...analysisTables, ...[...others].sort()];
 }
 
 /**

@@ -24,6 +24,12 @@ export interface ReadSourcesOptions {
    * @default {no cache}
    */
   readonly cacheDir?: string;
+  /**
+   * The tables an analysis output brings, in load order (`gate sql`: the
+   * analysis bundle's `tidy`, from `BUNDLES`).
+   * @default {OUTPUT_TABLES}
+   */
+  readonly analysisTables?: readonly string[];
 }
 
 /**
@@ -82,7 +88,7 @@ export async function readSqlSources(
   for (const dir of dirs) {
     const kind = await sqlSourceKind(dir);
     if (kind === "output") {
-      const { output, note } = await readSqlOutput(dir);
+      const { output, note } = await readSqlOutput(dir, options.analysisTables);
       outputs.push(output);
       if (note !== null) notes.push(note);
       continue;

@@ -33,6 +33,8 @@ export const studyBundle: Bundle<
   file: "study.json",
   schema: StudySchema,
   kind: ["study"],
+  commands: ["study"],
+  tidy: ["comparisons"],
   read: (dir) => readBundleFile(dir, "study.json", StudySchema),
   tables: (doc) => [studyArmsFileTable(doc), studyComparisonsFileTable(doc)],
   figures: studyFigures,

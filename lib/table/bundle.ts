@@ -63,6 +63,23 @@ export interface Bundle<Doc, Context = never> {
   readonly schema: OutputSchema;
   /** The kinds of report section it makes, in paper order (empty: the report shows none). */
   readonly kind: readonly SectionKind[];
+  /**
+   * The `gate` commands that write it, as typed after `gate` (`["compare"]`
+   * for gateb, `["import table", "import inspect"]` for import): how `gate
+   * build` finds a step's bundle from the step's command.
+   */
+  readonly commands: readonly string[];
+  /**
+   * The tidy tables its command writes (each as `<name>.csv` and
+   * `<name>.parquet` at the top of `--out`, docs/FORMAT.md "Tidy tables"),
+   * by name, in the order `gate sql` loads them (`["splits"]`; analyze's
+   * `["coefficients", "tasks", "selection", "draws"]`, where `draws` needs
+   * `--save-draws` and `tasks` is not written beside `--sums`); empty: it
+   * writes none. `gate sql`'s tables of an analysis output and the checks
+   * of the study-wide tables read it; tests/architecture_test.ts holds it to
+   * what the command writes.
+   */
+  readonly tidy: readonly string[];
   /** Reads its document from an output directory: null when absent, issues when broken. */
   read(dir: string): Promise<BundleRead<Doc>>;
   /** The tables of the document. */

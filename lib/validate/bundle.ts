@@ -27,6 +27,8 @@ export const validateBundle: Bundle<ValidationJson, ValidationReport> = {
   file: "validation.json",
   schema: ValidationSchema,
   kind: [],
+  commands: ["validate"],
+  tidy: [],
   read: (dir) => readBundleFile(dir, "validation.json", ValidationSchema),
   tables: findingsTables,
   files: (_doc, report) => validateFiles(report),

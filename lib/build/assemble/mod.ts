@@ -13,10 +13,11 @@ import type { StudyLayout } from "../assembly_types.ts";
 import { stepFacts } from "./step_facts.ts";
 import { STEP_COMMAND_NAMES } from "../command_options.ts";
 import { shownPath } from "../resolve.ts";
-import { studyTableFiles as tableFiles } from "./study_tables.ts";
+import { studyTableFiles as tableFiles, type TidyStep } from "./study_tables.ts";
+import { BUNDLES } from "../../report/bundles.ts";
 import { studyPaperFiles as paperFiles } from "./study_paper.ts";
 
-export { stackTables } from "./study_tables.ts";
+export { stackTables, stepTidyTables, type TidyStep } from "./study_tables.ts";
 export { appendixTex, mainTex, type PaperClass, stepFloats, stepTex } from "./study_paper.ts";
 export { type StepFacts, stepFacts } from "./step_facts.ts";
 
@@ -28,9 +29,25 @@ function builtSteps(layout: StudyLayout) {
   }));
 }
 
-/** The files of `<out>/tables/`. */
+/**
+ * The bundle of the command a step runs (the one whose `commands` names it,
+ * in BUNDLES): its stage and the tidy tables it declares; undefined for
+ * `report` and `notebook`, which have none.
+ */
+function stepBundle(command: string): TidyStep["bundle"] {
+  const bundle = BUNDLES.find((b) => b.bundle.commands.includes(command))?.bundle;
+  return bundle && { stage: bundle.stage, tidy: bundle.tidy };
+}
+
+/** The files of `<out>/tables/`: each step's tidy tables, as its command's bundle declares them. */
 export function studyTableFiles(layout: StudyLayout): Promise<Record<string, FileContents>> {
-  return tableFiles(layout.name, builtSteps(layout).map((s) => s.facts));
+  return tableFiles(
+    layout.name,
+    builtSteps(layout).map(({ step, facts }) => {
+      const bundle = stepBundle(step.command);
+      return bundle === undefined ? { facts } : { facts, bundle };
+    }),
+  );
 }
 
 /** The files of `<out>/paper/`. */

@@ -10,7 +10,10 @@
  * first seen; a step without a column has it missing. A column whose kind
  * differs between steps is written as text. CSV and ZSTD Parquet as every
  * tidy table, and `tables.json`: each table's rows, columns and steps, and
- * each input file's sha256.
+ * each input file's sha256. A step whose command has a bundle (BUNDLES,
+ * lib/report/bundles.ts) may list only the tidy tables its bundle declares
+ * (`tidy`): a Parquet file beyond them is our defect, and fails the build
+ * naming the step, the file and the bundle, rather than being stacked.
  *
  * @module
  */
@@ -101,24 +104,67 @@ export function stackTables(
   return { name, rows, columns: [...front, ...rest] };
 }
 
+/** A built step and the tidy tables its command's bundle declares. */
+export interface TidyStep {
+  /** The step's facts. */
+  readonly facts: StepFacts;
+  /** Its command's bundle, by stage, and that bundle's `tidy`; absent: no bundle (report, notebook). */
+  readonly bundle?: { readonly stage: string; readonly tidy: readonly string[] };
+}
+
+/**
+ * The tidy tables a step lists (each Parquet file at the top of its
+ * output), by name, checked against its bundle's declaration.
+ *
+ * @param step The step and its bundle.
+ * @returns The names of its tables, in the marker's order.
+ * @throws Error When it lists a table its bundle does not declare.
+ *
+ * @example
+ * ```ts
+ * import { stepTidyTables } from "./study_tables.ts";
+ * import { deepEqual, throws } from "node:assert/strict";
+ * const facts = { id: "h", dir: "", files: ["heldout.json", "splits.parquet", "figures/a.parquet"],
+ *   result: true, gate: null, checkpoint_id: null, round: null };
+ * deepEqual(stepTidyTables({ facts, bundle: { stage: "heldout", tidy: ["splits"] } }), ["splits"]);
+ * deepEqual(stepTidyTables({ facts }), ["splits"]);
+ * throws(() => stepTidyTables({ facts, bundle: { stage: "power", tidy: ["mde"] } }),
+ *   /h\/splits\.parquet: a tidy table the bundle of lib\/power does not declare \(tidy: mde\)/);
+ * ```
+ */
+export function stepTidyTables(step: TidyStep): string[] {
+  const { facts, bundle } = step;
+  const names = facts.files.filter((f) => f.endsWith(".parquet") && !f.includes("/"))
+    .map((f) => f.slice(0, -".parquet".length));
+  const extra = bundle === undefined ? [] : names.filter((n) => !bundle.tidy.includes(n));
+  if (bundle !== undefined && extra.length > 0) {
+    throw new Error(
+      `${facts.id}/${extra[0]}.parquet: a tidy table the bundle of lib/${bundle.stage} ` +
+        `does not declare (tidy: ${bundle.tidy.join(", ") || "none"})`,
+    );
+  }
+  return names;
+}
+
 /**
  * The files of `<out>/tables/`: each table's CSV and Parquet, and
  * `tables.json`.
  *
  * @param study The study's name.
- * @param steps The built steps, in study order.
+ * @param steps The built steps, in study order, each with its command's bundle.
  * @returns File name to contents.
+ * @throws Error When a step lists a tidy table its bundle does not declare.
  */
 export async function studyTableFiles(
   study: string,
-  steps: readonly StepFacts[],
+  steps: readonly TidyStep[],
 ): Promise<Record<string, FileContents>> {
   const byName = new Map<string, Part[]>();
-  for (const step of steps) {
-    for (const file of step.files) {
-      if (!file.endsWith(".parquet") || file.includes("/")) continue;
+  for (const tidyStep of steps) {
+    const step = tidyStep.facts;
+    for (const name of stepTidyTables(tidyStep)) {
+      const file = `${name}.parquet`;
       const bytes = await Deno.readFile(join(step.dir, file));
-      const name = file.slice(0, -".parquet".length);
       const table = await readTidyParquet(bytes, name);
       const list = byName.get(name) ?? [];
       list.push({ step, file: `${step.id}/${file}`, sha256: sha256Hex(bytes), table });
