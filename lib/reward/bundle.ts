@@ -15,8 +15,10 @@ import { rewardSection } from "./section.ts";
 
 /**
  * Reward recipes as a bundle. `tables` is the comparison table of
- * recipe_comparison.json; `files` writes what `gate reward` writes from its
- * run (the reward lines and the comparison), not from the document.
+ * recipe_comparison.json, the one the report shows and `gate reward`
+ * writes; `files` writes what `gate reward` writes from its run: besides
+ * the document, the reward lines and their summary table (the run's own,
+ * made from rewards.jsonl's lines, which the document does not hold).
  *
  * @example
  * ```ts

@@ -9,7 +9,7 @@ import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { rewardsTidy } from "./rewards_tidy.ts";
 import type { RewardRun } from "./run.ts";
-import { rewardTables } from "./tables.ts";
+import { recipeComparisonOfDocument, rewardTables } from "./tables.ts";
 
 /** Options of {@linkcode rewardFiles}. */
 export interface RewardFilesOptions {
@@ -20,7 +20,10 @@ export interface RewardFilesOptions {
 /**
  * The files of a reward run: rewards.jsonl, rewards_meta.json, with groups
  * recipe_comparison.json, the tables as reward_tables.md and .tex (labels
- * scoped to the run), and the tidy table `rewards` as CSV and Parquet.
+ * scoped to the run): the recipe's summary of its reward lines and, with
+ * groups, the recipe comparison of recipe_comparison.json (the bundle's
+ * `tables`, the one the report shows); and the tidy table `rewards` as CSV
+ * and Parquet.
  *
  * @param run From `rewardRun`.
  * @param options The run's label scope.
@@ -51,8 +54,9 @@ export async function rewardFiles(
     "rewards_meta.json": toJsonText(run.meta),
   };
   if (comparison) files["recipe_comparison.json"] = toJsonText(comparison.doc);
+  // The comparison from recipe_comparison.json, as the bundle's tables and the report read it.
   const tables = scopeTables(
-    rewardTables(lines, run.recipe, comparison?.result ?? null),
+    rewardTables(lines, run.recipe, comparison ? recipeComparisonOfDocument(comparison.doc) : null),
     options.scope,
   );
   Object.assign(files, tableFiles("reward_tables", tables));

@@ -3,14 +3,15 @@
  *
  * @module
  */
-import type { ReportSection } from "../table/section.ts";
+import { type ReportSection, sectionItems } from "../table/section.ts";
 import { rewardFigures } from "./figures.ts";
 import type { RecipeComparisonDocument } from "./reward_types.ts";
 import { recipeComparisonOfDocument, recipeComparisonTable } from "./tables.ts";
 
 /**
- * The section "Reward recipes": the recipe comparison table, then its
- * forest of good-minus-bad differences (when a recipe has one).
+ * The section "Reward recipes": the bundle's table, the recipe comparison
+ * of recipe_comparison.json (the one `gate reward` writes), then its forest
+ * of good-minus-bad differences (when a recipe has one).
  *
  * @param doc recipe_comparison.json.
  * @param dir The output directory it was read from.
@@ -35,7 +36,10 @@ export function rewardSection(
   return {
     kind: "reward",
     heading: "Reward recipes",
-    items: [recipeComparisonTable(recipeComparisonOfDocument(doc)), ...rewardFigures(doc)],
+    items: sectionItems(
+      [recipeComparisonTable(recipeComparisonOfDocument(doc))],
+      rewardFigures(doc),
+    ),
     dir,
     files: ["recipe_comparison.json"],
   };
