@@ -119,11 +119,13 @@ export type {
   LoadedStudy,
   StudyAnalysis,
   StudyAnalysisRowsInput,
+  StudyCostInput,
   StudyDocument,
   StudyInput,
   StudyPlotOptions,
   StudyRow,
   StudyRowsInput,
+  StudyTablesInput,
 } from "./study/mod.ts";
 
 // reward

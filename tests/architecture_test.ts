@@ -359,6 +359,8 @@ const SECTION_TABLES: Readonly<Record<string, readonly string[]>> = {
   power: ["powerTables"],
   gateb: ["comparisonTables"],
   sequential: ["sequentialTables"],
+  study: ["studyTables"],
+  reward: ["recipeComparisonOfDocument", "recipeComparisonTable"],
 };
 
 const isTable = (item: object): item is Table => "rows" in item;

@@ -79,11 +79,11 @@ Deno.test({
     const figures = dom.match(/<svg data-figure="[^"]+"/g) ?? [];
     deepEqual(figures.length, 7);
     ok(dom.includes("<caption>Paired-delta coefficients, reward</caption>"));
-    ok(dom.includes("<caption>Study comparisons</caption>"));
+    ok(dom.includes("<caption>Paired differences between arms</caption>"));
     ok(dom.includes("<caption>Equipped vs bare, task-aligned</caption>"));
     ok(dom.includes("<caption>Minimum detectable effect by number of tasks</caption>"));
-    // 14 tables of results and one provenance table per section (5).
-    deepEqual((dom.match(/<table/g) ?? []).length, 19);
+    // 15 tables of results (the study's three among them) and one provenance table per section (5).
+    deepEqual((dom.match(/<table/g) ?? []).length, 20);
     // Plot's marks survived parsing: the forest plot's dots and the stability bars.
     ok((dom.match(/<circle/g) ?? []).length >= 8);
     await Deno.remove(dir, { recursive: true });

@@ -219,6 +219,20 @@ const arm = (rest: Record<string, unknown>) => ({
   attempts: { attempts: 0, used: 0, violations: 0, by_kind: {}, reasons: {} },
 });
 
+/** One arm's costs in study.json, no service times. */
+function cost(attempts: number, gpu_hours: number) {
+  return {
+    attempts,
+    failed_attempts: attempts - 480,
+    verifier_trials: 480,
+    gpu_hours,
+    gpu_hours_reported: attempts,
+    tokens: 1000 * attempts,
+    tokens_reported: attempts,
+    service_seconds: null,
+  };
+}
+
 export const STUDY = {
   format: "gatelab.study/v1",
   bootstrap: {
@@ -267,7 +281,11 @@ export const STUDY = {
     resample: "seeds+tasks",
     per_seed: null,
   })),
-  costs: {},
+  costs: {
+    definitions: {},
+    arms: { M: cost(480, 240.5), B: cost(480, 236.25), O: cost(484, 241) },
+    total: cost(1444, 717.75),
+  },
   attempts: { attempts: 0, used: 0, violations: 0 },
   issues: [],
   generator: { ...GENERATOR, command: "gate study study --out out" },

@@ -31,8 +31,9 @@ Deno.test("gate report writes one self-contained report.html with tables and inl
     ok((await Deno.stat(`${out}/figures/${name}.svg`)).isFile, name);
   }
   // Tables: overview, means, coefficients, selection, stability, held-out summary,
-  // across-gate check, arms, comparisons, and one provenance table per section (3).
-  deepEqual(count(html, "<table"), 12);
+  // across-gate check, the study's arms, comparisons and costs, and one provenance table per
+  // section (3).
+  deepEqual(count(html, "<table"), 13);
   ok(html.includes("<caption>Selection stability of reward (K = 2)</caption>"));
   ok(html.includes("Held-out ranking checks of reward"));
   ok(html.includes("<caption>Paired-delta coefficients, reward</caption>"));
@@ -78,6 +79,22 @@ Deno.test("a study-only directory gives a study-only report", async () => {
   const { html, figures } = renderReport(r.value);
   deepEqual(figures.map((f) => f.name), ["study_arms", "study_comparisons"]);
   ok(!html.includes("Coefficients"));
+  // The tables gate study writes (studyTables), each figure behind its table.
+  const ids = [...html.matchAll(/<(?:table|div class="figure") id="([^"]+)"/g)].map((m) => m[1]);
+  deepEqual(ids.filter((id) => id !== undefined && /study/.test(id)), [
+    "tab:study-arms",
+    "figure-study_arms",
+    "tab:study-comparisons",
+    "figure-study_comparisons",
+    "tab:study-costs",
+  ]);
+  // The fixture's costs: 484 attempts of arm O, 4 of them failed; 1444 in total, 717.75 GPU-hours.
+  ok(/<td class="l">O<\/td>\s*<td class="r">484<\/td>\s*<td class="r">4<\/td>/.test(html));
+  ok(
+    /<td class="l">total<\/td>\s*<td class="r">1444<\/td>[^]*?<td class="r">717\.75<\/td>/.test(
+      html,
+    ),
+  );
   await Deno.remove(dir, { recursive: true });
 });
 

@@ -21,6 +21,7 @@ import {
   rewardFigures,
   runAnalysis,
   studyFigures,
+  studyTables,
   validateGates,
   valueOrThrow,
 } from "../lib/mod.ts";
@@ -29,6 +30,7 @@ import {
   ContributionsSchema,
   HeldoutSchema,
   SelectionSchema,
+  StudySchema,
 } from "../lib/contract/outputs/mod.ts";
 import { heldoutDocument } from "../lib/heldout/document.ts";
 import { heldoutSection } from "../lib/heldout/section.ts";
@@ -105,16 +107,32 @@ Deno.test("heldoutTables and heldoutFigures of { ...heldoutCheck, against } are 
   deepEqual(rendered(notebook).sort(), report.sort());
 });
 
-Deno.test("studyFigures of analyzeStudy's result are the figures of study.json", async () => {
+Deno.test("studyTables and studyFigures of analyzeStudy's result are the report's study section", async () => {
   const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
   const plan = { ...input.plan, bootstrap: { draws: 50, seed: 1 } };
   const analysis = valueOrThrow(analyzeStudy({ ...input, plan }), "analysis");
   const figures = studyFigures(analysis);
   deepEqual(figures.map((f) => f.name), ["study_arms", "study_comparisons"]);
-  const doc = studyDocument(analysis, { command: "gate study", inputs: [] });
+  const tables = studyTables(analysis);
+  deepEqual(tables.map((t) => t.label), [
+    "tab:study-arms",
+    "tab:study-comparisons",
+    "tab:study-costs",
+  ]);
+  const doc = StudySchema.parse(
+    parsed(studyDocument(analysis, { command: "gate study", inputs: [] })),
+  );
   deepEqual(figures.map((f) => f.svg), studyFigures(doc).map((f) => f.svg));
-  const report = rendered(studySection(doc, "out").items);
-  for (const f of figures) ok(report.includes(f.svg), f.name);
+  // What notebook 03 shows is what gate study writes (studyFiles: studyTables of study.json) and
+  // what the report shows, in the report's order: each figure behind its table.
+  deepEqual(tables.map(toMarkdown), studyTables(doc).map(toMarkdown));
+  deepEqual(rendered(studySection(doc, "out").items), [
+    toMarkdown(tables[0]!),
+    figures[0]!.svg,
+    toMarkdown(tables[1]!),
+    figures[1]!.svg,
+    toMarkdown(tables[2]!),
+  ]);
 });
 
 Deno.test("recipesTables and rewardFigures of compareRecipes' result are gate reward's tables and the report's figure", async () => {

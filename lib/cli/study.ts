@@ -53,7 +53,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
       for (const issue of analysis.issues) printError(`warning ${formatIssue(issue)}`);
       const doc = studyDocument(analysis.value, { command, inputs, issues: analysis.issues });
       if (!quiet) after.push(studyLine(doc, out));
-      return { files: await studyFiles(doc, analysis.value, { scope }), summary: [] };
+      return { files: await studyFiles(doc, { scope }), summary: [] };
     },
   });
   for (const line of after) printError(line);

@@ -38,7 +38,9 @@ export { type ReportSection, type ReportSubheading, SECTION_ORDER, type SectionK
  *   study: { format: "gatelab.study/v1",
  *     bootstrap: { draws: 10, seed: 1, resample: "tasks", resample_note: "", interval: "percentile",
  *       quantile_rule: "sorted[floor(q*(B-1))]", draw_order: "", prng: "xoshiro128**" },
- *     estimator: {}, comparisons: [], costs: {}, attempts: { attempts: 1, used: 1, violations: 0 }, issues: [],
+ *     estimator: {}, comparisons: [], attempts: { attempts: 1, used: 1, violations: 0 }, issues: [],
+ *     costs: { definitions: {}, arms: {}, total: { attempts: 1, failed_attempts: 0, verifier_trials: 1, gpu_hours: 0,
+ *       gpu_hours_reported: 0, tokens: 0, tokens_reported: 0, service_seconds: null } },
  *     arms: { M: { planned: 1, observed: 1, successes: 1, estimate: 1, bounds: [1, 1], complete: true, label: "complete",
  *       train_seeds: [1], task_count: 1, slots: {}, attempts: { attempts: 1, used: 1, violations: 0, by_kind: {}, reasons: {} } } },
  *     generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] } });
@@ -190,7 +192,9 @@ function uniqueFigure(figure: Figure, used: Set<string>): Figure {
  *   inputs: { "study.json": "ab" }, study: { format: "gatelab.study/v1",
  *     bootstrap: { draws: 10, seed: 1, resample: "tasks", resample_note: "", interval: "percentile",
  *       quantile_rule: "sorted[floor(q*(B-1))]", draw_order: "", prng: "xoshiro128**" },
- *     estimator: {}, comparisons: [], costs: {}, attempts: { attempts: 2, used: 2, violations: 0 }, issues: [],
+ *     estimator: {}, comparisons: [], attempts: { attempts: 2, used: 2, violations: 0 }, issues: [],
+ *     costs: { definitions: {}, arms: {}, total: { attempts: 2, failed_attempts: 0, verifier_trials: 2, gpu_hours: 0,
+ *       gpu_hours_reported: 0, tokens: 0, tokens_reported: 0, service_seconds: null } },
  *     arms: { M: { planned: 2, observed: 2, successes: 1, estimate: 0.5, bounds: [0.5, 0.5], complete: true, label: "complete",
  *       train_seeds: [1], task_count: 2, slots: {}, attempts: { attempts: 2, used: 2, violations: 0, by_kind: {}, reasons: {} } } },
  *     generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] } });

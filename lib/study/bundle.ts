@@ -7,16 +7,15 @@
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
 import { StudySchema } from "../contract/outputs/mod.ts";
 import type { StudyDocument } from "./study_json.ts";
-import type { StudyAnalysis } from "./analyze.ts";
 import { studyFiles, type StudyFilesOptions } from "./files.ts";
-import { studyArmsFileTable, studyComparisonsFileTable } from "./tables.ts";
+import { studyTables } from "./tables.ts";
 import { studyFigures } from "./figures.ts";
 import { studySection } from "./section.ts";
 
 /**
- * A study as a bundle. `tables` is the tables of study.json the report
- * shows (arms, comparisons); `files` writes what `gate study` writes, whose
- * tables (`studyTables`) read the analysis rather than the document.
+ * A study as a bundle. `tables` is `studyTables` of study.json (arms,
+ * comparisons, costs): the tables `files` writes for `gate study`, the
+ * report's section shows and the notebooks show.
  *
  * @example
  * ```ts
@@ -25,10 +24,7 @@ import { studySection } from "./section.ts";
  * deepEqual([studyBundle.file, studyBundle.kind], ["study.json", ["study"]]);
  * ```
  */
-export const studyBundle: Bundle<
-  StudyDocument,
-  StudyFilesOptions & { readonly analysis: StudyAnalysis }
-> = {
+export const studyBundle: Bundle<StudyDocument, StudyFilesOptions> = {
   stage: "study",
   file: "study.json",
   schema: StudySchema,
@@ -36,8 +32,8 @@ export const studyBundle: Bundle<
   commands: ["study"],
   tidy: ["comparisons"],
   read: (dir) => readBundleFile(dir, "study.json", StudySchema),
-  tables: (doc) => [studyArmsFileTable(doc), studyComparisonsFileTable(doc)],
+  tables: studyTables,
   figures: studyFigures,
-  files: (doc, { analysis, ...options }) => studyFiles(doc, analysis, options),
+  files: studyFiles,
   section: studySection,
 };

@@ -7,7 +7,6 @@
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
-import type { StudyAnalysis } from "./analyze.ts";
 import type { StudyDocument } from "./study_json.ts";
 import { studyTidy } from "./study_tidy.ts";
 import { studyTables } from "./tables.ts";
@@ -19,12 +18,12 @@ export interface StudyFilesOptions {
 }
 
 /**
- * The files of a study: study.json, the arms, comparisons and costs tables
- * as study_tables.md and study_tables.tex (labels scoped to the run), and
- * the tidy table `comparisons` as CSV and Parquet.
+ * The files of a study, all made from study.json: the document, its
+ * tables (arms, comparisons and costs, `studyTables`) as study_tables.md
+ * and study_tables.tex (labels scoped to the run), and the tidy table
+ * `comparisons` as CSV and Parquet.
  *
  * @param doc study.json (from `studyDocument`).
- * @param analysis The analysis it was built from (the tables read it).
  * @param options The run's label scope.
  * @returns File name (inside `--out`) to contents.
  *
@@ -37,7 +36,7 @@ export interface StudyFilesOptions {
  * const { input, inputs } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
  * const analysis = valueOrThrow(analyzeStudy({ ...input, plan: { ...input.plan, bootstrap: { draws: 20, seed: 1 } } }), "analysis");
  * const doc = studyDocument(analysis, { command: "gate study", inputs });
- * const files = await studyFiles(doc, analysis, { scope: { label: "study", name: "Study" } });
+ * const files = await studyFiles(doc, { scope: { label: "study", name: "Study" } });
  * deepEqual(Object.keys(files), ["study.json", "study_tables.md", "study_tables.tex",
  *   "comparisons.csv", "comparisons.parquet"]);
  * ok((files["study_tables.tex"] as string).includes("\\label{tab:study:study-costs}"));
@@ -45,10 +44,9 @@ export interface StudyFilesOptions {
  */
 export async function studyFiles(
   doc: StudyDocument,
-  analysis: StudyAnalysis,
   options: StudyFilesOptions,
 ): Promise<Record<string, FileContents>> {
-  const tables = scopeTables(studyTables(analysis), options.scope);
+  const tables = scopeTables(studyTables(doc), options.scope);
   return {
     "study.json": toJsonText(doc),
     ...tableFiles("study_tables", tables),

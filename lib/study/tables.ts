@@ -1,11 +1,11 @@
 /**
  * Study tables as {@linkcode Table} models for Markdown and LaTeX, numbers
- * as lib/table/format.ts prints them: from the in-memory analysis the
- * arms, comparisons and costs that `gate study` writes into
- * study_tables.md and .tex ({@linkcode studyTables}); from study.json the
- * arms and comparisons the report shows. An incomplete arm or comparison
- * shows its bounds and the word "incomplete" in place of the estimate and
- * interval.
+ * as lib/table/format.ts prints them: the arms, comparisons and costs of
+ * study.json ({@linkcode studyTables}), the list `gate study` writes into
+ * study_tables.md and .tex, the report's study section shows and the
+ * notebooks show (they pass the in-memory analysis, read as study.json
+ * holds it). An incomplete arm or comparison shows its bounds and the word
+ * "incomplete" in place of the estimate and interval.
  *
  * @module
  */
@@ -26,27 +26,58 @@ import type { Table } from "../table/table.ts";
 // deno doc from reporting references into zod).
 /** @ignore */
 type Arm = StudyDocument["arms"][string];
+/** @ignore */
+type Comparison = StudyDocument["comparisons"][number];
+/** @ignore */
+type Cost = StudyDocument["costs"]["total"];
+
+/** What {@linkcode studyTables} reads of study.json. */
+export interface StudyTablesInput {
+  /** The bootstrap's draws and seed. */
+  readonly bootstrap: Pick<StudyDocument["bootstrap"], "draws" | "seed">;
+  /** Each arm's slot counts, estimate and bounds, by name in report order. */
+  readonly arms: Readonly<
+    Record<
+      string,
+      Pick<Arm, "planned" | "observed" | "successes" | "estimate" | "bounds" | "complete">
+    >
+  >;
+  /** Each comparison's estimate, interval, bounds and resample. */
+  readonly comparisons: readonly Pick<
+    Comparison,
+    "a" | "b" | "complete" | "estimate" | "ci" | "bounds" | "resample"
+  >[];
+  /** The costs per arm (by name, in report order) and in total. */
+  readonly costs: {
+    readonly arms: Readonly<Record<string, StudyCostInput>>;
+    readonly total: StudyCostInput;
+  };
+}
+
+/** What {@linkcode studyCostsTable} reads of one arm's costs in study.json. */
+export type StudyCostInput = Pick<
+  Cost,
+  "attempts" | "failed_attempts" | "verifier_trials" | "gpu_hours" | "tokens" | "service_seconds"
+>;
 
 const DIGITS = DECIMALS.rate;
 
 /**
  * Table of arms: planned, resolved, successes, estimate and bounds.
  *
- * @param analysis Result of `analyzeStudy`.
+ * @param study study.json's arms.
  * @returns The table.
  *
  * @example
  * ```ts
  * import { studyArmsTable } from "./tables.ts";
- * import { analyzeStudy } from "./analyze.ts";
  * import { deepEqual } from "node:assert/strict";
- * const slot = { arm: "M", train_seed: 1, task_id: "t", rep: 0 };
- * const r = analyzeStudy({ plan: { format: "gatelab.studyplan/v1", comparisons: [], bootstrap: { draws: 10, seed: 1 } },
- *   slots: [{ value: slot, line: 1 }], attempts: [{ value: { ...slot, attempt: 0, kind: "ambiguous" }, line: 1 }] });
- * deepEqual(r.ok && studyArmsTable(r.value).rows, [["M", "1", "0", "0", "incomplete", "[0.000, 1.000]"]]);
+ * const t = studyArmsTable({
+ *   arms: { M: { planned: 1, observed: 0, successes: 0, estimate: null, bounds: [0, 1], complete: false } } });
+ * deepEqual(t.rows, [["M", "1", "0", "0", "incomplete", "[0.000, 1.000]"]]);
  * ```
  */
-export function studyArmsTable(analysis: StudyAnalysis): Table {
+export function studyArmsTable(study: Pick<StudyTablesInput, "arms">): Table {
   return {
     caption: "Resolved rate per arm",
     label: "tab:study-arms",
@@ -58,13 +89,13 @@ export function studyArmsTable(analysis: StudyAnalysis): Table {
       { label: "Estimate", align: "right" },
       { label: "Bounds (nested)", align: "right" },
     ],
-    rows: analysis.arms.map((arm) => [
-      arm.arm,
-      formatCount(arm.planned),
-      formatCount(arm.observed),
-      formatCount(arm.successes),
-      arm.complete ? formatRate(arm.estimate) : "incomplete",
-      formatInterval(arm.bounds, DIGITS),
+    rows: Object.entries(study.arms).map(([arm, a]) => [
+      arm,
+      formatCount(a.planned),
+      formatCount(a.observed),
+      formatCount(a.successes),
+      a.complete ? formatRate(a.estimate) : "incomplete",
+      formatInterval(a.bounds, DIGITS),
     ]),
     notes: [
       "Estimate: mean over training seeds of the mean over tasks of the mean over reps; " +
@@ -77,23 +108,20 @@ export function studyArmsTable(analysis: StudyAnalysis): Table {
  * Table of comparisons a - b: estimate, 95% percentile interval, bounds
  * and status; incomplete comparisons show only their bounds.
  *
- * @param analysis Result of `analyzeStudy`.
+ * @param study study.json's bootstrap (draws, seed) and comparisons.
  * @returns The table.
- * @example The demo study, 200 bootstrap draws
+ * @example
  * ```ts
- * import { analyzeStudy, loadStudyDir, valueOrThrow } from "../mod.ts";
  * import { studyComparisonsTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
- * const plan = { ...input.plan, bootstrap: { draws: 200, seed: 1 } };
- * const table = studyComparisonsTable(valueOrThrow(analyzeStudy({ ...input, plan }), "analysis"));
- * deepEqual(table.rows, [
- *   ["M − B", "0.112 [0.027, 0.200]", "[0.112, 0.112]", "seeds+tasks", "complete"],
- *   ["M − O", "incomplete", "[0.081, 0.087]", "seeds+tasks", "incomplete"],
- * ]);
+ * const t = studyComparisonsTable({ bootstrap: { draws: 10, seed: 1 }, comparisons: [
+ *   { a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2], resample: "tasks" }] });
+ * deepEqual(t.rows, [["M − B", "0.100 [0.000, 0.200]", "[0.100, 0.100]", "tasks", "complete"]]);
  * ```
  */
-export function studyComparisonsTable(analysis: StudyAnalysis): Table {
+export function studyComparisonsTable(
+  study: Pick<StudyTablesInput, "bootstrap" | "comparisons">,
+): Table {
   return {
     caption: "Paired differences between arms",
     label: "tab:study-comparisons",
@@ -107,7 +135,7 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
       { label: "Resample" },
       { label: "Status" },
     ],
-    rows: analysis.comparisons.map((c) => [
+    rows: study.comparisons.map((c) => [
       `${c.a} − ${c.b}`,
       c.complete ? formatWithInterval(c.estimate, c.ci, DIGITS) : "incomplete",
       formatInterval(c.bounds, DIGITS),
@@ -115,7 +143,7 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
       c.complete ? "complete" : "incomplete",
     ]),
     notes: [
-      `Percentile intervals from ${analysis.draws} bootstrap draws, seed ${analysis.seed}; ` +
+      `Percentile intervals from ${study.bootstrap.draws} bootstrap draws, seed ${study.bootstrap.seed}; ` +
       "ends are sorted draws at zero-based index floor(q(B-1)), q = 0.025, 0.975.",
       "Each draw resamples training seeds and tasks with replacement, the same indices for both " +
       "arms, all reps of a sampled cell; arms with one seed resample tasks only.",
@@ -126,25 +154,25 @@ export function studyComparisonsTable(analysis: StudyAnalysis): Table {
 }
 
 /**
- * Table of costs per arm and in total.
+ * Table of costs per arm and in total; the service-time columns only when
+ * some attempt has a service time.
  *
- * @param analysis Result of `analyzeStudy`.
+ * @param study study.json's costs.
  * @returns The table.
- * @example The demo study
+ * @example
  * ```ts
- * import { analyzeStudy, loadStudyDir, valueOrThrow } from "../mod.ts";
  * import { studyCostsTable } from "./tables.ts";
  * import { deepEqual } from "node:assert/strict";
- * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
- * const plan = { ...input.plan, bootstrap: { draws: 20, seed: 1 } };
- * const table = studyCostsTable(valueOrThrow(analyzeStudy({ ...input, plan }), "analysis"));
- * deepEqual(table.rows.at(-1), ["total", "1453", "13", "1441", "331.13", "71868299"]);
+ * const cost = { attempts: 3, failed_attempts: 1, verifier_trials: 2, gpu_hours: 0.5, tokens: 40,
+ *   service_seconds: null };
+ * const table = studyCostsTable({ costs: { arms: { M: cost }, total: cost } });
+ * deepEqual(table.rows, [["M", "3", "1", "2", "0.50", "40"], ["total", "3", "1", "2", "0.50", "40"]]);
  * ```
  */
-export function studyCostsTable(analysis: StudyAnalysis): Table {
-  const { arms, total } = analysis.costs;
-  const hasService = [...arms, total].some((c) => c.service_seconds !== null);
-  const row = (name: string, c: typeof total) => [
+export function studyCostsTable(study: Pick<StudyTablesInput, "costs">): Table {
+  const { arms, total } = study.costs;
+  const hasService = [...Object.values(arms), total].some((c) => c.service_seconds !== null);
+  const row = (name: string, c: StudyCostInput) => [
     name,
     formatCount(c.attempts),
     formatCount(c.failed_attempts),
@@ -172,7 +200,7 @@ export function studyCostsTable(analysis: StudyAnalysis): Table {
         ]
         : []),
     ],
-    rows: [...arms.map((c) => row(c.arm, c)), row("total", total)],
+    rows: [...Object.entries(arms).map(([arm, c]) => row(arm, c)), row("total", total)],
     notes: [
       "Every attempt as made, including retry-policy violations. Failed: infrastructure " +
       "failures (verifier_infra, generation_infra). Verifier trials: report and verifier_infra " +
@@ -183,115 +211,71 @@ export function studyCostsTable(analysis: StudyAnalysis): Table {
 }
 
 /**
- * Study arms: planned, observed and resolved slots, estimate and bounds.
- *
- * @param study Parsed study.json.
- * @returns One row per arm.
- *
- * @example
- * ```ts
- * import { studyArmsFileTable } from "./tables.ts";
- * import { deepEqual } from "node:assert/strict";
- * const t = studyArmsFileTable({
- *   arms: { M: { planned: 4, observed: 3, successes: 1, estimate: null, bounds: [0.25, 0.5], complete: false } } });
- * deepEqual(t.rows, [["M", "4", "3", "1", "incomplete", "[0.250, 0.500]", "no"]]);
- * ```
- */
-export function studyArmsFileTable(study: {
-  readonly arms: Readonly<
-    Record<
-      string,
-      Pick<Arm, "planned" | "observed" | "successes" | "estimate" | "bounds" | "complete">
-    >
-  >;
-}): Table {
-  return {
-    caption: "Study arms",
-    label: "tab:study-arms",
-    columns: [
-      { label: "arm" },
-      { label: "planned", align: "right" },
-      { label: "observed", align: "right" },
-      { label: "successes", align: "right" },
-      { label: "estimate", align: "right" },
-      { label: "bounds", align: "right" },
-      { label: "complete" },
-    ],
-    rows: Object.entries(study.arms).map(([arm, a]) => [
-      arm,
-      formatCount(a.planned),
-      formatCount(a.observed),
-      formatCount(a.successes),
-      a.estimate === null ? "incomplete" : formatRate(a.estimate),
-      formatInterval(a.bounds),
-      a.complete ? "yes" : "no",
-    ]),
-    notes: [
-      "Bounds: the nested mean with unresolved slots as failures, then as successes; " +
-      "[S/H, (S+H-J)/H] (S successes, J observed, H planned slots) when reps are balanced.",
-    ],
-  };
-}
-
-/**
- * Study comparisons a − b: estimate, percentile interval and bounds;
- * incomplete comparisons say so and show bounds only.
- *
- * @param study Parsed study.json.
- * @returns One row per comparison.
- *
- * @example
- * ```ts
- * import { studyComparisonsFileTable } from "./tables.ts";
- * import { deepEqual } from "node:assert/strict";
- * const t = studyComparisonsFileTable({ bootstrap: { draws: 10, seed: 1, resample: "tasks" },
- *   comparisons: [{ a: "M", b: "B", complete: true, estimate: 0.1, bounds: [0.1, 0.1], ci: [0, 0.2] }] });
- * deepEqual(t.rows, [["M − B", "0.100 [0.000, 0.200]", "[0.100, 0.100]", "yes"]]);
- * ```
- */
-export function studyComparisonsFileTable(study: {
-  readonly bootstrap: Pick<StudyDocument["bootstrap"], "draws" | "seed" | "resample">;
-  readonly comparisons: readonly Pick<
-    StudyDocument["comparisons"][number],
-    "a" | "b" | "complete" | "estimate" | "ci" | "bounds"
-  >[];
-}): Table {
-  return {
-    caption: "Study comparisons",
-    label: "tab:study-comparisons",
-    columns: [
-      { label: "comparison" },
-      { label: intervalHeader("difference", "bootstrap, percentile"), align: "right" },
-      { label: "bounds", align: "right" },
-      { label: "complete" },
-    ],
-    rows: study.comparisons.map((c) => [
-      `${c.a} − ${c.b}`,
-      c.complete && c.estimate !== null ? formatWithInterval(c.estimate, c.ci) : "incomplete",
-      formatInterval(c.bounds),
-      c.complete ? "yes" : "no",
-    ]),
-    notes: [
-      `Percentile bootstrap (${study.bootstrap.draws} draws, seed ${study.bootstrap.seed}, resampling ${study.bootstrap.resample}); ends are sorted draws at index floor(q(B-1)).`,
-    ],
-  };
-}
-
-/**
- * The tables `gate study` writes: arms, comparisons and costs, in that order.
+ * The in-memory analysis as study.json holds what the tables read: arms
+ * and costs keyed by arm in the analysis's order, the bootstrap's draws
+ * and seed (the same fields `studyDocument` writes).
  *
  * @param analysis Result of `analyzeStudy`.
- * @returns The three tables.
- * @example The demo study
+ * @returns The tables' input.
+ *
+ * @example
  * ```ts
- * import { analyzeStudy, loadStudyDir, studyTables, valueOrThrow } from "../mod.ts";
+ * import { studyTablesInput } from "./tables.ts";
+ * import { analyzeStudy } from "./analyze.ts";
  * import { deepEqual } from "node:assert/strict";
- * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
- * const plan = { ...input.plan, bootstrap: { draws: 20, seed: 1 } };
- * const tables = studyTables(valueOrThrow(analyzeStudy({ ...input, plan }), "analysis"));
- * deepEqual(tables.map((t) => t.label), ["tab:study-arms", "tab:study-comparisons", "tab:study-costs"]);
+ * const slot = { arm: "M", train_seed: 1, task_id: "t", rep: 0 };
+ * const r = analyzeStudy({ plan: { format: "gatelab.studyplan/v1", comparisons: [], bootstrap: { draws: 10, seed: 1 } },
+ *   slots: [{ value: slot, line: 1 }], attempts: [{ value: { ...slot, attempt: 0, kind: "ambiguous" }, line: 1 }] });
+ * const input = r.ok ? studyTablesInput(r.value) : null;
+ * deepEqual([input?.bootstrap, input?.arms.M?.bounds, input?.costs.total.attempts], [{ draws: 10, seed: 1 }, [0, 1], 1]);
  * ```
  */
-export function studyTables(analysis: StudyAnalysis): Table[] {
-  return [studyArmsTable(analysis), studyComparisonsTable(analysis), studyCostsTable(analysis)];
+export function studyTablesInput(analysis: StudyAnalysis): StudyTablesInput {
+  return {
+    bootstrap: { draws: analysis.draws, seed: analysis.seed },
+    arms: Object.fromEntries(analysis.arms.map((a) => [a.arm, a])),
+    comparisons: analysis.comparisons,
+    costs: {
+      arms: Object.fromEntries(analysis.costs.arms.map((c) => [c.arm, c])),
+      total: analysis.costs.total,
+    },
+  };
+}
+
+/** The analysis lists its arms; study.json keys them by name. */
+function isAnalysis(study: StudyTablesInput | StudyAnalysis): study is StudyAnalysis {
+  return Array.isArray(study.arms);
+}
+
+/**
+ * The tables of a study: arms, comparisons and costs, in that order. The
+ * list `gate study` writes (study_tables.md, .tex), the report's study
+ * section shows (its figures behind their tables) and the notebooks show;
+ * a notebook passes the analysis itself (`analyzeStudy`), read as
+ * study.json holds it ({@linkcode studyTablesInput}), so the same tables.
+ *
+ * @param study study.json, or the result of `analyzeStudy`.
+ * @returns The three tables.
+ * @example The demo study: from the analysis and from its study.json
+ * ```ts
+ * import { analyzeStudy, loadStudyDir, studyTables, valueOrThrow } from "../mod.ts";
+ * import { studyDocument } from "./study_json.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
+ * const plan = { ...input.plan, bootstrap: { draws: 200, seed: 1 } };
+ * const analysis = valueOrThrow(analyzeStudy({ ...input, plan }), "analysis");
+ * const tables = studyTables(analysis);
+ * deepEqual(tables.map((t) => t.label), ["tab:study-arms", "tab:study-comparisons", "tab:study-costs"]);
+ * deepEqual(tables[1]!.rows, [
+ *   ["M − B", "0.112 [0.027, 0.200]", "[0.112, 0.112]", "seeds+tasks", "complete"],
+ *   ["M − O", "incomplete", "[0.081, 0.087]", "seeds+tasks", "incomplete"],
+ * ]);
+ * deepEqual(tables[2]!.rows.at(-1), ["total", "1453", "13", "1441", "331.13", "71868299"]);
+ * const doc = studyDocument(analysis, { command: "gate study", inputs: [] });
+ * deepEqual(studyTables(JSON.parse(JSON.stringify(doc))), tables);
+ * ```
+ */
+export function studyTables(study: StudyTablesInput | StudyAnalysis): Table[] {
+  const input = isAnalysis(study) ? studyTablesInput(study) : study;
+  return [studyArmsTable(input), studyComparisonsTable(input), studyCostsTable(input)];
 }

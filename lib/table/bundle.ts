@@ -51,7 +51,7 @@ export interface BundleRead<Doc> {
  *   analyze the pair of contributions.json and selection.json).
  * @typeParam Context What `files` needs besides the document: the options of
  *   the stage's files function, and for the stages whose files are made from
- *   the computation rather than the document (analyze, study, reward,
+ *   the computation rather than the document (analyze, reward,
  *   ledger-audit, import) that computation.
  */
 export interface Bundle<Doc, Context = never> {

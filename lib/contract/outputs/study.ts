@@ -6,10 +6,23 @@ const trainSeed = z.union([z.number(), z.string()]);
 
 const tally = z.object({ attempts: z.number(), used: z.number(), violations: z.number() });
 
+/** One arm's costs, or all arms' (docs/study.md, "Costs"). */
+const cost = z.object({
+  attempts: z.number(),
+  failed_attempts: z.number(),
+  verifier_trials: z.number(),
+  gpu_hours: z.number(),
+  gpu_hours_reported: z.number(),
+  tokens: z.number(),
+  tokens_reported: z.number(),
+  service_seconds: z.object({ n: z.number(), mean: z.number(), p95: z.number() }).nullable(),
+});
+
 /**
  * `study.json` of `gate study` (docs/FORMAT.md section 6). The slot and
- * attempt tallies and the costs are counts keyed by kind and reason; their
- * keys are described in docs/study.md.
+ * attempt tallies are counts keyed by kind and reason; their keys, and the
+ * costs per arm and in total (read by the costs table), are described in
+ * docs/study.md.
  *
  * @example
  * ```ts
@@ -61,7 +74,11 @@ export const StudySchema = z.object({
     resample: z.enum(["seeds+tasks", "tasks"]),
     per_seed: list(z.object({ train_seed: trainSeed, estimate: z.number() })).nullable(),
   })),
-  costs: opaque,
+  costs: z.object({
+    definitions: opaque,
+    arms: z.record(z.string(), cost),
+    total: cost,
+  }),
   attempts: tally,
   issues: list(IssueSchema),
   generator: GeneratorSchema,
