@@ -27,7 +27,7 @@ import { stabilityTable } from "./bootstrap_tables.ts";
 import { diagnosticsTables } from "./diagnostics_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
-import { bootstrapStability } from "./figures.ts";
+import { bootstrapStability } from "./stability_block.ts";
 import { checkpointTables, type CheckpointTablesInput } from "./checkpoint_tables.ts";
 
 // Parts of the zod-inferred document types (documented by their schemas; @ignore keeps
