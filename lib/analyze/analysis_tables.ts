@@ -14,7 +14,7 @@ import {
   type TidyTable,
 } from "../tidy/tidy_table.ts";
 import type { ContributionsOutput, SelectionOutput } from "./types.ts";
-import { type TaskRowColumns, taskRowText } from "./task_rows.ts";
+import { type TaskRowColumns, type TaskRowText, taskRowText } from "./task_rows.ts";
 import type { SelectionStatus } from "../select/select.ts";
 
 /** Raw bootstrap draws: `coefficients[(d * metrics.length + m) * versions.length + j]`, NaN where degenerate. */
@@ -216,7 +216,30 @@ export function selectionTable(
  * ```
  */
 export function tasksTable(dataset: TaskRowColumns): TidyTable {
-  const text = taskRowText(dataset, { pooled: true });
+  return tasksTableOfText(taskRowText(dataset, { pooled: true }));
+}
+
+/**
+ * {@linkcode tasksTable} of the dataset's columns as `taskRowText` takes
+ * them (with `pooled: true`): plain arrays and typed arrays, so a worker
+ * can build the table from a posted copy.
+ *
+ * @param text The dataset's columns (`taskRowText(dataset, { pooled: true })`).
+ * @returns The table.
+ *
+ * @example
+ * ```ts
+ * import { tasksTable, tasksTableOfText } from "./analysis_tables.ts";
+ * import { taskRowText } from "./task_rows.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const dataset = { n: 1, k: 1, metrics: ["reward"], design: Uint8Array.from([1]),
+ *   masked: { reward: Float64Array.from([1]) }, bare: { reward: Float64Array.from([0.5]) }, delta: { reward: Float64Array.from([0.5]) },
+ *   episodes: [{ split: "val", task_id: "t", sample_id: 0 }], gateIndex: new Uint16Array(1),
+ *   columns: [{ version_id: "a.v1" }], gates: [{ gate_id: "g" }] };
+ * deepEqual(tasksTableOfText(structuredClone(taskRowText(dataset, { pooled: true }))), tasksTable(dataset));
+ * ```
+ */
+export function tasksTableOfText(text: TaskRowText): TidyTable {
   const { n, k, versions, design, gateIds, gateIndex } = text;
   const columns: TidyColumn[] = [
     { name: "round", kind: "str", values: Array.from(gateIndex, (g) => gateIds![g]!) },
