@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type StabilityJson, StabilitySchema } from "../contract/outputs/mod.ts";
+import { type StabilityJson, StabilitySchema } from "../contract/outputs/contributions.ts";
 
 /**
  * The selection-stability block of an analysis' bootstrap
