@@ -11,7 +11,6 @@
  */
 import { join, relative, resolve } from "node:path";
 import { parseCommand } from "./args.ts";
-import { runSums } from "./analyze_sums.ts";
 import { ANALYZE } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
@@ -58,7 +57,8 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const cli = parseCommand(args, ANALYZE, context);
   if (cli === null) return 0;
   const { values, positionals } = cli;
-  if (values.sums !== undefined) return await runSums(cli);
+  // The sums route's modules load only when it is taken.
+  if (values.sums !== undefined) return await (await import("./analyze_sums.ts")).runSums(cli);
   if (positionals.length === 0) {
     throw cli.usageError("analyze needs at least one gate directory (or --sums <parquet>)");
   }
