@@ -14,7 +14,7 @@ import { type FileContents, type FileValue, toJsonText } from "../core/atomic_wr
 import type { Timings } from "../core/timings.ts";
 import { GatelabError, type Issue, type IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
-import type { ValidationReport } from "../validate/report.ts";
+import type { ValidationReport } from "../validate/document.ts";
 import { jsonChunks, RawJson } from "./json_stream.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { TASKS_CSV_MAX_ROWS } from "../core/defaults.ts";
@@ -24,7 +24,7 @@ import {
   drawsTable,
   selectionTable as selectionTidy,
   tasksTable,
-} from "./analysis_tables.ts";
+} from "./analyze_tidy.ts";
 import { analysisTables } from "./tables.ts";
 import type { Table } from "../table/table.ts";
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
@@ -109,7 +109,7 @@ export const TASKS_TABLE_COLUMNS =
  * import { analysisFiles } from "./files.ts";
  * import { runAnalysis } from "./analyze.ts";
  * import { validateGates } from "../validate/validate_gates.ts";
- * import { validationReport } from "../validate/report.ts";
+ * import { validationReport } from "../validate/document.ts";
  * import { runScope } from "../table/run_scope.ts";
  * import { equal } from "node:assert/strict";
  * const v = await validateGates(["data/demo/ckpt-a/gate-a"]);

@@ -3,7 +3,7 @@
  * selection.json) as {@linkcode Table} models rendered by `toMarkdown`,
  * `toLatex` or the HTML report: coefficients per metric, the selection's
  * decisions, the overview, the means per metric and the checks not made.
- * (The tidy CSV/Parquet tables are analysis_tables.ts.)
+ * (The tidy CSV/Parquet tables are analyze_tidy.ts.)
  *
  * @module
  */

@@ -20,7 +20,7 @@ import type { SelectionOutput } from "../analyze/types.ts";
 import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts";
 import { type ProgressCallback, stderrProgress } from "../core/progress.ts";
 import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
-import { validationReport } from "../validate/report.ts";
+import { validationReport } from "../validate/document.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
 import { outputDirIssues } from "../analyze/resume.ts";
 import { analysisFiles, ledgerFile, tasksCsvWritten } from "../analyze/files.ts";

@@ -7,7 +7,7 @@ import type { Figure } from "../table/figure.ts";
 import type { ReportSection } from "../table/section.ts";
 import type { Table } from "../table/table.ts";
 import { studyFigures } from "./figures.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 import { studyArmsFileTable, studyComparisonsFileTable } from "./tables.ts";
 
 /**

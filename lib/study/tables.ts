@@ -10,7 +10,7 @@
  * @module
  */
 import type { StudyAnalysis } from "./analyze.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 import {
   DECIMALS,
   formatCount,

@@ -38,7 +38,7 @@ export { MAX_SAVED_DRAWS } from "../core/defaults.ts";
  *
  * @example
  * ```ts
- * import { ANALYSIS_TIDY_TABLES } from "./analysis_tables.ts";
+ * import { ANALYSIS_TIDY_TABLES } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(ANALYSIS_TIDY_TABLES, ["coefficients", "tasks", "selection", "draws"]);
  * ```
@@ -93,7 +93,7 @@ export const COEFFICIENT_COLUMNS = {
  *
  * @example
  * ```ts
- * import { coefficientsTable } from "./analysis_tables.ts";
+ * import { coefficientsTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const c = { conventions: { cov_type: "hc3" }, columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }],
  *   metrics: { reward: { coefficients: { a: { estimate: 0.3, se_hc3: 0.1, se_robust: 0.1, t: 3, p: 0.0027,
@@ -150,7 +150,7 @@ export function coefficientsTable(
  *
  * @example
  * ```ts
- * import { selectionTable } from "./analysis_tables.ts";
+ * import { selectionTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = selectionTable({ metric: "reward", budget_k: 1, decisions: [
  *   { slot_id: "a", version_id: "a", role: "add", alpha: 0.3, rank: 1, status: "selected", retired: false }] } as never);
@@ -204,7 +204,7 @@ export function selectionTable(
  *
  * @example
  * ```ts
- * import { tasksTable } from "./analysis_tables.ts";
+ * import { tasksTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = tasksTable({ n: 1, k: 2, metrics: ["reward"], design: Uint8Array.from([1, 0]),
  *   masked: { reward: Float64Array.from([1]) }, bare: { reward: Float64Array.from([0.5]) }, delta: { reward: Float64Array.from([0.5]) },
@@ -283,7 +283,7 @@ export function tasksTableOfText(text: TaskRowText): TidyTable {
  *
  * @example
  * ```ts
- * import { drawsTable } from "./analysis_tables.ts";
+ * import { drawsTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = drawsTable({ metrics: ["reward"], versions: ["a", "b"], draws: 2, coefficients: Float64Array.from([1, 2, 3, NaN]) });
  * deepEqual(t.columns.map((c) => Array.from(c.values as ArrayLike<unknown>)), [[0, 0, 1, 1], ["reward", "reward", "reward", "reward"], ["a", "b", "a", "b"], [1, 2, 3, NaN]]);
