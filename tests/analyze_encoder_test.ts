@@ -10,7 +10,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { validateGates } from "../lib/validate/validate_gates.ts";
 import { taskRowText } from "../lib/analyze/task_rows.ts";
-import { tasksTable } from "../lib/analyze/analysis_tables.ts";
+import { tasksTable } from "../lib/analyze/analyze_tidy.ts";
 import { encodedTableFiles, encodeHere, startTidyEncoder } from "../lib/analyze/encoder.ts";
 import { tidyCsv, type TidyTable } from "../lib/tidy/tidy_table.ts";
 import { tidyParquet } from "../lib/tidy/tidy_parquet.ts";

@@ -229,7 +229,7 @@ export function tasksTable(dataset: TaskRowColumns): TidyTable {
  *
  * @example
  * ```ts
- * import { tasksTable, tasksTableOfText } from "./analysis_tables.ts";
+ * import { tasksTable, tasksTableOfText } from "./analyze_tidy.ts";
  * import { taskRowText } from "./task_rows.ts";
  * import { deepEqual } from "node:assert/strict";
  * const dataset = { n: 1, k: 1, metrics: ["reward"], design: Uint8Array.from([1]),

@@ -11,7 +11,7 @@
 /// <reference lib="deno.worker" />
 import { tidyParquet } from "../tidy/tidy_parquet.ts";
 import { tidyCsv, type TidyTable } from "../tidy/tidy_table.ts";
-import { tasksTableOfText } from "./analysis_tables.ts";
+import { tasksTableOfText } from "./analyze_tidy.ts";
 import type { TaskRowText } from "./task_rows.ts";
 
 // Loaded while the calling thread reads and fits, so no table waits for them.

@@ -17,7 +17,7 @@ import type { FileContents } from "../core/atomic_write.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import { PARQUET_STREAM_ROWS, tidyParquet } from "../tidy/tidy_parquet.ts";
 import { tidyCsv, type TidyTable } from "../tidy/tidy_table.ts";
-import { tasksTableOfText } from "./analysis_tables.ts";
+import { tasksTableOfText } from "./analyze_tidy.ts";
 import type { TaskRowText } from "./task_rows.ts";
 
 /**
