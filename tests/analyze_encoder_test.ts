@@ -3,7 +3,8 @@
  * of the calling thread's encoding, on the demo's Gate A and on a 30,000-row
  * synthetic gate (several CSV pieces): tasks.csv as the concatenated
  * `tidyCsv` text, tasks.parquet byte for byte as `tidyParquet` on this
- * thread, the progress of the CSV told after the same pieces. A worker that
+ * thread, the progress of the CSV told after the same pieces, and the
+ * fresh worker that replaces one after a large table encodes the next. A worker that
  * cannot start leaves its tables to this thread with one warning, and the
  * bytes stay the same.
  */
@@ -75,6 +76,12 @@ Deno.test("several pieces: the CSV's progress is told after the same pieces", as
     equal(text(pieces), [...tidyCsv(table)].join(""));
     deepEqual(replayed, told);
     deepEqual(files["synthetic.parquet"], await tidyParquet(table));
+    // The worker that encoded 30,000 rows was replaced: the next table goes to a fresh one.
+    const small = synthetic(50);
+    deepEqual(
+      await encoder.encode({ table: small }, true),
+      await encodeHere({ table: small }, true),
+    );
   } finally {
     encoder.close();
   }

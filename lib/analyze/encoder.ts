@@ -15,18 +15,20 @@
  */
 import type { FileContents } from "../core/atomic_write.ts";
 import type { ProgressCallback } from "../core/progress.ts";
-import { PARQUET_STREAM_ROWS, tidyParquet } from "../tidy/tidy_parquet.ts";
+import { tidyParquet } from "../tidy/tidy_parquet.ts";
 import { tidyCsv, type TidyTable } from "../tidy/tidy_table.ts";
 import { tasksTableOfText } from "./analyze_tidy.ts";
 import type { TaskRowText } from "./task_rows.ts";
 
 /**
  * The most paired rows whose `tasks` table `gate analyze` encodes in the
- * worker during the fit ({@linkcode PARQUET_STREAM_ROWS}): a larger table is
- * encoded in batches on the calling thread after the bootstrap, so that its
- * encoding's memory never adds to the bootstrap's.
+ * worker during the fit. The worker's encoding holds its own memory beside
+ * the fit's (at 40,000 rows about 120 MB more at the peak; at 200,000 rows
+ * it would be about 370 MB, half again the run's peak, to save about 1 s of
+ * a 26 s run), so a larger table is encoded on the calling thread after the
+ * bootstrap, in batches above `PARQUET_STREAM_ROWS`.
  */
-export const ENCODER_MAX_ROWS = PARQUET_STREAM_ROWS;
+export const ENCODER_MAX_ROWS = 100_000;
 
 /** What the encoder is given: a table, or the dataset's columns the `tasks` table is built from. */
 export type EncodeSource = { readonly table: TidyTable } | { readonly tasks: TaskRowText };
@@ -115,53 +117,73 @@ export function startTidyEncoder(options: TidyEncoderOptions = {}): TidyEncoder 
   const url = options.workerUrl ?? new URL("./encode_worker.ts", import.meta.url);
   const tell = options.onFallback ??
     ((message: string) => console.error(`warning  encoding worker: ${message}`));
-  const pending = new Map<number, { source: EncodeSource; csv: boolean; done: Done }>();
-  let worker: Worker | null = new Worker(url.href, { type: "module" });
+  const pending = new Map<number, Job>();
   let next = 0;
-  // The worker's tables, and every later one, go to this thread: told once.
-  const fallBack = (message: string) => {
-    if (worker === null) return;
-    worker.terminate();
+  // null once closed or failed: every later table is encoded on this thread.
+  let worker: Worker | null = null;
+  // The worker's jobs, and every later one, go to this thread.
+  const stop = (why: string | null) => {
+    worker?.terminate();
     worker = null;
-    if (pending.size > 0) tell(`${message}; encoding its tables on this thread`);
+    if (why !== null && pending.size > 0) tell(`${why}; encoding its tables on this thread`);
     for (const { source, csv, done } of pending.values()) done(encodeHere(source, csv));
     pending.clear();
   };
-  worker.onmessage = (event: MessageEvent) => {
+  const received = (event: MessageEvent) => {
     const data = event.data as (EncodedTable | { error: string }) & { id: number };
     const job = pending.get(data.id);
     if (job === undefined) return;
+    pending.delete(data.id);
     if ("error" in data) {
-      pending.delete(data.id);
       tell(`${data.error}; encoding the table on this thread`);
       return job.done(encodeHere(job.source, job.csv));
     }
-    pending.delete(data.id);
     const { pieces, rowsAt, parquet } = data;
     job.done(Promise.resolve({ pieces, rowsAt, parquet }));
+    // A large table's copy, Arrow vectors and parquet-wasm memory (which never shrinks) would
+    // stay in the idle worker through the bootstrap: a fresh one takes the small tables.
+    if (job.rows > RECYCLE_ROWS && pending.size === 0 && worker !== null) {
+      worker.terminate();
+      worker = spawn();
+    }
   };
-  worker.onerror = (event: ErrorEvent) => {
-    event.preventDefault();
-    fallBack(event.message);
+  const spawn = () => {
+    const w = new Worker(url.href, { type: "module" });
+    w.onmessage = received;
+    w.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      stop(event.message);
+    };
+    w.onmessageerror = () => stop("a result could not be read");
+    return w;
   };
-  worker.onmessageerror = () => fallBack("a result could not be read");
+  worker = spawn();
   return {
     encode(source, csv) {
       if (worker === null) return encodeHere(source, csv);
       const id = next++;
+      const rows = "table" in source ? source.table.rows : source.tasks.n;
       return new Promise<EncodedTable>((resolve, reject) => {
-        pending.set(id, { source, csv, done: (p) => p.then(resolve, reject) });
+        pending.set(id, { source, csv, rows, done: (p) => p.then(resolve, reject) });
         worker!.postMessage({ id, csv, ...source });
       });
     },
-    close() {
-      if (worker === null) return;
-      worker.terminate();
-      worker = null;
-      for (const { source, csv, done } of pending.values()) done(encodeHere(source, csv));
-      pending.clear();
-    },
+    close: () => stop(null),
   };
+}
+
+/**
+ * Rows above which the worker that encoded a table is replaced by a fresh
+ * one as soon as the table is back (see {@linkcode startTidyEncoder}).
+ */
+const RECYCLE_ROWS = 10_000;
+
+/** A table being encoded in the worker. */
+interface Job {
+  readonly source: EncodeSource;
+  readonly csv: boolean;
+  readonly rows: number;
+  readonly done: Done;
 }
 
 type Done = (result: Promise<EncodedTable>) => void;

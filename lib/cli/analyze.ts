@@ -170,8 +170,8 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   await sameBaseline(out, dataset);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
-  // The tasks table needs only the dataset: encoded in the worker while the fit runs. Above
-  // ENCODER_MAX_ROWS it is encoded in batches here, after the bootstrap, to keep the peak down.
+  // The tasks table needs only the dataset: encoded in the worker while the fit runs; above
+  // ENCODER_MAX_ROWS on this thread after the bootstrap, its memory never beside theirs.
   let tasks: Promise<EncodedTable> | undefined;
   if (dataset.n > ENCODER_MAX_ROWS) run.encoder.close();
   else {
