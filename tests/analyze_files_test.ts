@@ -12,7 +12,7 @@ import { main } from "../lib/cli/main.ts";
 import { analysisFiles, ledgerFile } from "../lib/analyze/files.ts";
 import { runAnalysis } from "../lib/analyze/analyze.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
-import { validationReport } from "../lib/validate/report.ts";
+import { validationReport } from "../lib/validate/document.ts";
 import { runScope } from "../lib/table/run_scope.ts";
 import { GatelabError } from "../lib/core/issue.ts";
 import { mergeLedger } from "../lib/select/ledger.ts";

@@ -10,7 +10,7 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
-import { COEFFICIENT_COLUMNS } from "../lib/analyze/analysis_tables.ts";
+import { COEFFICIENT_COLUMNS } from "../lib/analyze/analyze_tidy.ts";
 import { captured, quiet, tempDir } from "./fixtures.ts";
 import { readCsvColumns, readParquetColumns } from "./tidy_read.ts";
 import { createPrng } from "../lib/math/prng.ts";

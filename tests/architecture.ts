@@ -7,7 +7,8 @@
  * object) and on the report's imports. `functionSpans` measures every
  * function body of a source (a scanner of tokens that skips strings,
  * template literals, regular expressions and comments) for the size rule,
- * `checkFunctionLengths`.
+ * `checkFunctionLengths`. `checkStageFileNames` holds a stage's document
+ * to `document.ts` and its tidy tables to `<stage>_tidy.ts`.
  *
  * @module
  */
@@ -548,6 +549,54 @@ export function checkRegistry(
     }
   }
   return out;
+}
+
+/**
+ * The file-name rule (docs/architecture.md, "A stage's files"): in a stage
+ * folder, the file that builds the stage's JSON document is `document.ts`
+ * (never `*_document.ts`, `*_json.ts` or `*documents.ts`), and its tidy
+ * tables, however many, are one file named after the folder,
+ * `<stage>_tidy.ts`.
+ *
+ * @param files Paths relative to lib/ (every .ts file, as `readLibFiles` lists them).
+ * @param floors The floors (the stage folders are the `stages` floor's).
+ * @returns One message per misnamed file, naming it and the name it should have.
+ */
+export function checkStageFileNames(
+  files: readonly string[],
+  floors: readonly Floor[] = FLOORS,
+): string[] {
+  const stages = new Set(floors.find((f) => f.name === "stages")?.folders ?? []);
+  const out: string[] = [];
+  for (const file of files) {
+    const stage = topFolder(file), base = baseName(file);
+    if (!stages.has(stage) || stage === file) continue;
+    if (/(_document|_json|documents)\.ts$/.test(base)) {
+      out.push(
+        `lib/${file} builds a document: name it lib/${stage}/document.ts ` +
+          `(one file name per role: document.ts, tables.ts, ${stage}_tidy.ts)`,
+      );
+    } else if (base.endsWith("_tidy.ts") && base !== `${stage}_tidy.ts`) {
+      out.push(
+        `lib/${file} is a tidy table: name it lib/${stage}/${stage}_tidy.ts ` +
+          `(one file, named after the stage, holds all of its tidy tables)`,
+      );
+    }
+  }
+  return out;
+}
+
+/** Every .ts file under `libDir`, relative to it, sorted. */
+export async function readLibFiles(libDir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) await walk(`${dir}/${entry.name}`, `${rel}${entry.name}/`);
+      else if (entry.isFile && entry.name.endsWith(".ts")) out.push(rel + entry.name);
+    }
+  };
+  await walk(libDir.replace(/\/$/, ""), "");
+  return out.sort();
 }
 
 // ---------------------------------------------------------------------------

@@ -14,7 +14,9 @@
  * their order, and imports no table builder of its own (the demo's
  * sections; a planted section fails). The size rule
  * holds: no function of lib/ is over FUNCTION_LINE_LIMIT lines,
- * and the check fails on a planted long function.
+ * and the check fails on a planted long function. The name rule holds: in
+ * a stage folder the document is document.ts and the tidy tables
+ * <stage>_tidy.ts (planted misnamed files fail).
  */
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
@@ -33,6 +35,7 @@ import {
   checkRegistry,
   checkSectionImports,
   checkSectionTables,
+  checkStageFileNames,
   checkTidy,
   FLOORS,
   FUNCTION_LINE_LIMIT,
@@ -42,6 +45,7 @@ import {
   LONG_FUNCTIONS_ALLOWED,
   readFunctionSpans,
   readImportGraph,
+  readLibFiles,
   type WrittenOutput,
 } from "./architecture.ts";
 
@@ -83,13 +87,13 @@ Deno.test("architecture: the import graph of lib/ keeps the rules (no cycle, no 
 Deno.test("architecture: a cycle between files fails, type-only imports included", () => {
   const v = checkArchitecture(
     graph([
-      ["gateb/compare.ts", "gateb/comparison_document.ts"],
-      ["gateb/comparison_document.ts", "gateb/compare.ts", true],
+      ["gateb/compare.ts", "gateb/document.ts"],
+      ["gateb/document.ts", "gateb/compare.ts", true],
       ["gateb/compare.ts", "core/types.ts"],
     ]),
   );
   deepEqual(v.map((x) => [x.rule, x.where]), [
-    ["cycle", "gateb/compare.ts, gateb/comparison_document.ts"],
+    ["cycle", "gateb/compare.ts, gateb/document.ts"],
   ]);
   // A longer ring of three files, and a file importing itself.
   const ring = checkArchitecture(
@@ -532,6 +536,68 @@ Deno.test("bundles: a registry importing a stage's other file or a builder, or a
   deepEqual(checkRegistry(clean), []);
   deepEqual(checkRegistry(clean, "report/report.ts").map((m) => m.split(":")[0]), [
     "lib/report/report.ts imports lib/analyze/bundle.ts",
+  ]);
+});
+
+Deno.test("names: a stage's document is document.ts and its tidy tables <stage>_tidy.ts", async () => {
+  const files = await readLibFiles("lib");
+  ok(files.includes("study/document.ts") && files.includes("analyze/analyze_tidy.ts"));
+  deepEqual(checkStageFileNames(files), []);
+});
+
+Deno.test("names: a planted misnamed document or tidy file in a stage folder fails, naming the file and its name", async () => {
+  // Planted in a copy of a stage folder, read back as the real check reads lib/.
+  await using tmp = await tempDir();
+  await Deno.mkdir(`${tmp.path}/lib/study`, { recursive: true });
+  await Deno.mkdir(`${tmp.path}/lib/core`, { recursive: true });
+  for (
+    const f of [
+      "study/study_json.ts",
+      "study/study_tidy.ts",
+      "study/document.ts",
+      "core/validation_document.ts",
+    ]
+  ) await Deno.writeTextFile(`${tmp.path}/lib/${f}`, "export {};\n");
+  deepEqual(checkStageFileNames(await readLibFiles(`${tmp.path}/lib`)), [
+    "lib/study/study_json.ts builds a document: name it lib/study/document.ts " +
+    "(one file name per role: document.ts, tables.ts, study_tidy.ts)",
+  ]);
+  // Each of the old names, as lib/ had them, fails; the stage's own names and other floors pass.
+  const v = checkStageFileNames([
+    "analyze/contributions_document.ts",
+    "reward/documents.ts",
+    "gateb/comparison_tidy.ts",
+    "reward/rewards_tidy.ts",
+    "ledger_audit/ledger_tidy.ts",
+    "heldout/heldout_tidy.ts",
+    "heldout/document.ts",
+    "ledger_audit/ledger_audit_tidy.ts",
+    "core/validation_document.ts",
+    "build/yaml_document.ts",
+    "tidy/tidy.ts",
+    "mod.ts",
+  ]);
+  deepEqual(v.map((m) => m.split(": name it ")), [
+    [
+      "lib/analyze/contributions_document.ts builds a document",
+      "lib/analyze/document.ts (one file name per role: document.ts, tables.ts, analyze_tidy.ts)",
+    ],
+    [
+      "lib/reward/documents.ts builds a document",
+      "lib/reward/document.ts (one file name per role: document.ts, tables.ts, reward_tidy.ts)",
+    ],
+    [
+      "lib/gateb/comparison_tidy.ts is a tidy table",
+      "lib/gateb/gateb_tidy.ts (one file, named after the stage, holds all of its tidy tables)",
+    ],
+    [
+      "lib/reward/rewards_tidy.ts is a tidy table",
+      "lib/reward/reward_tidy.ts (one file, named after the stage, holds all of its tidy tables)",
+    ],
+    [
+      "lib/ledger_audit/ledger_tidy.ts is a tidy table",
+      "lib/ledger_audit/ledger_audit_tidy.ts (one file, named after the stage, holds all of its tidy tables)",
+    ],
   ]);
 });
 

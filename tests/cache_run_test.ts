@@ -4,7 +4,7 @@ import { cachedReadRun, runCacheKey } from "../lib/cache/mod.ts";
 import { readRun } from "../lib/load/read_run.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
-import { validationReport } from "../lib/validate/report.ts";
+import { validationReport } from "../lib/validate/document.ts";
 
 // The demo's masked run of Gate A: 400 attempts with failed ones, tokens,
 // provenance and six reward components.

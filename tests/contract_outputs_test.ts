@@ -25,7 +25,7 @@ import type {
 } from "../lib/analyze/types.ts";
 import type { ComparisonOutput } from "../lib/gateb/compare.ts";
 import type { LegacyComparison } from "../lib/explore/legacy_intercept.ts";
-import type { ValidationReport } from "../lib/validate/report.ts";
+import type { ValidationReport } from "../lib/validate/document.ts";
 import type { ValidationDocument } from "../lib/core/validation_document.ts";
 import type { RewardLine } from "../lib/reward/recipe.ts";
 import type { SelectionStability } from "../lib/infer/bootstrap/bootstrap.ts";

@@ -14,7 +14,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../lib/cli/main.ts";
 import { validateGates } from "../lib/validate/validate_gates.ts";
-import { validationReport } from "../lib/validate/report.ts";
+import { validationReport } from "../lib/validate/document.ts";
 import {
   heldoutDocument,
   heldoutFigures,

@@ -4,7 +4,7 @@
  * directories, and small tables.
  */
 import { fileURLToPath } from "node:url";
-import { ImportDocumentSchema } from "../lib/import/import_document.ts";
+import { ImportDocumentSchema } from "../lib/import/document.ts";
 import { gateTask, gateTaskArgs } from "./gate_process.ts";
 
 /** The repository root. */

@@ -34,9 +34,9 @@ import {
 } from "../lib/contract/outputs/mod.ts";
 import { heldoutDocument } from "../lib/heldout/document.ts";
 import { heldoutSection } from "../lib/heldout/section.ts";
-import { studyDocument } from "../lib/study/study_json.ts";
+import { studyDocument } from "../lib/study/document.ts";
 import { studySection } from "../lib/study/section.ts";
-import { recipeComparisonDocument } from "../lib/reward/documents.ts";
+import { recipeComparisonDocument } from "../lib/reward/document.ts";
 import { rewardSection } from "../lib/reward/section.ts";
 import { rewardTables } from "../lib/reward/tables.ts";
 import { type Table, toMarkdown } from "../lib/table/table.ts";

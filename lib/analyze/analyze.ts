@@ -35,11 +35,11 @@ import { rowLabeler } from "./row_label.ts";
 import { metricOutput } from "./metric_output.ts";
 import { analysisWarnings } from "./analysis_warnings.ts";
 import { taskRows } from "./task_rows.ts";
-import { contributionsDocument } from "./contributions_document.ts";
-import { selectionDocument } from "./selection_document.ts";
+import { contributionsDocument } from "./document.ts";
+import { selectionDocument } from "./selection.ts";
 import { mergeBootstrap } from "./merge_bootstrap.ts";
 import { checkpointEffects } from "./checkpoint_effects.ts";
-import type { BootstrapDraws } from "./analysis_tables.ts";
+import type { BootstrapDraws } from "./analyze_tidy.ts";
 
 /**
  * Options of {@linkcode runAnalysis}: the analysis plus the bootstrap

@@ -15,7 +15,7 @@ import {
 import type { Analysis } from "./analyze.ts";
 import { analysisFiles, type AnalysisFilesOptions } from "./files.ts";
 import { analysisTablesShown } from "./tables.ts";
-import { ANALYSIS_TIDY_TABLES } from "./analysis_tables.ts";
+import { ANALYSIS_TIDY_TABLES } from "./analyze_tidy.ts";
 import { analysisFigures } from "./figures.ts";
 import { analysisSection, type AnalysisSectionInput } from "./section.ts";
 

@@ -12,13 +12,8 @@ import { deltaByCountPlot, type DeltaPoint } from "../figures/delta_by_count.ts"
 import { stabilityPlot, type StabilityRow } from "../figures/stability.ts";
 import { columnNames } from "../table/format.ts";
 import { Z975 } from "../math/normal.ts";
-import {
-  type ContributionsJson,
-  type SelectionJson,
-  type StabilityJson,
-  StabilitySchema,
-  type View,
-} from "../contract/outputs/mod.ts";
+import type { ContributionsJson, SelectionJson, View } from "../contract/outputs/mod.ts";
+import { bootstrapStability } from "./stability_block.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).
@@ -201,30 +196,6 @@ export function stabilityRows(
       frequency: frequencies[id]!,
       selected: selected.has(id),
     }));
-}
-
-/**
- * The selection-stability block of an analysis' bootstrap
- * (`contributions.bootstrap.stability`), checked, or null when the
- * bootstrap did not run or holds none.
- *
- * @param contributions contributions.json or lib/analyze's output.
- * @returns The stability block, or null.
- *
- * @example
- * ```ts
- * import { bootstrapStability } from "./figures.ts";
- * import { deepEqual } from "node:assert/strict";
- * deepEqual(bootstrapStability({ bootstrap: null }), null);
- * ```
- */
-export function bootstrapStability(
-  contributions: { readonly bootstrap?: unknown },
-): StabilityJson | null {
-  const block = contributions.bootstrap;
-  if (!block || typeof block !== "object") return null;
-  const parsed = StabilitySchema.safeParse((block as Record<string, unknown>)["stability"]);
-  return parsed.success ? parsed.data : null;
 }
 
 /** What {@linkcode analysisFigures} draws from. */

@@ -14,7 +14,7 @@ import { type FileContents, type FileValue, toJsonText } from "../core/atomic_wr
 import type { Timings } from "../core/timings.ts";
 import { GatelabError, type Issue, type IssueCode } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
-import type { ValidationReport } from "../validate/report.ts";
+import type { ValidationReport } from "../validate/document.ts";
 import { jsonChunks, RawJson } from "./json_stream.ts";
 import { sha256Hex } from "../core/sha256.ts";
 import { TASKS_CSV_MAX_ROWS } from "../core/defaults.ts";
@@ -24,7 +24,7 @@ import {
   drawsTable,
   selectionTable as selectionTidy,
   tasksTable,
-} from "./analysis_tables.ts";
+} from "./analyze_tidy.ts";
 import { analysisTables } from "./tables.ts";
 import type { Table } from "../table/table.ts";
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
@@ -34,6 +34,7 @@ import { tidyParquet } from "../tidy/tidy_parquet.ts";
 import { tidyCsv, type TidyTable } from "../tidy/tidy_table.ts";
 import type { ProgressCallback } from "../core/progress.ts";
 import { DRAW_ORDER } from "../infer/bootstrap/bootstrap.ts";
+import { type EncodedTable, encodedTableFiles, type TidyEncoder } from "./encoder.ts";
 import { type LedgerEntry, mergeLedger } from "../select/ledger.ts";
 
 /** What {@linkcode analysisFiles} writes beside the analysis itself. */
@@ -59,6 +60,17 @@ export interface AnalysisFilesOptions {
    * rows (below it, tasks.csv is always written).
    */
   readonly tasksCsv?: boolean;
+  /**
+   * Encodes the tidy tables in a worker (`startTidyEncoder`); absent: on
+   * this thread. The same bytes either way.
+   */
+  readonly encoder?: TidyEncoder;
+  /**
+   * The `tasks` table's encoding, started before the fit (`encoder.encode`
+   * of `taskRowText(dataset, { pooled: true })`, its CSV as
+   * {@linkcode tasksCsvWritten} says); absent: encoded here.
+   */
+  readonly tasks?: Promise<EncodedTable>;
   /** Times the encoding of each tidy table as `encode <name>` (`--timings`). */
   readonly timings?: Timings;
   /**
@@ -97,7 +109,7 @@ export const TASKS_TABLE_COLUMNS =
  * import { analysisFiles } from "./files.ts";
  * import { runAnalysis } from "./analyze.ts";
  * import { validateGates } from "../validate/validate_gates.ts";
- * import { validationReport } from "../validate/report.ts";
+ * import { validationReport } from "../validate/document.ts";
  * import { runScope } from "../table/run_scope.ts";
  * import { equal } from "node:assert/strict";
  * const v = await validateGates(["data/demo/ckpt-a/gate-a"]);
@@ -126,20 +138,25 @@ export async function analysisFiles(
   const contributions = contributionsDocument(analysis, options, saved);
   const tables = analysisTables({ ...analysis, contributions }, { scope, waive });
   const validationDoc = options.validation;
-  // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables").
-  const tidy: TidyTable[] = [
-    coefficientsTable(contributions, exploratory ? null : selection),
-    tasksTable(dataset),
-    ...(exploratory ? [] : [selectionTidy(selection)]),
-    ...(saved === null ? [] : [saved]),
+  // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables"); the
+  // `tasks` table's encoding may have started before the fit (`tasks`).
+  const all = (table: TidyTable): TidyJob => ({ ...table, csv: true, table });
+  const jobs: TidyJob[] = [
+    all(coefficientsTable(contributions, exploratory ? null : selection)),
+    {
+      name: "tasks",
+      rows: dataset.n,
+      csv: tasksCsvWritten(dataset.n, options.tasksCsv),
+      table: options.tasks === undefined ? tasksTable(dataset) : options.tasks,
+    },
+    ...(exploratory ? [] : [all(selectionTidy(selection))]),
+    ...(saved === null ? [] : [all(saved)]),
   ];
   const tidyBytes: Record<string, FileContents> = {};
-  // tasks.csv only up to TASKS_CSV_MAX_ROWS rows or when asked: above, it is not even encoded.
-  const csvTasks = dataset.n <= TASKS_CSV_MAX_ROWS || options.tasksCsv === true;
-  for (const table of tidy) {
-    const encode = () => tidyTableFiles(table, table.name !== "tasks" || csvTasks, options);
+  for (const job of jobs) {
+    const encode = () => tidyJobFiles(job, options);
     const bytes = options.timings
-      ? await options.timings.timeAsync(`encode ${table.name}.csv+parquet`, encode)
+      ? await options.timings.timeAsync(`encode ${job.name}.csv+parquet`, encode)
       : await encode();
     Object.assign(tidyBytes, bytes);
   }
@@ -204,18 +221,30 @@ export async function analysisFiles(
   return files;
 }
 
+/** A tidy table to write: the table, or its encoding started earlier; `csv`: write its CSV. */
+interface TidyJob {
+  readonly name: string;
+  readonly rows: number;
+  readonly csv: boolean;
+  readonly table: TidyTable | Promise<EncodedTable>;
+}
+
 /**
  * A tidy table's `<name>.csv` (when `csv`) and `<name>.parquet`, as
  * `tidyFiles` makes them, with the progress of the encoding and the CSV's
- * writing.
+ * writing: encoded by `options.encoder` when there is one, else here.
  */
-async function tidyTableFiles(
-  table: TidyTable,
-  csv: boolean,
-  options: Pick<AnalysisFilesOptions, "onEncode" | "onWrite">,
+async function tidyJobFiles(
+  job: TidyJob,
+  options: Pick<AnalysisFilesOptions, "onEncode" | "onWrite" | "encoder">,
 ): Promise<Record<string, FileContents>> {
+  const { name, rows, csv, table } = job;
+  if (table instanceof Promise) return await encodedTableFiles(name, rows, table, csv, options);
+  if (options.encoder !== undefined) {
+    const encoded = options.encoder.encode({ table }, csv);
+    return await encodedTableFiles(name, rows, encoded, csv, options);
+  }
   const files: Record<string, FileContents> = {};
-  const { name, rows } = table;
   if (csv) {
     const onProgress = options.onWrite?.(`${name}.csv`, rows);
     files[`${name}.csv`] = tidyCsv(table, onProgress === undefined ? {} : { onProgress });
@@ -226,6 +255,25 @@ async function tidyTableFiles(
     onProgress === undefined ? {} : { onProgress },
   );
   return files;
+}
+
+/**
+ * Whether `gate analyze` writes tasks.csv: up to {@linkcode TASKS_CSV_MAX_ROWS}
+ * rows, and above when asked (`--tasks-csv`).
+ *
+ * @param rows The paired rows.
+ * @param asked `--tasks-csv`.
+ * @returns Whether tasks.csv is written.
+ *
+ * @example
+ * ```ts
+ * import { tasksCsvWritten } from "./files.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual([tasksCsvWritten(100_000), tasksCsvWritten(100_001), tasksCsvWritten(100_001, true)], [true, false, true]);
+ * ```
+ */
+export function tasksCsvWritten(rows: number, asked?: boolean): boolean {
+  return rows <= TASKS_CSV_MAX_ROWS || asked === true;
 }
 
 /**

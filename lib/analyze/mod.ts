@@ -7,15 +7,15 @@ export * from "./types.ts";
 export * from "./analyze.ts";
 export * from "./analyze_options.ts";
 export * from "./analysis_warnings.ts";
-export * from "./contributions_document.ts";
+export * from "./document.ts";
 export * from "./merge_bootstrap.ts";
 export * from "./metric_output.ts";
 export * from "./row_label.ts";
-export * from "./selection_document.ts";
+export * from "./selection.ts";
 export * from "./task_rows.ts";
 export * from "./resume.ts";
 export * from "./diagnostics.ts";
-export * from "./analysis_tables.ts";
+export * from "./analyze_tidy.ts";
 export * from "./files.ts";
 export * from "./figures.ts";
 export * from "./section.ts";
@@ -30,6 +30,6 @@ export * from "./sums_fit.ts";
 export * from "./sums_rows.ts";
 export * from "./sums_analysis.ts";
 export * from "./sums_files.ts";
-// The report's decision table; the tidy `selection` table is analysis_tables.ts's.
+// The report's decision table; the tidy `selection` table is analyze_tidy.ts's.
 export { selectionTable } from "./tables.ts";
 export * from "./bundle.ts";

@@ -3,7 +3,7 @@
  * selection.json) as {@linkcode Table} models rendered by `toMarkdown`,
  * `toLatex` or the HTML report: coefficients per metric, the selection's
  * decisions, the overview, the means per metric and the checks not made.
- * (The tidy CSV/Parquet tables are analysis_tables.ts.)
+ * (The tidy CSV/Parquet tables are analyze_tidy.ts.)
  *
  * @module
  */
@@ -27,7 +27,7 @@ import { stabilityTable } from "./bootstrap_tables.ts";
 import { diagnosticsTables } from "./diagnostics_tables.ts";
 import type { MisfitDiagnostics } from "../infer/diagnostics/diagnostics.ts";
 import type { SelectionStability } from "../infer/bootstrap/bootstrap.ts";
-import { bootstrapStability } from "./figures.ts";
+import { bootstrapStability } from "./stability_block.ts";
 import { checkpointTables, type CheckpointTablesInput } from "./checkpoint_tables.ts";
 
 // Parts of the zod-inferred document types (documented by their schemas; @ignore keeps

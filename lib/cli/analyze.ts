@@ -11,7 +11,6 @@
  */
 import { join, relative, resolve } from "node:path";
 import { parseCommand } from "./args.ts";
-import { runSums } from "./analyze_sums.ts";
 import { ANALYZE } from "./commands.ts";
 import type { CommandContext } from "./option_decl.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
@@ -21,10 +20,17 @@ import type { SelectionOutput } from "../analyze/types.ts";
 import { cacheOption, gateDir, outputDir, outputFile, within } from "./paths.ts";
 import { type ProgressCallback, stderrProgress } from "../core/progress.ts";
 import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
-import { validationReport } from "../validate/report.ts";
+import { validationReport } from "../validate/document.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
 import { outputDirIssues } from "../analyze/resume.ts";
-import { analysisFiles, ledgerFile } from "../analyze/files.ts";
+import { analysisFiles, ledgerFile, tasksCsvWritten } from "../analyze/files.ts";
+import {
+  type EncodedTable,
+  ENCODER_MAX_ROWS,
+  startTidyEncoder,
+  type TidyEncoder,
+} from "../analyze/encoder.ts";
+import { taskRowText } from "../analyze/task_rows.ts";
 import { ledgerEntries } from "../select/ledger.ts";
 import { releaseMemory } from "../core/release_memory.ts";
 import { loadProgress } from "./load_progress.ts";
@@ -43,18 +49,22 @@ import {
   exploratorySummary,
 } from "./analyze_options.ts";
 
+/** The parsed command line of `gate analyze`. */
+type Parsed = NonNullable<ReturnType<typeof parseCommand<typeof ANALYZE>>>;
+
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
   const cli = parseCommand(args, ANALYZE, context);
   if (cli === null) return 0;
-  const { values, positionals, command } = cli;
-  if (values.sums !== undefined) return await runSums(cli);
+  const { values, positionals } = cli;
+  // The sums route's modules load only when it is taken.
+  if (values.sums !== undefined) return await (await import("./analyze_sums.ts")).runSums(cli);
   if (positionals.length === 0) {
     throw cli.usageError("analyze needs at least one gate directory (or --sums <parquet>)");
   }
   if (values.map !== undefined) throw cli.usageError("--map is read only with --sums");
   const options = analyzeOptions(values);
-  const { out, waive } = options;
+  const { out } = options;
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
   for (const g of gates) await gateDir(g);
   const cache = cacheOption(values.cache);
@@ -66,6 +76,26 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
   // --timings: every stage timed where it runs, printed on stderr at the end.
   const timings = values.timings ? new Timings() : undefined;
+  // The tidy tables' worker loads its libraries while the inputs are read.
+  const encoder = startTidyEncoder();
+  try {
+    return await analyzeGates(cli, options, { cache, encoder, timings, progress });
+  } finally {
+    encoder.close();
+  }
+}
+
+/** Validates the gates, then analyses and writes (or refuses); returns the exit code. */
+async function analyzeGates(
+  { values, positionals, command }: Parsed,
+  options: AnalyzeCliOptions,
+  context: Pick<AnalyzeRun, "encoder" | "progress"> & {
+    readonly cache: ReturnType<typeof cacheOption>;
+    readonly timings: Timings | undefined;
+  },
+): Promise<number> {
+  const { out, waive } = options;
+  const { cache, timings, progress } = context;
   const timed = timings === undefined ? {} : { timings };
   // Reading large files reports their bytes, and a large validation its checks (a TTY in
   // place, else a line per 10%).
@@ -106,6 +136,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
         unverifiable,
         progress,
         quiet: values.quiet,
+        encoder: context.encoder,
         ...timed,
       }),
   });
@@ -126,6 +157,8 @@ interface AnalyzeRun {
   /** `--quiet`: no progress. */
   readonly quiet: boolean;
   readonly timings?: Timings;
+  /** The tidy tables' worker (closed here when the dataset is too large for it). */
+  readonly encoder: TidyEncoder;
 }
 
 /** Analyses the validated dataset: the files to write and the lines to print. */
@@ -137,6 +170,14 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
   await sameBaseline(out, dataset);
   // The parsed lines are no longer needed: collected now, before the analysis allocates.
   releaseMemory(dataset.n);
+  // The tasks table needs only the dataset: encoded in the worker while the fit runs; above
+  // ENCODER_MAX_ROWS on this thread after the bootstrap, its memory never beside theirs.
+  let tasks: Promise<EncodedTable> | undefined;
+  if (dataset.n > ENCODER_MAX_ROWS) run.encoder.close();
+  else {
+    const text = taskRowText(dataset, { pooled: true });
+    tasks = run.encoder.encode({ tasks: text }, tasksCsvWritten(dataset.n, options.tasksCsv));
+  }
   // A large analysis reports its fit, diagnostics, encodings and large writes too.
   const phases = analysisProgress(run.quiet, dataset.n);
   const analysis = await runAnalysis(dataset, {
@@ -161,6 +202,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
       unverifiable,
       timings,
       ...phases.files,
+      ...(tasks === undefined ? {} : { encoder: run.encoder, tasks }),
     }));
   if (waive.length > 0) {
     const summary = [

@@ -14,7 +14,7 @@
 import { IssueList } from "../core/issue.ts";
 import type { PairedDataset } from "../core/types.ts";
 import { validateGates } from "../validate/validate_gates.ts";
-import { validationReport } from "../validate/report.ts";
+import { validationReport } from "../validate/document.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { finish } from "./finish.ts";
 import { printWarnings, unverifiableLine } from "./unverifiable.ts";

@@ -16,7 +16,7 @@ import type { CommandContext } from "./option_decl.ts";
 import { formatIssue, GatelabError, type Issue } from "../core/issue.ts";
 import { type ValidationDocument, validationDocument } from "../core/validation_document.ts";
 import { type ReadHistorySteps, readHistorySteps } from "../history/read_steps.ts";
-import { buildHistory, type HistoryDocument } from "../history/history.ts";
+import { buildHistory, type HistoryDocument } from "../history/document.ts";
 import { historyFiles } from "../history/files.ts";
 import { labelScope } from "./label_prefix.ts";
 import { finish } from "./finish.ts";

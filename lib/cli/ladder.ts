@@ -16,7 +16,7 @@ import { GatelabError } from "../core/issue.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { labelScope } from "./label_prefix.ts";
 import { readLadder } from "../ladder/read_ladder.ts";
-import { ladderResult, type LadderResultDocument } from "../ladder/ladder_result.ts";
+import { ladderResult, type LadderResultDocument } from "../ladder/document.ts";
 import { ladderFiles } from "../ladder/files.ts";
 import { finish } from "./finish.ts";
 

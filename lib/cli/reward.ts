@@ -11,7 +11,7 @@
 import type { Issue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { labelScope } from "./label_prefix.ts";
-import type { RewardInput } from "../reward/documents.ts";
+import type { RewardInput } from "../reward/document.ts";
 import { rewardFiles } from "../reward/files.ts";
 import { loadGroups, loadPrmWeights, loadSteps } from "../reward/load.ts";
 import type { Trajectories } from "../reward/rewards.ts";

@@ -13,7 +13,7 @@ import { SEQUENTIAL } from "./commands.ts";
 import type { CommandContext, Values } from "./option_decl.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { validateGates } from "../validate/validate_gates.ts";
-import { validationReport } from "../validate/report.ts";
+import { validationReport } from "../validate/document.ts";
 import { labelScope } from "./label_prefix.ts";
 import type { SequentialDocument, SequentialOptions } from "../sequential/sequential.ts";
 import { sequentialOfGate } from "../sequential/sequential_gate.ts";

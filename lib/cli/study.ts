@@ -13,7 +13,7 @@ import { labelScope } from "./label_prefix.ts";
 import { analyzeStudy } from "../study/analyze.ts";
 import { studyFiles } from "../study/files.ts";
 import { loadStudyDir } from "../study/load.ts";
-import { type StudyDocument, studyDocument } from "../study/study_json.ts";
+import { type StudyDocument, studyDocument } from "../study/document.ts";
 import { validationDocument } from "../core/validation_document.ts";
 import { finish } from "./finish.ts";
 import { parseCommand } from "./args.ts";

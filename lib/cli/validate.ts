@@ -16,7 +16,7 @@ import { cacheOption, gateDir, outputDir } from "./paths.ts";
 import { formatIssue } from "../core/issue.ts";
 import { stderrProgress } from "../core/progress.ts";
 import { type GateValidation, validateGates } from "../validate/validate_gates.ts";
-import { validationReport } from "../validate/report.ts";
+import { validationReport } from "../validate/document.ts";
 import { validateFiles } from "../validate/files.ts";
 import { type CommandResult, finish } from "./finish.ts";
 import { printError } from "../core/terminal_text.ts";

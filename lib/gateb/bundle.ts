@@ -9,7 +9,7 @@ import type { ComparisonDocument } from "./comparison_types.ts";
 import type { ValidationJson } from "../contract/outputs/validation.ts";
 import type { RunScope } from "../table/run_scope.ts";
 import { bundleFiles } from "../figures/bundle_files.ts";
-import { comparisonTidy } from "./comparison_tidy.ts";
+import { comparisonTidy } from "./gateb_tidy.ts";
 import { comparisonTables } from "./tables.ts";
 
 import { comparisonSection } from "./section.ts";

@@ -12,7 +12,7 @@ import { taskIndex } from "./task_index.ts";
 import { BEHAVIOUR_QUANTITIES, type RatioQuantity, taskSums } from "./task_sums.ts";
 import { pairedTaskBootstrap } from "./paired_bootstrap.ts";
 import { comparedQuantity } from "./compared_quantity.ts";
-import { comparisonDocument } from "./comparison_document.ts";
+import { comparisonDocument } from "./document.ts";
 import type { ComparedQuantity, ComparisonOutput } from "./comparison_types.ts";
 
 export type { ComparedQuantity, ComparisonOutput } from "./comparison_types.ts";

@@ -2,7 +2,7 @@
  * The shapes of comparison.json (Gate B), derived from its zod schema in
  * lib/contract/outputs/comparison.ts (the schema is the one declaration).
  * Their own file so that the builders of the document
- * (compared_quantity.ts, comparison_document.ts) and compare.ts, which
+ * (compared_quantity.ts, document.ts) and compare.ts, which
  * calls them, import the types without a cycle.
  *
  * @module

@@ -3,7 +3,7 @@ export * from "./checks.ts";
 export * from "./compare.ts";
 export * from "./compare_dirs.ts";
 export * from "./compared_quantity.ts";
-export * from "./comparison_document.ts";
+export * from "./document.ts";
 export * from "./draw_interval.ts";
 export * from "./paired_bootstrap.ts";
 export * from "./ratio_of_sums.ts";

@@ -5,7 +5,7 @@
  */
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
 import { HistorySchema } from "../contract/outputs/mod.ts";
-import type { HistoryDocument } from "./history.ts";
+import type { HistoryDocument } from "./document.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import type { FigureFilesOptions } from "../figures/figure_files.ts";
 import type { RunScope } from "../table/run_scope.ts";

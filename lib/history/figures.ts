@@ -6,7 +6,7 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "../figures/render.ts";
-import type { HistoryDocument } from "./history.ts";
+import type { HistoryDocument } from "./document.ts";
 
 const STATUS_COLORS: Record<string, string> = {
   selected: "#2a9d4b",

@@ -8,7 +8,7 @@
  * @module
  */
 import type { FileValue } from "../core/atomic_write.ts";
-import type { HistoryDocument } from "./history.ts";
+import type { HistoryDocument } from "./document.ts";
 import { historyBundle, type HistoryFilesOptions } from "./bundle.ts";
 
 export type { HistoryFilesOptions } from "./bundle.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { buildHistory, type HistoryDocument } from "./history.ts";
+export { buildHistory, type HistoryDocument } from "./document.ts";
 export { readHistorySteps } from "./read_steps.ts";
 export { lineageIssues } from "./lineage.ts";
 export { chunkLifecycles } from "./lifecycle.ts";

@@ -8,7 +8,7 @@
 import { type ReportSection, sectionItems } from "../table/section.ts";
 import { historyTables } from "./tables.ts";
 import { historyFigures } from "./figures.ts";
-import type { HistoryDocument } from "./history.ts";
+import type { HistoryDocument } from "./document.ts";
 
 /**
  * The section of a history: the tables and figures `gate history` writes,

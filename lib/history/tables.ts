@@ -14,7 +14,7 @@ import {
   intervalHeader,
   statusLabel,
 } from "../table/format.ts";
-import type { HistoryDocument } from "./history.ts";
+import type { HistoryDocument } from "./document.ts";
 
 /** A version id shown beside its chunk: `v2` for `chunk.v2`, else the whole id. */
 function versionLabel(chunk: string, versionId: string): string {

@@ -5,7 +5,7 @@
  * @module
  */
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
-import { type ImportDocument, ImportDocumentSchema } from "./import_document.ts";
+import { type ImportDocument, ImportDocumentSchema } from "./document.ts";
 import type { ImportBuild } from "./build.ts";
 import { importFiles } from "./files.ts";
 

@@ -6,7 +6,7 @@
  */
 import { toJsonText } from "../core/atomic_write.ts";
 import type { ImportBuild } from "./build.ts";
-import type { ImportDocument } from "./import_document.ts";
+import type { ImportDocument } from "./document.ts";
 
 /**
  * The bytes of every file of an import: each run and gate directory's

@@ -11,7 +11,7 @@ import { DEFAULT_MAX_ROWS, InputBudget } from "./limits.ts";
 import { type ColumnUse, type ImportRow, tableRows } from "./rows.ts";
 import { isPairedTable, unpairTable } from "./paired.ts";
 import { type BuildContext, buildImport, type ImportBuild, unrecordedList } from "./build.ts";
-import type { ImportDocument } from "./import_document.ts";
+import type { ImportDocument } from "./document.ts";
 
 /** One input file of an import, as import.json records it. */
 export interface ImportSource {

@@ -10,6 +10,6 @@ export * from "./table.ts";
 export * from "./rows.ts";
 export * from "./build.ts";
 export * from "./import_tables.ts";
-export * from "./import_document.ts";
+export * from "./document.ts";
 export * from "./files.ts";
 export * from "./bundle.ts";

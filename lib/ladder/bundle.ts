@@ -5,7 +5,7 @@
  */
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
 import { LadderResultSchema } from "../contract/outputs/mod.ts";
-import type { LadderResultDocument } from "./ladder_result.ts";
+import type { LadderResultDocument } from "./document.ts";
 import { ladderFiles, type LadderFilesOptions } from "./files.ts";
 import { ladderTables } from "./tables.ts";
 import { ladderFigures } from "./figures.ts";

@@ -6,7 +6,7 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, figureStem, renderPlot } from "../figures/render.ts";
-import type { LadderResultDocument } from "./ladder_result.ts";
+import type { LadderResultDocument } from "./document.ts";
 
 /**
  * @param doc ladder_result.json.

@@ -10,7 +10,7 @@ import { figureFiles, type FigureFilesOptions } from "../figures/figure_files.ts
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import { ladderFigures } from "./figures.ts";
-import type { LadderResultDocument } from "./ladder_result.ts";
+import type { LadderResultDocument } from "./document.ts";
 import { ladderTidy } from "./ladder_tidy.ts";
 import { ladderTables } from "./tables.ts";
 

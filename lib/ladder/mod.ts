@@ -6,7 +6,7 @@ export * from "./pair_units.ts";
 export * from "./run_ladder.ts";
 export * from "./prefill.ts";
 export * from "./read_ladder.ts";
-export * from "./ladder_result.ts";
+export * from "./document.ts";
 export * from "./tables.ts";
 export * from "./figures.ts";
 export * from "./files.ts";

@@ -10,7 +10,7 @@ import { formatCount, formatNumber } from "../table/format.ts";
 import { type ReportSection, sectionItems } from "../table/section.ts";
 import { ladderTables } from "./tables.ts";
 import { ladderFigures } from "./figures.ts";
-import type { LadderResultDocument } from "./ladder_result.ts";
+import type { LadderResultDocument } from "./document.ts";
 
 /** The first 16 hex digits of a sha256 (a full hash would widen the table past a narrow page). */
 const shortHash = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 16)}…` : hash);

@@ -5,7 +5,7 @@
  * @module
  */
 import { formatNumber, type Table } from "../table/table.ts";
-import type { LadderResultDocument } from "./ladder_result.ts";
+import type { LadderResultDocument } from "./document.ts";
 
 /**
  * @param doc ladder_result.json.

@@ -7,7 +7,7 @@ import { type FileValue, toJsonText } from "../core/atomic_write.ts";
 import type { ValidationDocument } from "../core/validation_document.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
 import type { LedgerAuditDocument } from "./audit.ts";
-import { ledgerTidy } from "./ledger_tidy.ts";
+import { ledgerTidy } from "./ledger_audit_tidy.ts";
 import type { LedgerLine } from "./schema.ts";
 
 /**

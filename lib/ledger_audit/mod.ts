@@ -13,7 +13,7 @@ export {
   ledgerAudit,
   type LedgerAuditDocument,
 } from "./audit.ts";
-export { ledgerTidy } from "./ledger_tidy.ts";
+export { ledgerTidy } from "./ledger_audit_tidy.ts";
 export { ledgerAuditFiles } from "./files.ts";
 export { ledgerAuditTables } from "./tables.ts";
 export { ledgerAuditSection } from "./section.ts";

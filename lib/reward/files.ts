@@ -7,7 +7,7 @@
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
-import { rewardsTidy } from "./rewards_tidy.ts";
+import { rewardsTidy } from "./reward_tidy.ts";
 import type { RewardRun } from "./run.ts";
 import { recipeComparisonOfDocument, rewardTables } from "./tables.ts";
 

@@ -7,7 +7,7 @@ export * from "./rewards.ts";
 export * from "./compare.ts";
 export * from "./load.ts";
 export * from "./reward_types.ts";
-export * from "./documents.ts";
+export * from "./document.ts";
 export * from "./run.ts";
 export * from "./tables.ts";
 export * from "./figures.ts";

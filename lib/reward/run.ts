@@ -11,7 +11,7 @@ import {
   recipeComparisonDocument,
   type RewardDocumentOptions,
   rewardsMetaDocument,
-} from "./documents.ts";
+} from "./document.ts";
 import { type Recipe, RECIPES, type RewardLine } from "./recipe.ts";
 import { computeRewards, type Trajectories } from "./rewards.ts";
 import type {

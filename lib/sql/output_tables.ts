@@ -25,7 +25,7 @@ import {
   coefficientsTable,
   selectionTable,
   tasksTable,
-} from "../analyze/analysis_tables.ts";
+} from "../analyze/analyze_tidy.ts";
 import type { ContributionsOutput, SelectionOutput, TaskRow } from "../analyze/types.ts";
 
 /** Name of a table an analysis output brings. */

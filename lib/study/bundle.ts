@@ -6,7 +6,7 @@
  */
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
 import { StudySchema } from "../contract/outputs/mod.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 import { studyFiles, type StudyFilesOptions } from "./files.ts";
 import { studyTables } from "./tables.ts";
 import { studyFigures } from "./figures.ts";

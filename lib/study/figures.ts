@@ -8,7 +8,7 @@
  */
 import * as Plot from "npm:@observablehq/plot@0.6.17";
 import { type Figure, renderPlot } from "../figures/render.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 
 // Parts of zod-inferred output types (documented by their schemas; @ignore keeps
 // deno doc from reporting references into zod).

@@ -7,7 +7,7 @@
 import { type FileContents, toJsonText } from "../core/atomic_write.ts";
 import { type RunScope, scopeTables, tableFiles } from "../table/run_scope.ts";
 import { tidyFiles } from "../tidy/tidy_files.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 import { studyTidy } from "./study_tidy.ts";
 import { studyTables } from "./tables.ts";
 
@@ -30,7 +30,7 @@ export interface StudyFilesOptions {
  * @example The demo study, 20 draws
  * ```ts
  * import { analyzeStudy, loadStudyDir, valueOrThrow } from "../mod.ts";
- * import { studyDocument } from "./study_json.ts";
+ * import { studyDocument } from "./document.ts";
  * import { studyFiles } from "./files.ts";
  * import { deepEqual, ok } from "node:assert/strict";
  * const { input, inputs } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");

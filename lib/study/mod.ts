@@ -6,7 +6,7 @@ export * from "./bootstrap.ts";
 export * from "./cost.ts";
 export * from "./analyze.ts";
 export * from "./load.ts";
-export * from "./study_json.ts";
+export * from "./document.ts";
 export type { TrainSeed } from "./_keys.ts";
 export * from "./tables.ts";
 export * from "./figures.ts";

@@ -5,7 +5,7 @@
  */
 import { type ReportSection, sectionItems } from "../table/section.ts";
 import { studyFigures } from "./figures.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 import { studyTables } from "./tables.ts";
 
 /**

@@ -10,7 +10,7 @@
  * @module
  */
 import type { StudyAnalysis } from "./analyze.ts";
-import type { StudyDocument } from "./study_json.ts";
+import type { StudyDocument } from "./document.ts";
 import {
   DECIMALS,
   formatCount,
@@ -259,7 +259,7 @@ function isAnalysis(study: StudyTablesInput | StudyAnalysis): study is StudyAnal
  * @example The demo study: from the analysis and from its study.json
  * ```ts
  * import { analyzeStudy, loadStudyDir, studyTables, valueOrThrow } from "../mod.ts";
- * import { studyDocument } from "./study_json.ts";
+ * import { studyDocument } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * const { input } = valueOrThrow(await loadStudyDir("data/demo/study"), "study");
  * const plan = { ...input.plan, bootstrap: { draws: 200, seed: 1 } };

@@ -7,7 +7,7 @@
  */
 import { type Bundle, readBundleFile } from "../table/bundle.ts";
 import { type ValidationJson, ValidationSchema } from "../contract/outputs/mod.ts";
-import type { ValidationReport } from "./report.ts";
+import type { ValidationReport } from "./document.ts";
 import { validateFiles } from "./files.ts";
 import { findingsTables } from "./tables.ts";
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { type FileValue, toJsonText } from "../core/atomic_write.ts";
-import type { ValidationReport } from "./report.ts";
+import type { ValidationReport } from "./document.ts";
 
 /**
  * The bytes of every file of a gate validation: `validation.json`, which is
@@ -16,7 +16,7 @@ import type { ValidationReport } from "./report.ts";
  * @example
  * ```ts
  * import { validateFiles } from "./files.ts";
- * import { validationReport } from "./report.ts";
+ * import { validationReport } from "./document.ts";
  * import { deepEqual, ok } from "node:assert/strict";
  * const files = validateFiles(validationReport({ ok: false, issues: [{ code: "seed_mismatch", message: "x" }],
  *   counts: { seed_mismatch: 1 }, dataset: null, inputs: [] }, "gate validate g --out o"));

@@ -14,7 +14,7 @@ export * from "./episode_checks.ts";
 export * from "./design_checks.ts";
 export * from "./paired_dataset.ts";
 export * from "./validate_gates.ts";
-export * from "./report.ts";
+export * from "./document.ts";
 export * from "./dataset_or_throw.ts";
 export * from "./tables.ts";
 export * from "./files.ts";

@@ -14,7 +14,7 @@ import {
   type TidyTable,
 } from "../tidy/tidy_table.ts";
 import type { ContributionsOutput, SelectionOutput } from "./types.ts";
-import { type TaskRowColumns, taskRowText } from "./task_rows.ts";
+import { type TaskRowColumns, type TaskRowText, taskRowText } from "./task_rows.ts";
 import type { SelectionStatus } from "../select/select.ts";
 
 /** Raw bootstrap draws: `coefficients[(d * metrics.length + m) * versions.length + j]`, NaN where degenerate. */
@@ -38,7 +38,7 @@ export { MAX_SAVED_DRAWS } from "../core/defaults.ts";
  *
  * @example
  * ```ts
- * import { ANALYSIS_TIDY_TABLES } from "./analysis_tables.ts";
+ * import { ANALYSIS_TIDY_TABLES } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(ANALYSIS_TIDY_TABLES, ["coefficients", "tasks", "selection", "draws"]);
  * ```
@@ -93,7 +93,7 @@ export const COEFFICIENT_COLUMNS = {
  *
  * @example
  * ```ts
- * import { coefficientsTable } from "./analysis_tables.ts";
+ * import { coefficientsTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const c = { conventions: { cov_type: "hc3" }, columns: [{ version_id: "a", slot_id: "a", chunk_id: "a", role: "add" }],
  *   metrics: { reward: { coefficients: { a: { estimate: 0.3, se_hc3: 0.1, se_robust: 0.1, t: 3, p: 0.0027,
@@ -150,7 +150,7 @@ export function coefficientsTable(
  *
  * @example
  * ```ts
- * import { selectionTable } from "./analysis_tables.ts";
+ * import { selectionTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = selectionTable({ metric: "reward", budget_k: 1, decisions: [
  *   { slot_id: "a", version_id: "a", role: "add", alpha: 0.3, rank: 1, status: "selected", retired: false }] } as never);
@@ -204,7 +204,7 @@ export function selectionTable(
  *
  * @example
  * ```ts
- * import { tasksTable } from "./analysis_tables.ts";
+ * import { tasksTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = tasksTable({ n: 1, k: 2, metrics: ["reward"], design: Uint8Array.from([1, 0]),
  *   masked: { reward: Float64Array.from([1]) }, bare: { reward: Float64Array.from([0.5]) }, delta: { reward: Float64Array.from([0.5]) },
@@ -216,7 +216,30 @@ export function selectionTable(
  * ```
  */
 export function tasksTable(dataset: TaskRowColumns): TidyTable {
-  const text = taskRowText(dataset, { pooled: true });
+  return tasksTableOfText(taskRowText(dataset, { pooled: true }));
+}
+
+/**
+ * {@linkcode tasksTable} of the dataset's columns as `taskRowText` takes
+ * them (with `pooled: true`): plain arrays and typed arrays, so a worker
+ * can build the table from a posted copy.
+ *
+ * @param text The dataset's columns (`taskRowText(dataset, { pooled: true })`).
+ * @returns The table.
+ *
+ * @example
+ * ```ts
+ * import { tasksTable, tasksTableOfText } from "./analyze_tidy.ts";
+ * import { taskRowText } from "./task_rows.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * const dataset = { n: 1, k: 1, metrics: ["reward"], design: Uint8Array.from([1]),
+ *   masked: { reward: Float64Array.from([1]) }, bare: { reward: Float64Array.from([0.5]) }, delta: { reward: Float64Array.from([0.5]) },
+ *   episodes: [{ split: "val", task_id: "t", sample_id: 0 }], gateIndex: new Uint16Array(1),
+ *   columns: [{ version_id: "a.v1" }], gates: [{ gate_id: "g" }] };
+ * deepEqual(tasksTableOfText(structuredClone(taskRowText(dataset, { pooled: true }))), tasksTable(dataset));
+ * ```
+ */
+export function tasksTableOfText(text: TaskRowText): TidyTable {
   const { n, k, versions, design, gateIds, gateIndex } = text;
   const columns: TidyColumn[] = [
     { name: "round", kind: "str", values: Array.from(gateIndex, (g) => gateIds![g]!) },
@@ -260,7 +283,7 @@ export function tasksTable(dataset: TaskRowColumns): TidyTable {
  *
  * @example
  * ```ts
- * import { drawsTable } from "./analysis_tables.ts";
+ * import { drawsTable } from "./analyze_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = drawsTable({ metrics: ["reward"], versions: ["a", "b"], draws: 2, coefficients: Float64Array.from([1, 2, 3, NaN]) });
  * deepEqual(t.columns.map((c) => Array.from(c.values as ArrayLike<unknown>)), [[0, 0, 1, 1], ["reward", "reward", "reward", "reward"], ["a", "b", "a", "b"], [1, 2, 3, NaN]]);

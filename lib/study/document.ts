@@ -51,7 +51,7 @@ export interface StudyDocumentOptions {
  * @example
  * ```ts
  * import { analyzeStudy } from "./analyze.ts";
- * import { studyDocument } from "./study_json.ts";
+ * import { studyDocument } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * const slot = { arm: "M", train_seed: 1, task_id: "t", rep: 0 };
  * const r = analyzeStudy({ plan: { format: "gatelab.studyplan/v1", comparisons: [], bootstrap: { draws: 10, seed: 1 } },

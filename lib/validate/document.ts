@@ -22,7 +22,7 @@ export interface ValidationReport extends ValidationDocument {
  *
  * @example
  * ```ts
- * import { validationReport } from "./report.ts";
+ * import { validationReport } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * const r = validationReport({ ok: true, issues: [], counts: {}, dataset: null, inputs: [] }, "gate validate g");
  * deepEqual([r.format, r.ok, r.generator.command], ["gatelab.validation/v1", true, "gate validate g"]);

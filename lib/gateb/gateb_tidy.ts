@@ -17,7 +17,7 @@ import type { ComparedQuantity, ComparisonOutput } from "./compare.ts";
  *
  * @example
  * ```ts
- * import { comparisonTidy } from "./comparison_tidy.ts";
+ * import { comparisonTidy } from "./gateb_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const q = { bare: 0.5, equipped: 0.7, difference: 0.2, ci: [0.1, 0.3], bare_ci: null, equipped_ci: null };
  * const t = comparisonTidy({ metrics: { reward: q }, behaviour: { steps: null } } as never);

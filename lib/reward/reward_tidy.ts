@@ -31,7 +31,7 @@ export interface RewardRow {
  *
  * @example
  * ```ts
- * import { rewardsTidy } from "./rewards_tidy.ts";
+ * import { rewardsTidy } from "./reward_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = rewardsTidy([{ trajectory_id: "t1", recipe: "A", reward: 0.5, n_steps: 3, n_masked: 1,
  *   mask_reasons: { revoked: 1 }, verdict_mode: "session", penalized: false }]);

@@ -32,7 +32,7 @@ export interface RewardInput {
  *
  * @example
  * ```ts
- * import { recipeConventions } from "./documents.ts";
+ * import { recipeConventions } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(recipeConventions(undefined).prm_weights.source, "default");
  * ```
@@ -77,7 +77,7 @@ export interface RewardDocumentOptions {
  *
  * @example
  * ```ts
- * import { rewardsMetaDocument } from "./documents.ts";
+ * import { rewardsMetaDocument } from "./document.ts";
  * import { trajectoryReward } from "./recipe.ts";
  * import { deepEqual } from "node:assert/strict";
  * const lines = [trajectoryReward([{ trajectory_id: "a", order: 0, level: -1 }], "A")];
@@ -121,7 +121,7 @@ export function rewardsMetaDocument(
  *
  * @example
  * ```ts
- * import { recipeComparisonDocument } from "./documents.ts";
+ * import { recipeComparisonDocument } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * const doc = recipeComparisonDocument({ draws: 10, seed: 1, excluded_null: [], recipes: [{ recipe: "A",
  *   n_good: 1, n_bad: 1, mean_good: 1, mean_bad: 0, difference: 1, ci: [1, 1], n_reference: 0, spearman_rho: null }] },

@@ -10,7 +10,7 @@ import { GeneratorSchema, list, opaque } from "../contract/outputs/common.ts";
  *
  * @example
  * ```ts
- * import { ImportDocumentSchema } from "./import_document.ts";
+ * import { ImportDocumentSchema } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * deepEqual(ImportDocumentSchema.safeParse({ format: "gatelab.import/v1" }).success, false);
  * ```

@@ -18,7 +18,7 @@ import type { LedgerLine } from "./schema.ts";
  *
  * @example
  * ```ts
- * import { ledgerTidy } from "./ledger_tidy.ts";
+ * import { ledgerTidy } from "./ledger_audit_tidy.ts";
  * import { deepEqual } from "node:assert/strict";
  * const t = ledgerTidy([{ line: 1, candidate_id: "a.v1", operation: "ADD", target_chunk_id: null,
  *   proposal_checkpoint: "c", stage: "online", replacement_family_id: null, validation_result: "selected",

@@ -39,7 +39,7 @@ export interface BuildHistoryOptions {
  *
  * @example Two steps, clean lineage
  * ```ts
- * import { buildHistory } from "./history.ts";
+ * import { buildHistory } from "./document.ts";
  * import { deepEqual } from "node:assert/strict";
  * const v = (version_id: string, role: "add" | "current", status: "selected" | "non_positive", retired = false) => ({
  *   version_id, slot_id: version_id, chunk_id: version_id, role, text_sha256: null, estimate: 0.1,
