@@ -32,7 +32,7 @@ import { studyTables } from "./tables.ts";
  *     train_seeds: [1], task_count: 1, slots: {}, attempts: { attempts: 1, used: 1, violations: 0, by_kind: {}, reasons: {} } } },
  *   generator: { tool: "gatelab", version: "0", command: "gate study s --out o" }, inputs: [] }, "out");
  * deepEqual([s.heading, s.files], ["Study", ["study.json"]]);
- * deepEqual(s.items.map((i) => "svg" in i ? i.name : i.label),
+ * deepEqual(s.items.map((i) => "svg" in i ? i.name : "subheading" in i ? i.subheading : i.label),
  *   ["tab:study-arms", "study_arms", "tab:study-comparisons", "tab:study-costs"]);
  * ```
  */
