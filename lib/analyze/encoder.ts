@@ -176,7 +176,7 @@ export function startTidyEncoder(options: TidyEncoderOptions = {}): TidyEncoder 
  * Rows above which the worker that encoded a table is replaced by a fresh
  * one as soon as the table is back (see {@linkcode startTidyEncoder}).
  */
-const RECYCLE_ROWS = 10_000;
+const RECYCLE_ROWS = 16_384;
 
 /** A table being encoded in the worker. */
 interface Job {
