@@ -14,7 +14,7 @@ import { tidyCsv, type TidyTable } from "../tidy/tidy_table.ts";
 import { tasksTableOfText } from "./analyze_tidy.ts";
 import type { TaskRowText } from "./task_rows.ts";
 
-// Loaded while the calling thread reads and fits, so no table waits for them.
+// Loaded as the worker starts, beside the calling thread's fit.
 const libraries = Promise.all([
   import("npm:apache-arrow@17.0.0"),
   import("npm:parquet-wasm@0.8.0/bundler"),

@@ -1,11 +1,11 @@
 /**
  * The tidy tables of an analysis encoded in a Web Worker, beside the fit:
  * {@linkcode startTidyEncoder} starts a worker (lib/analyze/encode_worker.ts)
- * that loads apache-arrow and parquet-wasm while the calling thread reads
- * and checks the inputs; the `tasks` table, which only needs the paired
- * dataset, is then encoded while the fit, the diagnostics and the bootstrap
- * run, and the small tables after them without the libraries ever loading
- * on the calling thread. The bytes are those of the calling thread's
+ * that loads apache-arrow and parquet-wasm; `gate analyze` starts it once
+ * the inputs are checked, posts it the `tasks` table (which only needs the
+ * paired dataset) to encode while the fit, the diagnostics and the bootstrap
+ * run, and the small tables after them, so the libraries never load on the
+ * calling thread. The bytes are those of the calling thread's
  * encoding (the same functions run in the worker), and
  * {@linkcode encodedTableFiles} reports the same progress in the same order
  * as the files are made and written. A worker that cannot encode a table

@@ -24,12 +24,7 @@ import { validationReport } from "../validate/document.ts";
 import { runAnalysis } from "../analyze/analyze.ts";
 import { outputDirIssues } from "../analyze/resume.ts";
 import { analysisFiles, ledgerFile, tasksCsvWritten } from "../analyze/files.ts";
-import {
-  type EncodedTable,
-  ENCODER_MAX_ROWS,
-  startTidyEncoder,
-  type TidyEncoder,
-} from "../analyze/encoder.ts";
+import { ENCODER_MAX_ROWS, startTidyEncoder, type TidyEncoder } from "../analyze/encoder.ts";
 import { taskRowText } from "../analyze/task_rows.ts";
 import { ledgerEntries } from "../select/ledger.ts";
 import { releaseMemory } from "../core/release_memory.ts";
@@ -49,14 +44,11 @@ import {
   exploratorySummary,
 } from "./analyze_options.ts";
 
-/** The parsed command line of `gate analyze`. */
-type Parsed = NonNullable<ReturnType<typeof parseCommand<typeof ANALYZE>>>;
-
 /** Runs the command; returns the exit code. */
 export async function run(args: string[], context?: CommandContext): Promise<number> {
   const cli = parseCommand(args, ANALYZE, context);
   if (cli === null) return 0;
-  const { values, positionals } = cli;
+  const { values, positionals, command } = cli;
   // The sums route's modules load only when it is taken.
   if (values.sums !== undefined) return await (await import("./analyze_sums.ts")).runSums(cli);
   if (positionals.length === 0) {
@@ -64,7 +56,7 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   }
   if (values.map !== undefined) throw cli.usageError("--map is read only with --sums");
   const options = analyzeOptions(values);
-  const { out } = options;
+  const { out, waive } = options;
   const gates = positionals.map((path) => ({ label: "gate directory", path }));
   for (const g of gates) await gateDir(g);
   const cache = cacheOption(values.cache);
@@ -76,26 +68,6 @@ export async function run(args: string[], context?: CommandContext): Promise<num
   const progress = (label: string) => values.quiet ? {} : { onProgress: stderrProgress(label) };
   // --timings: every stage timed where it runs, printed on stderr at the end.
   const timings = values.timings ? new Timings() : undefined;
-  // The tidy tables' worker loads its libraries while the inputs are read.
-  const encoder = startTidyEncoder();
-  try {
-    return await analyzeGates(cli, options, { cache, encoder, timings, progress });
-  } finally {
-    encoder.close();
-  }
-}
-
-/** Validates the gates, then analyses and writes (or refuses); returns the exit code. */
-async function analyzeGates(
-  { values, positionals, command }: Parsed,
-  options: AnalyzeCliOptions,
-  context: Pick<AnalyzeRun, "encoder" | "progress"> & {
-    readonly cache: ReturnType<typeof cacheOption>;
-    readonly timings: Timings | undefined;
-  },
-): Promise<number> {
-  const { out, waive } = options;
-  const { cache, timings, progress } = context;
   const timed = timings === undefined ? {} : { timings };
   // Reading large files reports their bytes, and a large validation its checks (a TTY in
   // place, else a line per 10%).
@@ -136,7 +108,6 @@ async function analyzeGates(
         unverifiable,
         progress,
         quiet: values.quiet,
-        encoder: context.encoder,
         ...timed,
       }),
   });
@@ -157,27 +128,36 @@ interface AnalyzeRun {
   /** `--quiet`: no progress. */
   readonly quiet: boolean;
   readonly timings?: Timings;
-  /** The tidy tables' worker (closed here when the dataset is too large for it). */
-  readonly encoder: TidyEncoder;
 }
 
 /** Analyses the validated dataset: the files to write and the lines to print. */
 async function analyze(run: AnalyzeRun): Promise<CommandResult> {
+  const { options, dataset } = run;
+  checkDatasetOptions(options, dataset);
+  await sameBaseline(options.out, dataset);
+  // The parsed lines are no longer needed: collected now, before the analysis allocates.
+  releaseMemory(dataset.n);
+  // Up to ENCODER_MAX_ROWS the tidy tables are encoded in a worker, the tasks table (it needs
+  // only the dataset) while the fit runs; above, here after the bootstrap, as their memory
+  // would add to the fit's.
+  const encoder = dataset.n <= ENCODER_MAX_ROWS ? startTidyEncoder() : null;
+  try {
+    return await analyzeDataset(run, encoder);
+  } finally {
+    encoder?.close();
+  }
+}
+
+/** {@linkcode analyze} past the checks, with the encoding worker when there is one. */
+async function analyzeDataset(
+  run: AnalyzeRun,
+  encoder: TidyEncoder | null,
+): Promise<CommandResult> {
   const { options, command, validation, dataset, unverifiable, progress } = run;
   const timings = run.timings ?? new Timings();
   const { out, waive, draws } = options;
-  checkDatasetOptions(options, dataset);
-  await sameBaseline(out, dataset);
-  // The parsed lines are no longer needed: collected now, before the analysis allocates.
-  releaseMemory(dataset.n);
-  // The tasks table needs only the dataset: encoded in the worker while the fit runs; above
-  // ENCODER_MAX_ROWS on this thread after the bootstrap, its memory never beside theirs.
-  let tasks: Promise<EncodedTable> | undefined;
-  if (dataset.n > ENCODER_MAX_ROWS) run.encoder.close();
-  else {
-    const text = taskRowText(dataset, { pooled: true });
-    tasks = run.encoder.encode({ tasks: text }, tasksCsvWritten(dataset.n, options.tasksCsv));
-  }
+  const csv = tasksCsvWritten(dataset.n, options.tasksCsv);
+  const tasks = encoder?.encode({ tasks: taskRowText(dataset, { pooled: true }) }, csv);
   // A large analysis reports its fit, diagnostics, encodings and large writes too.
   const phases = analysisProgress(run.quiet, dataset.n);
   const analysis = await runAnalysis(dataset, {
@@ -202,7 +182,7 @@ async function analyze(run: AnalyzeRun): Promise<CommandResult> {
       unverifiable,
       timings,
       ...phases.files,
-      ...(tasks === undefined ? {} : { encoder: run.encoder, tasks }),
+      ...(encoder === null ? {} : { encoder, tasks: tasks! }),
     }));
   if (waive.length > 0) {
     const summary = [
