@@ -140,7 +140,12 @@ export async function analysisFiles(
   const validationDoc = options.validation;
   // Tidy tables beside the JSON, from the same numbers (docs/FORMAT.md, "Tidy tables"); the
   // `tasks` table's encoding may have started before the fit (`tasks`).
-  const all = (table: TidyTable): TidyJob => ({ ...table, csv: true, table });
+  const all = (table: TidyTable): TidyJob => ({
+    name: table.name,
+    rows: table.rows,
+    csv: true,
+    table,
+  });
   const jobs: TidyJob[] = [
     all(coefficientsTable(contributions, exploratory ? null : selection)),
     {
