@@ -184,13 +184,15 @@ export function shareMainFit(
 }
 
 /**
- * Drops the main-effects fits and the factorisation kept for `dataset`
- * (by {@linkcode shareMainFit} or a diagnostic). They are kept as long as
- * the dataset lives; `runAnalysis` (lib/analyze) is done with them once its
- * diagnostics are made, and the bootstrap allocates after it: at 1,000,000
- * rows and 16 columns the factorisation alone (the design, its Householder
- * vectors and the influence columns) holds about 390 MB. A later
- * diagnostic of the dataset factorises again, with the same result.
+ * Drops the main-effects fits, the factorisation and the AMCE groups kept
+ * for `dataset` (by {@linkcode shareMainFit} or a diagnostic). They are kept
+ * as long as the dataset lives; `runAnalysis` (lib/analyze) is done with
+ * them once its diagnostics are made, and the bootstrap allocates after it:
+ * at 1,000,000 rows and 16 columns the factorisation alone (the design, its
+ * Householder vectors and the influence columns) holds about 390 MB, and the
+ * AMCE groups (each column's rows with it present and with its slot empty)
+ * about 62 MB. A later diagnostic of the dataset makes them again, with the
+ * same result.
  *
  * @param dataset The dataset.
  *
@@ -209,6 +211,19 @@ export function shareMainFit(
 export function forgetMainFits(dataset: PairedDataset): void {
   MAIN_FITS.delete(dataset);
   FACTORS.delete(dataset);
+  AMCE_GROUPS.delete(dataset);
+}
+
+/**
+ * Drops the AMCE groups kept for `dataset` (each column's rows with it present and with its
+ * slot empty, about 62 MB at 1,000,000 rows and 16 columns): `runAnalysis` (lib/analyze) is
+ * done with them once every metric's AMCE is made, before the diagnostics allocate theirs. A
+ * later AMCE of the dataset makes them again, with the same result.
+ *
+ * @param dataset The dataset.
+ */
+export function forgetAmceGroups(dataset: PairedDataset): void {
+  AMCE_GROUPS.delete(dataset);
 }
 
 function mainFit(dataset: PairedDataset, metric: string): MainFit {
