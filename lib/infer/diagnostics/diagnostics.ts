@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { releaseMemory } from "../../core/release_memory.ts";
 import type { PairedDataset } from "../../core/types.ts";
 import { clusterCovariance } from "../../fit/covariance.ts";
 import { type DesignFactorization, factorDesign, solveLeastSquares } from "../../fit/factor.ts";
@@ -654,6 +655,8 @@ function jointTest(
   const q = pairs.length;
   const p = k + q;
   if (q === 0 || n - p <= 0) return null;
+  // The pairs' tests left their garbage: collected before the products (q bytes a row).
+  releaseMemory(n);
   const z = new Uint8Array(n * q); // products of 0/1 columns: 1 byte each, not 8
   const pa = Int32Array.from(pairs, (pr) => pr.a), pb = Int32Array.from(pairs, (pr) => pr.b);
   for (let i = 0; i < n; i++) {
