@@ -18,7 +18,11 @@ import {
   type TaskBootstrapOptions,
   taskBootstrapOptions,
 } from "../infer/bootstrap/task_bootstrap_options.ts";
-import { forgetMainFits, shareMainFit } from "../infer/diagnostics/diagnostics.ts";
+import {
+  forgetAmceGroups,
+  forgetMainFits,
+  shareMainFit,
+} from "../infer/diagnostics/diagnostics.ts";
 import { amceRows, DIAGNOSTICS_STEPS, diagnosticsOutput } from "./diagnostics.ts";
 import type {
   ContributionsOutput,
@@ -148,6 +152,10 @@ function analyzeResolved(
   }
   const generator = generatorMeta(resolved.command);
   timings.add("fit", performance.now() - fitStart);
+  // Every metric's AMCE is made: its groups and what the fits left behind are collected before
+  // the diagnostics allocate theirs.
+  forgetAmceGroups(dataset);
+  releaseMemory(dataset.n);
   const diagnostics = selectionAmce === null ? null : timings.time("diagnostics+screen", () => {
     onDiagnostics?.(0, DIAGNOSTICS_STEPS);
     return diagnosticsOutput(

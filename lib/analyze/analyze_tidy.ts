@@ -258,10 +258,20 @@ export function tasksTableOfText(text: TaskRowText): TidyTable {
     columns.push({ name: `${m}_bare`, kind: "f64", values: text.bare[t]! });
     columns.push({ name: `${m}_delta`, kind: "f64", values: text.delta[t]! });
   });
+  // Rows with the same mask share one list (at most 2^k of them; a list a row held about 200
+  // MB at 1,000,000 rows and 16 columns while tasks.parquet was encoded).
   const injected = new Array<string[]>(n);
+  const lists = new Map<number | string, string[]>();
   for (let i = 0; i < n; i++) {
-    const present: string[] = [];
-    for (let j = 0; j < k; j++) if (design[i * k + j]) present.push(versions[j]!);
+    let mask: number | string = 0;
+    if (k <= 30) { for (let j = 0; j < k; j++) mask = mask * 2 + (design[i * k + j] ? 1 : 0); }
+    else mask = String.fromCharCode(...design.subarray(i * k, (i + 1) * k));
+    let present = lists.get(mask);
+    if (present === undefined) {
+      present = [];
+      for (let j = 0; j < k; j++) if (design[i * k + j]) present.push(versions[j]!);
+      lists.set(mask, present);
+    }
     injected[i] = present;
   }
   columns.push({ name: "injected", kind: "str_list", values: injected });

@@ -173,6 +173,9 @@ async function analyzeDataset(
     timings,
   });
   const waived = (validation.waived ?? []).map((i): Issue => ({ ...i, severity: "warning" }));
+  // The bootstrap's WebAssembly memory and the analysis' garbage, collected before the tidy
+  // tables are built and encoded.
+  releaseMemory(dataset.n);
   const files = await timings.timeAsync("outputs", () =>
     analysisFiles(analysis, {
       ...options,

@@ -119,6 +119,9 @@ async function streamedParquet(
     parts.push(part as Uint8Array);
     length += (part as Uint8Array).length;
   }
+  // The file usually comes as one part (its one row group written at the end): returned as it
+  // is, not copied (47 MB at 1,000,000 tasks, at the peak of `gate analyze`).
+  if (parts.length === 1) return parts[0]!;
   const bytes = new Uint8Array(length);
   let at = 0;
   for (const part of parts) {

@@ -192,6 +192,7 @@ export async function validateGates(
     return checked;
   });
   for (const b of bareChecked) issues.addAll(b?.issues ?? []);
+  releaseMemory(step.total);
   if (options.poolCheckpoints === true) issues.addAll(sharedRewardChecks(bareRuns));
   const bareOf = (g: GateRead) => {
     const i = g.bareIndex;
@@ -236,6 +237,8 @@ export async function validateGates(
     () =>
       owns.every((o) => o !== null)
         ? timings.time("pair", () => {
+          // The checks' own memory is collected before the dataset's columns are allocated.
+          releaseMemory(rows.length);
           // The rows count as they are paired, so a large dataset's build moves the progress.
           let paired = 0;
           return buildPairedDataset(
@@ -279,6 +282,8 @@ function checkGate(
   const lines = g.gate.table ?? g.gate.assignments;
   const assignments = assignmentChecks(lines, g.gate.plan, planned, file);
   step(lines.length);
+  // The run's and the assignments' checks left their garbage: collected before the rows.
+  releaseMemory(planned.length);
   const episodes = episodeChecks({
     gate,
     planned,

@@ -61,7 +61,7 @@ export function xtxHistWins(sums: ClusterSums, plan: XtxHistPlan): boolean {
  * @returns The plan.
  */
 export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
-  const { k, clusterCount: g, rowCluster, rowColStart, rowCol } = sums;
+  const { k } = sums;
   const groups = Math.ceil(k / 8);
   const groupBits = (a: number) => Math.min(8, k - 8 * a);
   // Histograms: diagonal of group a, then cross (a, j) for each column j of a later group.
@@ -95,6 +95,41 @@ export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
       targetStart.push(targetIndex.length);
     }
   }
+  const lists = entryLists(sums, { histStart, diagHist, crossHist, bins });
+  return {
+    bins,
+    histStart: Int32Array.from(histStart),
+    histBits: Int32Array.from(histBits),
+    targetStart: Int32Array.from(targetStart),
+    targetIndex: Int32Array.from(targetIndex),
+    targetMask: Int32Array.from(targetMask),
+    ...lists,
+  };
+}
+
+/** Where a row's mask bytes fall: each histogram's first bin, by group and by column. */
+interface BinLayout {
+  readonly histStart: readonly number[];
+  readonly diagHist: readonly number[];
+  /** Cross histogram of group a and column j at `a * k + j` (-1: none). */
+  readonly crossHist: Int32Array;
+  readonly bins: number;
+}
+
+/**
+ * Each task's bins over its rows (in the order first touched, each once with its
+ * multiplicity), in two passes: the lengths, then the lists, so the lists are typed arrays
+ * from the start. Growing lists of numbers held 53 MB each at 1,000,000 tasks and 16
+ * columns (6.6 bins a task), left to the collector, which rarely runs while the bootstrap's
+ * WebAssembly works: in each thread, for the whole bootstrap.
+ */
+function entryLists(
+  sums: ClusterSums,
+  layout: BinLayout,
+): Pick<XtxHistPlan, "entryStart" | "entryBin" | "entryCount"> {
+  const { k, clusterCount: g, rowCluster, rowColStart, rowCol } = sums;
+  const { histStart, diagHist, crossHist, bins } = layout;
+  const groups = Math.ceil(k / 8);
   // Rows of each task (counting sort by task, rows in row order).
   const n = rowCluster.length;
   const start = new Int32Array(g + 1);
@@ -112,12 +147,15 @@ export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
   }
   // Each row's bins; a task's bins merged with multiplicities (bins of byte 0 add nothing).
   const mult = new Float64Array(bins);
-  const touched: number[] = [];
+  const touched = new Int32Array(bins);
   const bytes = new Int32Array(groups);
-  const entryStart = new Int32Array(g + 1);
-  const entryBin: number[] = [], entryCount: number[] = [];
-  let allOne = true;
-  for (let c = 0; c < g; c++) {
+  /** Task c's bins into touched[0 .. returned), their multiplicities in mult. */
+  const taskBins = (c: number): number => {
+    let count = 0;
+    const bump = (bin: number) => {
+      if (mult[bin] === 0) touched[count++] = bin;
+      mult[bin] = mult[bin]! + 1;
+    };
     for (let t = start[c]!; t < start[c + 1]!; t++) {
       const row = order[t]!;
       bytes.fill(0);
@@ -126,10 +164,6 @@ export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
         const j = rowCol[e]!;
         bytes[j >> 3] = bytes[j >> 3]! | (1 << (j & 7));
       }
-      const bump = (bin: number) => {
-        if (mult[bin] === 0) touched.push(bin);
-        mult[bin] = mult[bin]! + 1;
-      };
       for (let a = 0; a < groups; a++) {
         if (bytes[a] !== 0) bump(histStart[diagHist[a]!]! + bytes[a]!);
       }
@@ -140,26 +174,30 @@ export function buildXtxHistPlan(sums: ClusterSums): XtxHistPlan {
         }
       }
     }
-    for (const bin of touched) {
-      entryBin.push(bin);
-      entryCount.push(mult[bin]!);
-      if (mult[bin] !== 1) allOne = false;
+    return count;
+  };
+  const entryStart = new Int32Array(g + 1);
+  let allOne = true;
+  for (let c = 0; c < g; c++) {
+    const count = taskBins(c);
+    for (let u = 0; u < count; u++) {
+      if (mult[touched[u]!] !== 1) allOne = false;
+      mult[touched[u]!] = 0;
+    }
+    entryStart[c + 1] = entryStart[c]! + count;
+  }
+  const entryBin = new Int32Array(entryStart[g]!);
+  const entryCount = allOne ? null : new Float64Array(entryStart[g]!);
+  for (let c = 0, e = 0; c < g; c++) {
+    const count = taskBins(c);
+    for (let u = 0; u < count; u++, e++) {
+      const bin = touched[u]!;
+      entryBin[e] = bin;
+      if (entryCount !== null) entryCount[e] = mult[bin]!;
       mult[bin] = 0;
     }
-    touched.length = 0;
-    entryStart[c + 1] = entryBin.length;
   }
-  return {
-    bins,
-    histStart: Int32Array.from(histStart),
-    histBits: Int32Array.from(histBits),
-    targetStart: Int32Array.from(targetStart),
-    targetIndex: Int32Array.from(targetIndex),
-    targetMask: Int32Array.from(targetMask),
-    entryStart,
-    entryBin: Int32Array.from(entryBin),
-    entryCount: allOne ? null : Float64Array.from(entryCount),
-  };
+  return { entryStart, entryBin, entryCount };
 }
 
 /**

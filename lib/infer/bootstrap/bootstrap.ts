@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { releaseMemory } from "../../core/release_memory.ts";
 import type { IntervalType } from "../../core/conventions.ts";
 import { lowerQuantileSorted, QUANTILE_RULE } from "../../math/quantile.ts";
 import type { DesignColumn, PairedDataset } from "../../core/types.ts";
@@ -15,7 +16,7 @@ import { choleskyPacked, choleskySolvePacked, packedSize } from "../../math/pack
 import { bcaInterval } from "./bca.ts";
 import { drawSummaries, scalarDrawSummaries } from "./_wasm_summary.ts";
 import { bootstrapKernel, type BootstrapKernelResult } from "./bootstrap_kernel.ts";
-import { type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
+import { bootstrapResponses, type ClusterSums, datasetClusterSums } from "./cluster_sums.ts";
 import { bootstrapKernelParallel, STREAM_LAYOUT } from "./bootstrap_parallel.ts";
 import {
   type ResolvedTaskBootstrapOptions,
@@ -310,8 +311,13 @@ function prepareBootstrap(
   dataset: PairedDataset,
   options: ResolvedTaskBootstrapOptions,
 ): PreparedBootstrap {
-  const sums = datasetClusterSums(dataset, options.metrics);
+  // An unknown metric refused first, as the sums refuse it. Then the point estimates, their
+  // factorisation of the design (about 400 MB at 1,000,000 rows and 16 columns, which met the
+  // sums and the kernels' memory at the peak) collected before the sums are built.
+  bootstrapResponses(dataset, options.metrics);
   const { coefficients: point, tolerances } = pointEstimates(dataset, options.metrics);
+  releaseMemory(dataset.n);
+  const sums = datasetClusterSums(dataset, options.metrics);
   return { sums, point, tolerances };
 }
 

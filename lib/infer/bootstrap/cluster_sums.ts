@@ -413,7 +413,26 @@ export function datasetClusterSums(
   dataset: PairedDataset,
   metrics: readonly string[] = dataset.metrics,
 ): ClusterSums {
-  const responses = metrics.map((name) => {
+  const responses = bootstrapResponses(dataset, metrics);
+  return buildClusterSums(dataset.design, responses, dataset.cluster, {
+    k: dataset.k,
+    clusterCount: dataset.clusterCount,
+  });
+}
+
+/**
+ * The delta columns of the named metrics, as the bootstrap reads them.
+ *
+ * @param dataset The dataset.
+ * @param metrics Metric names.
+ * @returns One column per metric, in the order given.
+ * @throws {RangeError} if a metric is not in the dataset.
+ */
+export function bootstrapResponses(
+  dataset: Pick<PairedDataset, "delta" | "metrics">,
+  metrics: readonly string[],
+): Float64Array[] {
+  return metrics.map((name) => {
     const column = dataset.delta[name];
     if (!column) {
       throw new RangeError(
@@ -421,9 +440,5 @@ export function datasetClusterSums(
       );
     }
     return column;
-  });
-  return buildClusterSums(dataset.design, responses, dataset.cluster, {
-    k: dataset.k,
-    clusterCount: dataset.clusterCount,
   });
 }
