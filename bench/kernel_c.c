@@ -26,6 +26,9 @@
  * input: int32 n, k, m, draws, seed; uint8 design[n*k]; double y[n*m] (row-major, y[i*m+mm]).
  * output: double coefficients[draws*m*k] ((d*m+mm)*k+j), uint8 status[draws].
  */
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512DQ__)
+#error "kernel_c.c needs AVX-512 (F, BW, DQ)"
+#endif
 #include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
