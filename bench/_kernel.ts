@@ -7,22 +7,54 @@
  * @module
  */
 import { buildClusterSums } from "../lib/infer/bootstrap/cluster_sums.ts";
-import { bootstrapKernel } from "../lib/infer/bootstrap/bootstrap_kernel.ts";
+import {
+  bootstrapKernel,
+  type BootstrapKernelResult,
+} from "../lib/infer/bootstrap/bootstrap_kernel.ts";
 import { createPrng } from "../lib/math/prng.ts";
 
-/** Milliseconds for one run of the kernel (sums included). */
-export function kernelMs(n: number, k: number, draws: number): number {
+/** The kernel benches' input: a 0/1 design (n x k, row-major) and one response per metric. */
+export interface KernelInput {
+  readonly n: number;
+  readonly k: number;
+  readonly design: Uint8Array;
+  readonly responses: Float64Array[];
+}
+
+/**
+ * The design (xoshiro seed 1, each cell 1 with probability 1/2), then the
+ * responses, metric after metric, from the same stream (metric 0 as the
+ * one-metric bench has always drawn it).
+ */
+export function kernelInput(n: number, k: number, metrics = 1): KernelInput {
   const prng = createPrng(1);
   const design = new Uint8Array(n * k);
   for (let i = 0; i < n * k; i++) design[i] = prng.nextFloat() < 0.5 ? 1 : 0;
-  const y = Float64Array.from({ length: n }, () => prng.nextFloat());
+  const responses = Array.from(
+    { length: metrics },
+    () => Float64Array.from({ length: n }, () => prng.nextFloat()),
+  );
+  return { n, k, design, responses };
+}
+
+/** One run of the kernel on one thread (sums included), one task per row, seed 2. */
+export function kernelRun(
+  input: KernelInput,
+  draws: number,
+): { ms: number; result: BootstrapKernelResult } {
+  const { n, k, design, responses } = input;
   const t0 = performance.now();
-  const sums = buildClusterSums(design, [y], Int32Array.from({ length: n }, (_, i) => i), {
+  const sums = buildClusterSums(design, responses, Int32Array.from({ length: n }, (_, i) => i), {
     k,
     clusterCount: n,
   });
-  bootstrapKernel(sums, { draws, seed: 2 });
-  return performance.now() - t0;
+  const result = bootstrapKernel(sums, { draws, seed: 2 });
+  return { ms: performance.now() - t0, result };
+}
+
+/** Milliseconds for one run of the kernel (sums included). */
+export function kernelMs(n: number, k: number, draws: number): number {
+  return kernelRun(kernelInput(n, k), draws).ms;
 }
 
 /**

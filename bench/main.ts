@@ -19,7 +19,9 @@
  * `deno task bench --import [--rows 200000]` the import benchmark (bench/import.ts),
  * `deno task bench --sql` the SQL start-up benchmark (bench/sql.ts),
  * `deno task bench --build` the study build benchmark (bench/build.ts),
- * `deno task bench --stages` the time of each stage of `gate analyze` (bench/stages.ts).
+ * `deno task bench --stages` the time of each stage of `gate analyze` (bench/stages.ts),
+ * `deno task bench --kernel-c [--repeats 3] [--draws 10000]` gatelab's bootstrap kernel against a
+ * hand-written 16-lane C kernel (bench/kernel_c.ts; needs gcc) at N = 400 and 4,000, 1 and 7 metrics.
  *
  * @module
  */
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     sql: { type: "boolean", default: false },
     build: { type: "boolean", default: false },
     stages: { type: "boolean", default: false },
+    "kernel-c": { type: "boolean", default: false },
     sizes: { type: "string", default: "400,4000,pool10,online40,40000,200000" },
   },
 });
@@ -62,6 +65,16 @@ if (values.sql) {
     repeats: Number(
       values.repeats === "3" && !Deno.args.includes("--repeats") ? 1 : values.repeats,
     ),
+  });
+  Deno.exit(0);
+}
+if (values["kernel-c"]) {
+  const { runKernelC } = await import("./kernel_c.ts");
+  await runKernelC({
+    repeats: Number(values.repeats),
+    draws: Number(values.draws),
+    sizes: [400, 4000],
+    metrics: [1, 7],
   });
   Deno.exit(0);
 }
