@@ -1,4 +1,5 @@
 import type { Issue } from "../core/issue.ts";
+import { concatBytes } from "../core/bytes.ts";
 import { parseJsonText } from "./json_text.ts";
 import { openRegularFile } from "./regular_file.ts";
 
@@ -132,13 +133,13 @@ export async function forEachJsonlLine(
       continue;
     }
     pieces.push(chunk.subarray(0, first));
-    handleBytes(concat(pieces));
+    handleBytes(concatBytes(pieces));
     pieces.length = 0;
     const last = chunk.lastIndexOf(NEWLINE);
     if (last > first) handleLines(chunk.subarray(first + 1, last));
     if (last + 1 < chunk.length) pieces.push(chunk.slice(last + 1));
   }
-  if (pieces.length > 0) handleBytes(concat(pieces));
+  if (pieces.length > 0) handleBytes(concatBytes(pieces));
   return issues;
 }
 
@@ -168,14 +169,4 @@ function asciiTrim(text: string): string {
 
 function isJsonSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) out.set(p, at), at += p.length;
-  return out;
 }
