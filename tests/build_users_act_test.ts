@@ -14,6 +14,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { builtIds, FIRST_STUDY, gate, ROOT, writeFirstStudy } from "./build_study.ts";
 import { IN_CI, mayRun } from "./ci_tools.ts";
+import { EXIT_WITHOUT_TEARDOWN } from "./python_exit.ts";
 
 const TOOLS = ["python3", "pdflatex"];
 const ignore = TOOLS.some((t) => !mayRun(t)) && !IN_CI;
@@ -74,7 +75,7 @@ same = all(
 print(json.dumps({"steps": steps, "rows": len(study), "same": same,
   "gates": sorted(set(study["gate"].dropna())), "checkpoints": sorted(set(study["checkpoint_id"].dropna())),
   "rounds": sorted(set(study["round"].dropna()))}))
-`,
+${EXIT_WITHOUT_TEARDOWN}`,
         ],
         cwd: dir,
         stdout: "piped",

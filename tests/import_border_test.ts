@@ -11,6 +11,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { checkedImport, exists, gate, tempDir } from "./import_gate.ts";
 import { ignoreWithout } from "./ci_tools.ts";
+import { EXIT_WITHOUT_TEARDOWN } from "./python_exit.ts";
 import { createHash } from "node:crypto";
 
 const jsonl = (rows: readonly Record<string, unknown>[]) =>
@@ -117,7 +118,7 @@ pq.write_table(pa.table({
 pq.write_table(pa.table({
     "task_id": [["a", "b"] for i in range(2 * n)],
     "arm": arm, "reward": reward, "mask:a.v1": bits}), "list.parquet")
-`;
+${EXIT_WITHOUT_TEARDOWN}`;
     const py = await new Deno.Command("python3", { args: ["-c", script], cwd: dir.path }).output();
     equal(py.code, 0, new TextDecoder().decode(py.stderr));
     for (

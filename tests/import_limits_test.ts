@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { exists, gate, ROOT, tempDir } from "./import_gate.ts";
 import { gateTask, gateTaskArgs } from "./gate_process.ts";
 import { ignoreWithout, IN_CI } from "./ci_tools.ts";
+import { EXIT_WITHOUT_TEARDOWN } from "./python_exit.ts";
 
 const HAVE_TIME = (() => {
   try {
@@ -168,7 +169,7 @@ pq.write_table(pa.table({
     "task_id": [f"t{i // 2}" for i in range(n)], "arm": ["bare", "masked"] * (n // 2),
     "reward": [0.5] * n, "mask:a.v1": [0, 1] * (n // 2), "note": ["x" * 4000 + str(i) for i in range(n)],
 }), "wide.parquet", compression="zstd", write_statistics=False)
-`;
+${EXIT_WITHOUT_TEARDOWN}`;
     const py = await new Deno.Command("python3", { args: ["-c", script], cwd: dir.path }).output();
     equal(py.code, 0, new TextDecoder().decode(py.stderr));
     const ran = await gate(dir.path, [

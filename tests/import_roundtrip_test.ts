@@ -20,6 +20,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { checkedImport, gate, ROOT, tempDir } from "./import_gate.ts";
 import { ignoreWithout } from "./ci_tools.ts";
+import { EXIT_WITHOUT_TEARDOWN } from "./python_exit.ts";
 
 const DEMO_GATE = join(ROOT, "data", "demo", "ckpt-a", "gate-a");
 const ANALYZE = ["--bootstrap", "200", "--seed", "7", "--quiet"];
@@ -259,7 +260,7 @@ Deno.test({
     const section = doc.slice(doc.indexOf("### A pandas example"));
     const script = /```python\n([\s\S]*?)```/.exec(section)![1]!;
     const shown = /```\n(\$ [\s\S]*?)```/.exec(section)![1]!.trimEnd().split("\n");
-    await Deno.writeTextFile(join(t, "example.py"), script);
+    await Deno.writeTextFile(join(t, "example.py"), script + EXIT_WITHOUT_TEARDOWN);
     await python([join(t, "example.py")], t);
     // Each `$ deno task gate ...` line, run as shown; its stdout lines follow it in the block.
     const got: string[] = [];

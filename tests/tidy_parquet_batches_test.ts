@@ -21,6 +21,7 @@ import {
 import type { TidyTable } from "../lib/tidy/tidy_table.ts";
 import { sha256Hex } from "../lib/core/sha256.ts";
 import { ignoreWithout } from "./ci_tools.ts";
+import { EXIT_WITHOUT_TEARDOWN } from "./python_exit.ts";
 
 const ROWS = PARQUET_STREAM_ROWS + PARQUET_BATCH_ROWS / 2 + 1;
 const LAST = ROWS - 1;
@@ -82,7 +83,7 @@ print(json.dumps({
   "nulls": {n: ta.column(n).null_count for n in ta.column_names},
   "last": {n: ta.column(n)[len(ta) - 1].as_py() for n in ["task_id", "delta", "masked", "gate"]},
 }))
-`;
+${EXIT_WITHOUT_TEARDOWN}`;
 
 Deno.test({
   name:
