@@ -110,9 +110,12 @@ export async function importTables(
     if (Array.isArray(read)) { for (const i of read) issues.push(i); }
     else if ("code" in read) issues.push(read);
     else {
-      // A paired row unfolds into two attempts: its second counts too.
-      const paired = isPairedTable(read, mapping) ? budget.takePairedRows(file, read.rows) : null;
-      if (paired) issues.push(paired);
+      // A paired row unfolds into two attempts: its second counts too. The rows read so far must
+      // fit in the heap once built (a Parquet file's declared rows were checked before decoding).
+      const refused =
+        (isPairedTable(read, mapping) ? budget.takePairedRows(file, read.rows) : null) ??
+          budget.takeHeap(file, read.columns.length);
+      if (refused) issues.push(refused);
       else tables.push(read);
     }
     // Past the limits: the files after it are not read.

@@ -75,11 +75,12 @@ export async function readParquetTable(
         n + g.columns.reduce((k, c) => k + Number(c.meta_data?.total_uncompressed_size ?? 0), 0),
       0,
     );
+    const columns = parquetSchema(metadata).children.map((c) => c.element.name);
     const refused = budget.takeRows(file, rows) ??
-      budget.takeBytes(file, Math.max(declared, bytes.length), "declares");
+      budget.takeBytes(file, Math.max(declared, bytes.length), "declares") ??
+      budget.takeHeap(file, columns.length);
     if (refused) return refused;
     allowed = Math.max(declared, bytes.length);
-    const columns = parquetSchema(metadata).children.map((c) => c.element.name);
     const sink = columnSink(columns, rows);
     let start = 0;
     for (const groupRows of groups) {
