@@ -130,16 +130,14 @@ export class InputBudget {
     const need = importHeapBytes(this.#rows, this.#columns);
     if (need <= this.heapBytes) return null;
     const mib = (bytes: number) => Math.ceil(bytes / 2 ** 20);
+    const { row, column } = HEAP_BYTES_PER_ROW;
+    const flag = `--max-old-space-size=${Math.ceil(need / 2 ** 30) * 1024}`;
+    const have = mib(this.heapBytes);
     return {
       code: "usage_error",
       message: `${this.#rows} rows (all input files together) of ${this.#columns} columns need ` +
-        `about ${mib(need)} MiB of JavaScript heap (${HEAP_BYTES_PER_ROW.row} bytes a row and ` +
-        `${HEAP_BYTES_PER_ROW.column} a column); this process's heap is ${
-          mib(this.heapBytes)
-        } MiB: ` +
-        `add --max-old-space-size=${
-          Math.ceil(need / 2 ** 30) * 1024
-        } to the gate task's --v8-flags`,
+        `about ${mib(need)} MiB of JavaScript heap (${row} bytes a row and ${column} a column); ` +
+        `this process's heap is ${have} MiB: add ${flag} to the gate task's --v8-flags`,
       file,
     };
   }
