@@ -30,6 +30,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { concatBytes } from "./bytes.ts";
 
 const DUCKDB_PACKAGE = "npm:@duckdb/duckdb-wasm@1.28.0";
 const DUCKDB_MODULE = `${DUCKDB_PACKAGE}/blocking`;
@@ -284,18 +285,10 @@ function executeQuery(
     header = db.pollPendingQuery(id);
   }
   const parts: Uint8Array[] = [header];
-  let length = header.length;
   for (;;) {
     const batch = db.fetchQueryResults(id);
     if (batch === null || batch.length === 0) break;
     parts.push(batch);
-    length += batch.length;
   }
-  const stream = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    stream.set(part, at);
-    at += part.length;
-  }
-  return stream;
+  return concatBytes(parts);
 }

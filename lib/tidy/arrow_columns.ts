@@ -10,6 +10,7 @@
  * @module
  */
 import type { TidyKind } from "./tidy_table.ts";
+import { concatBytes } from "../core/bytes.ts";
 
 /** The apache-arrow module (imported by the caller, on call). */
 type Arrow = typeof import("npm:apache-arrow@17.0.0");
@@ -57,7 +58,6 @@ function utf8(texts: readonly string[]): { offsets: Int32Array; bytes: Uint8Arra
   const offsets = new Int32Array(texts.length + 1);
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
-  let total = 0;
   for (let start = 0; start < texts.length; start += UTF8_BATCH) {
     const batch = texts.slice(start, start + UTF8_BATCH);
     const joined = batch.join("");
@@ -72,15 +72,8 @@ function utf8(texts: readonly string[]): { offsets: Int32Array; bytes: Uint8Arra
         offsets[start + i + 1] = offsets[start + i]! + bytes.length;
       });
     }
-    total = offsets[start + batch.length]!;
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
-  }
-  return { offsets, bytes };
+  return { offsets, bytes: concatBytes(parts) };
 }
 
 /**
