@@ -113,6 +113,39 @@ Deno.test("AttemptTable: each attempt equals the object the reader built per lin
   );
 });
 
+Deno.test("AttemptTable: a table posted by a worker and rebuilt is the same table, its strings held with the caller's", () => {
+  fc.assert(
+    fc.property(fc.array(traceLine, { maxLength: 12 }), fc.array(word), (lines, seen) => {
+      const parsed = lines.map((l) => JSON.parse(JSON.stringify(l)) as TraceLine);
+      const table = new AttemptTable(new StringIds());
+      parsed.forEach((t, i) => table.pushLine(t, i + 1));
+      const before = table.toArray();
+      const shapes = before.map((_, i) => table.shapeOf(i));
+      // What postMessage gives the other thread: a structured clone, the buffers transferred.
+      const { transfer, ...posted } = table.posted();
+      const received = structuredClone(posted, { transfer: [...transfer] });
+      const ids = new StringIds();
+      for (const s of seen) ids.id(s);
+      const copy = AttemptTable.fromPosted(received, ids);
+      deepEqual(copy.toArray(), before);
+      deepEqual(before.map((_, i) => copy.shapeOf(i)), shapes);
+      before.forEach((a, i) => {
+        deepEqual(copy.hasProvenance(i), a.provenance !== null);
+        // The caller's own string objects: each one is held once.
+        const held = (s: string) => ids.strings[ids.find(s)];
+        deepEqual(
+          [copy.taskOf(i) === held(a.task_id), copy.get(i).split === held(a.split)],
+          [true, true],
+        );
+        deepEqual(copy.get(i).injected.every((v) => v === held(v)), true);
+      });
+      // The caller's earlier strings keep their ids; the posted ones come after, in their order.
+      deepEqual(ids.strings.slice(0, new Set(seen).size), [...new Set(seen)]);
+    }),
+    { numRuns: 300 },
+  );
+});
+
 const assignmentLine: fc.Arbitrary<AssignmentLine> = fc.record({
   split: word,
   task_id: word,

@@ -14,6 +14,20 @@ export interface EpisodeCursor {
   sample_id: number;
 }
 
+/** An {@linkcode AttemptTable} as a worker posts it (see `AttemptTable.posted`). */
+export interface PostedAttemptTable {
+  /** The columns, trimmed, in the table's own order. */
+  readonly columns: readonly (Float64Array | Int32Array | Uint8Array)[];
+  /** The strings the id columns refer to, by id. */
+  readonly strings: readonly string[];
+  /** The component names of each shape. */
+  readonly shapes: readonly string[][];
+  /** The attempts kept whole, with their indices, in file order. */
+  readonly whole: readonly (readonly [number, Attempt])[];
+  /** The columns' buffers, for `postMessage`'s transfer list. */
+  readonly transfer: readonly ArrayBuffer[];
+}
+
 /**
  * A run's attempts as columns, one entry per trace line that passed the
  * schema, in file order: what validation reads of each attempt (episode,
@@ -163,29 +177,100 @@ export class AttemptTable {
 
   /** Drops the columns' spare capacity (call once the last line is read). */
   trim(): this {
-    for (
-      const c of [
-        this.#split,
-        this.#task,
-        this.#sample,
-        this.#attempt,
-        this.#line,
-        this.#flags,
-        this.#reward,
-        this.#seed,
-        this.#steps,
-        this.#prompt,
-        this.#completion,
-        this.#shape,
-        this.#valuesStart,
-        this.#values,
-        this.#injectedStart,
-        this.#injected,
-      ] as GrowingColumn<Float64Array | Int32Array | Uint8Array>[]
-    ) {
-      c.values = c.trimmed();
-    }
+    for (const c of this.#columns()) c.values = c.trimmed();
     return this;
+  }
+
+  /** Every column, in the order {@linkcode posted} lists them. */
+  #columns(): GrowingColumn<Float64Array | Int32Array | Uint8Array>[] {
+    return [
+      this.#split,
+      this.#task,
+      this.#sample,
+      this.#attempt,
+      this.#line,
+      this.#flags,
+      this.#reward,
+      this.#seed,
+      this.#steps,
+      this.#prompt,
+      this.#completion,
+      this.#shape,
+      this.#valuesStart,
+      this.#values,
+      this.#injectedStart,
+      this.#injected,
+    ] as GrowingColumn<Float64Array | Int32Array | Uint8Array>[];
+  }
+
+  /**
+   * The table as data a worker can post (`postMessage`, the columns'
+   * buffers in `transfer`): trimmed columns, the strings its ids refer to,
+   * the component shapes and the attempts kept whole. The table must not be
+   * used once its buffers are transferred.
+   */
+  posted(): PostedAttemptTable {
+    this.trim();
+    const columns = this.#columns().map((c) => c.values);
+    const strings = this.ids.strings;
+    return {
+      columns,
+      strings,
+      shapes: this.#shapes.map((s) => s.names),
+      whole: [...this.#objects],
+      transfer: [...new Set(columns.map((c) => c.buffer as ArrayBuffer))],
+    };
+  }
+
+  /**
+   * The table a worker posted ({@linkcode posted}), its ids rewritten into
+   * `ids` so that each string is held once with the other files' (the same
+   * attempts, as `get(i)` builds them, as the table that was posted).
+   *
+   * @param p What {@linkcode posted} gave.
+   * @param ids The string ids to share (a new set when not given).
+   * @returns The table.
+   *
+   * @example
+   * ```ts
+   * import { AttemptTable } from "./attempt_table.ts";
+   * import { StringIds } from "./columns.ts";
+   * import { deepEqual } from "node:assert/strict";
+   * const t = new AttemptTable();
+   * t.pushLine({ split: "val", task_id: "a", sample_id: 0, attempt: 0, status: "completed", reward: 0.5, rewards: { r_strict: 0.5 }, injected: ["v1"] }, 1);
+   * const ids = new StringIds();
+   * ids.id("b");
+   * const copy = AttemptTable.fromPosted(structuredClone(t.posted()), ids);
+   * deepEqual([copy.get(0), ids.strings], [t.get(0), ["b", "val", "a", "v1"]]);
+   * ```
+   */
+  static fromPosted(p: Omit<PostedAttemptTable, "transfer">, ids?: StringIds): AttemptTable {
+    const table = new AttemptTable(ids);
+    const columns = table.#columns();
+    if (p.columns.length !== columns.length) throw new Error("unreachable: posted columns");
+    columns.forEach((c, i) => {
+      c.values = p.columns[i]!;
+      c.length = c.values.length;
+    });
+    const shared = table.ids, strings = p.strings.map((s) => shared.id(s));
+    for (const c of [table.#split, table.#task, table.#injected]) {
+      const v = c.values;
+      for (let i = 0; i < v.length; i++) v[i] = strings[v[i]!]!;
+    }
+    for (const names of p.shapes) {
+      table.#shapeOf.set(names.join("\u0000"), table.#shapes.length);
+      table.#shapes.push({ names, at: new Map(names.map((n, i) => [n, i])) });
+    }
+    const held = (s: string) => shared.strings[shared.id(s)]!;
+    for (const [i, a] of p.whole) {
+      table.#objects.set(i, {
+        ...a,
+        split: held(a.split),
+        task_id: held(a.task_id),
+        injected: a.injected.map(held),
+      });
+    }
+    return table;
   }
 
   /** The split of attempt i. */

@@ -5,6 +5,7 @@ import { loadRunParts, type RunParts } from "../load/read_run.ts";
 import { type GateParts, readGateParts } from "../load/read_gate.ts";
 import { resolveBareDir } from "../load/bare_dir.ts";
 import { StringIds } from "../load/columns.ts";
+import { RUN_READER_MIN_BYTES, startRunReader } from "../load/run_reader.ts";
 
 /** One input file set of a validation, with its content hash. */
 export interface ValidationInput {
@@ -78,6 +79,15 @@ export interface ReadValidationInputsOptions {
    * @default {false}
    */
   readonly poolCheckpoints?: boolean;
+  /**
+   * Whether the masked runs are read in a Web Worker beside this thread's
+   * reading of the plans and the bare runs (lib/load/run_reader.ts): by
+   * default when the machine has two cores or more and their traces.jsonl
+   * have `RUN_READER_MIN_BYTES` or more in all (never with `cacheDir`).
+   * Either way the result is the same; a URL reads them in a worker of that
+   * module (tests).
+   */
+  readonly readWorker?: boolean | URL;
 }
 
 /**
@@ -127,63 +137,126 @@ export async function readValidationInputs(
   };
   const total = gateDirs.length * 2 + 1;
   let done = 0;
-
-  const gates: GateRead[] = [];
   const given = new Set<string>();
-  for (const dir of gateDirs) {
-    if (given.has(resolve(dir))) {
-      issues.push({
-        code: "usage_error",
-        message: `gate directory ${dir} is given twice; each round counts once`,
-      });
-      continue;
+  // null where a directory is given again (read once, reported in its place below).
+  const dirs = gateDirs.map((dir) =>
+    given.has(resolve(dir)) ? null : (given.add(resolve(dir)), dir)
+  );
+  // Large masked runs are read in a worker while this thread reads the plans and the bare runs.
+  const reader = cacheDir === undefined && readInWorker(dirs, options.readWorker)
+    ? startRunReader(dirs.filter((dir) => dir !== null), {
+      ...(onRead ? { onRead } : {}),
+      ...(options.readWorker instanceof URL ? { workerUrl: options.readWorker } : {}),
+    })
+    : null;
+  try {
+    const plans = [];
+    for (const dir of dirs) {
+      if (dir === null) continue;
+      const gate = await readGateParts(dir, onRead ? { onProgress: onRead, ids } : { ids });
+      const run = reader === null ? await loadRun(dir) : null;
+      if (run !== null) options.onProgress?.(done += 2, total);
+      const planFile = join(dir, "gate.json");
+      let bareDir = gate.plan ? resolveBareDir(dir, gate.plan.bare_run_dir) : null;
+      let wrong: Issue | null = null;
+      if (gate.plan && bareDir !== null) {
+        wrong = bareDirProblem(dir, bareDir, gate.plan.bare_run_dir, planFile);
+        if (wrong !== null) bareDir = null; // nothing to read as the bare run
+      }
+      plans.push({ dir, gate, run, planFile, bareDir, wrong });
     }
-    given.add(resolve(dir));
-    const gate = await readGateParts(dir, onRead ? { onProgress: onRead, ids } : { ids });
-    const { parts: masked, cache: maskedCache } = await loadRun(dir);
-    options.onProgress?.(done += 2, total);
-    for (const issue of [...gate.issues, ...masked.issues]) issues.push(issue);
-    const planFile = join(dir, "gate.json");
-    let bareDir = gate.plan ? resolveBareDir(dir, gate.plan.bare_run_dir) : null;
-    if (gate.plan && bareDir !== null) {
-      const wrong = bareDirProblem(dir, bareDir, gate.plan.bare_run_dir, planFile);
-      if (wrong !== null) issues.push(wrong), bareDir = null; // nothing to read as the bare run
-    }
-    gates.push({ dir, gate, masked, maskedCache, planFile, bareDir, bareIndex: null });
-  }
 
-  // Each distinct bare directory read once; directories with the same content are one bare run.
-  const bares: { parts: RunParts; cache: RunCacheStatus }[] = [];
-  const byDir = new Map<string, number>();
-  for (const g of gates) {
-    if (g.bareDir === null || byDir.has(g.bareDir)) continue;
-    const loaded = await loadRun(g.bareDir);
-    const same = loaded.parts.sha256 === null
-      ? -1
-      : bares.findIndex((b) => b.parts.sha256 === loaded.parts.sha256);
-    if (same >= 0) byDir.set(g.bareDir, same);
-    else {
-      byDir.set(g.bareDir, bares.length);
-      bares.push(loaded);
-      for (const issue of loaded.parts.issues) issues.push(issue);
+    // Each distinct bare directory read once; directories with the same content are one bare run.
+    const bares: { parts: RunParts; cache: RunCacheStatus }[] = [];
+    const bareIssues: Issue[] = [];
+    const byDir = new Map<string, number>();
+    for (const g of plans) {
+      if (g.bareDir === null || byDir.has(g.bareDir)) continue;
+      const loaded = await loadRun(g.bareDir);
+      const same = loaded.parts.sha256 === null
+        ? -1
+        : bares.findIndex((b) => b.parts.sha256 === loaded.parts.sha256);
+      if (same >= 0) byDir.set(g.bareDir, same);
+      else {
+        byDir.set(g.bareDir, bares.length);
+        bares.push(loaded);
+        bareIssues.push(...loaded.parts.issues);
+      }
     }
+
+    // The issues in the order of reading one file after another: per gate its plan files, its
+    // masked run and its bare_run_dir, then the bare runs.
+    const gates: GateRead[] = [];
+    let at = 0;
+    for (const [i, dir] of dirs.entries()) {
+      if (dir === null) {
+        issues.push({
+          code: "usage_error",
+          message: `gate directory ${gateDirs[i]} is given twice; each round counts once`,
+        });
+        continue;
+      }
+      const { gate, run, planFile, bareDir, wrong } = plans[at++]!;
+      const { parts: masked, cache: maskedCache } = run ??
+        { parts: await (await reader!.runs[at - 1]!).take(ids), cache: "off" as const };
+      if (run === null) options.onProgress?.(done += 2, total);
+      for (const issue of [...gate.issues, ...masked.issues]) issues.push(issue);
+      if (wrong !== null) issues.push(wrong);
+      gates.push({ dir, gate, masked, maskedCache, planFile, bareDir, bareIndex: null });
+    }
+    issues.push(...bareIssues);
+    const paired = gates.map((g): GateRead => ({
+      ...g,
+      bareIndex: g.bareDir === null ? null : byDir.get(g.bareDir)!,
+    }));
+    if (bares.length > 1 && options.poolCheckpoints !== true) {
+      issues.push(checkpointsRefusal(paired, bares.map((b) => b.parts)));
+    }
+    options.onProgress?.(total, total);
+    const inputs: ValidationInput[] = [];
+    for (const b of bares) inputs.push(runInput(b.parts, "bare", b.cache));
+    for (const g of paired) {
+      inputs.push({ dir: g.dir, kind: "gate", sha256: g.gate.sha256 });
+      inputs.push(runInput(g.masked, "masked", g.maskedCache));
+    }
+    const all = bares.map((b) => b.parts);
+    return { gates: paired, bare: all[0] ?? null, bares: all, issues, warnings, inputs };
+  } finally {
+    reader?.close();
   }
-  const paired = gates.map((g): GateRead => ({
-    ...g,
-    bareIndex: g.bareDir === null ? null : byDir.get(g.bareDir)!,
-  }));
-  if (bares.length > 1 && options.poolCheckpoints !== true) {
-    issues.push(checkpointsRefusal(paired, bares.map((b) => b.parts)));
+}
+
+/**
+ * Whether {@linkcode readValidationInputs} reads the masked runs in a
+ * worker: as `readWorker` says when given (a URL: always, with that
+ * module), else when the machine has two cores or more and the gates'
+ * traces.jsonl have `RUN_READER_MIN_BYTES` or more in all.
+ *
+ * @param dirs The gate directories (null: one given again, not read).
+ * @param readWorker The option as given.
+ * @returns Whether a worker reads them.
+ *
+ * @example
+ * ```ts
+ * import { readInWorker } from "./read_inputs.ts";
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual([readInWorker(["data/demo/ckpt-a/gate-a"], undefined), readInWorker([], true)], [false, true]);
+ * ```
+ */
+export function readInWorker(
+  dirs: readonly (string | null)[],
+  readWorker: boolean | URL | undefined,
+): boolean {
+  if (readWorker !== undefined) return readWorker !== false;
+  if ((navigator.hardwareConcurrency ?? 1) < 2) return false;
+  let bytes = 0;
+  for (const dir of dirs) {
+    if (dir === null) continue;
+    try {
+      bytes += Deno.statSync(join(dir, "traces.jsonl")).size;
+    } catch { /* reported when read */ }
   }
-  options.onProgress?.(total, total);
-  const inputs: ValidationInput[] = [];
-  for (const b of bares) inputs.push(runInput(b.parts, "bare", b.cache));
-  for (const g of paired) {
-    inputs.push({ dir: g.dir, kind: "gate", sha256: g.gate.sha256 });
-    inputs.push(runInput(g.masked, "masked", g.maskedCache));
-  }
-  const all = bares.map((b) => b.parts);
-  return { gates: paired, bare: all[0] ?? null, bares: all, issues, warnings, inputs };
+  return bytes >= RUN_READER_MIN_BYTES;
 }
 
 /**

@@ -105,6 +105,11 @@ export interface ValidateGatesOptions {
    * @default {false}
    */
   readonly poolCheckpoints?: boolean;
+  /**
+   * Whether large masked runs are read in a worker beside the rest (see
+   * `ReadValidationInputsOptions.readWorker`): the result is the same.
+   */
+  readonly readWorker?: boolean | URL;
 }
 
 /**
@@ -172,6 +177,7 @@ export async function validateGates(
       ...(options.onRead === undefined ? {} : { onRead: options.onRead }),
       ...(cacheDir === undefined ? {} : { cacheDir }),
       ...(options.poolCheckpoints === true ? { poolCheckpoints: true } : {}),
+      ...(options.readWorker === undefined ? {} : { readWorker: options.readWorker }),
     }));
   const checksStart = performance.now();
   const step = checkSteps(read, options.onValidate);
