@@ -128,16 +128,50 @@ export class InputBudget {
   takeHeap(file: string, columns: number): Issue | null {
     this.#columns = Math.max(this.#columns, columns);
     const need = importHeapBytes(this.#rows, this.#columns);
-    if (need <= this.heapBytes) return null;
+    const rows = `${this.#rows} rows (all input files together)`;
+    return need <= this.heapBytes ? null : this.#heapIssue(file, rows, need);
+  }
+
+  /**
+   * While `file` is read: the issue when the rows taken so far and the
+   * `rows` read of it, of `columns` columns, already need more heap than
+   * the import has (nothing counted), so the reading stops there instead of
+   * filling the heap; null when they fit, and once the file is read to its
+   * end (`takeHeap` then counts its rows exactly). `done` of the file's
+   * `size` bytes are read: its rows are estimated from them for the heap it
+   * needs.
+   */
+  checkHeap(
+    file: string,
+    rows: number,
+    columns: number,
+    read: { readonly done: number; readonly size: number },
+  ): Issue | null {
+    const wide = Math.max(this.#columns, columns);
+    if (read.done >= read.size) return null;
+    if (importHeapBytes(this.#rows + rows, wide) <= this.heapBytes) return null;
+    const whole = Math.ceil(rows * (read.size / Math.max(1, read.done)));
+    return this.#heapIssue(
+      file,
+      `more than ${this.#rows + rows} rows (all input files together; about ${
+        this.#rows + whole
+      } by this file's size)`,
+      importHeapBytes(this.#rows + whole, wide),
+      wide,
+    );
+  }
+
+  #heapIssue(file: string, rows: string, need: number, columns = this.#columns): Issue {
     const mib = (bytes: number) => Math.ceil(bytes / 2 ** 20);
     const { row, column } = HEAP_BYTES_PER_ROW;
     const flag = `--max-old-space-size=${Math.ceil(need / 2 ** 30) * 1024}`;
-    const have = mib(this.heapBytes);
     return {
       code: "usage_error",
-      message: `${this.#rows} rows (all input files together) of ${this.#columns} columns need ` +
+      message: `${rows} of ${columns} columns need ` +
         `about ${mib(need)} MiB of JavaScript heap (${row} bytes a row and ${column} a column); ` +
-        `this process's heap is ${have} MiB: add ${flag} to the gate task's --v8-flags`,
+        `this process's heap is ${
+          mib(this.heapBytes)
+        } MiB: add ${flag} to the gate task's --v8-flags`,
       file,
     };
   }

@@ -134,7 +134,14 @@ export async function readCsvTable(
     columns.forEach((column, c) => column.add(window, c));
   });
   const hash = createHash("sha256");
-  const scanned = await scanFile(file, format, scanner, chunkBytes, (bytes) => hash.update(bytes));
+  let done = 0;
+  // Stopped as soon as the rows read need more heap than there is, not once all are read.
+  const heap = () =>
+    budget.checkHeap(file, scanner.rows, scanner.header?.length ?? 0, { done, size });
+  const scanned = await scanFile(file, format, scanner, chunkBytes, (bytes) => {
+    hash.update(bytes);
+    done += bytes.length;
+  }, heap);
   if (scanned !== null) return scanned === "past rows" ? budget.pastRows(file) : scanned;
   const header = scanner.header;
   if (header === null) {
@@ -168,6 +175,7 @@ async function scanFile(
   scanner: CsvScanner,
   chunkBytes: number,
   onBytes: (bytes: Uint8Array) => void = () => {},
+  check: () => Issue | null = () => null,
 ): Promise<Issue | "past rows" | null> {
   let handle: Deno.FsFile;
   try {
@@ -190,7 +198,7 @@ async function scanFile(
       return { code: "parse_error", message: `cannot read as ${format}: not UTF-8 text`, file };
     }
     if (n !== null) onBytes(buffer.subarray(0, n));
-    const stop = scanner.feed(piece, n === null);
+    const stop = scanner.feed(piece, n === null) ?? check();
     if (stop !== null || n === null) return stop;
   }
 }

@@ -7,6 +7,9 @@ import { InputBudget } from "./limits.ts";
 /** Thrown out of the line visitor to stop reading: the file has more rows than allowed. */
 const PAST_ROWS = Symbol("past rows");
 
+/** Rows between two checks of the heap the rows read need (`InputBudget.checkHeap`). */
+const HEAP_CHECK_ROWS = 65_536;
+
 /**
  * Reads a JSON Lines table: one object per line (blank lines skipped),
  * read with gatelab's strict JSONL reader (UTF-8, duplicate keys and depth
@@ -46,20 +49,32 @@ export async function readJsonlTable(
   const columns = new Map<string, unknown[]>();
   const limit = budget.rowsLeft;
   const hash = createHash("sha256");
-  let rows = 0;
+  let rows = 0, done = 0;
   let issues: Issue[];
+  let heap: Issue | null = null;
   try {
     issues = await forEachJsonlLine(file, (row) => {
       if (rows === limit) throw PAST_ROWS;
+      // Stopped as soon as the rows read need more heap than there is, not once all are read.
+      if (rows % HEAP_CHECK_ROWS === 0 && rows > 0) {
+        heap = budget.checkHeap(file, rows, columns.size, { done, size });
+        if (heap !== null) throw PAST_ROWS;
+      }
       for (const k in row) {
         let column = columns.get(k);
         if (column === undefined) columns.set(k, column = new Array(rows).fill(null));
         column[rows] = row[k] ?? null;
       }
       rows++;
-    }, { label: file, onBytes: (bytes) => hash.update(bytes) });
+    }, {
+      label: file,
+      onBytes: (bytes) => {
+        hash.update(bytes);
+        done += bytes.length;
+      },
+    });
   } catch (error) {
-    if (error === PAST_ROWS) return [budget.pastRows(file)];
+    if (error === PAST_ROWS) return [heap ?? budget.pastRows(file)];
     throw error;
   }
   if (issues.length > 0) return issues;
