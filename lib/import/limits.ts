@@ -147,8 +147,8 @@ export class InputBudget {
     columns: number,
     read: { readonly done: number; readonly size: number },
   ): Issue | null {
-    const wide = Math.max(this.#columns, columns);
     if (read.done >= read.size) return null;
+    const wide = Math.max(this.#columns, columns);
     if (importHeapBytes(this.#rows + rows, wide) <= this.heapBytes) return null;
     const whole = Math.ceil(rows * (read.size / Math.max(1, read.done)));
     return this.#heapIssue(

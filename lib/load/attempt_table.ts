@@ -212,10 +212,9 @@ export class AttemptTable {
   posted(): PostedAttemptTable {
     this.trim();
     const columns = this.#columns().map((c) => c.values);
-    const strings = this.ids.strings;
     return {
       columns,
-      strings,
+      strings: this.ids.strings,
       shapes: this.#shapes.map((s) => s.names),
       whole: [...this.#objects],
       transfer: [...new Set(columns.map((c) => c.buffer as ArrayBuffer))],

@@ -94,7 +94,8 @@ export function startRunReader(dirs: readonly string[], options: RunReaderOption
   const runs = dirs.map((dir, id) =>
     new Promise<PostedRun>((resolve) => pending.set(id, { dir, resolve, progress: null }))
   );
-  // A run the worker could not read, and every one after it, is read on this thread.
+  // A run the worker could not read is read on this thread; so is every run still to come if the
+  // worker itself fails.
   let worker: Worker | null = null;
   const stop = (why: string | null) => {
     worker?.terminate();
