@@ -188,12 +188,7 @@ export async function loadRunParts(
     const parsed = parseRunManifest(json.value, manifestPath);
     if (parsed.ok) manifest = parsed.value;
     else issues.push(...parsed.issues);
-    // The plan's task ids, the same strings as the traces' and the other runs' (held once).
-    const ids = options.ids;
-    if (manifest !== null && ids !== undefined) {
-      const tasks = manifest.tasks as string[];
-      for (let i = 0; i < tasks.length; i++) tasks[i] = ids.strings[ids.id(tasks[i]!)]!;
-    }
+    if (manifest !== null && options.ids !== undefined) holdTaskIds(manifest, options.ids);
   }
 
   const hash = createHash("sha256");
@@ -237,17 +232,40 @@ export async function loadRunParts(
     });
   }
   const sha256 = manifestBytes && tracesRead ? hash.digest("hex") : null;
-  table.trim();
+  return runPartsOf({ dir, manifest, sha256, issues }, table.trim());
+}
+
+/**
+ * Puts a manifest's task ids into `ids`, in place: the same strings as the
+ * traces' and the other runs', held once.
+ *
+ * @param manifest The parsed manifest (its `tasks` rewritten).
+ * @param ids The string ids of the files read.
+ */
+export function holdTaskIds(manifest: RunManifest, ids: StringIds): void {
+  const tasks = manifest.tasks as string[];
+  for (let i = 0; i < tasks.length; i++) tasks[i] = ids.strings[ids.id(tasks[i]!)]!;
+}
+
+/**
+ * A run's parts around its attempt table, `attempts` built from the table
+ * the first time it is read.
+ *
+ * @param parts The run's directory, manifest, sha256 and issues.
+ * @param table Its attempts as columns.
+ * @returns The parts.
+ */
+export function runPartsOf(
+  parts: Omit<RunParts, "attempts" | "table">,
+  table: AttemptTable,
+): RunParts {
   let attempts: readonly Attempt[] | undefined;
   return {
-    dir,
-    manifest,
-    sha256,
+    ...parts,
     get attempts() {
       return attempts ??= table.toArray();
     },
     table,
-    issues,
   };
 }
 

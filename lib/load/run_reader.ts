@@ -14,7 +14,7 @@
 import type { ProgressCallback } from "../core/progress.ts";
 import { AttemptTable, type PostedAttemptTable } from "./attempt_table.ts";
 import type { StringIds } from "./columns.ts";
-import { loadRunParts, type RunParts } from "./read_run.ts";
+import { holdTaskIds, loadRunParts, type RunParts, runPartsOf } from "./read_run.ts";
 import type { RunManifest } from "../contract/manifest.ts";
 import type { Issue } from "../core/issue.ts";
 
@@ -159,16 +159,7 @@ function runParts(
   posted: PostedParts["table"],
   ids: StringIds,
 ): RunParts {
-  // The plan's task ids first, as loadRunParts interns them before the traces.
-  const tasks = parts.manifest?.tasks as string[] | undefined;
-  if (tasks) { for (let i = 0; i < tasks.length; i++) tasks[i] = ids.strings[ids.id(tasks[i]!)]!; }
-  const table = AttemptTable.fromPosted(posted, ids);
-  let attempts: RunParts["attempts"] | undefined;
-  return {
-    ...parts,
-    get attempts() {
-      return attempts ??= table.toArray();
-    },
-    table,
-  };
+  // The plan's task ids first, as loadRunParts holds them before the traces'.
+  if (parts.manifest !== null) holdTaskIds(parts.manifest, ids);
+  return runPartsOf(parts, AttemptTable.fromPosted(posted, ids));
 }
